@@ -1,0 +1,369 @@
+/**
+ * The public types of Folio's content store. Everything the rest of Folio (API, activities, CLI) needs
+ * from the store is described here; `openStore` in ./index.ts builds a `Store`.
+ */
+import type { Logger } from '../log.js';
+
+// ---------------------------------------------------------------------------------------------------
+// SQL access: one dialect (PostgreSQL), two adapters (in-process PGlite, pg Pool).
+// ---------------------------------------------------------------------------------------------------
+
+/** A value that may be passed as a query parameter. Objects must be JSON.stringify'd and cast (`$1::jsonb`). */
+export type SqlParam = string | number | boolean | null | Date | Uint8Array | string[] | number[];
+
+export interface Sql {
+  /** Which adapter runs the queries. */
+  readonly dialect: 'pglite' | 'pg';
+  /** Runs one parameterised statement and returns its rows (column names as written in SQL). */
+  query<T = Record<string, unknown>>(text: string, params?: readonly SqlParam[]): Promise<T[]>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(text: string): Promise<void>;
+  /**
+   * Runs `fn` in a transaction on one connection: committed when it resolves, rolled back when it throws.
+   * Inside a transaction, `tx.transaction(fn)` runs `fn` in the same transaction (no savepoint).
+   */
+  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  /** Closes the pool / the embedded database. Only on the root `Sql`. */
+  close(): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Migrations
+// ---------------------------------------------------------------------------------------------------
+
+/** One numbered migration: `id` like `001_core` (ordered by id), `sql` a script run in one transaction. */
+export interface Migration {
+  id: string;
+  sql: string;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Blobs (content-addressed, sha256 hex)
+// ---------------------------------------------------------------------------------------------------
+
+export type BlobStoreOptions = { kind: 'database' } | { kind: 'directory'; dir: string };
+
+export interface BlobStore {
+  readonly kind: 'database' | 'directory';
+  /** Stores the bytes (once) and returns their sha256 hex. Idempotent. */
+  put(bytes: Uint8Array): Promise<string>;
+  /** Stores many; returns their hashes in input order. */
+  putMany(items: readonly Uint8Array[]): Promise<string[]>;
+  /** The bytes, or null when no such blob is stored. */
+  get(hash: string): Promise<Uint8Array | null>;
+  /** The subset of `hashes` that is stored. */
+  has(hashes: readonly string[]): Promise<Set<string>>;
+  /** Deletes blobs referenced by no row of any table with a foreign key to `blobs(hash)`. */
+  deleteUnreferenced(): Promise<{ deleted: number }>;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Records (rows, camelCase). Timestamps are Dates.
+// ---------------------------------------------------------------------------------------------------
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+/** A page of a list. `next.page` is an opaque cursor to pass back as `page`. */
+export interface Paginated<T> {
+  items: T[];
+  next?: { page: string };
+}
+
+export interface PageOptions {
+  /** 1..1000 */
+  limit: number;
+  /** Opaque cursor from a previous `next.page`. */
+  page?: string;
+}
+
+export interface OrganizationRecord {
+  id: string;
+  title: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface TokenRecord {
+  id: string;
+  organizationId: string;
+  label: string | null;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+export type EditMode = 'live' | 'locked';
+export type SpaceVisibility = 'public' | 'unlisted' | 'share-link' | 'visitor-auth' | 'in-collection' | 'private';
+
+export interface SpaceRecord {
+  id: string;
+  organizationId: string;
+  title: string | null;
+  emoji: string | null;
+  language: string | null;
+  editMode: EditMode | null;
+  visibility: SpaceVisibility | null;
+  /** Parent collection id. */
+  parent: string | null;
+  /** The primary (active) revision. */
+  revisionId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  deletedAt: Date | null;
+  /** Identifies one deletion: a purge only proceeds if the space is still deleted by that deletion. */
+  deletionId: string | null;
+}
+
+export interface SpaceCreateInput {
+  /** URL-safe id (`[A-Za-z0-9_-]{1,64}`); generated when absent. */
+  id?: string;
+  title?: string;
+  emoji?: string;
+  language?: string;
+  editMode?: EditMode;
+  visibility?: SpaceVisibility | string;
+  parent?: string;
+}
+
+export type SpacePatch = Partial<Pick<SpaceRecord, 'title' | 'emoji' | 'language' | 'editMode' | 'visibility' | 'parent'>>;
+
+export interface RevisionGit {
+  oid: string;
+  message?: string;
+  ref?: string;
+  url?: string;
+  createdByService?: boolean;
+}
+
+/** A page as given to `revisions.create`. */
+export interface PageInput {
+  /** Stable page id (unique within the revision). */
+  id: string;
+  kind: 'document' | 'group' | 'link';
+  title: string;
+  slug?: string;
+  path?: string;
+  /** Every other page field of the converter's model. */
+  data?: JsonObject;
+  /** The page markdown: bytes (stored once as a blob) or the hash of a stored blob. */
+  body?: Uint8Array | { hash: string };
+  children?: PageInput[];
+}
+
+/** A stored page, as read back. `children` is filled by `revisions.pages` (the tree) and empty from `page`. */
+export interface PageRecord {
+  id: string;
+  kind: 'document' | 'group' | 'link';
+  title: string;
+  slug: string | null;
+  path: string | null;
+  data: JsonObject;
+  bodyHash: string | null;
+  parentId: string | null;
+  /** Index among its siblings. */
+  position: number;
+  children: PageRecord[];
+}
+
+export interface FileGit {
+  oid: string;
+  path: string;
+}
+
+/** A file as given to `revisions.create`. */
+export interface FileInput {
+  id: string;
+  name: string;
+  path?: string;
+  contentType?: string;
+  size: number;
+  git?: FileGit;
+  data?: JsonObject;
+  bytes?: Uint8Array | { hash: string };
+}
+
+export interface FileRecord {
+  id: string;
+  name: string;
+  path: string | null;
+  contentType: string | null;
+  size: number;
+  git: FileGit | null;
+  data: JsonObject;
+  hash: string | null;
+  position: number;
+}
+
+export interface RevisionInput {
+  spaceId: string;
+  parents: string[];
+  /** 'edits' | 'merge' | 'git-import' | 'git-export' | 'template' | ... */
+  type: string;
+  git?: RevisionGit;
+  /** Revision-level data: config, redirects, groups... */
+  data?: JsonObject;
+  pages: PageInput[];
+  files: FileInput[];
+  /** Same key (per space) → same revision, never a second one. */
+  idempotencyKey?: string;
+}
+
+export interface RevisionRecord {
+  id: string;
+  spaceId: string;
+  parents: string[];
+  type: string;
+  git: RevisionGit | null;
+  data: JsonObject;
+  idempotencyKey: string | null;
+  pageCount: number;
+  fileCount: number;
+  createdAt: Date;
+}
+
+export interface GitSyncRepo {
+  /** Never carries credentials (they are stripped on write). */
+  url: string;
+  ref: string;
+  projectDirectory?: string;
+}
+
+export interface GitSyncMark {
+  timestamp: string;
+  commit: string;
+  requestId?: string;
+  revisionId?: string;
+}
+
+export interface GitSyncOperation {
+  state: 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled' | string;
+  direction: 'import' | 'export';
+  startedAt?: string;
+  endedAt?: string;
+  requestId?: string;
+  error?: { code: string; message: string } | null;
+}
+
+export interface GitSyncState {
+  spaceId: string;
+  repo: GitSyncRepo | null;
+  lastImport: GitSyncMark | null;
+  lastExport: GitSyncMark | null;
+  operation: GitSyncOperation | null;
+  /** null when the space never had git sync state. */
+  updatedAt: Date | null;
+}
+
+/** Keys present replace the stored value wholesale; `null` clears it. */
+export interface GitSyncPatch {
+  repo?: GitSyncRepo | null;
+  lastImport?: GitSyncMark | null;
+  lastExport?: GitSyncMark | null;
+  operation?: GitSyncOperation | null;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The store
+// ---------------------------------------------------------------------------------------------------
+
+export interface OpenStoreOptions {
+  /** A PostgreSQL URL: use a real server (or a pglite-server) through `pg`. */
+  databaseUrl?: string;
+  /** PGlite data directory when no databaseUrl; `memory://` for an in-memory database. Default `memory://`. */
+  dataDir?: string;
+  /** Default `{ kind: 'database' }`. */
+  blobs?: BlobStoreOptions;
+  /** Apply pending migrations on open. Default true. */
+  migrate?: boolean;
+  logger?: Logger;
+  /** pg pool size (default 10). Use a small pool (e.g. 2–4) against a pglite-server. */
+  poolSize?: number;
+}
+
+export interface OrgStore {
+  /** ConflictError (`CONFLICT`) when `id` is taken. */
+  create(input: { id?: string; title: string }): Promise<OrganizationRecord>;
+  /** Creates it unless it exists; returns the stored one either way. */
+  ensure(input: { id: string; title: string }): Promise<OrganizationRecord>;
+  get(id: string): Promise<OrganizationRecord | null>;
+  list(options: PageOptions): Promise<Paginated<OrganizationRecord>>;
+}
+
+export interface TokenStore {
+  /**
+   * Creates an API token for the organization and returns it in clear (only the sha256 is stored).
+   * With an explicit `token` it is idempotent: the same token for the same org returns the same id;
+   * a token already held by another organization is a ConflictError.
+   */
+  create(organizationId: string, options?: { token?: string; label?: string }): Promise<{ id: string; token: string }>;
+  /** The owner of a valid (not revoked) token, or null. */
+  verify(token: string): Promise<{ orgId: string; tokenId: string } | null>;
+  count(organizationId?: string): Promise<number>;
+  list(organizationId: string): Promise<TokenRecord[]>;
+  /** Idempotent. */
+  revoke(tokenId: string): Promise<void>;
+}
+
+export interface SpaceStore {
+  /** NotFoundError when the org is unknown; ConflictError when `id` is taken. */
+  create(organizationId: string, input?: SpaceCreateInput): Promise<SpaceRecord>;
+  /** null when unknown (or purged), or deleted unless `includeDeleted`. */
+  get(id: string, options?: { includeDeleted?: boolean }): Promise<SpaceRecord | null>;
+  /** Oldest first. Deleted spaces only with `includeDeleted`. */
+  list(organizationId: string, options: PageOptions & { includeDeleted?: boolean }): Promise<Paginated<SpaceRecord>>;
+  /** NotFoundError when unknown or deleted. */
+  update(id: string, patch: SpacePatch): Promise<SpaceRecord>;
+  /** Idempotent: a space already deleted returns its current deletion. */
+  markDeleted(id: string): Promise<{ deletionId: string; deletedAt: Date }>;
+  /** Idempotent for a space that is not deleted. ConflictError when `deletionId` is given and differs. */
+  restore(id: string, deletionId?: string): Promise<SpaceRecord>;
+  /**
+   * Removes the space with its revisions, pages, files, git sync state and the blobs no other revision uses,
+   * only if it is still deleted by `deletionId` (ConflictError otherwise). `purged: false` when already gone.
+   */
+  purge(id: string, deletionId: string): Promise<{ purged: boolean; revisions: number; blobsDeleted: number }>;
+  /**
+   * Sets the primary revision. With `expected` (a revision id, or null for "none yet") it is a
+   * compare-and-set: ConflictError when the current one differs. The revision must belong to the space.
+   */
+  setPrimaryRevision(id: string, revisionId: string, options?: { expected?: string | null }): Promise<SpaceRecord>;
+}
+
+export interface RevisionStore {
+  /** One transaction. With an `idempotencyKey`, a second call returns the first revision (`created: false`). */
+  create(input: RevisionInput): Promise<{ id: string; created: boolean }>;
+  get(id: string): Promise<RevisionRecord | null>;
+  /** The page tree (roots in order, each with `children`). NotFoundError when the revision is unknown. */
+  pages(revisionId: string): Promise<PageRecord[]>;
+  page(revisionId: string, pageId: string): Promise<PageRecord | null>;
+  pageBody(revisionId: string, pageId: string): Promise<Uint8Array | null>;
+  /** In the order given at creation. NotFoundError when the revision is unknown. */
+  files(revisionId: string): Promise<FileRecord[]>;
+  file(revisionId: string, fileId: string): Promise<FileRecord | null>;
+  fileBytes(revisionId: string, fileId: string): Promise<Uint8Array | null>;
+  /** Newest first. */
+  listForSpace(spaceId: string, options: PageOptions): Promise<Paginated<RevisionRecord>>;
+}
+
+export interface GitSyncStore {
+  get(spaceId: string): Promise<GitSyncState>;
+  /**
+   * Merges `patch` (top-level keys replaced). With `ifOperationState` it is a compare-and-set on
+   * `operation.state` (null = no operation): ConflictError when it differs. NotFoundError for an unknown space.
+   */
+  update(spaceId: string, patch: GitSyncPatch, options?: { ifOperationState?: string | null }): Promise<GitSyncState>;
+}
+
+export interface Store {
+  sql: Sql;
+  blobs: BlobStore;
+  migrate(): Promise<{ applied: string[] }>;
+  /** Throws (StoreUnavailableError) when the database does not answer. */
+  health(): Promise<void>;
+  close(): Promise<void>;
+  orgs: OrgStore;
+  tokens: TokenStore;
+  spaces: SpaceStore;
+  revisions: RevisionStore;
+  gitSync: GitSyncStore;
+}
