@@ -6,7 +6,13 @@
 type Command = { summary: string; load: () => Promise<{ run(argv: string[]): Promise<number> }> };
 
 const commands: Record<string, Command> = {
-  // The lead adds: start, worker, api, db-server, migrate, org, token.
+  start: { summary: 'start Folio on its embedded defaults (database, Temporal dev server, worker, API)', load: () => import('./commands/start.js') },
+  worker: { summary: 'run one worker against TEMPORAL_ADDRESS and DATABASE_URL', load: () => import('./commands/worker.js') },
+  api: { summary: 'run the HTTP API against TEMPORAL_ADDRESS and DATABASE_URL', load: () => import('./commands/api.js') },
+  'db-server': { summary: 'serve the embedded PGlite database over the PostgreSQL protocol', load: () => import('./commands/db-server.js') },
+  migrate: { summary: 'apply pending content-store migrations', load: () => import('./commands/migrate.js') },
+  org: { summary: 'org create <id> --title <title> | org list', load: () => import('./commands/org.js') },
+  token: { summary: 'token create --org <id>: print a new API token once', load: () => import('./commands/token.js') },
   // Converter commands (format helper): check, roundtrip.
 };
 

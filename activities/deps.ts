@@ -1,0 +1,10 @@
+import type { Config } from '../src/config.js';
+import type { Logger } from '../src/log.js';
+import type { Store } from '../src/store/index.js';
+
+/** What activities are built from: everything with I/O is injected, so tests can use their own store. */
+export interface ActivityDeps {
+  store: Store;
+  config: Config;
+  logger: Logger;
+}

@@ -1,0 +1,13 @@
+import type { ActivityDeps } from './deps.js';
+import { createSpaceActivities } from './spaces.js';
+
+export type { ActivityDeps } from './deps.js';
+
+/** All of Folio's activities, bound to their dependencies. */
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...createSpaceActivities(deps),
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;

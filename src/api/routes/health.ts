@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import type { ApiDeps } from '../deps.js';
+
+/** `GET /healthz` (no auth): 200 when the store and Temporal answer, 503 naming the failing part. */
+export function healthRoutes(app: FastifyInstance, deps: ApiDeps): void {
+  app.get('/healthz', async (_request, reply) => {
+    const check = async (fn: () => Promise<unknown>) => {
+      try {
+        await Promise.race([fn(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 3000))]);
+        return 'ok';
+      } catch {
+        return 'unavailable';
+      }
+    };
+    const [store, temporal] = await Promise.all([
+      check(() => deps.store.health()),
+      check(() => deps.temporal.workflowService.getSystemInfo({})),
+    ]);
+    const ok = store === 'ok' && temporal === 'ok';
+    return reply.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', temporal, store });
+  });
+}

@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import { requireAuth } from '../auth.js';
+import type { ApiDeps } from '../deps.js';
+import { forbidden, notFound } from '../http-errors.js';
+import { organizationObject } from '../objects/organization.js';
+import type { UrlBuilder } from '../objects/urls.js';
+import { listEnvelope, pageQuery } from '../pagination.js';
+
+export function orgRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
+  app.get('/v1/orgs', async (request) => {
+    const auth = requireAuth(request);
+    pageQuery(request.query as Record<string, unknown>);
+    const org = await deps.store.orgs.get(auth.organizationId);
+    return listEnvelope(org ? [organizationObject(org, urls)] : [], undefined);
+  });
+
+  app.get<{ Params: { organizationId: string } }>('/v1/orgs/:organizationId', async (request) => {
+    const auth = requireAuth(request);
+    const org = await deps.store.orgs.get(request.params.organizationId);
+    if (!org) throw notFound(`organization not found: ${request.params.organizationId}`);
+    if (org.id !== auth.organizationId) throw forbidden();
+    return organizationObject(org, urls);
+  });
+}

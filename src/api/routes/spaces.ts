@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { WorkflowFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import type { createSpaceWorkflow } from '../../../workflows/spaces.js';
+import { OperationAttribute, OrganizationIdAttribute, SpaceIdAttribute, workflowIds } from '../../../workflows/definitions.js';
+import type { SpaceRecord } from '../../store/index.js';
+import { requireAuth } from '../auth.js';
+import type { ApiDeps } from '../deps.js';
+import { badRequest, conflict, forbidden, notFound } from '../http-errors.js';
+import { spaceObject } from '../objects/space.js';
+import type { UrlBuilder } from '../objects/urls.js';
+import { listEnvelope, pageQuery } from '../pagination.js';
+
+const createSpaceBody = {
+  type: 'object',
+  additionalProperties: true,
+  properties: {
+    title: { type: 'string', maxLength: 50 },
+    emoji: { type: 'string', maxLength: 16 },
+    parent: { type: 'string', maxLength: 64 },
+    language: { type: 'string', maxLength: 16 },
+    editMode: { type: 'string', enum: ['live', 'locked'] },
+    visibility: { type: 'string', enum: ['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private'] },
+  },
+} as const;
+
+/** A new space id: 20 URL-safe characters. */
+export function newSpaceId(): string {
+  return randomBytes(15).toString('base64url');
+}
+
+/** Loads a space the caller may see: 404 when unknown (or purged), 403 when another organization's. */
+export async function loadSpace(deps: ApiDeps, request: FastifyRequest, spaceId: string, options: { includeDeleted?: boolean } = {}): Promise<SpaceRecord> {
+  const auth = requireAuth(request);
+  const space = await deps.store.spaces.get(spaceId, { includeDeleted: options.includeDeleted ?? false });
+  if (!space) throw notFound(`space not found: ${spaceId}`);
+  if (space.organizationId !== auth.organizationId) throw forbidden();
+  return space;
+}
+
+export function spaceRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
+  app.post<{ Params: { organizationId: string }; Body: Record<string, string | undefined> }>(
+    '/v1/orgs/:organizationId/spaces',
+    { schema: { body: createSpaceBody } },
+    async (request, reply) => {
+      const auth = requireAuth(request);
+      const { organizationId } = request.params;
+      const org = await deps.store.orgs.get(organizationId);
+      if (!org) throw notFound(`organization not found: ${organizationId}`);
+      if (org.id !== auth.organizationId) throw forbidden();
+      const body = request.body ?? {};
+      const spaceId = newSpaceId();
+      try {
+        await deps.temporal.workflow.execute<typeof createSpaceWorkflow>('createSpaceWorkflow', {
+          workflowId: workflowIds.createSpace(spaceId),
+          taskQueue: deps.config.taskQueue,
+          args: [
+            {
+              spaceId,
+              organizationId,
+              title: body.title,
+              emoji: body.emoji,
+              language: body.language,
+              editMode: body.editMode as 'live' | 'locked' | undefined,
+              visibility: body.visibility,
+              parent: body.parent,
+            },
+          ],
+          typedSearchAttributes: [
+            { key: SpaceIdAttribute, value: spaceId },
+            { key: OrganizationIdAttribute, value: organizationId },
+            { key: OperationAttribute, value: 'create-space' },
+          ],
+          staticSummary: `Create space ${spaceId} in ${organizationId}`,
+          workflowExecutionTimeout: '2 minutes',
+        });
+      } catch (err) {
+        const cause = err instanceof WorkflowFailedError ? err.cause : undefined;
+        if (cause instanceof ApplicationFailure && cause.type === 'NOT_FOUND') throw notFound(cause.message);
+        if (cause instanceof ApplicationFailure && cause.type === 'CONFLICT') throw conflict(cause.message);
+        throw err;
+      }
+      const space = await deps.store.spaces.get(spaceId);
+      if (!space) throw badRequest('the space could not be created');
+      return reply.status(201).send(spaceObject(space, urls));
+    },
+  );
+
+  app.get<{ Params: { organizationId: string } }>('/v1/orgs/:organizationId/spaces', async (request) => {
+    const auth = requireAuth(request);
+    const { organizationId } = request.params;
+    const org = await deps.store.orgs.get(organizationId);
+    if (!org) throw notFound(`organization not found: ${organizationId}`);
+    if (org.id !== auth.organizationId) throw forbidden();
+    const q = pageQuery(request.query as Record<string, unknown>);
+    const result = await deps.store.spaces.list(organizationId, q);
+    return listEnvelope(result.items.map((s) => spaceObject(s, urls)), result.next);
+  });
+
+  app.get<{ Params: { spaceId: string } }>('/v1/spaces/:spaceId', async (request) => {
+    const space = await loadSpace(deps, request, request.params.spaceId);
+    return spaceObject(space, urls);
+  });
+}

@@ -1,0 +1,29 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { installAuth } from './auth.js';
+import type { ApiDeps } from './deps.js';
+import { installErrorHandler } from './error-handler.js';
+import { urlBuilder } from './objects/urls.js';
+import { healthRoutes } from './routes/health.js';
+import { orgRoutes } from './routes/orgs.js';
+import { spaceRoutes } from './routes/spaces.js';
+
+export type { ApiDeps } from './deps.js';
+
+/** Folio's HTTP API: `/healthz` and the platform API under `/v1` (bearer tokens). */
+export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
+  const app: FastifyInstance = Fastify({
+    loggerInstance: deps.logger.child({ component: 'http' }) as unknown as FastifyBaseLogger,
+    bodyLimit: 10 * 1024 * 1024,
+    disableRequestLogging: false,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
+  });
+  installErrorHandler(app);
+  installAuth(app, deps.store);
+  const urls = urlBuilder(deps.baseUrl ?? `http://${deps.config.host}:${deps.config.port}`);
+  // Route modules: one per resource. Each registers its own paths.
+  healthRoutes(app, deps);
+  orgRoutes(app, deps, urls);
+  spaceRoutes(app, deps, urls);
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,27 @@
+import { loadConfig } from '../../config.js';
+import { createLogger } from '../../log.js';
+import { buildServer } from '../../api/server.js';
+import { connectClient } from '../../temporal/client.js';
+import { openConfiguredStore } from '../open-store.js';
+import { onShutdown } from '../shutdown.js';
+
+/** `folio api`: the HTTP API on PORT, starting workflows on TEMPORAL_ADDRESS, reading DATABASE_URL. */
+export async function run(): Promise<number> {
+  const config = loadConfig();
+  const logger = createLogger('api');
+  const address = config.temporalAddress ?? `127.0.0.1:${config.temporalPort}`;
+  const store = await openConfiguredStore(config, logger);
+  const temporal = await connectClient({ address, namespace: config.temporalNamespace });
+  const app = await buildServer({ store, temporal, config, logger, baseUrl: process.env.FOLIO_PUBLIC_URL });
+  await app.listen({ port: config.port, host: config.host });
+  logger.info({ url: `http://${config.host}:${config.port}` }, 'API listening');
+  await new Promise<void>((resolve) => {
+    onShutdown(async () => {
+      await app.close();
+      await temporal.connection.close();
+      await store.close();
+      resolve();
+    });
+  });
+  return 0;
+}

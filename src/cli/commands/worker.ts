@@ -1,0 +1,41 @@
+import { Connection } from '@temporalio/client';
+import { loadConfig } from '../../config.js';
+import { createLogger } from '../../log.js';
+import { installRuntime } from '../../temporal/runtime.js';
+import { ensureSearchAttributes } from '../../temporal/search-attributes.js';
+import { createWorker } from '../../temporal/worker.js';
+import { openConfiguredStore } from '../open-store.js';
+
+/** `folio worker`: one Folio worker polling TEMPORAL_ADDRESS, on DATABASE_URL (or the embedded store). */
+export async function run(): Promise<number> {
+  const config = loadConfig();
+  const logger = createLogger('worker');
+  installRuntime(logger);
+  const address = config.temporalAddress ?? `127.0.0.1:${config.temporalPort}`;
+  const store = await openConfiguredStore(config, logger);
+  try {
+    const connection = await Connection.connect({ address, connectTimeout: 10_000 });
+    try {
+      const added = await ensureSearchAttributes(connection, config.temporalNamespace);
+      if (added.length) logger.info({ added }, 'registered search attributes');
+    } catch (err) {
+      logger.warn({ err: (err as Error).message }, 'could not register search attributes (operator rights needed)');
+    } finally {
+      await connection.close();
+    }
+    const { worker, connection: native } = await createWorker({
+      deps: { store, config, logger },
+      address,
+      namespace: config.temporalNamespace,
+      taskQueue: config.taskQueue,
+    });
+    logger.info({ address, namespace: config.temporalNamespace, taskQueue: config.taskQueue }, 'worker started');
+    // The SDK runtime shuts the worker down on SIGINT/SIGTERM; run() resolves when it has drained.
+    await worker.run();
+    await native.close();
+    logger.info('worker stopped');
+    return 0;
+  } finally {
+    await store.close();
+  }
+}

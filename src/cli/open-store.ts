@@ -1,0 +1,57 @@
+import { existsSync, readFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
+import { openStore, type Store } from '../store/index.js';
+
+/** The file where a running embedded database server (`folio db-server`) announces its address. */
+export function dbServerFile(dataDir: string): string {
+  return path.join(dataDir, 'db-server.json');
+}
+
+export function embeddedDataDir(dataDir: string): string {
+  return path.join(dataDir, 'pg');
+}
+
+async function reachable(url: string): Promise<boolean> {
+  const u = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: u.hostname, port: Number(u.port || 5432) });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+    socket.setTimeout(1000, () => done(false));
+  });
+}
+
+/**
+ * The database Folio should use: DATABASE_URL when set; else the embedded database, through the running
+ * `folio db-server` when there is one (so the CLI works while `npm start` runs), else PGlite in DATA_DIR directly.
+ */
+export async function resolveDatabaseUrl(config: Config): Promise<string | undefined> {
+  if (config.databaseUrl) return config.databaseUrl;
+  const file = dbServerFile(config.dataDir);
+  if (existsSync(file)) {
+    try {
+      const { url } = JSON.parse(readFileSync(file, 'utf8')) as { url: string };
+      if (url && (await reachable(url))) return url;
+    } catch {
+      // a stale file: fall through to the embedded database
+    }
+  }
+  return undefined;
+}
+
+export async function openConfiguredStore(config: Config, logger: Logger, options: { migrate?: boolean } = {}): Promise<Store> {
+  const databaseUrl = await resolveDatabaseUrl(config);
+  return openStore({
+    ...(databaseUrl ? { databaseUrl } : { dataDir: embeddedDataDir(config.dataDir) }),
+    blobs: config.blobStore === 'directory' ? { kind: 'directory', dir: path.join(config.dataDir, 'blobs') } : { kind: 'database' },
+    migrate: options.migrate ?? true,
+    logger,
+  });
+}

@@ -1,0 +1,16 @@
+/** Runs `stop` once on SIGINT/SIGTERM; a second signal exits at once. */
+export function onShutdown(stop: (signal: NodeJS.Signals) => Promise<void>): void {
+  let stopping = false;
+  const handler = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      process.exit(130);
+    }
+    stopping = true;
+    stop(signal).then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+}

@@ -1,0 +1,14 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The directory holding Folio's package.json, found upward from this module (works from src/ and dist/src/). */
+export function projectRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (existsSync(path.join(dir, 'package.json')) && existsSync(path.join(dir, 'tsconfig.json'))) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('cannot find the Folio project root (package.json) above ' + fileURLToPath(import.meta.url));
+    dir = parent;
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * Checks (and, as root with apt-get, installs) the Debian packages Folio's tests and tools rely on:
+ * `git` (http-backend for the loopback git server, CLI cross-checks), `postgresql` (store tests on a real server),
+ * `python3-venv` (the Temporal binaries' virtualenv). Without root or apt-get it stops with the command to run.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
+
+interface Requirement {
+  pkg: string;
+  why: string;
+  present(): boolean;
+}
+
+const has = (cmd: string, args: string[] = ['--version']) => spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
+
+const REQUIREMENTS: Record<string, Requirement> = {
+  git: { pkg: 'git', why: 'git CLI and git http-backend', present: () => has('git') && existsSync('/usr/lib/git-core/git-http-backend') },
+  postgresql: {
+    pkg: 'postgresql',
+    why: 'a real PostgreSQL server for the store tests',
+    present: () => existsSync('/usr/lib/postgresql') && readdirSync('/usr/lib/postgresql').some((v) => existsSync(`/usr/lib/postgresql/${v}/bin/initdb`)),
+  },
+  venv: { pkg: 'python3-venv', why: 'the virtualenv that holds the Temporal binaries', present: () => has('python3', ['-c', 'import venv, ensurepip']) },
+};
+
+export function missingPackages(names: string[]): Requirement[] {
+  return names.map((n) => REQUIREMENTS[n]!).filter((r) => !r.present());
+}
+
+export function ensurePackages(names: string[]): void {
+  const missing = missingPackages(names);
+  if (missing.length === 0) return;
+  const pkgs = missing.map((m) => m.pkg);
+  const command = `apt-get update && apt-get install -y ${pkgs.join(' ')}`;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot || !has('apt-get', ['--version'])) {
+    throw new Error(`missing system packages (${missing.map((m) => `${m.pkg}: ${m.why}`).join('; ')}). Run: sudo sh -c '${command}'`);
+  }
+  process.stderr.write(`[system-packages] installing ${pkgs.join(' ')}\n`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const update = spawnSync('apt-get', ['update'], { stdio: 'inherit', env });
+  const install = update.status === 0 ? spawnSync('apt-get', ['install', '-y', '--no-install-recommends', ...pkgs], { stdio: 'inherit', env }) : update;
+  if (install.status !== 0) throw new Error(`could not install ${pkgs.join(' ')}. Run: ${command}`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  try {
+    ensurePackages(process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(REQUIREMENTS));
+  } catch (err) {
+    process.stderr.write(`[system-packages] ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,12 @@
+import { Client, Connection } from '@temporalio/client';
+
+export interface TemporalClientOptions {
+  address: string;
+  namespace: string;
+}
+
+/** A Temporal client for the API and the CLI. */
+export async function connectClient(options: TemporalClientOptions): Promise<Client> {
+  const connection = await Connection.connect({ address: options.address, connectTimeout: 10_000 });
+  return new Client({ connection, namespace: options.namespace });
+}

@@ -1,0 +1,31 @@
+import { DefaultLogger, Runtime, type LogLevel, type LogEntry } from '@temporalio/worker';
+import type { Logger } from '../log.js';
+
+let installed = false;
+
+/** Routes the Temporal SDK's own logs into pino. Once per process, before any worker or native connection. */
+export function installRuntime(logger: Logger): void {
+  if (installed) return;
+  installed = true;
+  const level = (logger.level === 'debug' || logger.level === 'trace' ? 'DEBUG' : logger.level === 'warn' ? 'WARN' : logger.level === 'error' ? 'ERROR' : 'INFO') as LogLevel;
+  const sdk = logger.child({ component: 'temporal-sdk' });
+  Runtime.install({
+    logger: new DefaultLogger(level, (entry: LogEntry) => {
+      const fields = { ...(entry.meta ?? {}) };
+      switch (entry.level) {
+        case 'TRACE':
+        case 'DEBUG':
+          sdk.debug(fields, entry.message);
+          break;
+        case 'WARN':
+          sdk.warn(fields, entry.message);
+          break;
+        case 'ERROR':
+          sdk.error(fields, entry.message);
+          break;
+        default:
+          sdk.info(fields, entry.message);
+      }
+    }),
+  });
+}

@@ -1,0 +1,38 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { createActivities, type ActivityDeps } from '../../activities/index.js';
+import { projectRoot } from '../project-root.js';
+
+export interface CreateWorkerOptions {
+  deps: ActivityDeps;
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  /** A prebundled workflow bundle (tests bundle once); otherwise the worker bundles `workflows/index`. */
+  workflowBundle?: { code: string } | { codePath: string };
+  /** Extra worker options (concurrency, shutdown grace time). */
+  workerOptions?: Partial<WorkerOptions>;
+}
+
+/** The workflows entry point: compiled JS next to this file when running from dist/, else the TS source. */
+export function workflowsPath(): string {
+  const root = projectRoot();
+  const compiled = path.join(root, 'dist', 'workflows', 'index.js');
+  return existsSync(compiled) ? compiled : path.join(root, 'workflows', 'index.ts');
+}
+
+export async function createWorker(options: CreateWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
+  const connection = await NativeConnection.connect({ address: options.address });
+  const worker = await Worker.create({
+    connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    activities: createActivities(options.deps),
+    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: workflowsPath() }),
+    shutdownGraceTime: '8 seconds',
+    maxConcurrentActivityTaskExecutions: 8,
+    ...options.workerOptions,
+  });
+  return { worker, connection };
+}

@@ -1,0 +1,2 @@
+// Every workflow Folio's worker runs. Deterministic code only: activities are imported as types.
+export { createSpaceWorkflow } from './spaces.js';
