@@ -1,6 +1,7 @@
 import { loadConfig } from '../../config.js';
 import { createLogger } from '../../log.js';
 import { buildServer } from '../../api/server.js';
+import { bootstrap } from '../../bootstrap.js';
 import { connectClient } from '../../temporal/client.js';
 import { openConfiguredStore } from '../open-store.js';
 import { onShutdown } from '../shutdown.js';
@@ -11,6 +12,9 @@ export async function run(): Promise<number> {
   const logger = createLogger('api');
   const address = config.temporalAddress ?? `127.0.0.1:${config.temporalPort}`;
   const store = await openConfiguredStore(config, logger);
+  // Idempotent: creates the bootstrap organization (and a token, printed once) only on an empty store.
+  const boot = await bootstrap(store, { organizationId: config.bootstrapOrg, token: config.bootstrapToken });
+  if (boot.token) process.stderr.write(`API token for organization ${boot.organizationId} (shown once): ${boot.token}\n`);
   const temporal = await connectClient({ address, namespace: config.temporalNamespace });
   const app = await buildServer({ store, temporal, config, logger, baseUrl: process.env.FOLIO_PUBLIC_URL });
   await app.listen({ port: config.port, host: config.host });
