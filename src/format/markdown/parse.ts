@@ -1,0 +1,112 @@
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import remarkGfm from 'remark-gfm';
+import remarkFrontmatter from 'remark-frontmatter';
+import type { Root, RootContent, Heading, Parent, Nodes } from 'mdast';
+import { toString } from 'mdast-util-to-string';
+import type { PageFile, ParseOptions, MarkdownWarning, PageTitle } from './types.js';
+import { FrontMatter } from './front-matter.js';
+import { remarkLiquid } from './liquid/remark-liquid.js';
+import { pairLiquidTags } from './liquid/pair.js';
+import { defaultRegistry } from './plugins/index.js';
+import { detectStyle, currentStyle } from './style/detect.js';
+import { BinaryContentError, PageTooLargeError } from './errors.js';
+import { blockTransforms } from './plugins/transforms.js';
+import { recordSpacing } from './style/spacing.js';
+
+const registry = defaultRegistry();
+const processor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']).use(remarkLiquid, { registry });
+
+export const DEFAULT_MAX_LENGTH = 16 * 1024 * 1024;
+
+const ANCHOR = /^\s*<a href="#([^"]*)" id="\1"><\/a>$/;
+
+/** Parse a GitBook page file. Never throws for bad input: problems are reported in `warnings`. */
+export function parsePageFile(input: string, options: ParseOptions = {}): PageFile {
+  const warnings: MarkdownWarning[] = [];
+  const style = currentStyle();
+  let text = input;
+  if (text.startsWith('\uFEFF')) {
+    style.bom = true;
+    text = text.slice(1);
+  }
+  if (/\r\n/.test(text) && !/(^|[^\r])\n/.test(text)) {
+    style.lineEnding = '\r\n';
+    text = text.replace(/\r\n/g, '\n');
+  }
+  const nul = text.indexOf('\u0000');
+  const max = options.maxLength ?? DEFAULT_MAX_LENGTH;
+  if (nul >= 0 || text.length > max) {
+    warnings.push((nul >= 0 ? new BinaryContentError(nul) : new PageTooLargeError(text.length, max)).toWarning());
+    return opaquePage(text, style, warnings);
+  }
+
+  const tree = processor.parse(text) as Root;
+  pairLiquidTags(tree, registry, warnings);
+  for (const t of blockTransforms) t(tree, text);
+
+  const detected = detectStyle(text, tree);
+  Object.assign(style, detected, { bom: style.bom, lineEnding: style.lineEnding });
+  recordSpacing(tree);
+
+  let frontMatter: FrontMatter | null = null;
+  let index = 0;
+  const first = tree.children[0];
+  if (first?.type === 'yaml') {
+    frontMatter = FrontMatter.parse(first.value === '' ? '' : first.value + '\n');
+    if (frontMatter.error) warnings.push(frontMatter.error.toWarning());
+    index = 1;
+  }
+  let title: PageTitle | null = null;
+  const head = tree.children[index];
+  if (head?.type === 'heading' && head.depth === 1 && isSimpleTitle(head)) {
+    title = titleOf(head);
+    if (frontMatter) style.blankAfterFrontMatter = blankBefore(head);
+    index++;
+  } else if (frontMatter) style.blankAfterFrontMatter = head ? blankBefore(head) : 0;
+  if (title) {
+    const next = tree.children[index];
+    style.blankAfterTitle = next ? blankBefore(next) : 1;
+  }
+  const rest = tree.children.slice(index);
+  const nextNode = rest[0];
+  if (nextNode?.data && 'blankBefore' in nextNode.data) delete (nextNode.data as Record<string, unknown>).blankBefore;
+  const document: Root = { type: 'root', children: rest };
+  if (tree.position) document.position = tree.position;
+  return { frontMatter, title, document, style, warnings };
+}
+
+function blankBefore(node: RootContent): number {
+  const b = (node.data as { blankBefore?: number } | undefined)?.blankBefore;
+  return b ?? 1;
+}
+
+/** A title heading is kept as `title` only when its text round-trips (plain text + optional anchor). */
+function isSimpleTitle(head: Heading): boolean {
+  const kids = head.children;
+  const last = kids[kids.length - 1];
+  const body = last?.type === 'html' && ANCHOR.test(' ' + last.value) ? kids.slice(0, -1) : kids;
+  return body.every((c) => c.type === 'text');
+}
+
+function titleOf(head: Heading): PageTitle {
+  const kids = head.children;
+  const last = kids[kids.length - 1];
+  if (last?.type === 'html') {
+    const m = ANCHOR.exec(' ' + last.value);
+    if (m) {
+      const text = toString({ type: 'paragraph', children: kids.slice(0, -1) } as Parent as Nodes).replace(/ $/, '');
+      return { text, anchor: m[1]! };
+    }
+  }
+  return { text: toString(head) };
+}
+
+function opaquePage(text: string, style: PageFile['style'], warnings: MarkdownWarning[]): PageFile {
+  let trailing = 0;
+  for (let i = text.length - 1; i >= 0 && text[i] === '\n'; i--) trailing++;
+  style.trailingNewlines = trailing;
+  const value = text.slice(0, text.length - trailing);
+  const document: Root = { type: 'root', children: value === '' ? [] : [{ type: 'html', value, data: { opaque: true } }] };
+  return { frontMatter: null, title: null, document, style, warnings };
+}

@@ -1,0 +1,72 @@
+import type { Handle, Join, Unsafe, Options as ToMarkdownOptions, State, Info } from 'mdast-util-to-markdown';
+import type { Parents, Nodes } from 'mdast';
+import type { LiquidBlock, LiquidTag, Style } from '../types.js';
+import { formatLiquidTag } from '../liquid/tag.js';
+
+/** `{% tag %}` … `{% endtag %}` blocks, children written as flow content. */
+export const liquidBlockHandler: Handle = (node: LiquidBlock, _parent, state: State, info: Info) => {
+  const data = node.data ?? {};
+  const open = formatLiquidTag(node.name, node.attributes, data.openSpacing);
+  if (node.selfClosing) return open;
+  const close = formatLiquidTag(`end${node.name}`, [], data.closeSpacing ?? [' ', ' ']);
+  if (node.children.length === 0) return `${open}\n${close}`;
+  const exit = state.enter('liquidBlock' as never);
+  const inner = state.containerFlow(node as never, info as never);
+  exit();
+  return `${open}\n${'\n'.repeat(data.blankAfterOpen ?? 0)}${inner}\n${'\n'.repeat(data.blankBeforeClose ?? 0)}${close}`;
+};
+
+export const liquidTagHandler: Handle = (node: LiquidTag) => node.value;
+
+/** Blank lines recorded in the model (`data.blankBefore`) win over the default single blank line. */
+export const spacingJoin: Join = (_left, right) => {
+  const b = (right.data as { blankBefore?: number } | undefined)?.blankBefore;
+  return typeof b === 'number' ? b : undefined;
+};
+
+export function hardBreakHandler(style: Style): Handle {
+  return () => (style.hardBreak === 'spaces' ? '  \n' : '\\\n');
+}
+
+/** Escapes driven by the detected style, on top of mdast-util-to-markdown's defaults. */
+export function styleUnsafe(style: Style): Unsafe[] {
+  const out: Unsafe[] = [
+    // Liquid-looking text that is not a block: GitBook writes `\{% … %\}`.
+    { character: '{', after: '%', inConstruct: 'phrasing' },
+    { character: '}', before: '%', inConstruct: 'phrasing' },
+  ];
+  if (style.escapeParens) {
+    out.push({ character: '(', inConstruct: 'phrasing', notInConstruct: ['destinationRaw', 'destinationLiteral', 'title' as never] });
+    out.push({ character: ')', inConstruct: 'phrasing', notInConstruct: ['destinationRaw', 'destinationLiteral'] });
+  }
+  if (style.escapeClosingBracket) out.push({ character: ']', inConstruct: 'phrasing' });
+  return out;
+}
+
+export function toMarkdownOptions(style: Style): ToMarkdownOptions {
+  return {
+    bullet: style.bullet,
+    bulletOther: style.bulletOther,
+    bulletOrdered: style.orderedDelimiter,
+    incrementListMarker: style.incrementListMarker,
+    emphasis: style.emphasis,
+    strong: style.strong,
+    rule: style.rule,
+    ruleRepetition: style.ruleRepetition,
+    ruleSpaces: style.ruleSpaces,
+    fence: style.fence,
+    fences: true,
+    listItemIndent: 'one',
+    resourceLink: true,
+    tightDefinitions: false,
+    handlers: {
+      liquidBlock: liquidBlockHandler,
+      liquidTag: liquidTagHandler,
+      break: hardBreakHandler(style),
+    } as never,
+    join: [spacingJoin],
+    unsafe: styleUnsafe(style),
+  };
+}
+
+export type { Nodes };

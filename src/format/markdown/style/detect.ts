@@ -1,0 +1,168 @@
+import type { Root, Nodes, List } from 'mdast';
+import type { Style } from '../types.js';
+
+/** The conventions GitBook's current exporter uses; the style of a new page. */
+export function currentStyle(): Style {
+  return {
+    era: 'current',
+    bullet: '*',
+    bulletOther: '-',
+    orderedDelimiter: '.',
+    incrementListMarker: true,
+    emphasis: '_',
+    strong: '*',
+    rule: '*',
+    ruleRepetition: 3,
+    ruleSpaces: false,
+    fence: '`',
+    hardBreak: 'backslash',
+    tablePadding: true,
+    tableDelimiterLegacy: false,
+    escapeParens: false,
+    escapeClosingBracket: false,
+    namedEntities: false,
+    listItemIndent: 'mixed',
+    trailingNewlines: 1,
+    lineEnding: '\n',
+    bom: false,
+    blankAfterFrontMatter: 1,
+    blankAfterTitle: 1,
+  };
+}
+
+/** Conventions of GitBook's 2018–2021 exporter. */
+export function legacyStyle(): Style {
+  return {
+    ...currentStyle(),
+    era: 'legacy',
+    hardBreak: 'spaces',
+    tablePadding: false,
+    tableDelimiterLegacy: true,
+    escapeParens: true,
+    escapeClosingBracket: true,
+    namedEntities: true,
+    trailingNewlines: 2,
+  };
+}
+
+type Counts<K extends string> = Partial<Record<K, number>>;
+function bump<K extends string>(c: Counts<K>, k: K): void {
+  c[k] = (c[k] ?? 0) + 1;
+}
+function top<K extends string>(c: Counts<K>, fallback: K): K {
+  let best = fallback;
+  let n = 0;
+  for (const [k, v] of Object.entries(c) as Array<[K, number]>) if (v > n) (best = k), (n = v);
+  return best;
+}
+
+/**
+ * Detect the formatting conventions of `text` (already LF-normalized) from its syntax tree, by
+ * looking at the source characters at node positions. Unknown aspects default to the era's style.
+ */
+export function detectStyle(text: string, tree: Root): Style {
+  const signals = { legacy: 0, current: 0 };
+  const bullets: Counts<'*' | '-' | '+'> = {};
+  const emph: Counts<'_' | '*'> = {};
+  const strong: Counts<'*' | '_'> = {};
+  const breaks: Counts<'backslash' | 'spaces'> = {};
+  const delims: Counts<'.' | ')'> = {};
+  const rules: Map<string, number> = new Map();
+  let increment = 0;
+  let repeat = 0;
+  let tablePadded = 0;
+  let tableUnpadded = 0;
+  let tableLegacyDelim = 0;
+  let fences: Counts<'`' | '~'> = {};
+
+  const visit = (node: Nodes, parent: Nodes | null): void => {
+    const start = node.position?.start.offset;
+    const end = node.position?.end.offset;
+    if (start !== undefined && end !== undefined) {
+      const src = text.slice(start, end);
+      switch (node.type) {
+        case 'list': {
+          const list = node as List;
+          const first = list.children[0];
+          const m = first?.position ? /^[*+-]|^\d+([.)])/.exec(text.slice(first.position.start.offset!)) : null;
+          if (m) {
+            if (list.ordered) bump(delims, m[1] as '.' | ')');
+            else if (parent?.type !== 'listItem') bump(bullets, m[0] as '*' | '-' | '+');
+          }
+          if (list.ordered && list.children.length > 1) {
+            const second = list.children[1]!;
+            const n = second.position ? /^(\d+)/.exec(text.slice(second.position.start.offset!)) : null;
+            if (n) Number(n[1]) === (list.start ?? 1) ? repeat++ : increment++;
+          }
+          break;
+        }
+        case 'emphasis':
+          bump(emph, src[0] as '_' | '*');
+          break;
+        case 'strong':
+          bump(strong, src[0] as '_' | '*');
+          break;
+        case 'break':
+          bump(breaks, src.startsWith('\\') ? 'backslash' : 'spaces');
+          break;
+        case 'thematicBreak': {
+          const k = src.trim();
+          rules.set(k, (rules.get(k) ?? 0) + 1);
+          break;
+        }
+        case 'code':
+          if (/^\s*(~~~|```)/.test(src)) bump(fences, src.trimStart()[0] as '`' | '~');
+          break;
+        case 'table': {
+          const lines = src.split('\n');
+          const delim = lines[1] ?? '';
+          if (/\|\s*:?-{3}:?\s*\|/.test(delim) && /^\|?\s*:-{3}\s*\|/.test(delim)) tableLegacyDelim++;
+          const header = lines[0] ?? '';
+          if (header.length === delim.length && lines.length > 1) tablePadded++;
+          else tableUnpadded++;
+          break;
+        }
+      }
+    }
+    if ('children' in node) for (const c of node.children as Nodes[]) visit(c, node);
+  };
+  visit(tree, null);
+
+  if (/\\[()]/.test(text)) signals.legacy += 2;
+  if (/\n\n$/.test(text)) signals.legacy += 1;
+  if (/\{% page-ref /.test(text)) signals.legacy += 1;
+  if (tableLegacyDelim > 0) signals.legacy += 1;
+  if ((breaks.spaces ?? 0) > 0) signals.legacy += 1;
+  if (/\{% content-ref |\{% columns|\{% stepper|&#x20;/.test(text)) signals.current += 2;
+  if ((breaks.backslash ?? 0) > 0) signals.current += 1;
+  const era = signals.legacy > signals.current ? 'legacy' : 'current';
+  const base = era === 'legacy' ? legacyStyle() : currentStyle();
+
+  let trailing = 0;
+  for (let i = text.length - 1; i >= 0 && text[i] === '\n'; i--) trailing++;
+
+  const rule = [...rules.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const style: Style = {
+    ...base,
+    bullet: top(bullets, base.bullet),
+    emphasis: top(emph, base.emphasis),
+    strong: top(strong, base.strong),
+    hardBreak: top(breaks, base.hardBreak),
+    orderedDelimiter: top(delims, base.orderedDelimiter),
+    incrementListMarker: repeat > increment ? false : base.incrementListMarker,
+    fence: top(fences, base.fence),
+    trailingNewlines: trailing,
+    tablePadding: tablePadded + tableUnpadded === 0 ? base.tablePadding : tablePadded >= tableUnpadded,
+    tableDelimiterLegacy: tablePadded + tableUnpadded === 0 ? base.tableDelimiterLegacy : tableLegacyDelim > 0,
+    escapeParens: /\\[()]/.test(text) ? true : era === 'legacy' ? base.escapeParens : false,
+    escapeClosingBracket: /\\\]/.test(text),
+    namedEntities: /&(quot|apos|lt|gt|amp);/.test(text) || (era === 'legacy' && !/&#x[0-9A-F]+;/.test(text)),
+  };
+  style.bulletOther = style.bullet === '-' ? '*' : '-';
+  if (rule && /^([*_-])(?:\s*\1){2,}$/.test(rule)) {
+    style.rule = rule[0] as Style['rule'];
+    style.ruleSpaces = /\s/.test(rule);
+    style.ruleRepetition = rule.replace(/\s/g, '').length;
+  }
+  return style;
+}

@@ -1,0 +1,130 @@
+import type { Root, Parent, Literal } from 'mdast';
+import type { FrontMatter } from './front-matter.js';
+
+/** One `name="value"` (or positional `"value"` / bare expression) argument of a Liquid tag. */
+export interface LiquidAttribute {
+  /** Attribute name; `null` for positional arguments (`{% include "x.md" %}`, `{% if expr %}`). */
+  name: string | null;
+  /** Raw value text between the quotes (escapes such as `\"` or `\_` kept verbatim). */
+  value: string;
+  /** Quote character used in the source: `"`, `'` or `''` for unquoted (legacy `required=true`). */
+  quote: '"' | "'" | '';
+}
+
+/** A `{% name … %}` … `{% endname %}` block (or a self-closing `{% name … %}` line). */
+export interface LiquidBlock extends Parent {
+  type: 'liquidBlock';
+  name: string;
+  attributes: LiquidAttribute[];
+  /** True when the tag has no end tag (`{% embed url="…" %}` alone, `{% include %}`, `{% page-ref %}`). */
+  selfClosing: boolean;
+  // children: flow content between the tags
+  data?: LiquidBlockData;
+}
+
+export interface LiquidBlockData {
+  /** Whitespace inside the delimiters when not the canonical single space. */
+  openSpacing?: [string, string];
+  closeSpacing?: [string, string];
+  /** Blank lines between the open tag and the first child (GitBook: 0). */
+  blankAfterOpen?: number;
+  /** Blank lines between the last child and the end tag (GitBook: 0). */
+  blankBeforeClose?: number;
+  /** Blank lines before this block (set on any flow node when it differs from one). */
+  blankBefore?: number;
+  [key: string]: unknown;
+}
+
+/** A lone Liquid tag line that could not be paired (kept verbatim, reported as a warning). */
+export interface LiquidTag extends Literal {
+  type: 'liquidTag';
+  /** Full tag text, e.g. `{% endhint %}`. */
+  value: string;
+  name: string;
+  closing: boolean;
+}
+
+declare module 'mdast' {
+  interface RootContentMap {
+    liquidBlock: LiquidBlock;
+    liquidTag: LiquidTag;
+  }
+  interface BlockContentMap {
+    liquidBlock: LiquidBlock;
+    liquidTag: LiquidTag;
+  }
+}
+
+export type Era = 'current' | 'legacy';
+
+/** Formatting conventions detected in a file; re-serializing with them reproduces the file's habits. */
+export interface Style {
+  era: Era;
+  bullet: '*' | '-' | '+';
+  /** Bullet used for a list directly inside another list item when it differs (remark's bulletOther). */
+  bulletOther: '*' | '-' | '+';
+  orderedDelimiter: '.' | ')';
+  /** Whether ordered lists count up (`1.`, `2.`) or repeat the start number (`1.`, `1.`). */
+  incrementListMarker: boolean;
+  emphasis: '_' | '*';
+  strong: '*' | '_';
+  rule: '*' | '-' | '_';
+  ruleRepetition: number;
+  ruleSpaces: boolean;
+  fence: '`' | '~';
+  /** Hard break written as `\` + newline (`backslash`) or two trailing spaces (`spaces`). */
+  hardBreak: 'backslash' | 'spaces';
+  /** Pipe-table cells padded to column width (current) or not (legacy). */
+  tablePadding: boolean;
+  /** Delimiter row cells `:---` style (legacy) — aligned delimiters written with colon even when unset. */
+  tableDelimiterLegacy: boolean;
+  /** Escape `(`/`)` and `]` in prose (legacy exporter). */
+  escapeParens: boolean;
+  escapeClosingBracket: boolean;
+  /** Use named entities (&quot; …) rather than hex references for characters that must be encoded. */
+  namedEntities: boolean;
+  /** List items with several blocks use "wide" markers (`*   `) with a 4-column indent. */
+  listItemIndent: 'one' | 'tab' | 'mixed';
+  /** Number of newlines ending the file (current: 1, legacy: 2). 0 when the file has no final newline. */
+  trailingNewlines: number;
+  /** Line ending of the file. */
+  lineEnding: '\n' | '\r\n';
+  /** A byte-order mark at the start. */
+  bom: boolean;
+  /** Blank lines between the front matter and the body. */
+  blankAfterFrontMatter: number;
+  /** Blank lines between the title heading and the body. */
+  blankAfterTitle: number;
+}
+
+export interface PageTitle {
+  /** Plain title text (Markdown escapes removed). */
+  text: string;
+  /** Custom anchor id from `<a href="#x" id="x"></a>`. */
+  anchor?: string;
+}
+
+export interface MarkdownWarning {
+  code: string;
+  message: string;
+  line?: number;
+}
+
+export interface PageFile {
+  frontMatter: FrontMatter | null;
+  title: PageTitle | null;
+  document: Root;
+  style: Style;
+  /** Problems found while parsing (invalid YAML, unterminated Liquid blocks, …); never thrown. */
+  warnings: MarkdownWarning[];
+}
+
+export interface ParseOptions {
+  /** Maximum accepted page size in bytes (UTF-16 length); larger input is parsed as a single raw block. Default 16 MiB. */
+  maxLength?: number;
+}
+
+export interface SerializeOptions {
+  /** Original text and its parsed page: unchanged blocks keep their original bytes (minimal diff). */
+  original?: { text: string; page: PageFile };
+}
