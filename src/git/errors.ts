@@ -1,0 +1,190 @@
+/**
+ * Typed errors of the git layer: one class per failure, each with a stable `code`.
+ * Messages are built from credential-free URLs only; `toGitError` maps isomorphic-git and
+ * network errors onto these classes and scrubs anything that could carry a secret.
+ */
+import { FolioError } from '../errors.js';
+import { redact } from '../redact.js';
+
+export type GitErrorCode =
+  | 'AUTH_FAILED'
+  | 'REPO_NOT_FOUND'
+  | 'REF_NOT_FOUND'
+  | 'PUSH_REJECTED'
+  | 'NON_FAST_FORWARD'
+  | 'NETWORK'
+  | 'FILE_TOO_LARGE'
+  | 'CANCELLED'
+  | 'OBJECT_NOT_FOUND'
+  | 'INVALID_PATH'
+  | 'CACHE_LOCKED'
+  | 'GIT_PROTOCOL';
+
+/** Base class of every git-layer error. */
+export class GitError extends FolioError {
+  declare readonly code: GitErrorCode;
+  constructor(code: GitErrorCode, message: string, options: { data?: Record<string, unknown>; retryable?: boolean; cause?: unknown } = {}) {
+    super(code, redact(message), options);
+  }
+}
+
+/** The remote rejected the credentials (HTTP 401/403). Never retried with the same credentials. */
+export class GitAuthFailedError extends GitError {
+  constructor(url: string, status: number) {
+    super('AUTH_FAILED', `authentication failed for ${url} (HTTP ${status})`, { data: { url, status } });
+  }
+}
+
+export class GitRepoNotFoundError extends GitError {
+  constructor(url: string, detail?: string) {
+    super('REPO_NOT_FOUND', `repository not found: ${url}${detail ? ` (${detail})` : ''}`, { data: { url } });
+  }
+}
+
+export class GitRefNotFoundError extends GitError {
+  constructor(url: string, ref: string) {
+    super('REF_NOT_FOUND', `ref ${JSON.stringify(ref)} not found in ${url}`, { data: { url, ref } });
+  }
+}
+
+/** The remote declined the update (protected branch, hook declined, tag exists…). */
+export class GitPushRejectedError extends GitError {
+  constructor(url: string, ref: string, reason: string) {
+    super('PUSH_REJECTED', `push of ${ref} to ${url} rejected: ${reason}`, { data: { url, ref, reason } });
+  }
+}
+
+/** The remote branch moved to a commit that is not an ancestor of ours; nothing was overwritten. */
+export class GitNonFastForwardError extends GitError {
+  constructor(url: string, ref: string, remoteCommit?: string) {
+    super('NON_FAST_FORWARD', `push of ${ref} to ${url} rejected: the remote branch moved${remoteCommit ? ` to ${remoteCommit}` : ''} and is not an ancestor of the pushed commit`, {
+      data: { url, ref, remoteCommit },
+    });
+  }
+}
+
+/** Connection refused/reset, timeouts, 5xx: retrying may succeed. */
+export class GitNetworkError extends GitError {
+  constructor(url: string, detail: string, cause?: unknown) {
+    super('NETWORK', `network error talking to ${url}: ${detail}`, { data: { url }, retryable: true, cause });
+  }
+}
+
+export class GitFileTooLargeError extends GitError {
+  constructor(path: string, size: number, limit: number) {
+    super('FILE_TOO_LARGE', `${path} is ${size} bytes, over the ${limit}-byte limit`, { data: { path, size, limit } });
+  }
+}
+
+export class GitCancelledError extends GitError {
+  constructor(operation: string) {
+    super('CANCELLED', `${operation} cancelled`, { data: { operation } });
+  }
+}
+
+/** An object (commit, tree, blob) the operation needs is not in the local cache. */
+export class GitObjectNotFoundError extends GitError {
+  constructor(what: string, oid: string) {
+    super('OBJECT_NOT_FOUND', `${what} ${oid} not found in the local repository cache`, { data: { what, oid } });
+  }
+}
+
+export class GitInvalidPathError extends GitError {
+  constructor(path: string, reason: string) {
+    super('INVALID_PATH', `invalid path ${JSON.stringify(path)}: ${reason}`, { data: { path, reason } });
+  }
+}
+
+/** The cache lock could not be acquired in time (another activity holds it). Retryable. */
+export class GitCacheLockedError extends GitError {
+  constructor(dir: string, waitedMs: number) {
+    super('CACHE_LOCKED', `repository cache ${dir} is locked (waited ${waitedMs} ms)`, { data: { dir, waitedMs }, retryable: true });
+  }
+}
+
+/** The remote answered something that is not the git smart-HTTP protocol, or an unexpected git failure. */
+export class GitProtocolError extends GitError {
+  constructor(url: string, detail: string) {
+    super('GIT_PROTOCOL', `git error with ${url}: ${detail}`, { data: { url } });
+  }
+}
+
+export function isGitError(err: unknown): err is GitError {
+  return err instanceof GitError;
+}
+
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED']);
+
+interface ErrorContext {
+  /** Credential-free URL of the remote. */
+  url: string;
+  ref?: string;
+  operation: string;
+  signal?: AbortSignal;
+  /** Set when the credential was offered and rejected (onAuthFailure was reached). */
+  authRejected?: boolean;
+  /** Secrets that must not survive in any message. */
+  secrets?: string[];
+}
+
+function scrub(text: string, secrets: string[] = []): string {
+  let out = redact(text);
+  for (const s of secrets) if (s) out = out.split(s).join('***');
+  return out;
+}
+
+function findNetworkCode(err: unknown, depth = 0): string | undefined {
+  if (!err || typeof err !== 'object' || depth > 4) return undefined;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && NETWORK_CODES.has(code)) return code;
+  return findNetworkCode((err as { cause?: unknown }).cause, depth + 1);
+}
+
+/** Maps any error thrown during a remote operation onto a GitError. Never lets secrets through. */
+export function toGitError(err: unknown, ctx: ErrorContext): GitError {
+  if (err instanceof GitError) return err;
+  if (ctx.signal?.aborted) return new GitCancelledError(ctx.operation);
+  const e = err as { code?: string; name?: string; message?: string; data?: Record<string, unknown> } | undefined;
+  const code = e?.code ?? e?.name;
+  const message = scrub(String(e?.message ?? err), ctx.secrets);
+  if (e?.name === 'AbortError' || code === 'ABORT_ERR') return new GitCancelledError(ctx.operation);
+  if (ctx.authRejected && (code === 'HttpError' || code === 'UserCanceledError')) return new GitAuthFailedError(ctx.url, 401);
+  switch (code) {
+    case 'HttpError': {
+      const status = Number(e?.data?.statusCode);
+      if (status === 401 || status === 403) return new GitAuthFailedError(ctx.url, status);
+      if (status === 404 || status === 410) return new GitRepoNotFoundError(ctx.url);
+      if (status === 408 || status === 429 || status >= 500) return new GitNetworkError(ctx.url, `HTTP ${status}`);
+      return new GitProtocolError(ctx.url, `HTTP ${status}`);
+    }
+    case 'SmartHttpError':
+      return new GitRepoNotFoundError(ctx.url, 'not a git smart-HTTP endpoint');
+    case 'UserCanceledError':
+      return new GitCancelledError(ctx.operation);
+    case 'NotFoundError': {
+      const what = String(e?.data?.what ?? '');
+      if (ctx.ref !== undefined && (what === ctx.ref || what === `refs/heads/${ctx.ref}` || what.endsWith(`/${ctx.ref}`))) return new GitRefNotFoundError(ctx.url, ctx.ref);
+      return new GitObjectNotFoundError('object', scrub(what, ctx.secrets));
+    }
+    case 'PushRejectedError': {
+      const reason = String(e?.data?.reason ?? '');
+      if (reason === 'not-fast-forward') return new GitNonFastForwardError(ctx.url, ctx.ref ?? '?');
+      return new GitPushRejectedError(ctx.url, ctx.ref ?? '?', reason || message);
+    }
+    case 'GitPushError':
+      return classifyPushError(ctx, message);
+  }
+  const net = findNetworkCode(err);
+  if (net) return new GitNetworkError(ctx.url, net);
+  if (/socket hang up|fetch failed|other side closed|premature close/i.test(message)) return new GitNetworkError(ctx.url, message);
+  return new GitProtocolError(ctx.url, `${code ?? 'Error'}: ${message}`);
+}
+
+/** Classifies the per-ref failure reported by receive-pack. */
+export function classifyPushError(ctx: ErrorContext, detail: string): GitError {
+  const text = scrub(detail, ctx.secrets);
+  if (/non-fast-forward|fetch first|stale info|failed to lock|cannot lock ref|but expected/i.test(text)) {
+    return new GitNonFastForwardError(ctx.url, ctx.ref ?? '?');
+  }
+  return new GitPushRejectedError(ctx.url, ctx.ref ?? '?', text.replace(/^One or more branches were not updated:\s*/, '').trim());
+}

@@ -1,0 +1,154 @@
+/**
+ * fetchRef: bring one remote branch (or tag) into the bare cache, shallow by default, without
+ * any working tree. Cancellation aborts the HTTP transfer in flight and is checked between
+ * phases and in the (awaited) indexing progress callbacks; a cancelled or failed fetch leaves
+ * the cache as it was (shallow file restored, half-written packs removed).
+ */
+import * as fsp from 'node:fs/promises';
+import path from 'node:path';
+import git from 'isomorphic-git';
+import { atomicFs } from './atomic-fs.js';
+import type { RepoCache } from './cache.js';
+import { withCacheLock } from './cache.js';
+import { authHandlers, resolveRemote, type GitCredentials } from './credentials.js';
+import { GitCancelledError, GitObjectNotFoundError, GitRefNotFoundError, toGitError } from './errors.js';
+import { createHttpClient } from './http-client.js';
+import { hasObject, isShallow, readShallow } from './objects.js';
+
+export interface GitProgress {
+  /** e.g. `Connecting`, `Counting objects`, `Receiving objects`, `Resolving deltas`, `Deepening`, `Done`. */
+  phase: string;
+  loaded: number;
+  total: number;
+}
+
+export interface FetchRefOptions {
+  cache: RepoCache;
+  /** Remote URL; basic-auth userinfo is accepted and moved out of the URL. */
+  url: string;
+  /** Branch name (`main`, `refs/heads/main`) or tag (`refs/tags/v1`). */
+  ref: string;
+  auth?: GitCredentials;
+  /** History depth to fetch (default 1). 0 fetches the whole history. */
+  depth?: number;
+  /**
+   * A commit the caller will diff against. When it is not in the cache after the fetch,
+   * the history is deepened until it is (or the whole history is there).
+   */
+  baseCommit?: string;
+  onProgress?: (progress: GitProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface FetchRefResult {
+  /** The commit the remote ref points at. */
+  commit: string;
+  /** Whether the cache holds a truncated history. */
+  shallow: boolean;
+  /** Present when `baseCommit` was given: whether that commit is now in the cache. */
+  baseCommitFound?: boolean;
+}
+
+const FULL_DEPTH = 2147483647;
+const INDEXING_PHASES = new Set(['Receiving objects', 'Resolving deltas']);
+
+function branchName(ref: string): string {
+  return ref.replace(/^refs\/(heads|tags)\//, '');
+}
+
+async function removeOrphanPacks(gitdir: string): Promise<void> {
+  const dir = path.join(gitdir, 'objects', 'pack');
+  let names: string[];
+  try {
+    names = await fsp.readdir(dir);
+  } catch {
+    return;
+  }
+  const set = new Set(names);
+  for (const n of names) {
+    if ((n.endsWith('.pack') && !set.has(n.replace(/\.pack$/, '.idx'))) || n.includes('.tmp-')) {
+      await fsp.rm(path.join(dir, n), { force: true });
+    }
+  }
+}
+
+export async function fetchRef(options: FetchRefOptions): Promise<FetchRefResult> {
+  const { cache, ref, signal } = options;
+  const remote = resolveRemote(options.url, options.auth);
+  const operation = `fetch of ${ref}`;
+  if (signal?.aborted) throw new GitCancelledError(operation);
+  const report = (p: GitProgress): void => {
+    if (signal?.aborted) return;
+    try {
+      options.onProgress?.(p);
+    } catch {
+      /* a failing progress listener must not break the fetch */
+    }
+  };
+
+  return withCacheLock(cache, async () => {
+    const shallowFile = path.join(cache.gitdir, 'shallow');
+    const shallowBefore = await fsp.readFile(shallowFile).catch(() => null);
+    const handlers = authHandlers(remote.auth);
+    const http = createHttpClient(signal ? { signal } : {});
+
+    const onProgress = async (p: { phase: string; loaded: number; total: number }): Promise<void> => {
+      // isomorphic-git awaits only the indexing callbacks: only there may we throw.
+      if (signal?.aborted && INDEXING_PHASES.has(p.phase)) throw new GitCancelledError(operation);
+      report({ phase: p.phase, loaded: p.loaded, total: p.total ?? 0 });
+    };
+
+    const runFetch = async (depth: number | null, relative: boolean): Promise<string> => {
+      if (signal?.aborted) throw new GitCancelledError(operation);
+      const res = await git.fetch({
+        fs: atomicFs,
+        http,
+        gitdir: cache.gitdir,
+        cache: cache.objectCache,
+        url: remote.url,
+        ref: branchName(ref),
+        remoteRef: ref,
+        singleBranch: true,
+        tags: false,
+        ...(depth === null ? {} : { depth }),
+        relative,
+        onAuth: handlers.onAuth,
+        onAuthFailure: handlers.onAuthFailure,
+        onProgress,
+      });
+      if (signal?.aborted) throw new GitCancelledError(operation);
+      if (!res.fetchHead) throw new GitRefNotFoundError(remote.url, ref); // empty repository
+      return res.fetchHead;
+    };
+
+    try {
+      report({ phase: 'Connecting', loaded: 0, total: 0 });
+      const wanted = options.depth ?? 1;
+      const alreadyShallow = (await readShallow(cache)).size > 0;
+      const depth = wanted > 0 ? wanted : alreadyShallow ? FULL_DEPTH : null;
+      const commit = await runFetch(depth, false);
+      if (!(await hasObject(cache, commit))) throw new GitObjectNotFoundError('fetched commit', commit);
+
+      let baseCommitFound: boolean | undefined;
+      if (options.baseCommit !== undefined) {
+        baseCommitFound = await hasObject(cache, options.baseCommit);
+        let step = 16;
+        while (!baseCommitFound && (await isShallow(cache))) {
+          report({ phase: 'Deepening', loaded: step, total: 0 });
+          await runFetch(step >= 4096 ? FULL_DEPTH : step, step < 4096);
+          baseCommitFound = await hasObject(cache, options.baseCommit);
+          step *= 4;
+        }
+      }
+      const shallow = await isShallow(cache);
+      report({ phase: 'Done', loaded: 1, total: 1 });
+      return baseCommitFound === undefined ? { commit, shallow } : { commit, shallow, baseCommitFound };
+    } catch (err) {
+      // Leave the cache as it was: the shallow list must only name commits we hold.
+      if (shallowBefore === null) await fsp.rm(shallowFile, { force: true });
+      else await atomicFs.promises.writeFile(shallowFile, shallowBefore);
+      await removeOrphanPacks(cache.gitdir);
+      throw toGitError(err, { url: remote.url, ref, operation, ...(signal ? { signal } : {}), authRejected: handlers.rejected, secrets: handlers.secrets });
+    }
+  });
+}

@@ -1,0 +1,78 @@
+/**
+ * push: send a commit of the cache to a remote branch. Never forces unless asked; creates the
+ * branch when it does not exist; a remote branch that moved ends in NON_FAST_FORWARD (the
+ * remote commit is left untouched), a hook or protection that declines in PUSH_REJECTED.
+ */
+import git from 'isomorphic-git';
+import { atomicFs } from './atomic-fs.js';
+import type { RepoCache } from './cache.js';
+import { withCacheLock } from './cache.js';
+import { authHandlers, resolveRemote, type GitCredentials } from './credentials.js';
+import { GitCancelledError, GitObjectNotFoundError, classifyPushError, toGitError } from './errors.js';
+import { createHttpClient } from './http-client.js';
+import { hasObject } from './objects.js';
+
+export interface PushOptions {
+  cache: RepoCache;
+  url: string;
+  /** Branch to update (`main` or `refs/heads/main`). */
+  ref: string;
+  auth?: GitCredentials;
+  /** The commit to push (must be in the cache). */
+  commit: string;
+  /** Overwrite the remote branch even when it is not an ancestor. Default false. */
+  force?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface PushResult {
+  /** Full remote ref name that was updated. */
+  ref: string;
+  commit: string;
+  /** The remote commit before the push, or null when the branch was created. */
+  previous: string | null;
+  created: boolean;
+  /** False when the remote already pointed at `commit` (nothing was sent). */
+  updated: boolean;
+}
+
+const ZERO = '0000000000000000000000000000000000000000';
+
+export async function push(options: PushOptions): Promise<PushResult> {
+  const { cache, commit, signal } = options;
+  const remote = resolveRemote(options.url, options.auth);
+  const fullRef = options.ref.startsWith('refs/') ? options.ref : `refs/heads/${options.ref}`;
+  const operation = `push to ${fullRef}`;
+  if (signal?.aborted) throw new GitCancelledError(operation);
+  if (!(await hasObject(cache, commit))) throw new GitObjectNotFoundError('commit', commit);
+  const handlers = authHandlers(remote.auth);
+  const ctx = { url: remote.url, ref: fullRef, operation, ...(signal ? { signal } : {}) };
+  return withCacheLock(cache, async () => {
+    let previous: string | null = null;
+    try {
+      const res = await git.push({
+        fs: atomicFs,
+        http: createHttpClient(signal ? { signal } : {}),
+        gitdir: cache.gitdir,
+        cache: cache.objectCache,
+        url: remote.url,
+        ref: commit,
+        remoteRef: fullRef,
+        force: options.force === true,
+        onAuth: handlers.onAuth,
+        onAuthFailure: handlers.onAuthFailure,
+        onPrePush: ({ remoteRef }) => {
+          previous = remoteRef.oid === ZERO ? null : remoteRef.oid;
+          return !signal?.aborted;
+        },
+        ...(signal ? { signal } : {}),
+      });
+      if (!res.ok) throw classifyPushError(ctx, String(res.error ?? 'rejected'));
+      const status = res.refs[fullRef];
+      if (status && !status.ok) throw classifyPushError(ctx, status.error);
+      return { ref: fullRef, commit, previous, created: previous === null, updated: previous !== commit };
+    } catch (err) {
+      throw toGitError(err, { ...ctx, authRejected: handlers.rejected, secrets: handlers.secrets });
+    }
+  });
+}
