@@ -45,15 +45,18 @@ export type BlobStoreOptions = { kind: 'database' } | { kind: 'directory'; dir: 
 
 export interface BlobStore {
   readonly kind: 'database' | 'directory';
-  /** Stores the bytes (once) and returns their sha256 hex. Idempotent. */
-  put(bytes: Uint8Array): Promise<string>;
+  /**
+   * Stores the bytes (once) and returns their sha256 hex. Idempotent. The blob is pinned for
+   * `pinMs` (default one hour) so garbage collection keeps it until a revision references it.
+   */
+  put(bytes: Uint8Array, options?: { pinMs?: number }): Promise<string>;
   /** Stores many; returns their hashes in input order. */
-  putMany(items: readonly Uint8Array[]): Promise<string[]>;
+  putMany(items: readonly Uint8Array[], options?: { pinMs?: number }): Promise<string[]>;
   /** The bytes, or null when no such blob is stored. */
   get(hash: string): Promise<Uint8Array | null>;
   /** The subset of `hashes` that is stored. */
   has(hashes: readonly string[]): Promise<Set<string>>;
-  /** Deletes blobs referenced by no row of any table with a foreign key to `blobs(hash)`. */
+  /** Deletes the unpinned blobs referenced by no row of any table with a foreign key to `blobs(hash)`. */
   deleteUnreferenced(): Promise<{ deleted: number }>;
 }
 

@@ -40,12 +40,15 @@ CREATE TABLE spaces (
 );
 CREATE INDEX spaces_org_seq ON spaces (organization_id, seq);
 
--- Content-addressed blobs. In the 'directory' blob store, bytes is NULL and the content is a file.
+-- Content-addressed blobs (sha256 hex). In the 'directory' blob store, bytes is NULL and the content
+-- is a file. A blob stored through BlobStore.put is pinned for a while so that garbage collection does
+-- not remove it before the revision that will reference it is written.
 CREATE TABLE blobs (
-  hash        text PRIMARY KEY,
-  size        bigint NOT NULL,
-  bytes       bytea,
-  created_at  timestamptz NOT NULL DEFAULT now()
+  hash          text PRIMARY KEY,
+  size          bigint NOT NULL,
+  bytes         bytea,
+  created_at    timestamptz NOT NULL DEFAULT now(),
+  pinned_until  timestamptz
 );
 
 CREATE TABLE revisions (

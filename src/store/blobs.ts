@@ -1,0 +1,167 @@
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ValidationError } from '../errors.js';
+import { newId } from './ids.js';
+import { checkBlobHash, isBlobHash, sha256Hex } from './hash.js';
+import { insertRows, toBytes } from './sql-helpers.js';
+import type { BlobStore, BlobStoreOptions, Sql } from './types.js';
+
+/**
+ * Advisory-lock key guarding blob deletion: writers of blob references take it shared, garbage
+ * collection and purge take it exclusive, so a blob cannot vanish between "it exists" and "a page
+ * references it" (in the directory store, neither its row nor its file).
+ */
+export const BLOB_GC_LOCK_KEY = 0x666f6c696f62;
+
+const DEFAULT_PIN_MS = 3600_000;
+
+/** What the other store modules need from a blob backend, beyond the public BlobStore. */
+export interface BlobBackend extends BlobStore {
+  /** Inside `tx`: makes every given blob stored (rows, and content where missing). */
+  storeWithin(tx: Sql, items: ReadonlyMap<string, Uint8Array>): Promise<void>;
+  /** Inside `tx`, holding the exclusive GC lock: deletes the given blob rows that nothing references; returns them. */
+  deleteWithin(tx: Sql, candidates: readonly string[] | 'all'): Promise<string[]>;
+  /** Removes the content of deleted blobs (files); call while the exclusive lock is still held. */
+  removeContent(hashes: readonly string[]): Promise<void>;
+}
+
+interface Reference {
+  table: string;
+  column: string;
+}
+
+async function blobReferences(sql: Sql): Promise<Reference[]> {
+  const rows = await sql.query<{ tbl: string; col: string }>(
+    `SELECT c.conrelid::regclass::text AS tbl, a.attname AS col
+       FROM pg_constraint c
+       JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+      WHERE c.contype = 'f' AND c.confrelid = 'blobs'::regclass AND array_length(c.conkey, 1) = 1
+      ORDER BY 1, 2`,
+  );
+  return rows.map((r) => ({ table: r.tbl, column: `"${r.col.replace(/"/g, '""')}"` }));
+}
+
+function notReferenced(refs: Reference[]): string {
+  return refs.map((r) => `NOT EXISTS (SELECT 1 FROM ${r.table} x WHERE x.${r.column} = b.hash)`).join(' AND ') || 'TRUE';
+}
+
+function checkBytes(bytes: unknown): Uint8Array {
+  if (!(bytes instanceof Uint8Array)) throw new ValidationError('blob content must be a Uint8Array');
+  return bytes;
+}
+
+export function createBlobStore(sql: Sql, options: BlobStoreOptions): BlobBackend {
+  const directory = options.kind === 'directory' ? path.resolve(options.dir) : null;
+  const fileOf = (hash: string) => path.join(directory!, hash.slice(0, 2), hash.slice(2));
+
+  async function writeFileOnce(hash: string, bytes: Uint8Array): Promise<void> {
+    const target = fileOf(hash);
+    try {
+      const s = await stat(target);
+      if (s.size === bytes.byteLength) return;
+    } catch {
+      // missing: write it
+    }
+    await mkdir(path.dirname(target), { recursive: true });
+    const temp = `${target}.${newId(8)}.tmp`;
+    await writeFile(temp, bytes);
+    await rename(temp, target);
+  }
+
+  async function existing(tx: Sql, hashes: readonly string[]): Promise<Set<string>> {
+    if (hashes.length === 0) return new Set();
+    const rows = await tx.query<{ hash: string }>('SELECT hash FROM blobs WHERE hash = ANY($1::text[])', [hashes as string[]]);
+    return new Set(rows.map((r) => r.hash));
+  }
+
+  async function storeWithin(tx: Sql, items: ReadonlyMap<string, Uint8Array>, pinMs?: number): Promise<void> {
+    if (items.size === 0) return;
+    await tx.query('SELECT pg_advisory_xact_lock_shared($1)', [BLOB_GC_LOCK_KEY]);
+    const hashes = [...items.keys()];
+    const have = await existing(tx, hashes);
+    const missing = hashes.filter((h) => !have.has(h));
+    if (directory) {
+      // Content first (idempotent), then the rows; also rewrite files of existing rows in case one was lost.
+      for (const h of hashes) await writeFileOnce(h, items.get(h)!);
+    }
+    const pin = pinMs === undefined ? null : new Date(Date.now() + pinMs);
+    if (missing.length > 0) {
+      await insertRows(
+        tx,
+        'blobs',
+        ['hash', 'size', 'bytes', 'pinned_until'],
+        missing.map((h) => [h, items.get(h)!.byteLength, directory ? null : items.get(h)!, pin]),
+        { suffix: 'ON CONFLICT (hash) DO NOTHING' },
+      );
+    }
+    if (pin && have.size > 0) {
+      await tx.query('UPDATE blobs SET pinned_until = GREATEST(COALESCE(pinned_until, $2), $2) WHERE hash = ANY($1::text[])', [[...have], pin]);
+    }
+  }
+
+  async function putMany(list: readonly Uint8Array[], opts: { pinMs?: number } = {}): Promise<string[]> {
+    const hashes = list.map((b) => sha256Hex(checkBytes(b)));
+    const items = new Map<string, Uint8Array>();
+    hashes.forEach((h, i) => items.set(h, list[i]!));
+    await sql.transaction((tx) => storeWithin(tx, items, opts.pinMs ?? DEFAULT_PIN_MS));
+    return hashes;
+  }
+
+  async function deleteWithin(tx: Sql, candidates: readonly string[] | 'all'): Promise<string[]> {
+    if (candidates !== 'all' && candidates.length === 0) return [];
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [BLOB_GC_LOCK_KEY]);
+    const refs = await blobReferences(tx);
+    const where = `(b.pinned_until IS NULL OR b.pinned_until < now()) AND ${notReferenced(refs)}`;
+    const rows =
+      candidates === 'all'
+        ? await tx.query<{ hash: string }>(`DELETE FROM blobs b WHERE ${where} RETURNING b.hash`)
+        : await tx.query<{ hash: string }>(`DELETE FROM blobs b WHERE b.hash = ANY($1::text[]) AND ${where} RETURNING b.hash`, [candidates as string[]]);
+    return rows.map((r) => r.hash);
+  }
+
+  async function removeContent(hashes: readonly string[]): Promise<void> {
+    if (!directory) return;
+    for (const h of hashes) await rm(fileOf(h), { force: true });
+  }
+
+  return {
+    kind: directory ? 'directory' : 'database',
+    storeWithin: (tx, items) => storeWithin(tx, items),
+    deleteWithin,
+    removeContent,
+    async put(bytes, opts) {
+      const [hash] = await putMany([bytes], opts);
+      return hash!;
+    },
+    putMany,
+    async get(hash) {
+      if (!isBlobHash(hash)) return null;
+      if (directory) {
+        const rows = await sql.query('SELECT 1 FROM blobs WHERE hash = $1', [hash]);
+        if (rows.length === 0) return null;
+        try {
+          return new Uint8Array(await readFile(fileOf(hash)));
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+          throw err;
+        }
+      }
+      const rows = await sql.query<{ bytes: unknown }>('SELECT bytes FROM blobs WHERE hash = $1', [hash]);
+      return rows.length === 0 || rows[0]!.bytes === null ? null : toBytes(rows[0]!.bytes);
+    },
+    async has(hashes) {
+      const valid = hashes.filter(isBlobHash);
+      return existing(sql, valid);
+    },
+    async deleteUnreferenced() {
+      const deleted = await sql.transaction(async (tx) => {
+        const gone = await deleteWithin(tx, 'all');
+        await removeContent(gone);
+        return gone;
+      });
+      return { deleted: deleted.length };
+    },
+  };
+}
+
+export { checkBlobHash };

@@ -1,0 +1,72 @@
+import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import { stripCredentials } from '../redact.js';
+import { json, toDateOrNull } from './sql-helpers.js';
+import type { GitSyncPatch, GitSyncState, GitSyncStore, Sql } from './types.js';
+
+interface GitSyncRow {
+  repo: GitSyncState['repo'];
+  last_import: GitSyncState['lastImport'];
+  last_export: GitSyncState['lastExport'];
+  operation: GitSyncState['operation'];
+  updated_at: unknown;
+}
+
+const FIELDS = { repo: 'repo', lastImport: 'last_import', lastExport: 'last_export', operation: 'operation' } as const;
+
+function stateFromRow(spaceId: string, row: GitSyncRow | undefined): GitSyncState {
+  return {
+    spaceId,
+    repo: row?.repo ?? null,
+    lastImport: row?.last_import ?? null,
+    lastExport: row?.last_export ?? null,
+    operation: row?.operation ?? null,
+    updatedAt: toDateOrNull(row?.updated_at),
+  };
+}
+
+function checkPatch(patch: GitSyncPatch): GitSyncPatch {
+  if (!patch || typeof patch !== 'object') throw new ValidationError('git sync patch must be an object');
+  for (const key of Object.keys(patch)) {
+    if (!(key in FIELDS)) throw new ValidationError(`unknown git sync field: ${key}`, { field: key });
+    const value = (patch as Record<string, unknown>)[key];
+    if (value !== null && value !== undefined && (typeof value !== 'object' || Array.isArray(value))) throw new ValidationError(`git sync ${key} must be an object or null`, { field: key });
+  }
+  if (patch.repo) {
+    if (typeof patch.repo.url !== 'string' || typeof patch.repo.ref !== 'string') throw new ValidationError('git sync repo needs a url and a ref');
+    // Credentials never reach the database.
+    return { ...patch, repo: { ...patch.repo, url: stripCredentials(patch.repo.url) } };
+  }
+  return patch;
+}
+
+/** Per-space git sync state: repository (without credentials), last import/export marks, current operation. */
+export function createGitSyncStore(sql: Sql): GitSyncStore {
+  return {
+    async get(spaceId) {
+      const rows = await sql.query<GitSyncRow>('SELECT repo, last_import, last_export, operation, updated_at FROM git_sync WHERE space_id = $1', [spaceId]);
+      return stateFromRow(spaceId, rows[0]);
+    },
+    async update(spaceId, patch, options = {}) {
+      const clean = checkPatch(patch);
+      return sql.transaction(async (tx) => {
+        const space = await tx.query('SELECT 1 FROM spaces WHERE id = $1 FOR UPDATE', [spaceId]);
+        if (space.length === 0) throw new NotFoundError('space', String(spaceId));
+        const rows = await tx.query<GitSyncRow>('SELECT repo, last_import, last_export, operation, updated_at FROM git_sync WHERE space_id = $1', [spaceId]);
+        const current = stateFromRow(spaceId, rows[0]);
+        if (options.ifOperationState !== undefined && (current.operation?.state ?? null) !== options.ifOperationState) {
+          throw new ConflictError('the git sync operation state changed', { spaceId, expected: options.ifOperationState, actual: current.operation?.state ?? null });
+        }
+        const next = { ...current, ...Object.fromEntries(Object.entries(clean).filter(([, v]) => v !== undefined)) };
+        const saved = await tx.query<GitSyncRow>(
+          `INSERT INTO git_sync (space_id, repo, last_import, last_export, operation, updated_at)
+           VALUES ($1, $2::jsonb, $3::jsonb, $4::jsonb, $5::jsonb, now())
+           ON CONFLICT (space_id) DO UPDATE SET repo = EXCLUDED.repo, last_import = EXCLUDED.last_import,
+             last_export = EXCLUDED.last_export, operation = EXCLUDED.operation, updated_at = now()
+           RETURNING repo, last_import, last_export, operation, updated_at`,
+          [spaceId, json(next.repo), json(next.lastImport), json(next.lastExport), json(next.operation)],
+        );
+        return stateFromRow(spaceId, saved[0]);
+      });
+    },
+  };
+}

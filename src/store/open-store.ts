@@ -1,0 +1,81 @@
+import { mkdir } from 'node:fs/promises';
+import { ValidationError } from '../errors.js';
+import { redact } from '../redact.js';
+import { createBlobStore } from './blobs.js';
+import { StoreUnavailableError } from './errors.js';
+import { createGitSyncStore } from './git-sync.js';
+import { runMigrations } from './migrate.js';
+import { migrations } from './migrations/index.js';
+import { createOrgStore } from './orgs.js';
+import { createRevisionStore } from './revisions.js';
+import { createSpaceStore } from './spaces.js';
+import { openPgSql } from './sql-pg.js';
+import { openPgliteSql } from './sql-pglite.js';
+import { createTokenStore } from './tokens.js';
+import type { OpenStoreOptions, Sql, Store } from './types.js';
+
+function isMemory(dataDir: string): boolean {
+  return dataDir.startsWith('memory://');
+}
+
+/**
+ * Opens the content store: a PostgreSQL server through pg when `databaseUrl` is given, else PGlite in
+ * `dataDir` (default in memory). Applies pending migrations unless `migrate: false`.
+ */
+export async function openStore(options: OpenStoreOptions = {}): Promise<Store> {
+  const blobOptions = options.blobs ?? { kind: 'database' };
+  if (blobOptions.kind === 'directory' && (typeof blobOptions.dir !== 'string' || blobOptions.dir === '')) throw new ValidationError('the directory blob store needs a dir');
+  if (options.poolSize !== undefined && (!Number.isInteger(options.poolSize) || options.poolSize < 1)) throw new ValidationError('poolSize must be a positive integer');
+
+  let sql: Sql;
+  if (options.databaseUrl) {
+    sql = openPgSql(options.databaseUrl, { poolSize: options.poolSize });
+  } else {
+    const dataDir = options.dataDir ?? 'memory://';
+    if (!isMemory(dataDir)) await mkdir(dataDir, { recursive: true });
+    try {
+      sql = await openPgliteSql(dataDir);
+    } catch (err) {
+      throw new StoreUnavailableError(`cannot open the embedded database in ${dataDir}: ${err instanceof Error ? err.message : String(err)}`, err);
+    }
+  }
+
+  const blobs = createBlobStore(sql, blobOptions);
+  const logger = options.logger;
+  let closed = false;
+  const store: Store = {
+    sql,
+    blobs,
+    migrate: () => runMigrations(sql, migrations, logger),
+    async health() {
+      if (closed) throw new StoreUnavailableError('the store is closed');
+      try {
+        await sql.query('SELECT 1');
+      } catch (err) {
+        if (err instanceof StoreUnavailableError) throw err;
+        throw new StoreUnavailableError(`database check failed: ${redact(err instanceof Error ? err.message : String(err))}`, err);
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await sql.close();
+    },
+    orgs: createOrgStore(sql),
+    tokens: createTokenStore(sql),
+    spaces: createSpaceStore(sql, blobs),
+    revisions: createRevisionStore(sql, blobs),
+    gitSync: createGitSyncStore(sql),
+  };
+
+  if (options.migrate !== false) {
+    try {
+      await store.migrate();
+    } catch (err) {
+      await sql.close().catch(() => {});
+      throw err;
+    }
+  }
+  logger?.debug({ backend: sql.dialect, blobs: blobs.kind }, 'store open');
+  return store;
+}

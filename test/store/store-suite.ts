@@ -1,0 +1,378 @@
+/**
+ * The content-store suite, run against every backend (PGlite in memory, PGlite in a directory, a real
+ * PostgreSQL server, a pglite-server through pg). Each backend file calls `defineStoreSuite`.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConflictError, NotFoundError, ValidationError } from '../../src/errors.js';
+import { sha256Hex } from '../../src/store/hash.js';
+import type { PageInput, Store } from '../../src/store/index.js';
+
+export interface SuiteOptions {
+  open(): Promise<Store>;
+  /** Directory of the directory blob store, when the suite uses one. */
+  blobDir?: string;
+}
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+let counter = 0;
+const uid = (prefix: string) => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+async function count(store: Store, table: string, where = 'TRUE', params: (string | number)[] = []): Promise<number> {
+  const rows = await store.sql.query<{ n: number | string }>(`SELECT count(*) AS n FROM ${table} WHERE ${where}`, params);
+  return Number(rows[0]!.n);
+}
+
+function manyPages(n: number, tag: string): PageInput[] {
+  return Array.from({ length: n }, (_, i) => ({
+    id: `p${i}`,
+    kind: 'document' as const,
+    title: `Page ${i}`,
+    slug: `page-${i}`,
+    path: `page-${i}`,
+    data: { description: `d${i}` },
+    body: enc.encode(`# Page ${i}\n\n${tag} body ${i}\n`),
+  }));
+}
+
+export function defineStoreSuite(name: string, options: SuiteOptions): void {
+  describe(name, () => {
+    let store: Store;
+    let orgId: string;
+
+    beforeAll(async () => {
+      store = await options.open();
+      orgId = (await store.orgs.create({ title: 'Suite org' })).id;
+    });
+    afterAll(async () => {
+      await store?.close();
+    });
+
+    it('applies migrations once and records them', async () => {
+      expect(await store.migrate()).toEqual({ applied: [] });
+      const [a, b] = await Promise.all([store.migrate(), store.migrate()]);
+      expect([...a.applied, ...b.applied]).toEqual([]);
+      const rows = await store.sql.query<{ id: string }>('SELECT id FROM schema_migrations ORDER BY id');
+      expect(rows.map((r) => r.id)).toContain('001_core');
+      await store.health();
+    });
+
+    it('creates organizations and rejects a taken id or a bad one', async () => {
+      const id = uid('org');
+      const org = await store.orgs.create({ id, title: 'Acme' });
+      expect(org).toMatchObject({ id, title: 'Acme' });
+      expect(org.createdAt).toBeInstanceOf(Date);
+      await expect(store.orgs.create({ id, title: 'Again' })).rejects.toBeInstanceOf(ConflictError);
+      expect((await store.orgs.ensure({ id, title: 'Other' })).title).toBe('Acme');
+      expect(await store.orgs.get('nope-' + id)).toBeNull();
+      await expect(store.orgs.create({ id: 'bad id/../', title: 'x' })).rejects.toBeInstanceOf(ValidationError);
+      await expect(store.orgs.create({ title: '' })).rejects.toBeInstanceOf(ValidationError);
+    });
+
+    it('stores only the sha256 of tokens and verifies them', async () => {
+      const { id, token } = await store.tokens.create(orgId, { label: 'ci' });
+      expect(token).toMatch(/^folio_[A-Za-z0-9_-]{43}$/);
+      expect(await store.tokens.verify(token)).toEqual({ orgId, tokenId: id });
+      expect(await store.tokens.verify(token + 'x')).toBeNull();
+      expect(await store.tokens.verify('')).toBeNull();
+      const dump = await store.sql.query<{ t: string }>('SELECT row_to_json(a)::text AS t FROM api_tokens a');
+      expect(dump.length).toBeGreaterThan(0);
+      for (const row of dump) expect(row.t).not.toContain(token);
+      const stored = await store.sql.query<{ token_sha256: string }>('SELECT token_sha256 FROM api_tokens WHERE id = $1', [id]);
+      expect(stored[0]!.token_sha256).toBe(sha256Hex(token));
+
+      const explicit = `explicit-token-${uid('')}`;
+      const first = await store.tokens.create(orgId, { token: explicit });
+      const second = await store.tokens.create(orgId, { token: explicit });
+      expect(second).toEqual(first);
+      const other = await store.orgs.create({ title: 'Other org' });
+      await expect(store.tokens.create(other.id, { token: explicit })).rejects.toBeInstanceOf(ConflictError);
+      await expect(store.tokens.create('no-such-org', {})).rejects.toBeInstanceOf(NotFoundError);
+      expect(await store.tokens.count(orgId)).toBe(2);
+      await store.tokens.revoke(first.id);
+      expect(await store.tokens.verify(explicit)).toBeNull();
+      expect(await store.tokens.count(orgId)).toBe(1);
+    });
+
+    it('paginates spaces with opaque cursors and hides deleted ones', async () => {
+      const org = await store.orgs.create({ title: 'Paging' });
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) ids.push((await store.spaces.create(org.id, { title: `S${i}` })).id);
+      await store.spaces.markDeleted(ids[2]!);
+      const seen: string[] = [];
+      let page: string | undefined;
+      let pages = 0;
+      do {
+        const result = await store.spaces.list(org.id, { limit: 2, page });
+        seen.push(...result.items.map((s) => s.id));
+        page = result.next?.page;
+        pages++;
+      } while (page);
+      expect(seen).toEqual([ids[0], ids[1], ids[3], ids[4]]);
+      expect(pages).toBe(2);
+      const all = await store.spaces.list(org.id, { limit: 10, includeDeleted: true });
+      expect(all.items.map((s) => s.id)).toEqual(ids);
+      expect(all.next).toBeUndefined();
+      await expect(store.spaces.list(org.id, { limit: 2, page: 'garbage!' })).rejects.toBeInstanceOf(ValidationError);
+      const orgPage = await store.orgs.list({ limit: 1 });
+      await expect(store.spaces.list(org.id, { limit: 2, page: orgPage.next!.page })).rejects.toBeInstanceOf(ValidationError);
+      await expect(store.spaces.list(org.id, { limit: 0 })).rejects.toBeInstanceOf(ValidationError);
+      // organizations: walking every page visits each once
+      const orgIds: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const r = await store.orgs.list({ limit: 3, page: cursor });
+        orgIds.push(...r.items.map((o) => o.id));
+        cursor = r.next?.page;
+      } while (cursor);
+      expect(new Set(orgIds).size).toBe(orgIds.length);
+      expect(orgIds).toContain(org.id);
+    });
+
+    it('creates and updates spaces with validated fields', async () => {
+      const space = await store.spaces.create(orgId, { title: 'Docs', emoji: '📘', language: 'en', editMode: 'live', visibility: 'private' });
+      expect(space).toMatchObject({ organizationId: orgId, title: 'Docs', emoji: '📘', language: 'en', editMode: 'live', visibility: 'private', revisionId: null, deletedAt: null });
+      const updated = await store.spaces.update(space.id, { title: 'Docs 2', editMode: 'locked' });
+      expect(updated).toMatchObject({ title: 'Docs 2', editMode: 'locked', emoji: '📘' });
+      await expect(store.spaces.update(space.id, { visibility: 'everyone' as never })).rejects.toBeInstanceOf(ValidationError);
+      await expect(store.spaces.create(orgId, { id: space.id })).rejects.toBeInstanceOf(ConflictError);
+      await expect(store.spaces.create('no-such-org')).rejects.toBeInstanceOf(NotFoundError);
+      await expect(store.spaces.update('missing', { title: 'x' })).rejects.toBeInstanceOf(NotFoundError);
+    });
+
+    it('stores a page tree, files and bodies, and reads them back', async () => {
+      const space = await store.spaces.create(orgId, { title: 'Tree' });
+      const image = enc.encode('PNG-bytes-' + uid(''));
+      const { id } = await store.revisions.create({
+        spaceId: space.id,
+        parents: [],
+        type: 'git-import',
+        git: { oid: 'a'.repeat(40), message: 'import', ref: 'refs/heads/main', url: 'https://example.com/r.git', createdByService: false },
+        data: { redirects: { '/old': '/new' } },
+        pages: [
+          { id: 'intro', kind: 'document', title: 'Intro', slug: 'intro', path: 'intro', data: { emoji: '👋' }, body: enc.encode('# Intro') },
+          {
+            id: 'guide',
+            kind: 'group',
+            title: 'Guide',
+            data: {},
+            children: [
+              { id: 'install', kind: 'document', title: 'Install', slug: 'install', path: 'guide/install', body: enc.encode('# Install') },
+              { id: 'ext', kind: 'link', title: 'External', data: { target: { kind: 'url', url: 'https://example.com' } } },
+            ],
+          },
+        ],
+        files: [{ id: 'img1', name: 'logo.png', contentType: 'image/png', size: image.byteLength, git: { oid: 'b'.repeat(40), path: '.gitbook/assets/logo.png' }, bytes: image }],
+      });
+      const revision = await store.revisions.get(id);
+      expect(revision).toMatchObject({ spaceId: space.id, type: 'git-import', parents: [], pageCount: 4, fileCount: 1, data: { redirects: { '/old': '/new' } } });
+      expect(revision!.git).toMatchObject({ oid: 'a'.repeat(40), ref: 'refs/heads/main' });
+      const tree = await store.revisions.pages(id);
+      expect(tree.map((p) => p.id)).toEqual(['intro', 'guide']);
+      expect(tree[1]!.children.map((p) => [p.id, p.kind, p.position, p.parentId])).toEqual([
+        ['install', 'document', 0, 'guide'],
+        ['ext', 'link', 1, 'guide'],
+      ]);
+      expect(tree[0]!.data).toEqual({ emoji: '👋' });
+      const install = await store.revisions.page(id, 'install');
+      expect(install).toMatchObject({ title: 'Install', path: 'guide/install', bodyHash: sha256Hex(enc.encode('# Install')) });
+      expect(dec.decode((await store.revisions.pageBody(id, 'install'))!)).toBe('# Install');
+      expect(await store.revisions.pageBody(id, 'ext')).toBeNull();
+      expect(await store.revisions.page(id, 'missing')).toBeNull();
+      const files = await store.revisions.files(id);
+      expect(files).toHaveLength(1);
+      expect(files[0]).toMatchObject({ id: 'img1', name: 'logo.png', size: image.byteLength, contentType: 'image/png', git: { oid: 'b'.repeat(40), path: '.gitbook/assets/logo.png' } });
+      expect(await store.revisions.fileBytes(id, 'img1')).toEqual(image);
+      expect(await store.revisions.file(id, 'nope')).toBeNull();
+      await expect(store.revisions.pages('no-such-revision')).rejects.toBeInstanceOf(NotFoundError);
+      if (options.blobDir) {
+        const hash = sha256Hex(image);
+        expect(existsSync(path.join(options.blobDir, hash.slice(0, 2), hash.slice(2)))).toBe(true);
+        const rows = await store.sql.query<{ bytes: unknown }>('SELECT bytes FROM blobs WHERE hash = $1', [hash]);
+        expect(rows[0]!.bytes).toBeNull();
+      }
+    });
+
+    it('rejects bad revision input with typed errors', async () => {
+      const space = await store.spaces.create(orgId, {});
+      const base = { spaceId: space.id, parents: [], type: 'edits', files: [] };
+      await expect(store.revisions.create({ ...base, pages: [{ id: 'a', kind: 'document', title: 'A' }, { id: 'a', kind: 'document', title: 'B' }] })).rejects.toBeInstanceOf(ValidationError);
+      await expect(store.revisions.create({ ...base, pages: [{ id: 'a', kind: 'weird' as never, title: 'A' }] })).rejects.toBeInstanceOf(ValidationError);
+      await expect(store.revisions.create({ ...base, pages: [{ id: 'a', kind: 'document', title: 'A', body: { hash: 'f'.repeat(64) } }] })).rejects.toBeInstanceOf(ValidationError);
+      await expect(store.revisions.create({ ...base, pages: [{ id: 'a', kind: 'document', title: 'A', body: { hash: 'nothex' } }] })).rejects.toBeInstanceOf(ValidationError);
+      await expect(store.revisions.create({ ...base, parents: ['no-such-parent'], pages: [] })).rejects.toBeInstanceOf(ValidationError);
+      await expect(store.revisions.create({ ...base, spaceId: 'no-such-space', pages: [] })).rejects.toBeInstanceOf(NotFoundError);
+      await expect(store.revisions.create({ ...base, pages: [], files: [{ id: 'f', name: 'f', size: 3, bytes: enc.encode('four') }] })).rejects.toBeInstanceOf(ValidationError);
+      await expect(store.revisions.create(null as never)).rejects.toBeInstanceOf(ValidationError);
+      // A deep tree is not a stack overflow.
+      let deep: PageInput = { id: 'leaf', kind: 'document', title: 'leaf' };
+      for (let i = 0; i < 5000; i++) deep = { id: `d${i}`, kind: 'group', title: 'g', children: [deep] };
+      const { id } = await store.revisions.create({ ...base, pages: [deep] });
+      expect((await store.revisions.get(id))!.pageCount).toBe(5001);
+      expect(await count(store, 'revisions', 'space_id = $1', [space.id])).toBe(1);
+    });
+
+    it('shares blobs across revisions: changing 1 page of 1,000 stores 1 new body', async () => {
+      const space = await store.spaces.create(orgId, { title: 'Big' });
+      const tag = uid('big');
+      const before = await count(store, 'blobs');
+      const pages = manyPages(1000, tag);
+      const first = await store.revisions.create({ spaceId: space.id, parents: [], type: 'git-import', pages, files: [] });
+      expect(await count(store, 'blobs')).toBe(before + 1000);
+      expect(await count(store, 'revision_pages', 'revision_id = $1', [first.id])).toBe(1000);
+      const changed = pages.map((p, i) => (i === 500 ? { ...p, body: enc.encode(`changed ${tag}`) } : p));
+      const second = await store.revisions.create({ spaceId: space.id, parents: [first.id], type: 'edits', pages: changed, files: [] });
+      expect(await count(store, 'blobs')).toBe(before + 1001);
+      // Referring to stored bodies by hash stores nothing new either.
+      const byHash = changed.map((p) => ({ ...p, body: { hash: sha256Hex(p.body as Uint8Array) } }));
+      await store.revisions.create({ spaceId: space.id, parents: [second.id], type: 'edits', pages: byHash, files: [] });
+      expect(await count(store, 'blobs')).toBe(before + 1001);
+      expect(dec.decode((await store.revisions.pageBody(second.id, 'p500'))!)).toBe(`changed ${tag}`);
+      expect(dec.decode((await store.revisions.pageBody(second.id, 'p499'))!)).toContain(`${tag} body 499`);
+      const tree = await store.revisions.pages(second.id);
+      expect(tree).toHaveLength(1000);
+      expect(tree[999]!.id).toBe('p999');
+      const listed = await store.revisions.listForSpace(space.id, { limit: 2 });
+      expect(listed.items.map((r) => r.type)).toEqual(['edits', 'edits']);
+      const rest = await store.revisions.listForSpace(space.id, { limit: 2, page: listed.next!.page });
+      expect(rest.items.map((r) => r.id)).toEqual([first.id]);
+      expect(rest.next).toBeUndefined();
+    });
+
+    it('creates one revision per idempotency key, even concurrently', async () => {
+      const space = await store.spaces.create(orgId, {});
+      const input = { spaceId: space.id, parents: [], type: 'edits', pages: manyPages(20, uid('idem')), files: [], idempotencyKey: 'import/req-1' };
+      const [a, b] = await Promise.all([store.revisions.create(input), store.revisions.create(input)]);
+      expect(a.id).toBe(b.id);
+      expect([a.created, b.created].sort()).toEqual([false, true]);
+      const c = await store.revisions.create(input);
+      expect(c).toEqual({ id: a.id, created: false });
+      expect(await count(store, 'revisions', 'space_id = $1', [space.id])).toBe(1);
+      const other = await store.revisions.create({ ...input, idempotencyKey: 'import/req-2' });
+      expect(other.created).toBe(true);
+      expect(await count(store, 'revisions', 'space_id = $1', [space.id])).toBe(2);
+    });
+
+    it('sets the primary revision with compare-and-set', async () => {
+      const space = await store.spaces.create(orgId, {});
+      const r1 = await store.revisions.create({ spaceId: space.id, parents: [], type: 'edits', pages: [], files: [] });
+      const r2 = await store.revisions.create({ spaceId: space.id, parents: [r1.id], type: 'edits', pages: [], files: [] });
+      expect((await store.spaces.setPrimaryRevision(space.id, r1.id, { expected: null })).revisionId).toBe(r1.id);
+      await expect(store.spaces.setPrimaryRevision(space.id, r2.id, { expected: null })).rejects.toBeInstanceOf(ConflictError);
+      expect((await store.spaces.get(space.id))!.revisionId).toBe(r1.id);
+      expect((await store.spaces.setPrimaryRevision(space.id, r2.id, { expected: r1.id })).revisionId).toBe(r2.id);
+      // Only one of two racing compare-and-sets from the same expected revision wins.
+      const r3 = await store.revisions.create({ spaceId: space.id, parents: [r2.id], type: 'edits', pages: [], files: [] });
+      const r4 = await store.revisions.create({ spaceId: space.id, parents: [r2.id], type: 'edits', pages: [], files: [] });
+      const results = await Promise.allSettled([store.spaces.setPrimaryRevision(space.id, r3.id, { expected: r2.id }), store.spaces.setPrimaryRevision(space.id, r4.id, { expected: r2.id })]);
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+      expect(rejected.reason).toBeInstanceOf(ConflictError);
+      const otherSpace = await store.spaces.create(orgId, {});
+      await expect(store.spaces.setPrimaryRevision(otherSpace.id, r1.id)).rejects.toBeInstanceOf(ValidationError);
+      await expect(store.spaces.setPrimaryRevision(space.id, 'nope')).rejects.toBeInstanceOf(NotFoundError);
+    });
+
+    it('soft-deletes, restores and purges, removing only unshared blobs', async () => {
+      const tag = uid('purge');
+      const shared = enc.encode(`shared ${tag}`);
+      const own = enc.encode(`own ${tag}`);
+      const ownFile = enc.encode(`own file ${tag}`);
+      const keep = await store.spaces.create(orgId, { title: 'Keep' });
+      await store.revisions.create({ spaceId: keep.id, parents: [], type: 'edits', pages: [{ id: 'a', kind: 'document', title: 'A', body: shared }], files: [] });
+      const doomed = await store.spaces.create(orgId, { title: 'Doomed' });
+      const rev = await store.revisions.create({
+        spaceId: doomed.id,
+        parents: [],
+        type: 'edits',
+        pages: [
+          { id: 'a', kind: 'document', title: 'A', body: shared },
+          { id: 'b', kind: 'document', title: 'B', body: own },
+        ],
+        files: [{ id: 'f', name: 'f.bin', size: ownFile.byteLength, bytes: ownFile }],
+      });
+      await store.spaces.setPrimaryRevision(doomed.id, rev.id, { expected: null });
+      await store.gitSync.update(doomed.id, { repo: { url: 'https://example.com/x.git', ref: 'main' } });
+
+      const first = await store.spaces.markDeleted(doomed.id);
+      expect(first.deletionId).toMatch(/^[A-Za-z0-9]{20}$/);
+      expect(await store.spaces.get(doomed.id)).toBeNull();
+      expect((await store.spaces.get(doomed.id, { includeDeleted: true }))!.deletionId).toBe(first.deletionId);
+      expect(await store.spaces.markDeleted(doomed.id)).toEqual(first);
+      await expect(store.revisions.create({ spaceId: doomed.id, parents: [], type: 'edits', pages: [], files: [] })).rejects.toBeInstanceOf(ConflictError);
+      await expect(store.spaces.restore(doomed.id, 'another-deletion')).rejects.toBeInstanceOf(ConflictError);
+      const restored = await store.spaces.restore(doomed.id, first.deletionId);
+      expect(restored.deletedAt).toBeNull();
+      await expect(store.spaces.purge(doomed.id, first.deletionId)).rejects.toBeInstanceOf(ConflictError);
+
+      const second = await store.spaces.markDeleted(doomed.id);
+      expect(second.deletionId).not.toBe(first.deletionId);
+      await expect(store.spaces.purge(doomed.id, first.deletionId)).rejects.toBeInstanceOf(ConflictError);
+      const hashes = [sha256Hex(shared), sha256Hex(own), sha256Hex(ownFile)];
+      expect((await store.blobs.has(hashes)).size).toBe(3);
+      const result = await store.spaces.purge(doomed.id, second.deletionId);
+      expect(result).toEqual({ purged: true, revisions: 1, blobsDeleted: 2 });
+      expect(await store.blobs.has(hashes)).toEqual(new Set([sha256Hex(shared)]));
+      expect(await store.blobs.get(sha256Hex(own))).toBeNull();
+      expect(await store.spaces.get(doomed.id, { includeDeleted: true })).toBeNull();
+      expect(await store.revisions.get(rev.id)).toBeNull();
+      expect(await count(store, 'revision_pages', 'revision_id = $1', [rev.id])).toBe(0);
+      expect(await count(store, 'git_sync', 'space_id = $1', [doomed.id])).toBe(0);
+      expect(await store.spaces.purge(doomed.id, second.deletionId)).toEqual({ purged: false, revisions: 0, blobsDeleted: 0 });
+      if (options.blobDir) {
+        const h = sha256Hex(own);
+        expect(existsSync(path.join(options.blobDir, h.slice(0, 2), h.slice(2)))).toBe(false);
+        const s = sha256Hex(shared);
+        expect(existsSync(path.join(options.blobDir, s.slice(0, 2), s.slice(2)))).toBe(true);
+      }
+    });
+
+    it('stores blobs by content and collects unreferenced, unpinned ones', async () => {
+      const bytes = enc.encode(`loose ${uid('')}`);
+      const hash = await store.blobs.put(bytes);
+      expect(hash).toBe(sha256Hex(bytes));
+      expect(await store.blobs.put(bytes)).toBe(hash);
+      expect(await store.blobs.get(hash)).toEqual(bytes);
+      expect(await store.blobs.get('0'.repeat(64))).toBeNull();
+      expect(await store.blobs.get('not-a-hash')).toBeNull();
+      // Pinned (default one hour): survives collection until a revision references it.
+      await store.blobs.deleteUnreferenced();
+      expect((await store.blobs.has([hash])).has(hash)).toBe(true);
+      const loose = enc.encode(`unpinned ${uid('')}`);
+      const [looseHash] = await store.blobs.putMany([loose], { pinMs: 0 });
+      const space = await store.spaces.create(orgId, {});
+      const referenced = enc.encode(`referenced ${uid('')}`);
+      const [refHash] = await store.blobs.putMany([referenced], { pinMs: 0 });
+      await store.revisions.create({ spaceId: space.id, parents: [], type: 'edits', pages: [{ id: 'x', kind: 'document', title: 'X', body: { hash: refHash! } }], files: [] });
+      await new Promise((r) => setTimeout(r, 20));
+      const { deleted } = await store.blobs.deleteUnreferenced();
+      expect(deleted).toBeGreaterThanOrEqual(1);
+      const left = await store.blobs.has([hash, looseHash!, refHash!]);
+      expect(left).toEqual(new Set([hash, refHash]));
+      await expect(store.blobs.put('text' as never)).rejects.toBeInstanceOf(ValidationError);
+    });
+
+    it('keeps git sync state without credentials, with compare-and-set on the operation', async () => {
+      const space = await store.spaces.create(orgId, {});
+      expect(await store.gitSync.get(space.id)).toEqual({ spaceId: space.id, repo: null, lastImport: null, lastExport: null, operation: null, updatedAt: null });
+      const state = await store.gitSync.update(space.id, { repo: { url: 'https://user:s3cret@git.example.com/a/b.git', ref: 'main', projectDirectory: 'docs' } });
+      expect(state.repo).toEqual({ url: 'https://git.example.com/a/b.git', ref: 'main', projectDirectory: 'docs' });
+      const dump = await store.sql.query<{ t: string }>('SELECT row_to_json(g)::text AS t FROM git_sync g WHERE space_id = $1', [space.id]);
+      expect(dump[0]!.t).not.toContain('s3cret');
+      const running = { state: 'running', direction: 'import' as const, startedAt: new Date().toISOString() };
+      await store.gitSync.update(space.id, { operation: running }, { ifOperationState: null });
+      await expect(store.gitSync.update(space.id, { operation: running }, { ifOperationState: null })).rejects.toBeInstanceOf(ConflictError);
+      const done = await store.gitSync.update(space.id, { operation: { ...running, state: 'succeeded' }, lastImport: { timestamp: new Date().toISOString(), commit: 'c'.repeat(40), requestId: 'r1' } }, { ifOperationState: 'running' });
+      expect(done.operation!.state).toBe('succeeded');
+      expect(done.lastImport!.commit).toBe('c'.repeat(40));
+      expect(done.repo!.ref).toBe('main');
+      const cleared = await store.gitSync.update(space.id, { repo: null });
+      expect(cleared.repo).toBeNull();
+      expect(cleared.lastImport).not.toBeNull();
+      await expect(store.gitSync.update('no-such-space', { repo: null })).rejects.toBeInstanceOf(NotFoundError);
+      await expect(store.gitSync.update(space.id, { bogus: 1 } as never)).rejects.toBeInstanceOf(ValidationError);
+    });
+  });
+}
