@@ -101,7 +101,7 @@ describe('fetchRef + readTree against git http-backend', () => {
   it('fetches with credentials given in the URL, and shallow by default', async () => {
     const cache = await newCache('small');
     const res = await fetchRef({ cache, url: server.authedUrl('small'), ref: 'refs/heads/main' });
-    expect(res.shallow).toBe(false); // one commit: nothing cut off
+    expect(res.shallow).toBe(false); // one commit: nothing is cut off
     const info = await readCommit(cache, res.commit);
     expect(info.message).toContain('Import');
     await removeCache(cache);
