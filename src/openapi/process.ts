@@ -1,0 +1,280 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import type { FileInfo } from '@apidevtools/json-schema-ref-parser';
+import { stripCredentials } from '../redact.js';
+import { specContentHash } from './content-hash.js';
+import {
+  FetchFailedError,
+  FetchTimeoutError,
+  SpecParseError,
+  isFetchError,
+  type OpenApiErrorCode,
+  type SpecProblem,
+} from './errors.js';
+import { safeFetch, type SafeFetchOptions } from './fetch.js';
+import { defaultRootName, filesystemKey, rootPathForUrl } from './filesystem-paths.js';
+import { decodeDocumentText, looksLikeJson, parseDocumentText } from './parse-document.js';
+import { problemsFromAjvErrors } from './validation-problems.js';
+
+export type SpecSource = { url: string } | { text: string };
+
+export interface ProcessSpecOptions {
+  /** How every document (the root from a URL source and each external `$ref`) is fetched. */
+  fetch: Omit<SafeFetchOptions, 'signal'>;
+  signal?: AbortSignal;
+  /** Most external files one specification may pull in (default 500). */
+  maxFiles?: number;
+  /** Cap on the sum of all files' sizes (default 50 MiB; each response is also capped by `fetch.maxBytes`). */
+  maxTotalBytes?: number;
+  /** How many external files are fetched at the same time (default 6). */
+  concurrency?: number;
+  /** Most problems reported (default 100); `errorCount` keeps the total. */
+  maxProblems?: number;
+}
+
+export interface SpecInfo {
+  /** `3.1.0`, `3.0.3`, `2.0` … */
+  specVersion: string;
+  title: string | undefined;
+  version: string | undefined;
+}
+
+export interface ProcessSpecSuccess {
+  ok: true;
+  /** Every document of the specification, keyed by path relative to the root (other origins: absolute URL). */
+  filesystem: Record<string, string>;
+  rootPath: string;
+  hash: string;
+  /** Where the root came from after redirects (URL sources, credentials removed). */
+  url: string | undefined;
+  info: SpecInfo;
+  bytes: number;
+  /** Schema deviations that do not stop the specification from being used (see {@link classifyValidationFailure}). */
+  warnings: SpecProblem[];
+  warningCount: number;
+}
+
+export interface ProcessSpecFailure {
+  ok: false;
+  code: OpenApiErrorCode;
+  message: string;
+  errors: SpecProblem[];
+  /** Number of problems before truncation of `errors`. */
+  errorCount: number;
+}
+
+export type ProcessSpecResult = ProcessSpecSuccess | ProcessSpecFailure;
+
+const TEXT_EXTENSIONS = /\.(md|markdown|txt|html?)$/i;
+
+/**
+ * Fetches (URL source) or takes (text source) an OpenAPI 3.0/3.1 or Swagger 2.0 document in JSON or YAML,
+ * follows its external `$ref`s over HTTP(S) only, relative to the document that holds them, validates the
+ * whole with swagger-parser, and returns every file for the version's filesystem plus a content hash.
+ * `file:` URLs and local paths are never read, for any source. Failures come back as a result with the code
+ * stored in `lastProcessErrorCode`: FETCH_TIMEOUT, FETCH_ERROR or PARSE_ERROR.
+ */
+export async function processSpec(source: SpecSource, options: ProcessSpecOptions): Promise<ProcessSpecResult> {
+  try {
+    return await run(source, options);
+  } catch (err) {
+    return toFailure(err, options.maxProblems ?? 100);
+  }
+}
+
+async function run(source: SpecSource, options: ProcessSpecOptions): Promise<ProcessSpecSuccess> {
+  const maxFiles = options.maxFiles ?? 500;
+  const maxTotalBytes = options.maxTotalBytes ?? 50 * 1024 * 1024;
+  const fetchOptions: SafeFetchOptions = { ...options.fetch, ...(options.signal ? { signal: options.signal } : {}) };
+
+  let rootText: string;
+  let rootUrl: string | undefined;
+  if ('url' in source) {
+    const res = await safeFetch(source.url, fetchOptions);
+    rootText = decodeDocumentText(res.body);
+    rootUrl = res.url;
+  } else if ('text' in source && typeof source.text === 'string') {
+    rootText = decodeDocumentText(source.text);
+  } else {
+    throw new SpecParseError([{ location: 'source', message: 'source must be { url } or { text }' }]);
+  }
+  const isJson = looksLikeJson(rootText);
+  const rootPath = rootUrl !== undefined ? rootPathForUrl(rootUrl, isJson) : defaultRootName(isJson);
+  const root = parseDocumentText(rootText, rootPath, { requireObject: true }) as Record<string, unknown>;
+  const info = readInfo(root);
+
+  const filesystem: Record<string, string> = { [rootPath]: rootText };
+  let totalBytes = Buffer.byteLength(rootText);
+  // A text source has no location: give it a path-only base, so relative refs resolve to local paths,
+  // which are refused like any other local reference.
+  const base = rootUrl ?? `/${rootPath}`;
+  const keyOf = (url: string) => (/^https?:/i.test(url) ? filesystemKey(rootUrl, url) : url === base ? rootPath : url);
+
+  /** `file#/pointer` of the place a `$ref` is written, from ref-parser's base URL (which carries the pointer). */
+  const locate = (baseUrl: string | undefined) => {
+    if (baseUrl === undefined) return rootPath;
+    const hashAt = baseUrl.indexOf('#');
+    const file = hashAt >= 0 ? baseUrl.slice(0, hashAt) : baseUrl;
+    return `${keyOf(file)}${hashAt >= 0 ? baseUrl.slice(hashAt) : ''}`;
+  };
+  /** The failure that made ref-parser give up, kept in its typed form (ref-parser wraps errors). */
+  let firstFailure: unknown;
+  const remember = (err: unknown) => {
+    if (firstFailure === undefined) firstFailure = err;
+    return err;
+  };
+  const limit = semaphore(options.concurrency ?? 6);
+  let fileCount = 0;
+
+  const resolver = {
+    order: 1,
+    canRead: true,
+    async read(file: FileInfo): Promise<string> {
+      const where = locate(file.baseUrl);
+      const ref = file.reference ?? file.url;
+      if (!/^https?:\/\//i.test(file.url)) {
+        throw remember(new SpecParseError([{ location: where, message: `$ref "${ref}" points to a local file; only http(s) references are resolved` }]));
+      }
+      if (++fileCount > maxFiles) {
+        throw remember(new SpecParseError([{ location: where, message: `more than ${maxFiles} external files are referenced` }]));
+      }
+      let text: string;
+      try {
+        const res = await limit(() => safeFetch(file.url, fetchOptions));
+        text = decodeDocumentText(res.body);
+      } catch (err) {
+        throw remember(err);
+      }
+      totalBytes += Buffer.byteLength(text);
+      if (totalBytes > maxTotalBytes) {
+        throw remember(new FetchFailedError('too-large', file.url, `the specification's files add up to more than ${maxTotalBytes} bytes`, { data: { maxBytes: maxTotalBytes } }));
+      }
+      filesystem[keyOf(file.url)] = text;
+      return text;
+    },
+  };
+  const parser = {
+    order: 1,
+    canParse: true,
+    allowEmpty: false,
+    parse(file: FileInfo & { data: string | Buffer }): unknown {
+      const text = decodeDocumentText(file.data);
+      const key = keyOf(file.url);
+      if (TEXT_EXTENSIONS.test(new URL(file.url, 'file:///').pathname)) return text;
+      try {
+        return parseDocumentText(text, key);
+      } catch (err) {
+        throw remember(err);
+      }
+    },
+  };
+
+  const swagger = new SwaggerParser();
+  let warnings: SpecProblem[] = [];
+  try {
+    await swagger.validate(base, root as never, {
+      resolve: { file: false, http: false, folio: resolver, external: true },
+      parse: { json: false, yaml: false, text: false, binary: false, folio: parser },
+      // Circular schemas are legal: validate them as they are, never expand them.
+      dereference: { circular: 'ignore' },
+      mutateInputSchema: true,
+      continueOnError: false,
+    } as never);
+  } catch (err) {
+    if (firstFailure !== undefined) throw firstFailure;
+    warnings = classifyValidationFailure(err, (source) => {
+      const key = source === undefined ? rootPath : keyOf(source);
+      return key === rootPath ? '' : key;
+    });
+  }
+  if (firstFailure !== undefined) throw firstFailure;
+
+  return {
+    ok: true,
+    filesystem,
+    rootPath,
+    hash: specContentHash(rootPath, filesystem),
+    url: rootUrl === undefined ? undefined : stripCredentials(rootUrl),
+    info,
+    bytes: totalBytes,
+    warnings: warnings.slice(0, options.maxProblems ?? 100),
+    warningCount: warnings.length,
+  };
+}
+
+function readInfo(root: Record<string, unknown>): SpecInfo {
+  const info = (root.info && typeof root.info === 'object' ? root.info : {}) as Record<string, unknown>;
+  const specVersion = typeof root.openapi === 'string' ? root.openapi : typeof root.swagger === 'string' ? root.swagger : String(root.openapi ?? root.swagger ?? '');
+  return {
+    specVersion,
+    title: typeof info.title === 'string' ? info.title : undefined,
+    version: typeof info.version === 'string' ? info.version : undefined,
+  };
+}
+
+/**
+ * Decides what a swagger-parser validation failure means. Published specifications very often deviate
+ * from the official JSON schema deep inside (a response without `description`, an `example` in the wrong
+ * place): they stay usable, so such problems become warnings and the version is still created. The
+ * document is rejected (PARSE_ERROR) when a problem breaks its structure: at the root or directly under it
+ * (`info` missing, `paths` not an object…) or anywhere in `info`; when swagger-parser refuses it before
+ * validation (not an OpenAPI/Swagger document, unsupported version); or when a `$ref` cannot be resolved.
+ * Returns the warnings, or throws the SpecParseError.
+ */
+export function classifyValidationFailure(err: unknown, fileOf: (source: string | undefined) => string = () => ''): SpecProblem[] {
+  const problems = problemsFromAjvErrors((err as { details?: unknown } | undefined)?.details);
+  if (problems.length > 0) {
+    const fatal = problems.filter((p) => isStructuralLocation(p.location));
+    if (fatal.length > 0) throw new SpecParseError([...fatal, ...problems.filter((p) => !isStructuralLocation(p.location))], { cause: err });
+    return problems;
+  }
+  // swagger-parser's Swagger 2.0 semantic checks (duplicate operationId, path parameters…) run last.
+  const message = err instanceof Error ? err.message : '';
+  if (err instanceof SyntaxError && message.startsWith('Validation failed.')) return [{ location: '#', message: message.trim() }];
+  throw asParseError(err, fileOf);
+}
+
+function isStructuralLocation(location: string): boolean {
+  const segments = location.replace(/^#\/?/, '').split('/').filter((s) => s !== '');
+  return segments.length <= 1 || segments[0] === 'info';
+}
+
+/** Errors raised by swagger-parser / ref-parser about the document itself; a broken `$ref` is located where it is written. */
+function asParseError(err: unknown, fileOf: (source: string | undefined) => string): SpecParseError {
+  if (err instanceof SpecParseError) return err;
+  const e = err as { message?: string; source?: string; parentPath?: string } | undefined;
+  const message = redactLocalPaths((e?.message ?? String(err)).split('\n')[0]!.trim());
+  const location = typeof e?.parentPath === 'string' && e.parentPath.startsWith('#') ? `${fileOf(e.source)}${e.parentPath}` : '#';
+  return new SpecParseError([{ location, message }], { cause: err });
+}
+
+/** Ref-parser messages may name the server's working directory; keep them free of local paths. */
+function redactLocalPaths(message: string): string {
+  const cwd = process.cwd();
+  return message.split(cwd).join('.');
+}
+
+function toFailure(err: unknown, maxProblems: number): ProcessSpecFailure {
+  if (err instanceof SpecParseError) {
+    return { ok: false, code: 'PARSE_ERROR', message: err.message, errors: err.problems.slice(0, maxProblems), errorCount: err.problems.length };
+  }
+  if (isFetchError(err)) {
+    const url = typeof err.data.url === 'string' ? err.data.url : '';
+    return { ok: false, code: err instanceof FetchTimeoutError ? 'FETCH_TIMEOUT' : 'FETCH_ERROR', message: err.message, errors: [{ location: url, message: err.message }], errorCount: 1 };
+  }
+  throw err;
+}
+
+function semaphore(max: number) {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (active >= max) await new Promise<void>((resolve) => waiting.push(resolve));
+    active++;
+    try {
+      return await fn();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
+}
