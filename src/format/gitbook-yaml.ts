@@ -1,0 +1,76 @@
+import yaml from 'js-yaml';
+import { FormatWarningCodes, RootOutsideRepositoryError, warning, type FormatWarning } from './errors.js';
+import type { Redirect, SourceTree, SpaceConfig } from './model.js';
+import { joinPath, normalizePath, resolvePath } from './paths.js';
+
+const KNOWN_KEYS = new Set(['root', 'structure', 'redirects']);
+
+/** Parse `.gitbook.yaml` text. Never throws: invalid YAML gives defaults and a warning. */
+export function parseGitbookYaml(text: string, path: string): { root?: string; readme?: string; summary?: string; redirects: Array<{ from: string; to: string }>; warnings: FormatWarning[] } {
+  const warnings: FormatWarning[] = [];
+  const redirects: Array<{ from: string; to: string }> = [];
+  let data: unknown;
+  try {
+    // Several documents (`---` marker) are allowed; the first mapping wins.
+    const docs = yaml.loadAll(text.replace(/^\uFEFF/, ''), undefined, { schema: yaml.CORE_SCHEMA });
+    data = docs.find((d) => d !== null && d !== undefined);
+  } catch (e) {
+    const err = e as { reason?: string; mark?: { line?: number } };
+    warnings.push(warning(FormatWarningCodes.CONFIG_INVALID_YAML, `invalid YAML in .gitbook.yaml: ${err.reason ?? String(e)}; defaults apply`, { severity: 'error', path, ...(err.mark?.line !== undefined ? { line: err.mark.line + 1 } : {}) }));
+    return { redirects, warnings };
+  }
+  if (data === undefined || data === null) return { redirects, warnings };
+  if (typeof data !== 'object' || Array.isArray(data)) {
+    warnings.push(warning(FormatWarningCodes.CONFIG_INVALID_YAML, '.gitbook.yaml is not a mapping; defaults apply', { severity: 'error', path }));
+    return { redirects, warnings };
+  }
+  const obj = data as Record<string, unknown>;
+  for (const key of Object.keys(obj)) {
+    if (!KNOWN_KEYS.has(key)) warnings.push(warning(FormatWarningCodes.CONFIG_UNKNOWN_KEY, `unknown key ${JSON.stringify(key)} in .gitbook.yaml is ignored`, { path, data: { key } }));
+  }
+  const out: { root?: string; readme?: string; summary?: string; redirects: Array<{ from: string; to: string }>; warnings: FormatWarning[] } = { redirects, warnings };
+  if (typeof obj.root === 'string') out.root = obj.root;
+  const structure = obj.structure;
+  if (structure && typeof structure === 'object' && !Array.isArray(structure)) {
+    const s = structure as Record<string, unknown>;
+    if (typeof s.readme === 'string') out.readme = s.readme;
+    if (typeof s.summary === 'string') out.summary = s.summary;
+  }
+  const r = obj.redirects;
+  if (r && typeof r === 'object' && !Array.isArray(r)) {
+    for (const [from, to] of Object.entries(r as Record<string, unknown>)) {
+      if (typeof to === 'string') redirects.push({ from, to });
+      else warnings.push(warning(FormatWarningCodes.CONFIG_INVALID_YAML, `redirect ${JSON.stringify(from)} has no string target`, { path }));
+    }
+  }
+  return out;
+}
+
+/**
+ * Resolve the space configuration for a project directory of a tree: `.gitbook.yaml` inside the
+ * project directory (else defaults), `root` relative to the project directory, structure paths
+ * relative to the root. Throws RootOutsideRepositoryError when a root escapes the repository.
+ */
+export async function resolveSpaceConfig(tree: SourceTree, projectDirectory: string | undefined): Promise<{ config: SpaceConfig; warnings: FormatWarning[] }> {
+  const project = normalizePath(projectDirectory ?? '');
+  if (project === null) throw new RootOutsideRepositoryError(projectDirectory ?? '');
+  const configPath = joinPath(project, '.gitbook.yaml');
+  const entry = tree.get(configPath);
+  let parsed: ReturnType<typeof parseGitbookYaml> = { redirects: [], warnings: [] };
+  if (entry && entry.mode !== '120000') {
+    const text = new TextDecoder('utf-8', { fatal: false }).decode(await entry.read());
+    parsed = parseGitbookYaml(text, configPath);
+  }
+  const root = resolvePath(project, parsed.root ?? '.');
+  if (root === null) throw new RootOutsideRepositoryError(parsed.root ?? '');
+  const readme = resolvePath(root, parsed.readme ?? 'README.md');
+  const summary = resolvePath(root, parsed.summary ?? 'SUMMARY.md');
+  const warnings = parsed.warnings;
+  if (readme === null) throw new RootOutsideRepositoryError(parsed.readme ?? '');
+  if (summary === null) throw new RootOutsideRepositoryError(parsed.summary ?? '');
+  const redirects: Redirect[] = parsed.redirects.map((r) => ({ from: r.from, to: r.to }));
+  return {
+    config: { projectDirectory: project, configPath: entry ? configPath : null, root, readme, summary, redirects },
+    warnings,
+  };
+}

@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto';
+import type { DocumentPage, PageModel, RevisionModel } from '../model.js';
+import { dirname, relativePath } from '../paths.js';
+import { serializeSummary } from './serialize.js';
+import type { ParsedToc, TocEntry, TocSection } from './types.js';
+
+/** Where each document page's file lives (page id → repository-relative path). */
+export type PagePaths = Map<string, string>;
+
+/** Build the SUMMARY.md form of a revision's table of contents. */
+export function tocFromRevision(revision: RevisionModel, paths: PagePaths): ParsedToc {
+  const summaryDir = dirname(revision.config.summary);
+  const s = revision.summary;
+  const toc: ParsedToc = {
+    sections: [],
+    style: { heading: s.heading, indent: s.indent, bullet: s.bullet, escapeDestinations: s.escapeDestinations, escapeParens: s.escapeParens ?? false, separator: s.separator, trailingNewlines: s.trailingNewlines ?? 1 },
+    comments: [...s.comments],
+  };
+  const destOf = (pageId: string): string | undefined => {
+    const p = paths.get(pageId);
+    return p === undefined ? undefined : relativePath(summaryDir, p);
+  };
+  const entryOf = (page: PageModel): TocEntry | null => {
+    const children = page.children.map(entryOf).filter((e): e is TocEntry => e !== null);
+    switch (page.kind) {
+      case 'document': {
+        const dest = destOf(page.id);
+        if (dest === undefined) return null;
+        const e: TocEntry = { kind: 'link', text: page.tocTitle ?? page.title, dest, children, line: 0 };
+        if (page.linkTitle !== undefined) e.linkTitle = page.linkTitle;
+        return e;
+      }
+      case 'link': {
+        let dest = page.href;
+        if (page.target.kind === 'page') {
+          const d = destOf(page.target.pageId);
+          if (d !== undefined) dest = page.target.anchor !== undefined ? `${d}#${page.target.anchor}` : d;
+        }
+        const e: TocEntry = { kind: 'link', text: page.title, dest, children, line: 0 };
+        if (page.linkTitle !== undefined) e.linkTitle = page.linkTitle;
+        return e;
+      }
+      case 'computed':
+        return { kind: 'yaml', source: page.source, children, line: 0 };
+      case 'group':
+        return null;
+    }
+  };
+  let current: TocSection = { group: null, entries: [] };
+  toc.sections.push(current);
+  for (const page of revision.pages) {
+    if (page.kind === 'group') {
+      const group: NonNullable<TocSection['group']> = { title: page.title, untitled: page.untitled === true, line: 0 };
+      if (page.explicitAnchor) group.anchor = page.slug;
+      current = { group, entries: [] };
+      toc.sections.push(current);
+      for (const c of page.children) {
+        const e = entryOf(c);
+        if (e) current.entries.push(e);
+      }
+    } else {
+      const e = entryOf(page);
+      if (e) current.entries.push(e);
+    }
+  }
+  return toc;
+}
+
+export function summaryText(revision: RevisionModel, paths: PagePaths): string {
+  return serializeSummary(tocFromRevision(revision, paths));
+}
+
+export function summaryFingerprint(text: string): string {
+  return createHash('sha1').update(text).digest('hex').slice(0, 16);
+}
+
+/** Every document page, depth first. */
+export function* documents(pages: PageModel[]): Generator<DocumentPage> {
+  for (const p of pages) {
+    if (p.kind === 'document') yield p;
+    yield* documents(p.children);
+  }
+}
+
+export function* allPages(pages: PageModel[]): Generator<PageModel> {
+  for (const p of pages) {
+    yield p;
+    yield* allPages(p.children);
+  }
+}
