@@ -1,5 +1,6 @@
 import type { ActivityDeps } from './deps.js';
 import { createSpaceActivities } from './spaces.js';
+import { createPurgeActivities } from './purge.js';
 
 export type { ActivityDeps } from './deps.js';
 
@@ -7,6 +8,7 @@ export type { ActivityDeps } from './deps.js';
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createSpaceActivities(deps),
+    ...createPurgeActivities(deps),
   };
 }
 

@@ -4,13 +4,29 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { createSpaceWorkflow } from '../../../workflows/spaces.js';
 import { OperationAttribute, OrganizationIdAttribute, SpaceIdAttribute, workflowIds } from '../../../workflows/definitions.js';
-import type { SpaceRecord } from '../../store/index.js';
+import type { SpacePatch, SpaceRecord } from '../../store/index.js';
 import { requireAuth } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
 import { badRequest, conflict, forbidden, notFound } from '../http-errors.js';
+import { signalRestore, startPurge } from '../purge-control.js';
 import { spaceObject } from '../objects/space.js';
 import type { UrlBuilder } from '../objects/urls.js';
 import { listEnvelope, pageQuery } from '../pagination.js';
+
+const updateSpaceBody = {
+  type: 'object',
+  additionalProperties: true,
+  properties: {
+    title: { type: 'string', maxLength: 50 },
+    emoji: { type: ['string', 'null'], maxLength: 50 },
+    icon: { type: ['string', 'null'], maxLength: 2048 },
+    language: { type: ['string', 'null'], maxLength: 16 },
+    editMode: { type: 'string', enum: ['live', 'locked'] },
+    defaultLevel: { type: 'string', maxLength: 16 },
+    visibility: { type: 'string', enum: ['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private'] },
+    mergeRules: { type: 'object' },
+  },
+} as const;
 
 const createSpaceBody = {
   type: 'object',
@@ -101,5 +117,52 @@ export function spaceRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilde
   app.get<{ Params: { spaceId: string } }>('/v1/spaces/:spaceId', async (request) => {
     const space = await loadSpace(deps, request, request.params.spaceId);
     return spaceObject(space, urls);
+  });
+
+  app.patch<{ Params: { spaceId: string }; Body: Record<string, string | null | undefined> }>(
+    '/v1/spaces/:spaceId',
+    { schema: { body: updateSpaceBody } },
+    async (request) => {
+      const space = await loadSpace(deps, request, request.params.spaceId);
+      const body = request.body ?? {};
+      const patch: SpacePatch = {};
+      if (body.title !== undefined) patch.title = body.title;
+      if (body.emoji !== undefined) patch.emoji = body.emoji;
+      if (body.icon === null && body.emoji === undefined) patch.emoji = null;
+      if (body.language !== undefined) patch.language = body.language;
+      if (body.editMode !== undefined) patch.editMode = body.editMode as SpacePatch['editMode'];
+      if (body.visibility !== undefined) patch.visibility = body.visibility as SpacePatch['visibility'];
+      const updated = Object.keys(patch).length > 0 ? await deps.store.spaces.update(space.id, patch) : space;
+      return spaceObject(updated, urls);
+    },
+  );
+
+  /** 205 when the space was deleted (the purge starts), 204 when there was no such live space. */
+  app.delete<{ Params: { spaceId: string } }>('/v1/spaces/:spaceId', async (request, reply) => {
+    const auth = requireAuth(request);
+    const space = await deps.store.spaces.get(request.params.spaceId, { includeDeleted: true });
+    if (space && space.organizationId !== auth.organizationId) throw forbidden();
+    if (!space || space.deletedAt) {
+      if (space?.deletionId) await startPurge(deps, space, space.deletionId);
+      return reply.status(204).send();
+    }
+    const { deletionId } = await deps.store.spaces.markDeleted(space.id);
+    await startPurge(deps, space, deletionId);
+    return reply.status(205).send();
+  });
+
+  /** Undoes a deletion within the purge window; 404 once the space was purged. */
+  app.post<{ Params: { spaceId: string } }>('/v1/spaces/:spaceId/restore', async (request) => {
+    const space = await loadSpace(deps, request, request.params.spaceId, { includeDeleted: true });
+    if (!space.deletedAt || !space.deletionId) return spaceObject(space, urls);
+    let restored: SpaceRecord;
+    try {
+      restored = await deps.store.spaces.restore(space.id, space.deletionId);
+    } catch (err) {
+      if ((err as { code?: string }).code === 'NOT_FOUND') throw notFound(`space not found: ${space.id}`);
+      throw err;
+    }
+    await signalRestore(deps, space.id, space.deletionId);
+    return spaceObject(restored, urls);
   });
 }

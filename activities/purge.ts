@@ -1,0 +1,78 @@
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import { Context, heartbeat } from '@temporalio/activity';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { workflowIds } from '../workflows/definitions.js';
+import { FolioError } from '../src/errors.js';
+import { cacheKey, openCache, removeCache } from '../src/git/index.js';
+import type { Config } from '../src/config.js';
+import type { ActivityDeps } from './deps.js';
+
+/** Where Folio keeps its local git repository caches. */
+export function gitCacheRoot(config: Pick<Config, 'dataDir'>): string {
+  return path.join(config.dataDir, 'git-cache');
+}
+
+export type PurgeContentResult =
+  | { purged: true; revisions: number; blobsDeleted: number }
+  | { purged: false; reason: string; revisions: 0; blobsDeleted: 0 };
+
+export function createPurgeActivities({ store, config, logger }: ActivityDeps) {
+  return {
+    /**
+     * Removes everything of a space still deleted by `deletionId` (one store transaction: revisions, pages,
+     * files, change requests, git sync state, blobs no other space uses), then its git caches. Idempotent:
+     * a space already gone, restored, or deleted again by another deletion is left as it is. Its git queue
+     * workflow (`space/<id>/git`) is terminated first.
+     */
+    async purgeSpaceContent(input: { spaceId: string; deletionId: string }): Promise<PurgeContentResult> {
+      const { spaceId, deletionId } = input;
+      const space = await store.spaces.get(spaceId, { includeDeleted: true });
+      if (!space) return { purged: false, reason: 'the space is already gone', revisions: 0, blobsDeleted: 0 };
+      if (!space.deletedAt) return { purged: false, reason: 'the space was restored', revisions: 0, blobsDeleted: 0 };
+      if (space.deletionId !== deletionId) return { purged: false, reason: 'the space was deleted again by another deletion', revisions: 0, blobsDeleted: 0 };
+      const gitSync = await store.gitSync.get(spaceId);
+      heartbeat('stopping the git queue');
+      await terminateGitQueue(spaceId);
+      heartbeat('purging content');
+      let result;
+      try {
+        result = await store.spaces.purge(spaceId, deletionId);
+      } catch (err) {
+        if (err instanceof FolioError && err.code === 'CONFLICT') {
+          return { purged: false, reason: err.message, revisions: 0, blobsDeleted: 0 };
+        }
+        throw err;
+      }
+      heartbeat('removing git caches');
+      const root = gitCacheRoot(config);
+      const keys = new Set([cacheKey({ url: '', ref: '', repoCacheID: spaceId })]);
+      if (gitSync.repo) keys.add(cacheKey({ url: gitSync.repo.url, ref: gitSync.repo.ref }));
+      for (const key of keys) {
+        if (!(await exists(path.join(root, key)))) continue;
+        const cache = await openCache(key.startsWith('id-') ? { root, url: '', ref: '', repoCacheID: spaceId } : { root, url: gitSync.repo!.url, ref: gitSync.repo!.ref });
+        await removeCache(cache);
+      }
+      logger.info({ spaceId, revisions: result.revisions, blobsDeleted: result.blobsDeleted }, 'space purged');
+      if (!result.purged) return { purged: false, reason: 'the space is already gone', revisions: 0, blobsDeleted: 0 };
+      return { purged: true, revisions: result.revisions, blobsDeleted: result.blobsDeleted };
+    },
+  };
+}
+
+/** Terminates `space/<id>/git` (and with it its running import/export children) if it runs. */
+async function terminateGitQueue(spaceId: string): Promise<void> {
+  try {
+    await Context.current().client.workflow.getHandle(workflowIds.gitQueue(spaceId)).terminate('the space is being purged');
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return;
+    throw err;
+  }
+}
+
+async function exists(p: string): Promise<boolean> {
+  return access(p).then(
+    () => true,
+    () => false,
+  );
+}

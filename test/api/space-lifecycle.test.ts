@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { workflowIds } from '../../workflows/definitions.js';
+import type { PurgeSpaceResult } from '../../workflows/purge.js';
+import { createPurgeActivities } from '../../activities/purge.js';
+import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { testLogger } from '../helpers/logger.js';
+
+/**
+ * PATCH, DELETE and restore of spaces on the dev server, with a purge window of a few seconds
+ * (the real 7 days run on the time-skipping server in purge-time-skipping.test.ts).
+ */
+describe('spaces: update, delete, restore, purge', () => {
+  let folio: TestFolio;
+  const encoder = new TextEncoder();
+
+  beforeAll(async () => {
+    folio = await startFolio({ env: { FOLIO_PURGE_AFTER_MS: '4000' } });
+    await folio.store.orgs.ensure({ id: 'someone-else', title: 'Someone else' });
+  });
+  afterAll(async () => {
+    await folio?.stop();
+  });
+
+  async function createSpace(title: string): Promise<string> {
+    const res = await folio.request('POST', `/v1/orgs/${folio.organizationId}/spaces`, { title });
+    expect(res.status).toBe(201);
+    return res.body.id as string;
+  }
+
+  /** Gives a space a revision with one page and one file whose bytes are `pageText` / `fileText`. */
+  async function addContent(spaceId: string, pageText: string, fileText: string): Promise<string> {
+    const space = await folio.store.spaces.get(spaceId);
+    const { id } = await folio.store.revisions.create({
+      spaceId,
+      parents: space?.revisionId ? [space.revisionId] : [],
+      type: 'edits',
+      pages: [{ id: 'p1', kind: 'document', title: 'Intro', slug: 'intro', path: 'intro', body: encoder.encode(pageText) }],
+      files: [{ id: 'f1', name: 'a.txt', size: fileText.length, contentType: 'text/plain', bytes: encoder.encode(fileText) }],
+    });
+    await folio.store.spaces.setPrimaryRevision(spaceId, id);
+    return id;
+  }
+
+  async function purgeResult(spaceId: string): Promise<PurgeSpaceResult> {
+    return folio.client.workflow.getHandle(workflowIds.purge(spaceId)).result();
+  }
+
+  it('updates title, emoji and editMode with PATCH and validates the body', async () => {
+    const id = await createSpace('Before');
+    const res = await folio.request('PATCH', `/v1/spaces/${id}`, { title: 'After', emoji: '1f600', editMode: 'locked' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ object: 'space', id, title: 'After', emoji: '1f600', editMode: 'locked' });
+    expect(res.body.permissions.edit).toBe(false);
+    expect((await folio.request('GET', `/v1/spaces/${id}`)).body.editMode).toBe('locked');
+    const tooLong = await folio.request('PATCH', `/v1/spaces/${id}`, { title: 'x'.repeat(51) });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body).toEqual({ error: { code: 400, message: expect.any(String) } });
+    const badMode = await folio.request('PATCH', `/v1/spaces/${id}`, { editMode: 'frozen' });
+    expect(badMode.status).toBe(400);
+    expect((await folio.request('GET', `/v1/spaces/${id}`)).body.title).toBe('After');
+    expect((await folio.request('PATCH', '/v1/spaces/nope', { title: 'x' })).status).toBe(404);
+  });
+
+  it('refuses another organization’s space with 403 and no token with 401', async () => {
+    const foreign = await folio.store.spaces.create('someone-else', { title: 'Theirs' });
+    expect((await folio.request('GET', `/v1/spaces/${foreign.id}`)).status).toBe(403);
+    expect((await folio.request('PATCH', `/v1/spaces/${foreign.id}`, { title: 'mine' })).status).toBe(403);
+    expect((await folio.request('DELETE', `/v1/spaces/${foreign.id}`)).status).toBe(403);
+    expect((await folio.request('POST', `/v1/spaces/${foreign.id}/restore`)).status).toBe(403);
+    expect((await folio.store.spaces.get(foreign.id))?.deletedAt).toBeNull();
+    const anonymous = await fetch(`${folio.baseUrl}/v1/spaces/${foreign.id}`, { method: 'DELETE' });
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('deletes (205), hides the space, and restores it untouched within the window', async () => {
+    const id = await createSpace('Keep me');
+    const revisionId = await addContent(id, '# Intro\n\nkept\n', 'kept file');
+    const before = (await folio.request('GET', `/v1/spaces/${id}`)).body;
+
+    const del = await folio.request('DELETE', `/v1/spaces/${id}`);
+    expect(del.status).toBe(205);
+    expect((await folio.request('GET', `/v1/spaces/${id}`)).status).toBe(404);
+    const listed = await folio.request('GET', `/v1/orgs/${folio.organizationId}/spaces?limit=1000`);
+    expect(listed.body.items.map((s: { id: string }) => s.id)).not.toContain(id);
+    const stored = await folio.store.spaces.get(id, { includeDeleted: true });
+    expect(stored?.deletedAt).toBeInstanceOf(Date);
+    const description = await folio.client.workflow.getHandle(workflowIds.purge(id)).describe();
+    expect(description.status.name).toBe('RUNNING');
+
+    const restored = await folio.request('POST', `/v1/spaces/${id}/restore`);
+    expect(restored.status).toBe(200);
+    expect(restored.body).toMatchObject({ id, title: 'Keep me', revision: revisionId });
+    expect(restored.body.deletedAt).toBeUndefined();
+    expect(await purgeResult(id)).toEqual({ outcome: 'restored' });
+    expect({ ...(await folio.request('GET', `/v1/spaces/${id}`)).body, updatedAt: 0 }).toEqual({ ...before, updatedAt: 0 });
+    expect(new TextDecoder().decode((await folio.store.revisions.pageBody(revisionId, 'p1'))!)).toBe('# Intro\n\nkept\n');
+  });
+
+  it('purges everything when the window ends, keeping blobs another space uses; restore is then 404', async () => {
+    const doomed = await createSpace('Doomed');
+    const other = await createSpace('Neighbour');
+    const revisionId = await addContent(doomed, '# Shared page\n', 'only in doomed');
+    await addContent(other, '# Shared page\n', 'neighbour file');
+    const sharedHash = (await folio.store.revisions.page(revisionId, 'p1'))!.bodyHash!;
+    const ownHash = (await folio.store.revisions.file(revisionId, 'f1'))!.hash!;
+
+    // Stand-in for the space's git queue: any workflow running under `space/<id>/git`.
+    const gitQueue = await folio.client.workflow.start('purgeSpaceWorkflow', {
+      workflowId: workflowIds.gitQueue(doomed),
+      taskQueue: folio.config.taskQueue,
+      args: [{ spaceId: 'stand-in', deletionId: 'stand-in', purgeAfterMs: 3_600_000 }],
+    });
+
+    expect((await folio.request('DELETE', `/v1/spaces/${doomed}`)).status).toBe(205);
+    const result = await purgeResult(doomed);
+    expect((await gitQueue.describe()).status.name).toBe('TERMINATED');
+    expect(result).toMatchObject({ outcome: 'purged' });
+    expect(result.outcome === 'purged' && result.revisions).toBe(2);
+
+    expect(await folio.store.spaces.get(doomed, { includeDeleted: true })).toBeNull();
+    expect(await folio.store.revisions.get(revisionId)).toBeNull();
+    const kept = await folio.store.blobs.has([sharedHash, ownHash]);
+    expect(kept.has(sharedHash)).toBe(true);
+    expect(kept.has(ownHash)).toBe(false);
+    const restore = await folio.request('POST', `/v1/spaces/${doomed}/restore`);
+    expect(restore.status).toBe(404);
+    expect(restore.body).toMatchObject({ error: { code: 404 } });
+    expect((await folio.request('GET', `/v1/spaces/${other}`)).status).toBe(200);
+    // Deleting it again: it does not exist any more.
+    expect((await folio.request('DELETE', `/v1/spaces/${doomed}`)).status).toBe(204);
+  });
+
+  it('a second DELETE is 204 and keeps the one purge run', async () => {
+    const id = await createSpace('Twice');
+    expect((await folio.request('DELETE', `/v1/spaces/${id}`)).status).toBe(205);
+    const first = await folio.client.workflow.getHandle(workflowIds.purge(id)).describe();
+    expect((await folio.request('DELETE', `/v1/spaces/${id}`)).status).toBe(204);
+    const second = await folio.client.workflow.getHandle(workflowIds.purge(id)).describe();
+    expect(second.runId).toBe(first.runId);
+    expect(await purgeResult(id)).toMatchObject({ outcome: 'purged' });
+  });
+
+  it('restored and deleted again: the earlier deletion never purges, the later one does', async () => {
+    const id = await createSpace('Again');
+    expect((await folio.request('DELETE', `/v1/spaces/${id}`)).status).toBe(205);
+    const firstDeletion = (await folio.store.spaces.get(id, { includeDeleted: true }))!.deletionId!;
+    const firstRun = (await folio.client.workflow.getHandle(workflowIds.purge(id)).describe()).runId;
+    expect((await folio.request('POST', `/v1/spaces/${id}/restore`)).status).toBe(200);
+    expect((await folio.request('DELETE', `/v1/spaces/${id}`)).status).toBe(205);
+    const second = await folio.store.spaces.get(id, { includeDeleted: true });
+    expect(second!.deletionId).not.toBe(firstDeletion);
+    const firstHandle = folio.client.workflow.getHandle(workflowIds.purge(id), firstRun);
+    expect(['COMPLETED', 'TERMINATED']).toContain((await firstHandle.describe()).status.name);
+
+    // The purge activity itself refuses a stale deletion.
+    const activities = createPurgeActivities({ store: folio.store, config: folio.config, logger: testLogger('purge') });
+    expect(await activities.purgeSpaceContent({ spaceId: id, deletionId: firstDeletion })).toMatchObject({ purged: false });
+    expect(await folio.store.spaces.get(id, { includeDeleted: true })).not.toBeNull();
+    expect(await purgeResult(id)).toMatchObject({ outcome: 'purged' });
+    expect(await folio.store.spaces.get(id, { includeDeleted: true })).toBeNull();
+  });
+});
