@@ -14,7 +14,6 @@ export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.logger.child({ component: 'http' }) as unknown as FastifyBaseLogger,
     bodyLimit: 10 * 1024 * 1024,
-    disableRequestLogging: false,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
   });
   installErrorHandler(app);

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import type { TestProject } from 'vitest/node';
-import { bundleWorkflowCode } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { ensureTemporalBinaries } from '../../src/temporal/install-binaries.js';
 import { spawnDevServer, waitForTemporal } from '../../src/temporal/dev-server.js';
 import { freePort } from '../helpers/free-port.js';
@@ -33,7 +33,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   try {
     const [, bundle] = await Promise.all([
       waitForTemporal(address, { timeoutMs: 90_000, isAlive: () => !exited }),
-      bundleWorkflowCode({ workflowsPath: path.resolve(import.meta.dirname, '../../workflows/index.ts'), logger: undefined }),
+      bundleWorkflowCode({ workflowsPath: path.resolve(import.meta.dirname, '../../workflows/index.ts'), logger: new DefaultLogger('WARN') }),
     ]);
     const bundlePath = path.join(tmp, 'workflow-bundle.js');
     writeFileSync(bundlePath, bundle.code);
