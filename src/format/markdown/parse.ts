@@ -1,6 +1,7 @@
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
-import remarkGfm from 'remark-gfm';
+import { remarkGitbookGfm } from './plugins/gfm.js';
+import { remarkGitbookMath } from './plugins/math.js';
 import remarkFrontmatter from 'remark-frontmatter';
 import type { Root, RootContent, Heading, Parent, Nodes } from 'mdast';
 import { toString } from 'mdast-util-to-string';
@@ -13,9 +14,10 @@ import { detectStyle, currentStyle } from './style/detect.js';
 import { BinaryContentError, PageTooLargeError } from './errors.js';
 import { blockTransforms } from './plugins/transforms.js';
 import { recordSpacing } from './style/spacing.js';
+import { recordListMarkers } from './style/list-markers.js';
 
 const registry = defaultRegistry();
-const processor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']).use(remarkLiquid, { registry });
+const processor = unified().use(remarkParse).use(remarkGitbookGfm).use(remarkGitbookMath).use(remarkFrontmatter, ['yaml']).use(remarkLiquid, { registry });
 
 export const DEFAULT_MAX_LENGTH = 16 * 1024 * 1024;
 
@@ -48,6 +50,7 @@ export function parsePageFile(input: string, options: ParseOptions = {}): PageFi
   const detected = detectStyle(text, tree);
   Object.assign(style, detected, { bom: style.bom, lineEnding: style.lineEnding });
   recordSpacing(tree);
+  recordListMarkers(text, tree, style);
 
   let frontMatter: FrontMatter | null = null;
   let index = 0;

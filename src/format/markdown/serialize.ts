@@ -1,6 +1,7 @@
 import { unified } from 'unified';
 import remarkStringify from 'remark-stringify';
-import remarkGfm from 'remark-gfm';
+import { remarkGitbookGfm } from './plugins/gfm.js';
+import { remarkGitbookMath } from './plugins/math.js';
 import remarkFrontmatter from 'remark-frontmatter';
 import type { Root, RootContent, Heading, PhrasingContent } from 'mdast';
 import type { PageFile, SerializeOptions } from './types.js';
@@ -62,7 +63,7 @@ function titleHeading(page: PageFile): Heading {
 
 const cache = new Map<string, ReturnType<typeof build>>();
 function build(style: PageFile['style']) {
-  return unified().use(remarkStringify, toMarkdownOptions(style)).use(remarkGfm, { tablePipeAlign: style.tablePadding, tableCellPadding: true }).use(remarkFrontmatter, ['yaml']).freeze();
+  return unified().use(remarkStringify, toMarkdownOptions(style)).use(remarkGitbookGfm, { tablePipeAlign: style.tablePadding, tableCellPadding: true }).use(remarkGitbookMath).use(remarkFrontmatter, ['yaml']).freeze();
 }
 function stringifier(style: PageFile['style']) {
   const key = JSON.stringify(style);

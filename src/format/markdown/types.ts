@@ -81,6 +81,8 @@ export interface Style {
   /** Escape `(`/`)` and `]` in prose (legacy exporter). */
   escapeParens: boolean;
   escapeClosingBracket: boolean;
+  /** Escape every `_` in prose (`eth\\_send`), not only where it could start emphasis. */
+  escapeUnderscore: 'always' | 'boundary';
   /** Use named entities (&quot; …) rather than hex references for characters that must be encoded. */
   namedEntities: boolean;
   /** List items with several blocks use "wide" markers (`*   `) with a 4-column indent. */

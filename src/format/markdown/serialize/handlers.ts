@@ -2,6 +2,7 @@ import type { Handle, Join, Unsafe, Options as ToMarkdownOptions, State, Info } 
 import type { Parents, Nodes } from 'mdast';
 import type { LiquidBlock, LiquidTag, Style } from '../types.js';
 import { formatLiquidTag } from '../liquid/tag.js';
+import { listItemHandler } from './list-item.js';
 
 /** `{% tag %}` … `{% endtag %}` blocks, children written as flow content. */
 export const liquidBlockHandler: Handle = (node: LiquidBlock, _parent, state: State, info: Info) => {
@@ -28,6 +29,8 @@ export function hardBreakHandler(style: Style): Handle {
   return () => (style.hardBreak === 'spaces' ? '  \n' : '\\\n');
 }
 
+const SPANS: Unsafe['notInConstruct'] = ['autolink', 'destinationLiteral', 'destinationRaw', 'reference', 'titleQuote', 'titleApostrophe'];
+
 /** Escapes driven by the detected style, on top of mdast-util-to-markdown's defaults. */
 export function styleUnsafe(style: Style): Unsafe[] {
   const out: Unsafe[] = [
@@ -36,10 +39,11 @@ export function styleUnsafe(style: Style): Unsafe[] {
     { character: '}', before: '%', inConstruct: 'phrasing' },
   ];
   if (style.escapeParens) {
-    out.push({ character: '(', inConstruct: 'phrasing', notInConstruct: ['destinationRaw', 'destinationLiteral', 'title' as never] });
-    out.push({ character: ')', inConstruct: 'phrasing', notInConstruct: ['destinationRaw', 'destinationLiteral'] });
+    out.push({ character: '(', inConstruct: 'phrasing', notInConstruct: SPANS });
+    out.push({ character: ')', inConstruct: 'phrasing', notInConstruct: SPANS });
   }
-  if (style.escapeClosingBracket) out.push({ character: ']', inConstruct: 'phrasing' });
+  if (style.escapeClosingBracket) out.push({ character: ']', inConstruct: 'phrasing', notInConstruct: SPANS });
+  if (style.escapeUnderscore === 'always') out.push({ character: '_', inConstruct: 'phrasing', notInConstruct: SPANS });
   return out;
 }
 
@@ -63,6 +67,7 @@ export function toMarkdownOptions(style: Style): ToMarkdownOptions {
       liquidBlock: liquidBlockHandler,
       liquidTag: liquidTagHandler,
       break: hardBreakHandler(style),
+      listItem: listItemHandler(style),
     } as never,
     join: [spacingJoin],
     unsafe: styleUnsafe(style),

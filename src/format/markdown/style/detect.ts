@@ -20,6 +20,7 @@ export function currentStyle(): Style {
     tableDelimiterLegacy: false,
     escapeParens: false,
     escapeClosingBracket: false,
+    escapeUnderscore: 'always',
     namedEntities: false,
     listItemIndent: 'mixed',
     trailingNewlines: 1,
@@ -75,6 +76,7 @@ export function detectStyle(text: string, tree: Root): Style {
   let tableLegacyDelim = 0;
   let fences: Counts<'`' | '~'> = {};
 
+  const esc = { parenEscaped: 0, parenPlain: 0, bracketEscaped: 0, bracketPlain: 0, underscoreEscaped: 0, underscorePlain: 0 };
   const visit = (node: Nodes, parent: Nodes | null): void => {
     const start = node.position?.start.offset;
     const end = node.position?.end.offset;
@@ -96,6 +98,9 @@ export function detectStyle(text: string, tree: Root): Style {
           }
           break;
         }
+        case 'text':
+          countEscapes(src, esc);
+          break;
         case 'emphasis':
           bump(emph, src[0] as '_' | '*');
           break;
@@ -128,7 +133,7 @@ export function detectStyle(text: string, tree: Root): Style {
   };
   visit(tree, null);
 
-  if (/\\[()]/.test(text)) signals.legacy += 2;
+  if (esc.parenEscaped > 0) signals.legacy += 2;
   if (/\n\n$/.test(text)) signals.legacy += 1;
   if (/\{% page-ref /.test(text)) signals.legacy += 1;
   if (tableLegacyDelim > 0) signals.legacy += 1;
@@ -154,8 +159,9 @@ export function detectStyle(text: string, tree: Root): Style {
     trailingNewlines: trailing,
     tablePadding: tablePadded + tableUnpadded === 0 ? base.tablePadding : tablePadded >= tableUnpadded,
     tableDelimiterLegacy: tablePadded + tableUnpadded === 0 ? base.tableDelimiterLegacy : tableLegacyDelim > 0,
-    escapeParens: /\\[()]/.test(text) ? true : era === 'legacy' ? base.escapeParens : false,
-    escapeClosingBracket: /\\\]/.test(text),
+    escapeParens: esc.parenEscaped + esc.parenPlain === 0 ? base.escapeParens : esc.parenEscaped > esc.parenPlain,
+    escapeClosingBracket: esc.bracketEscaped + esc.bracketPlain === 0 ? base.escapeClosingBracket : esc.bracketEscaped > esc.bracketPlain,
+    escapeUnderscore: esc.underscorePlain > esc.underscoreEscaped ? 'boundary' : 'always',
     namedEntities: /&(quot|apos|lt|gt|amp);/.test(text) || (era === 'legacy' && !/&#x[0-9A-F]+;/.test(text)),
   };
   style.bulletOther = style.bullet === '-' ? '*' : '-';
@@ -165,4 +171,22 @@ export function detectStyle(text: string, tree: Root): Style {
     style.ruleRepetition = rule.replace(/\s/g, '').length;
   }
   return style;
+}
+
+/** Count escaped vs. literal `(`/`)`, `]` and intra-word `_` in the source of a text node. */
+function countEscapes(src: string, c: { parenEscaped: number; parenPlain: number; bracketEscaped: number; bracketPlain: number; underscoreEscaped: number; underscorePlain: number }): void {
+  for (let i = 0; i < src.length; i++) {
+    const ch = src[i]!;
+    if (ch === '\\' && i + 1 < src.length) {
+      const n = src[i + 1]!;
+      if (n === '(' || n === ')') c.parenEscaped++;
+      else if (n === ']') c.bracketEscaped++;
+      else if (n === '_' && /\w/.test(src[i - 1] ?? '') && /\w/.test(src[i + 2] ?? '')) c.underscoreEscaped++;
+      i++;
+      continue;
+    }
+    if (ch === '(' || ch === ')') c.parenPlain++;
+    else if (ch === ']') c.bracketPlain++;
+    else if (ch === '_' && /[\p{L}\p{N}]/u.test(src[i - 1] ?? '') && /[\p{L}\p{N}]/u.test(src[i + 1] ?? '')) c.underscorePlain++;
+  }
 }

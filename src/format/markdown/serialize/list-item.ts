@@ -1,0 +1,29 @@
+import type { Handle, State, Info } from 'mdast-util-to-markdown';
+import type { ListItem, Parents } from 'mdast';
+import type { Style } from '../types.js';
+import { ruleMarkerWidth } from '../style/list-markers.js';
+
+/** List items with GitBook's marker-width rule and per-item overrides recorded in the model. */
+export function listItemHandler(style: Style): Handle {
+  return (node: ListItem, parent: Parents | undefined, state: State, info: Info) => {
+    const data = (node.data ?? {}) as { markerWidth?: number; number?: string };
+    const listData = (parent?.data ?? {}) as { marker?: string };
+    let bullet = state.bulletCurrent ?? style.bullet;
+    if (parent && parent.type === 'list' && parent.ordered) {
+      const delim = listData.marker ?? state.options.bulletOrdered ?? '.';
+      const n = data.number ?? String((typeof parent.start === 'number' && parent.start > -1 ? parent.start : 1) + (state.options.incrementListMarker === false ? 0 : parent.children.indexOf(node)));
+      bullet = n + delim;
+    }
+    const size = data.markerWidth ?? ruleMarkerWidth(style, bullet.length, node);
+    const tracker = state.createTracker(info);
+    tracker.move(bullet + ' '.repeat(size - bullet.length));
+    tracker.shift(size);
+    const exit = state.enter('listItem');
+    const value = state.indentLines(state.containerFlow(node, tracker.current()), (line, index, blank) => {
+      if (index) return (blank ? '' : ' '.repeat(size)) + line;
+      return (blank ? bullet : bullet + ' '.repeat(size - bullet.length)) + line;
+    });
+    exit();
+    return value;
+  };
+}

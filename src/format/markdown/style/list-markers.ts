@@ -1,0 +1,47 @@
+import type { Root, Nodes, List, ListItem } from 'mdast';
+import type { Style } from '../types.js';
+
+/** GitBook's rule: a list item whose blocks are separated by blank lines gets a "wide" marker (`*   `). */
+export function ruleMarkerWidth(style: Style, markerLength: number, item: ListItem): number {
+  const size = markerLength + 1;
+  if (style.listItemIndent === 'tab' || (style.listItemIndent === 'mixed' && item.spread)) return Math.ceil(size / 4) * 4;
+  return size;
+}
+
+/**
+ * Record list syntax the file-level style does not predict: a list's marker character when it
+ * differs from the file's bullet, an item's marker width when it differs from GitBook's rule,
+ * and an ordered item's number when it is not the counted one.
+ */
+export function recordListMarkers(text: string, tree: Root, style: Style): void {
+  const walk = (node: Nodes): void => {
+    if (node.type === 'list') recordList(node);
+    if ('children' in node) for (const c of node.children as Nodes[]) walk(c);
+  };
+  const recordList = (list: List): void => {
+    let firstMarker: string | null = null;
+    list.children.forEach((item, index) => {
+      const off = item.position?.start.offset;
+      if (off === undefined) return;
+      const m = /^(?:([*+-])|(\d{1,9})([.)]))([ \t]*)/.exec(text.slice(off, off + 16));
+      if (!m) return;
+      const marker = m[1] ?? m[3]!;
+      firstMarker ??= marker;
+      const bulletText = m[1] ?? m[2]! + m[3]!;
+      if (list.ordered) {
+        const expected = (list.start ?? 1) + (style.incrementListMarker ? index : 0);
+        if (Number(m[2]) !== expected || String(Number(m[2])) !== m[2]) (item.data ??= {} as never as ListItem['data'] & object) && ((item.data as Record<string, unknown>).number = m[2]);
+      }
+      const rest = text.slice(off + m[0].length, off + m[0].length + 1);
+      if (rest === '\n' || rest === '' || m[4]!.includes('\t')) return;
+      const width = bulletText.length + m[4]!.length;
+      if (m[4]!.length > 4) return; // indented code inside the item: width is 1 space
+      let expected = ruleMarkerWidth(style, bulletText.length, item);
+      if (width !== expected) ((item.data ??= {}) as Record<string, unknown>).markerWidth = width;
+    });
+    const expectedMarker = list.ordered ? style.orderedDelimiter : null;
+    if (firstMarker !== null && expectedMarker !== null && firstMarker !== expectedMarker) ((list.data ??= {}) as Record<string, unknown>).marker = firstMarker;
+    if (firstMarker !== null && !list.ordered) ((list.data ??= {}) as Record<string, unknown>).sourceMarker = firstMarker;
+  };
+  walk(tree);
+}
