@@ -40,6 +40,8 @@ export function toDateOrNull(value: unknown): Date | null {
 
 /** bytea as Uint8Array (pg gives Buffers, which are Uint8Arrays; PGlite gives Uint8Arrays). */
 export function toBytes(value: unknown): Uint8Array {
+  // A plain Uint8Array view either way, so callers see one type.
+  if (Buffer.isBuffer(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
   if (value instanceof Uint8Array) return value;
   throw new TypeError('expected bytea');
 }

@@ -37,7 +37,16 @@ function manyPages(n: number, tag: string): PageInput[] {
   }));
 }
 
-export function defineStoreSuite(name: string, options: SuiteOptions): void {
+/** What the suite wrote, for a later check that it persisted (filled as the tests run). */
+export interface SuiteFacts {
+  orgId?: string;
+  token?: string;
+  spaceId?: string;
+  revisionId?: string;
+}
+
+export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFacts {
+  const facts: SuiteFacts = {};
   describe(name, () => {
     let store: Store;
     let orgId: string;
@@ -73,6 +82,7 @@ export function defineStoreSuite(name: string, options: SuiteOptions): void {
 
     it('stores only the sha256 of tokens and verifies them', async () => {
       const { id, token } = await store.tokens.create(orgId, { label: 'ci' });
+      Object.assign(facts, { orgId, token });
       expect(token).toMatch(/^folio_[A-Za-z0-9_-]{43}$/);
       expect(await store.tokens.verify(token)).toEqual({ orgId, tokenId: id });
       expect(await store.tokens.verify(token + 'x')).toBeNull();
@@ -166,6 +176,8 @@ export function defineStoreSuite(name: string, options: SuiteOptions): void {
         ],
         files: [{ id: 'img1', name: 'logo.png', contentType: 'image/png', size: image.byteLength, git: { oid: 'b'.repeat(40), path: '.gitbook/assets/logo.png' }, bytes: image }],
       });
+      await store.spaces.setPrimaryRevision(space.id, id, { expected: null });
+      Object.assign(facts, { spaceId: space.id, revisionId: id });
       const revision = await store.revisions.get(id);
       expect(revision).toMatchObject({ spaceId: space.id, type: 'git-import', parents: [], pageCount: 4, fileCount: 1, data: { redirects: { '/old': '/new' } } });
       expect(revision!.git).toMatchObject({ oid: 'a'.repeat(40), ref: 'refs/heads/main' });
@@ -375,4 +387,5 @@ export function defineStoreSuite(name: string, options: SuiteOptions): void {
       await expect(store.gitSync.update(space.id, { bogus: 1 } as never)).rejects.toBeInstanceOf(ValidationError);
     });
   });
+  return facts;
 }
