@@ -14,6 +14,8 @@ const commands: Record<string, Command> = {
   org: { summary: 'org create <id> --title <title> | org list', load: () => import('./commands/org.js') },
   token: { summary: 'token create --org <id>: print a new API token once', load: () => import('./commands/token.js') },
   // Converter commands (format helper): check, roundtrip.
+  check: { summary: 'check <dir> [--root <projectDirectory>]: import a Git Sync tree and report pages, files, warnings', load: () => import('./commands/check.js') },
+  roundtrip: { summary: 'roundtrip <dir> --out <outDir> [--root <dir>] [--reserialize]: import and export a tree, compare', load: () => import('./commands/roundtrip.js') },
 };
 
 function usage(): string {
