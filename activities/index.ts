@@ -1,6 +1,7 @@
 import type { ActivityDeps } from './deps.js';
 import { createSpaceActivities } from './spaces.js';
 import { createPurgeActivities } from './purge.js';
+import { createGitSyncActivities } from './git-sync.js';
 
 export type { ActivityDeps } from './deps.js';
 
@@ -9,6 +10,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createSpaceActivities(deps),
     ...createPurgeActivities(deps),
+    ...createGitSyncActivities(deps),
   };
 }
 

@@ -1,3 +1,6 @@
 // Every workflow Folio's worker runs. Deterministic code only: activities are imported as types.
 export { createSpaceWorkflow } from './spaces.js';
 export { purgeSpaceWorkflow } from './purge.js';
+export { gitQueueWorkflow } from './git-queue.js';
+export { gitImportWorkflow } from './git-import.js';
+export { gitExportWorkflow } from './git-export.js';

@@ -6,6 +6,7 @@ import { urlBuilder } from './objects/urls.js';
 import { healthRoutes } from './routes/health.js';
 import { orgRoutes } from './routes/orgs.js';
 import { spaceRoutes } from './routes/spaces.js';
+import { gitRoutes } from './routes/git.js';
 
 export type { ApiDeps } from './deps.js';
 
@@ -23,6 +24,7 @@ export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
   healthRoutes(app, deps);
   orgRoutes(app, deps, urls);
   spaceRoutes(app, deps, urls);
+  gitRoutes(app, deps);
   await app.ready();
   return app;
 }

@@ -1,0 +1,154 @@
+/**
+ * The export activity: fetch the remote branch, compute what Folio changed since the last synced commit
+ * (the converter writes only changed paths), refuse to overwrite files the remote also changed (CONFLICT,
+ * unless `force`), build the new tree on top of the remote head, commit with Folio's trailers and push
+ * without force (creating the branch when missing). A branch that moves during the push fails the attempt
+ * with the retryable NON_FAST_FORWARD: the retry fetches again and re-checks conflicts, so no remote commit
+ * is ever lost.
+ */
+import { ApplicationFailure } from '@temporalio/activity';
+import {
+  commit as writeCommit,
+  diffTrees,
+  fetchRef,
+  getTrailer,
+  hasObject,
+  openCache,
+  push,
+  readBlob,
+  readCommit,
+  readTree,
+  writeTree,
+  GitRefNotFoundError,
+  type SourceTree,
+} from '../src/git/index.js';
+import { exportRevision } from '../src/format/export.js';
+import { importTree } from '../src/format/import.js';
+import { gitBlobOid } from '../src/format/source-tree.js';
+import type { RevisionModel, SourceTree as FormatTree } from '../src/format/model.js';
+import { conflictingPaths } from '../src/gitsync/conflicts.js';
+import { gitFailure, toFailure } from '../src/gitsync/failures.js';
+import { loadRevisionModel } from '../src/gitsync/revision-records.js';
+import { FOLIO_AUTHOR, FOLIO_REQUEST_TRAILER, FOLIO_REVISION_TRAILER, folioTrailers } from '../src/gitsync/trailers.js';
+import type { GitOperationResult, GitSyncRequest } from '../workflows/git-definitions.js';
+import { progressReporter } from './git-progress.js';
+import { credentialsOf, type GitSyncContext } from './git-sync.js';
+
+export function createGitExportActivity(ctx: GitSyncContext) {
+  const { store, config } = ctx;
+  return async function gitExportActivity(request: GitSyncRequest): Promise<GitOperationResult> {
+    const progress = progressReporter('fetching');
+    let secrets: string[] = [];
+    try {
+      const creds = await credentialsOf(ctx, request);
+      if (creds) secrets = [creds.password];
+      const space = await store.spaces.get(request.spaceId);
+      if (!space) throw ApplicationFailure.create({ type: 'NOT_FOUND', message: `space not found: ${request.spaceId}`, nonRetryable: true });
+      const revisionId = space.revisionId;
+      if (!revisionId) throw ApplicationFailure.create({ type: 'NOT_FOUND', message: 'the space has no content to export', nonRetryable: true });
+      const revision = await store.revisions.get(revisionId);
+      const sync = await store.gitSync.get(request.spaceId);
+      const cache = await openCache({ root: ctx.cacheRoot, url: request.url, ref: request.ref, ...(request.repoCacheID ? { repoCacheID: request.repoCacheID } : {}) });
+
+      // The commit this revision's content corresponds to in this repository, if any.
+      let synced: string | undefined;
+      if (sync.lastExport?.revisionId === revisionId && sync.repo?.url === request.url) synced = sync.lastExport.commit;
+      else if (revision?.git?.oid && revision.git.url === request.url) synced = revision.git.oid;
+
+      let remoteHead: string | null = null;
+      try {
+        const fetched = await fetchRef({
+          cache,
+          url: request.url,
+          ref: request.ref,
+          ...(creds ? { auth: creds } : {}),
+          ...(synced ? { baseCommit: synced } : {}),
+          onProgress: (p) => progress.update({ phase: p.phase, loaded: p.loaded, total: p.total }),
+          ...(progress.signal ? { signal: progress.signal } : {}),
+        });
+        remoteHead = fetched.commit;
+      } catch (err) {
+        if (!(err instanceof GitRefNotFoundError)) throw err;
+      }
+      const markExported = async (commitOid: string) => {
+        await store.gitSync.update(request.spaceId, { lastExport: { timestamp: request.timestamp, commit: commitOid, requestId: request.requestId, revisionId } });
+      };
+
+      if (remoteHead) {
+        const head = await readCommit(cache, remoteHead);
+        // A retry after a push that went through: the remote head is this very export.
+        if (getTrailer(head.message, FOLIO_REQUEST_TRAILER) === request.requestId) {
+          await markExported(remoteHead);
+          return { requestId: request.requestId, direction: 'export', outcome: 'applied', commit: remoteHead, revisionId, detail: `pushed ${remoteHead.slice(0, 12)}` };
+        }
+        // Loop protection: the revision came from (or was exported as) the remote head.
+        if (synced === remoteHead || getTrailer(head.message, FOLIO_REVISION_TRAILER) === revisionId) {
+          await markExported(remoteHead);
+          return { requestId: request.requestId, direction: 'export', outcome: 'noop', commit: remoteHead, revisionId, detail: `the branch already holds this revision (${remoteHead.slice(0, 12)})` };
+        }
+      }
+
+      progress.update({ phase: 'building tree' });
+      const loaded = await loadRevisionModel(store, revisionId);
+      const model: RevisionModel = loaded?.model ?? (await importTree(new Map(), { projectDirectory: request.projectDirectory })).revision;
+      const readBlobBytes = async (oid: string): Promise<Uint8Array> => {
+        if (await hasObject(cache, oid)) return readBlob(cache, oid, { maxFileBytes: config.gitMaxFileBytes });
+        const hash = loaded?.hashByGitOid.get(oid);
+        const bytes = hash ? await store.blobs.get(hash) : null;
+        if (!bytes) throw gitFailure('BLOB_UNAVAILABLE', `no bytes stored for blob ${oid}`, { nonRetryable: true });
+        return bytes;
+      };
+      const remoteTree: SourceTree = remoteHead ? await readTree(cache, remoteHead, { maxFileBytes: config.gitMaxFileBytes }) : new Map();
+
+      let changes: Map<string, Uint8Array | null>;
+      let conflicts: string[] = [];
+      if (remoteHead && synced && synced !== remoteHead && (await hasObject(cache, synced))) {
+        // What Folio changed since the synced commit, checked against what the remote changed since.
+        const syncedTree = await readTree(cache, synced, { maxFileBytes: config.gitMaxFileBytes });
+        changes = (await exportRevision(model, syncedTree as FormatTree, { readBlob: readBlobBytes, ...(loaded ? { base: loaded.model } : {}) })).changes;
+        const diff = await diffTrees(cache, synced, remoteHead);
+        const remoteChanged = new Set([...diff.added, ...diff.modified, ...diff.deleted]);
+        conflicts = conflictingPaths(changes, remoteChanged, (p) => remoteTree.get(p)?.oid, gitBlobOid);
+        if (conflicts.length > 0 && !request.force) {
+          throw ApplicationFailure.create({
+            type: 'CONFLICT',
+            message: `the remote branch changed ${conflicts.length} file(s) that this export also changes: ${conflicts.slice(0, 20).join(', ')}${conflicts.length > 20 ? ', …' : ''}`,
+            details: [{ files: conflicts.slice(0, 200) }],
+            nonRetryable: true,
+          });
+        }
+      } else {
+        changes = (await exportRevision(model, remoteTree as FormatTree, { readBlob: readBlobBytes })).changes;
+      }
+      progress.update({ phase: 'writing', blobsWritten: [...changes.values()].filter((v) => v !== null).length });
+
+      const tree = await writeTree(cache, remoteHead, changes);
+      if (remoteHead && tree === (await readCommit(cache, remoteHead)).tree) {
+        await markExported(remoteHead);
+        return { requestId: request.requestId, direction: 'export', outcome: 'noop', commit: remoteHead, revisionId, detail: 'no change to export' };
+      }
+      const newCommit = await writeCommit(cache, {
+        tree,
+        parents: remoteHead ? [remoteHead] : [],
+        message: request.commitMessage ?? 'Folio export',
+        author: FOLIO_AUTHOR,
+        trailers: folioTrailers(request.spaceId, revisionId, request.requestId),
+      });
+      progress.update({ phase: 'pushing' });
+      await push({ cache, url: request.url, ref: request.ref, commit: newCommit, ...(creds ? { auth: creds } : {}), ...(progress.signal ? { signal: progress.signal } : {}) });
+      await markExported(newCommit);
+      await progress.flush();
+      return {
+        requestId: request.requestId,
+        direction: 'export',
+        outcome: 'applied',
+        commit: newCommit,
+        revisionId,
+        filesChanged: changes.size,
+        detail: `pushed ${newCommit.slice(0, 12)} (${changes.size} changed path(s)${conflicts.length ? `, ${conflicts.length} conflict(s) overwritten by force` : ''})`,
+      };
+    } catch (err) {
+      throw toFailure(err, secrets);
+    }
+  };
+}

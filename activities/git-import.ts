@@ -1,0 +1,157 @@
+/**
+ * The import activity: fetch the ref (shallow, single branch, bare cache, no checkout), read the tree, let the
+ * converter parse only the blobs that changed since the space's current revision, store the new revision
+ * (idempotency key per request) and make it primary (compare-and-set), unless standalone.
+ */
+import { ApplicationFailure } from '@temporalio/activity';
+import {
+  fetchRef,
+  getTrailer,
+  hasObject,
+  openCache,
+  readCommit,
+  readTree,
+  GitFileTooLargeError,
+  type SourceTree,
+} from '../src/git/index.js';
+import { importTree } from '../src/format/import.js';
+import type { SourceTree as FormatTree } from '../src/format/model.js';
+import { loadRevisionModel, modelToRevisionInput } from '../src/gitsync/revision-records.js';
+import { toFailure } from '../src/gitsync/failures.js';
+import { FOLIO_REVISION_TRAILER } from '../src/gitsync/trailers.js';
+import type { GitOperationResult, GitSyncRequest } from '../workflows/git-definitions.js';
+import { progressReporter } from './git-progress.js';
+import { credentialsOf, type GitSyncContext } from './git-sync.js';
+
+function isWithin(p: string, dir: string): boolean {
+  return dir === '' || p === dir || p.startsWith(`${dir}/`);
+}
+
+export function createGitImportActivity(ctx: GitSyncContext) {
+  const { store, config } = ctx;
+  return async function gitImportActivity(request: GitSyncRequest): Promise<GitOperationResult> {
+    const progress = progressReporter('fetching');
+    let secrets: string[] = [];
+    try {
+      const creds = await credentialsOf(ctx, request);
+      if (creds) secrets = [creds.password];
+      const space = await store.spaces.get(request.spaceId);
+      if (!space) throw ApplicationFailure.create({ type: 'NOT_FOUND', message: `space not found: ${request.spaceId}`, nonRetryable: true });
+      if (!request.standalone && space.editMode === 'locked') throw ApplicationFailure.create({ type: 'LOCKED', message: `space ${space.id} is locked (editMode: locked)`, nonRetryable: true });
+      const sync = await store.gitSync.get(request.spaceId);
+      const primary = space.revisionId ? await store.revisions.get(space.revisionId) : null;
+      const cache = await openCache({ root: ctx.cacheRoot, url: request.url, ref: request.ref, ...(request.repoCacheID ? { repoCacheID: request.repoCacheID } : {}) });
+      const baseCommit = primary?.git?.oid && primary.git.url === request.url ? primary.git.oid : undefined;
+      const fetched = await fetchRef({
+        cache,
+        url: request.url,
+        ref: request.ref,
+        ...(creds ? { auth: creds } : {}),
+        ...(baseCommit ? { baseCommit } : {}),
+        onProgress: (p) => progress.update({ phase: p.phase, loaded: p.loaded, total: p.total }),
+        ...(progress.signal ? { signal: progress.signal } : {}),
+      });
+      const head = fetched.commit;
+      const info = await readCommit(cache, head);
+      const markImported = async (revisionId: string | undefined) => {
+        await store.gitSync.update(request.spaceId, {
+          lastImport: { timestamp: request.timestamp, commit: head, requestId: request.requestId, ...(revisionId ? { revisionId } : {}) },
+        });
+      };
+
+      // Loop protection: the space already holds this commit's content (imported from it, or exported as it).
+      const exportedAsHead = sync.lastExport?.commit === head && sync.lastExport.revisionId === space.revisionId;
+      const trailerRevision = getTrailer(info.message, FOLIO_REVISION_TRAILER);
+      if ((primary?.git?.oid === head) || exportedAsHead || (trailerRevision !== undefined && trailerRevision === space.revisionId)) {
+        await markImported(space.revisionId ?? undefined);
+        return { requestId: request.requestId, direction: 'import', outcome: 'noop', commit: head, detail: `the space already holds commit ${head.slice(0, 12)}` };
+      }
+
+      progress.update({ phase: 'reading tree' });
+      const tree = await readTree(cache, head, { maxFileBytes: config.gitMaxFileBytes });
+      const projectDir = request.projectDirectory;
+      for (const [p, entry] of tree) {
+        if (isWithin(p, projectDir) && entry.size !== undefined && entry.size > config.gitMaxFileBytes) throw new GitFileTooLargeError(p, entry.size, config.gitMaxFileBytes);
+      }
+      let filesRead = 0;
+      const counted: FormatTree = new Map();
+      for (const [p, entry] of tree) {
+        counted.set(p, {
+          oid: entry.oid,
+          ...(entry.mode ? { mode: entry.mode } : {}),
+          ...(entry.size !== undefined ? { size: entry.size } : {}),
+          read: async () => {
+            const bytes = await entry.read();
+            filesRead++;
+            progress.update({ phase: 'parsing', filesRead });
+            return bytes;
+          },
+        });
+      }
+
+      const previous = primary ? await loadRevisionModel(store, primary.id) : null;
+      let previousTree: SourceTree = new Map();
+      if (previous && baseCommit && (await hasObject(cache, baseCommit))) previousTree = await readTree(cache, baseCommit, { maxFileBytes: config.gitMaxFileBytes });
+      const imported = await importTree(counted, {
+        projectDirectory: projectDir,
+        ...(previous ? { previous: { revision: previous.model, tree: previousTree as FormatTree } } : {}),
+        limits: { maxPages: config.gitMaxPages },
+      });
+      progress.update({ phase: 'storing', filesRead, pagesParsed: imported.stats.parsed });
+
+      // File bytes: reuse the stored blob when the git blob did not change, else read it from the tree.
+      const fileBytes = new Map<string, Uint8Array | { hash: string }>();
+      let filesChanged = 0;
+      for (const f of imported.revision.files) {
+        if (!f.git) continue;
+        const known = previous?.hashByGitOid.get(f.git.oid);
+        if (known) {
+          fileBytes.set(f.id, { hash: known });
+          continue;
+        }
+        const entry = counted.get(f.git.path);
+        if (!entry) continue;
+        fileBytes.set(f.id, await entry.read());
+        filesChanged++;
+      }
+      const { id: revisionId } = await store.revisions.create(
+        modelToRevisionInput(imported.revision, {
+          spaceId: request.spaceId,
+          parents: primary ? [primary.id] : [],
+          type: 'git-import',
+          git: {
+            oid: head,
+            message: info.message,
+            ref: request.ref,
+            url: request.url,
+            createdByService: trailerRevision !== undefined,
+          },
+          idempotencyKey: `git-import/${request.requestId}`,
+          fileBytes,
+        }),
+      );
+      if (!request.standalone) {
+        try {
+          await store.spaces.setPrimaryRevision(request.spaceId, revisionId, { expected: space.revisionId });
+        } catch (err) {
+          const now = await store.spaces.get(request.spaceId);
+          if (now?.revisionId !== revisionId) throw err;
+        }
+      }
+      await markImported(revisionId);
+      await progress.flush();
+      return {
+        requestId: request.requestId,
+        direction: 'import',
+        outcome: 'applied',
+        commit: head,
+        revisionId,
+        pagesChanged: imported.stats.parsed,
+        filesChanged,
+        detail: `imported ${head.slice(0, 12)}: ${imported.stats.pages} pages (${imported.stats.parsed} parsed, ${imported.stats.reused} reused), ${imported.stats.files} files`,
+      };
+    } catch (err) {
+      throw toFailure(err, secrets);
+    }
+  };
+}

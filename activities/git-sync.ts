@@ -1,0 +1,122 @@
+/**
+ * Git sync activities: bookkeeping (operation state, request log, vault cleanup) and the two long ones,
+ * import and export (./git-import.ts, ./git-export.ts).
+ */
+import path from 'node:path';
+import { ApplicationFailure } from '@temporalio/activity';
+import { createVault, vaultKey, type CredentialVault } from '../src/gitsync/vault.js';
+import { recordRequest } from '../src/gitsync/request-log.js';
+import type { GitOperationResult, GitQueueOutcome, GitSyncRequest } from '../workflows/git-definitions.js';
+import type { ActivityDeps } from './deps.js';
+import { createGitImportActivity } from './git-import.js';
+import { createGitExportActivity } from './git-export.js';
+
+export interface GitSyncContext extends ActivityDeps {
+  vault(): CredentialVault;
+  cacheRoot: string;
+}
+
+export function gitSyncContext(deps: ActivityDeps): GitSyncContext {
+  let vault: CredentialVault | undefined;
+  return {
+    ...deps,
+    cacheRoot: path.join(deps.config.dataDir, 'git-cache'),
+    vault() {
+      vault ??= createVault(deps.store.sql, vaultKey({ dataDir: deps.config.dataDir }));
+      return vault;
+    },
+  };
+}
+
+/** The credentials a request refers to: none, or the vault's (a missing entry is a typed failure). */
+export async function credentialsOf(ctx: GitSyncContext, request: GitSyncRequest): Promise<{ username: string; password: string } | undefined> {
+  if (!request.credentialId) return undefined;
+  const creds = await ctx.vault().get(request.credentialId);
+  if (!creds) throw ApplicationFailure.create({ type: 'CREDENTIALS_MISSING', message: 'the credentials of this request expired or were removed; send the request again', nonRetryable: true });
+  return creds;
+}
+
+/** Whether `request` is older than the last applied operation of its direction recorded in the store. */
+export function staleAgainst(request: GitSyncRequest, last: { timestamp: string } | null): boolean {
+  return !request.force && last !== null && Date.parse(request.timestamp) < Date.parse(last.timestamp);
+}
+
+export function createGitSyncActivities(deps: ActivityDeps) {
+  const ctx = gitSyncContext(deps);
+  const { store, logger } = deps;
+  const log = logger.child({ component: 'git-sync' });
+  return {
+    /** Records queue outcomes (dropped, duplicate, failed, …) in the request log. */
+    async gitRecordOutcome(spaceId: string, outcomes: GitQueueOutcome[]): Promise<void> {
+      for (const o of outcomes) {
+        if (o.status === 'dropped-stale' || o.status === 'duplicate') log.info({ spaceId, requestId: o.requestId, direction: o.direction, timestamp: o.timestamp, status: o.status }, 'git request dropped');
+        await recordRequest(store.sql, spaceId, { requestId: o.requestId, direction: o.direction, timestamp: o.timestamp, status: o.status, code: o.code ?? null, message: o.message ?? null }).catch((err: unknown) => {
+          // The space may be gone (purged): nothing to record then.
+          if (!/foreign key/i.test(String((err as Error).message))) throw err;
+        });
+      }
+    },
+
+    /** Marks the operation running, unless the store says the request is stale. Idempotent. */
+    async gitBeginOperation(request: GitSyncRequest): Promise<{ stale: boolean; detail?: string }> {
+      const space = await store.spaces.get(request.spaceId);
+      if (!space) throw ApplicationFailure.create({ type: 'NOT_FOUND', message: `space not found: ${request.spaceId}`, nonRetryable: true });
+      const state = await store.gitSync.get(request.spaceId);
+      const last = request.direction === 'import' ? state.lastImport : state.lastExport;
+      if (staleAgainst(request, last)) {
+        return { stale: true, detail: `older than the last applied ${request.direction} (${last?.timestamp})` };
+      }
+      await store.gitSync.update(request.spaceId, {
+        repo: {
+          url: request.url,
+          ref: request.ref,
+          ...(request.projectDirectory ? { projectDirectory: request.projectDirectory } : {}),
+          // Extra keys for git/info (the repo column is JSON, kept as written).
+          ...({
+            ...(request.repoTreeURL ? { treeURL: request.repoTreeURL } : {}),
+            ...(request.repoCommitURL ? { commitURL: request.repoCommitURL } : {}),
+            ...(request.gitInfo?.provider ? { provider: request.gitInfo.provider } : {}),
+            ...(request.gitInfo?.url ? { infoURL: request.gitInfo.url } : {}),
+          } as object),
+        },
+        operation: { state: 'running', direction: request.direction, startedAt: new Date().toISOString(), requestId: request.requestId, error: null },
+      });
+      await recordRequest(store.sql, request.spaceId, { requestId: request.requestId, direction: request.direction, timestamp: request.timestamp, status: 'running' });
+      return { stale: false };
+    },
+
+    /** Records the end of the operation in `git/info` and the request log; forgets the credentials. */
+    async gitFinishOperation(
+      request: GitSyncRequest,
+      end: { state: 'success' | 'failure' | 'timeout'; result?: GitOperationResult; error?: { code: string; message: string } },
+    ): Promise<void> {
+      const state = await store.gitSync.get(request.spaceId).catch(() => null);
+      if (state) {
+        const startedAt = state.operation?.requestId === request.requestId ? state.operation.startedAt : undefined;
+        await store.gitSync.update(request.spaceId, {
+          operation: {
+            state: end.state,
+            direction: request.direction,
+            startedAt: startedAt ?? new Date().toISOString(),
+            endedAt: new Date().toISOString(),
+            requestId: request.requestId,
+            error: end.error ?? null,
+          },
+        }).catch(() => undefined);
+        await recordRequest(store.sql, request.spaceId, {
+          requestId: request.requestId,
+          direction: request.direction,
+          timestamp: request.timestamp,
+          status: end.state === 'success' ? (end.result?.outcome === 'noop' ? 'noop' : 'succeeded') : end.state === 'timeout' ? 'timeout' : 'failed',
+          code: end.error?.code ?? null,
+          message: end.error?.message ?? end.result?.detail ?? null,
+        }).catch(() => undefined);
+      }
+      if (request.credentialId) await ctx.vault().delete(request.credentialId);
+      if (end.state !== 'success') log.warn({ spaceId: request.spaceId, requestId: request.requestId, direction: request.direction, code: end.error?.code }, 'git operation failed');
+    },
+
+    gitImportActivity: createGitImportActivity(ctx),
+    gitExportActivity: createGitExportActivity(ctx),
+  };
+}

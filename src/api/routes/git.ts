@@ -1,0 +1,106 @@
+/**
+ * Git sync endpoints: `POST /v1/spaces/{id}/git/import`, `POST /v1/spaces/{id}/git/export` (204 once queued on
+ * the space's queue workflow `space/<id>/git`), `GET /v1/spaces/{id}/git/info` (repository, last sync marks
+ * and the latest operation, in the shape of the official `GitSyncState`).
+ *
+ * Credentials in the URL are sealed into the vault here; only their id travels to Temporal.
+ */
+import type { FastifyInstance } from 'fastify';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { workflowIds, OperationAttribute, OrganizationIdAttribute, SpaceIdAttribute } from '../../../workflows/definitions.js';
+import { enqueueGitRequestSignal, gitQueueStateQuery, type GitDirection, type GitQueueState, type GitQueueView, type GitSyncRequest } from '../../../workflows/git-definitions.js';
+import type { gitQueueWorkflow } from '../../../workflows/git-queue.js';
+import { parseGitRequest, GitRequestError } from '../../gitsync/request.js';
+import { gitRequestId } from '../../gitsync/request-id.js';
+import { createVault, vaultKey, type CredentialVault } from '../../gitsync/vault.js';
+import { listRequests, recordRequest } from '../../gitsync/request-log.js';
+import { gitInfoObject } from '../../gitsync/info.js';
+import type { ApiDeps } from '../deps.js';
+import { badRequest, notFound } from '../http-errors.js';
+import { assertSpaceEditable } from '../space-editable.js';
+import { loadSpace } from './spaces.js';
+
+export function gitRoutes(app: FastifyInstance, deps: ApiDeps): void {
+  let vault: CredentialVault | undefined;
+  const getVault = () => (vault ??= createVault(deps.store.sql, vaultKey({ dataDir: deps.config.dataDir })));
+
+  const enqueue = (direction: GitDirection) => async (request: import('fastify').FastifyRequest<{ Params: { spaceId: string } }>, reply: import('fastify').FastifyReply) => {
+    const space = await loadSpace(deps, request, request.params.spaceId);
+    let parsed;
+    try {
+      parsed = parseGitRequest(direction, request.body);
+    } catch (err) {
+      if (err instanceof GitRequestError) throw badRequest(err.message);
+      throw err;
+    }
+    if (direction === 'import' && !parsed.standalone) assertSpaceEditable(space);
+    const receivedAt = new Date().toISOString();
+    const timestamp = parsed.timestamp ?? receivedAt;
+    const requestId = gitRequestId(space.id, { ...parsed, timestamp });
+    const credentialId = parsed.credentials ? await getVault().put(space.id, parsed.credentials) : undefined;
+    const queued: GitSyncRequest = {
+      requestId,
+      direction,
+      spaceId: space.id,
+      organizationId: space.organizationId,
+      url: parsed.url,
+      ...(credentialId ? { credentialId } : {}),
+      ref: parsed.ref,
+      timestamp,
+      force: parsed.force,
+      standalone: parsed.standalone,
+      ...(parsed.commitMessage !== undefined ? { commitMessage: parsed.commitMessage } : {}),
+      ...(parsed.repoCacheID ? { repoCacheID: parsed.repoCacheID } : {}),
+      ...(parsed.repoTreeURL ? { repoTreeURL: parsed.repoTreeURL } : {}),
+      ...(parsed.repoCommitURL ? { repoCommitURL: parsed.repoCommitURL } : {}),
+      projectDirectory: parsed.projectDirectory,
+      ...(parsed.gitInfo ? { gitInfo: parsed.gitInfo } : {}),
+      receivedAt,
+    };
+    await recordRequest(deps.store.sql, space.id, { requestId, direction, timestamp, status: 'queued' });
+    const initial: GitQueueState = {
+      spaceId: space.id,
+      organizationId: space.organizationId,
+      pending: [],
+      lastApplied: {},
+      seen: [],
+      recent: [],
+      processed: 0,
+      dropped: 0,
+      runs: 1,
+    };
+    await deps.temporal.workflow.signalWithStart<typeof gitQueueWorkflow, [GitSyncRequest]>('gitQueueWorkflow', {
+      workflowId: workflowIds.gitQueue(space.id),
+      taskQueue: deps.config.taskQueue,
+      args: [initial],
+      signal: enqueueGitRequestSignal,
+      signalArgs: [queued],
+      typedSearchAttributes: [
+        { key: SpaceIdAttribute, value: space.id },
+        { key: OrganizationIdAttribute, value: space.organizationId },
+        { key: OperationAttribute, value: 'git-queue' },
+      ],
+      memo: { spaceId: space.id },
+      staticSummary: `Git sync queue of space ${space.id}: imports and exports one at a time, in timestamp order`,
+    });
+    request.log.info({ spaceId: space.id, requestId, direction, timestamp }, 'git request queued');
+    return reply.status(204).send();
+  };
+
+  app.post<{ Params: { spaceId: string } }>('/v1/spaces/:spaceId/git/import', enqueue('import'));
+  app.post<{ Params: { spaceId: string } }>('/v1/spaces/:spaceId/git/export', enqueue('export'));
+
+  app.get<{ Params: { spaceId: string } }>('/v1/spaces/:spaceId/git/info', async (request) => {
+    const space = await loadSpace(deps, request, request.params.spaceId);
+    const state = await deps.store.gitSync.get(space.id);
+    if (!state.repo && !state.operation) throw notFound(`no git sync on space ${space.id}`);
+    let queue: GitQueueView | null = null;
+    try {
+      queue = await deps.temporal.workflow.getHandle(workflowIds.gitQueue(space.id)).query(gitQueueStateQuery);
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) request.log.debug({ err: (err as Error).message }, 'git queue not queryable');
+    }
+    const requests = await listRequests(deps.store.sql, space.id, 20);
+    return gitInfoObject(state, { queue, requests });
+  });
+}

@@ -1,0 +1,40 @@
+/**
+ * Maps whatever a git operation throws onto a typed Temporal `ApplicationFailure`: git-layer codes are kept
+ * (AUTH_FAILED, REPO_NOT_FOUND, …), the converter's page limit becomes TOO_MANY_PAGES, network trouble and
+ * a moved branch stay retryable. Messages are scrubbed of URL userinfo and of the given secrets.
+ */
+import { ApplicationFailure } from '@temporalio/common';
+import { GitError } from '../git/index.js';
+import { FormatError, TooManyPagesError } from '../format/errors.js';
+import { FolioError } from '../errors.js';
+import { redact } from '../redact.js';
+
+const RETRYABLE = new Set(['NETWORK', 'CACHE_LOCKED', 'NON_FAST_FORWARD', 'GIT_PROTOCOL', 'OBJECT_NOT_FOUND']);
+
+export function scrubSecrets(text: string, secrets: readonly string[]): string {
+  let out = redact(text);
+  for (const s of secrets) if (s && s.length >= 1) out = out.split(s).join('***').split(encodeURIComponent(s)).join('***');
+  return out;
+}
+
+export function gitFailure(type: string, message: string, options: { nonRetryable?: boolean; details?: unknown[]; secrets?: readonly string[] } = {}): ApplicationFailure {
+  return ApplicationFailure.create({
+    type,
+    message: scrubSecrets(message, options.secrets ?? []),
+    nonRetryable: options.nonRetryable ?? !RETRYABLE.has(type),
+    ...(options.details ? { details: options.details } : {}),
+  });
+}
+
+export function toFailure(err: unknown, secrets: readonly string[] = []): ApplicationFailure {
+  if (err instanceof ApplicationFailure) {
+    return err;
+  }
+  if (err instanceof TooManyPagesError) return gitFailure('TOO_MANY_PAGES', err.message, { nonRetryable: true, secrets });
+  if (err instanceof GitError) return gitFailure(err.code, err.message, { nonRetryable: !RETRYABLE.has(err.code), secrets });
+  if (err instanceof FormatError) return gitFailure('FORMAT_ERROR', `${err.code}: ${err.message}`, { nonRetryable: true, secrets });
+  if (err instanceof FolioError && err.code === 'NOT_FOUND') return gitFailure('NOT_FOUND', err.message, { nonRetryable: true, secrets });
+  const message = err instanceof Error ? err.message : String(err);
+  // Anything else (store unavailable, a bug) is retried with backoff; the message is scrubbed all the same.
+  return ApplicationFailure.create({ type: 'INTERNAL', message: scrubSecrets(message, secrets), nonRetryable: false });
+}

@@ -1,0 +1,63 @@
+/**
+ * The `git/info` object: the official `GitSyncState` members Folio can fill (`repoName`, `url`,
+ * `installationProvider`, `operation`, `updatedAt`) plus Folio's own (`repo`, `lastImport`, `lastExport`,
+ * `queue`, `requests`). `operation` is `{ state: running|success|failure|timeout, direction, startedAt,
+ * endedAt, error }`.
+ */
+import type { GitSyncState } from '../store/index.js';
+import type { GitQueueView } from '../../workflows/git-definitions.js';
+import type { RequestLogRow } from './request-log.js';
+
+const STATES: Record<string, 'running' | 'success' | 'failure' | 'timeout'> = {
+  running: 'running',
+  pending: 'running',
+  success: 'success',
+  succeeded: 'success',
+  failure: 'failure',
+  failed: 'failure',
+  cancelled: 'failure',
+  timeout: 'timeout',
+};
+
+function repoName(url: string): string {
+  try {
+    const p = new URL(url).pathname.replace(/\/+$/, '').replace(/\.git$/, '');
+    return p.split('/').filter(Boolean).slice(-2).join('/');
+  } catch {
+    return url;
+  }
+}
+
+export function gitInfoObject(state: GitSyncState, extra: { queue: GitQueueView | null; requests: RequestLogRow[] }) {
+  const repo = state.repo as (GitSyncState['repo'] & { treeURL?: string; provider?: string; infoURL?: string }) | null;
+  const op = state.operation;
+  return {
+    object: 'git-info',
+    ...(repo ? { repoName: repoName(repo.url), url: repo.infoURL ?? repo.treeURL ?? repo.url } : {}),
+    ...(repo?.provider ? { installationProvider: repo.provider } : {}),
+    repo: repo ? { url: repo.url, ref: repo.ref, projectDirectory: repo.projectDirectory ?? '' } : null,
+    operation: op
+      ? {
+          state: STATES[op.state] ?? 'failure',
+          direction: op.direction,
+          startedAt: op.startedAt,
+          ...(op.endedAt ? { endedAt: op.endedAt } : {}),
+          ...(op.error ? { error: `${op.error.code}: ${op.error.message}`, errorCode: op.error.code } : {}),
+          ...(op.requestId ? { requestId: op.requestId } : {}),
+        }
+      : null,
+    lastImport: state.lastImport,
+    lastExport: state.lastExport,
+    queue: extra.queue,
+    requests: extra.requests.map((r) => ({
+      requestId: r.requestId,
+      direction: r.direction,
+      timestamp: r.timestamp,
+      status: r.status,
+      ...(r.code ? { code: r.code } : {}),
+      ...(r.message ? { message: r.message } : {}),
+      updatedAt: r.updatedAt.toISOString(),
+    })),
+    ...(state.updatedAt ? { updatedAt: state.updatedAt.toISOString() } : {}),
+  };
+}

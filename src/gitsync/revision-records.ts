@@ -1,0 +1,161 @@
+/**
+ * RevisionModel (the converter's model) ⇄ store records (pages, files, revision data).
+ *
+ * - A page's `id`, `kind`, `title`, `slug`, `path` are columns; its `markdown` is the body blob; every other
+ *   model field goes into `data` (JSON). `computed` pages are stored as `group` with `data.modelKind`.
+ * - A file's bytes are a blob (reused by hash when the git blob did not change); `role`, `referenced` go in `data`.
+ * - Revision `data` holds `{ model: { version, config, summary } }`.
+ */
+import type { FileModel, PageModel, RevisionModel } from '../format/model.js';
+import type { FileInput, FileRecord, JsonObject, PageInput, PageRecord, RevisionInput, Store } from '../store/index.js';
+
+const PAGE_COLUMNS = new Set(['id', 'kind', 'title', 'slug', 'path', 'children', 'markdown']);
+
+function toJson(value: unknown): JsonObject {
+  return JSON.parse(JSON.stringify(value ?? {})) as JsonObject;
+}
+
+export function pageToInput(page: PageModel, encoder = new TextEncoder()): PageInput {
+  const rest: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(page)) if (!PAGE_COLUMNS.has(k) && v !== undefined) rest[k] = v;
+  const kind = page.kind === 'computed' ? 'group' : page.kind;
+  if (page.kind === 'computed') rest.modelKind = 'computed';
+  const input: PageInput = {
+    id: page.id,
+    kind,
+    title: page.title,
+    slug: page.slug,
+    data: toJson(rest),
+    children: page.children.map((c) => pageToInput(c, encoder)),
+  };
+  if (page.kind === 'document') {
+    input.path = page.path;
+    if (page.markdown !== null) input.body = encoder.encode(page.markdown);
+    else input.data = { ...input.data, markdownNull: true };
+  }
+  return input;
+}
+
+/**
+ * `bytes` gives each file's content: bytes, or the hash of a stored blob. A file without content is stored
+ * without a blob (export then leaves it untouched in the target tree).
+ */
+export function fileToInput(file: FileModel, bytes: Uint8Array | { hash: string } | undefined): FileInput {
+  const input: FileInput = {
+    id: file.id,
+    name: file.name,
+    path: file.path,
+    contentType: file.contentType,
+    size: file.size ?? (bytes instanceof Uint8Array ? bytes.byteLength : 0),
+    data: toJson({ role: file.role, referenced: file.referenced, ...(file.size !== undefined ? { modelSize: file.size } : {}) }),
+  };
+  if (file.git) input.git = { oid: file.git.oid, path: file.git.path };
+  if (bytes) input.bytes = bytes;
+  return input;
+}
+
+export function modelToRevisionInput(
+  model: RevisionModel,
+  options: Omit<RevisionInput, 'pages' | 'files' | 'data'> & { fileBytes: Map<string, Uint8Array | { hash: string }> },
+): RevisionInput {
+  const { fileBytes, ...rest } = options;
+  const encoder = new TextEncoder();
+  return {
+    ...rest,
+    data: toJson({ model: { version: model.version, config: model.config, summary: model.summary } }),
+    pages: model.pages.map((p) => pageToInput(p, encoder)),
+    files: model.files.map((f) => fileToInput(f, fileBytes.get(f.id))),
+  };
+}
+
+export interface LoadedRevision {
+  model: RevisionModel;
+  /** fileId → blob hash */
+  fileHashes: Map<string, string>;
+  /** git blob oid → blob hash (files and page bodies imported from git) */
+  hashByGitOid: Map<string, string>;
+}
+
+/** The revision as a model, or null when it was not made by the converter (e.g. the empty first revision). */
+export async function loadRevisionModel(store: Store, revisionId: string): Promise<LoadedRevision | null> {
+  const revision = await store.revisions.get(revisionId);
+  if (!revision) return null;
+  const meta = (revision.data as { model?: { version: number; config: unknown; summary: unknown } }).model;
+  if (!meta) return null;
+  const [pages, files] = await Promise.all([store.revisions.pages(revisionId), store.revisions.files(revisionId)]);
+  const hashByGitOid = new Map<string, string>();
+  const decoder = new TextDecoder();
+  const bodies = new Map<string, string>();
+  const collect = (list: PageRecord[], out: PageRecord[]) => {
+    for (const p of list) {
+      out.push(p);
+      collect(p.children, out);
+    }
+  };
+  const flat: PageRecord[] = [];
+  collect(pages, flat);
+  const withBody = flat.filter((p) => p.bodyHash);
+  // Bodies are content-addressed: read each distinct blob once, a few at a time.
+  const distinct = [...new Set(withBody.map((p) => p.bodyHash as string))];
+  const texts = new Map<string, string>();
+  for (let i = 0; i < distinct.length; i += 32) {
+    const chunk = distinct.slice(i, i + 32);
+    const got = await Promise.all(chunk.map((h) => store.blobs.get(h)));
+    chunk.forEach((h, j) => texts.set(h, got[j] ? decoder.decode(got[j]!) : ''));
+  }
+  for (const p of withBody) {
+    bodies.set(p.id, texts.get(p.bodyHash as string) ?? '');
+    const git = (p.data as { git?: { oid?: string } }).git;
+    if (git?.oid) hashByGitOid.set(git.oid, p.bodyHash as string);
+  }
+  const toModel = (p: PageRecord): PageModel => {
+    const data = { ...(p.data as Record<string, unknown>) };
+    const modelKind = data.modelKind as string | undefined;
+    const markdownNull = data.markdownNull === true;
+    delete data.modelKind;
+    delete data.markdownNull;
+    const base = { id: p.id, title: p.title, slug: p.slug ?? '', children: p.children.map(toModel) };
+    if (modelKind === 'computed') return { ...data, ...base, kind: 'computed' } as PageModel;
+    if (p.kind === 'document') {
+      return { ...data, ...base, kind: 'document', path: p.path ?? '', markdown: markdownNull ? null : (bodies.get(p.id) ?? '') } as PageModel;
+    }
+    return { ...data, ...base, kind: p.kind } as PageModel;
+  };
+  const fileHashes = new Map<string, string>();
+  const toFile = (f: FileRecord): FileModel => {
+    if (f.hash) fileHashes.set(f.id, f.hash);
+    if (f.hash && f.git?.oid) hashByGitOid.set(f.git.oid, f.hash);
+    const data = f.data as { role?: FileModel['role']; referenced?: boolean; modelSize?: number };
+    const file: FileModel = {
+      id: f.id,
+      name: f.name,
+      path: f.path ?? f.name,
+      contentType: f.contentType ?? 'application/octet-stream',
+      role: data.role ?? 'asset',
+      referenced: data.referenced ?? true,
+    };
+    if (data.modelSize !== undefined) file.size = data.modelSize;
+    if (f.git) file.git = { oid: f.git.oid, path: f.git.path };
+    return file;
+  };
+  const model = {
+    ...(meta as object),
+    version: meta.version,
+    pages: pages.map(toModel),
+    files: files.map(toFile),
+  } as RevisionModel;
+  return { model, fileHashes, hashByGitOid };
+}
+
+/** Flattens the page tree (documents, groups, links, computed), depth first. */
+export function flattenPages(pages: PageModel[]): PageModel[] {
+  const out: PageModel[] = [];
+  const walk = (list: PageModel[]) => {
+    for (const p of list) {
+      out.push(p);
+      walk(p.children);
+    }
+  };
+  walk(pages);
+  return out;
+}

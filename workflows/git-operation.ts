@@ -1,0 +1,82 @@
+/**
+ * The shape shared by the import and export child workflows: mark the operation running in the store,
+ * run the long activity (heartbeating, cancellable, network errors retried with backoff), record the
+ * outcome (`success` / `failure` / `timeout`) and fail the run with the activity's typed error.
+ */
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  isCancellation,
+  proxyActivities,
+  setHandler,
+  TimeoutFailure,
+  upsertMemo,
+} from '@temporalio/workflow';
+import { setCurrentDetails } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import { gitProgressQuery, gitProgressSignal, NON_RETRYABLE_GIT_ERRORS, type GitOperationResult, type GitProgress, type GitSyncRequest } from './git-definitions.js';
+
+const bookkeeping = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10 },
+});
+
+const heavy = proxyActivities<Activities>({
+  startToCloseTimeout: '60 minutes',
+  heartbeatTimeout: '60 seconds',
+  retry: {
+    initialInterval: '2 seconds',
+    backoffCoefficient: 2,
+    maximumInterval: '1 minute',
+    maximumAttempts: 6,
+    nonRetryableErrorTypes: [...NON_RETRYABLE_GIT_ERRORS],
+  },
+});
+
+function describeProgress(p: GitProgress): string {
+  const parts = [`**${p.phase}**`];
+  if (p.filesRead !== undefined) parts.push(`files read: ${p.filesRead}`);
+  if (p.pagesParsed !== undefined) parts.push(`pages parsed: ${p.pagesParsed}`);
+  if (p.blobsWritten !== undefined) parts.push(`blobs written: ${p.blobsWritten}`);
+  if (p.total) parts.push(`${p.loaded ?? 0}/${p.total}`);
+  return parts.join(' · ');
+}
+
+export async function runGitOperation(request: GitSyncRequest, work: 'gitImportActivity' | 'gitExportActivity'): Promise<GitOperationResult> {
+  let progress: GitProgress | null = null;
+  setHandler(gitProgressSignal, (p) => {
+    progress = p;
+    setCurrentDetails(describeProgress(p));
+  });
+  setHandler(gitProgressQuery, () => progress);
+  setCurrentDetails(`**queued** ${request.direction} ${request.ref}`);
+
+  const started = await bookkeeping.gitBeginOperation(request);
+  if (started.stale) {
+    setCurrentDetails(`**dropped**: ${started.detail}`);
+    return { requestId: request.requestId, direction: request.direction, outcome: 'stale', detail: started.detail };
+  }
+  try {
+    const result = await heavy[work](request);
+    await bookkeeping.gitFinishOperation(request, { state: 'success', result });
+    upsertMemo({ outcome: result.outcome, ...(result.commit ? { commit: result.commit } : {}), ...(result.revisionId ? { revisionId: result.revisionId } : {}) });
+    setCurrentDetails(`**${result.outcome}**${result.detail ? `: ${result.detail}` : ''}`);
+    return result;
+  } catch (err) {
+    const { code, message, state } = classify(err);
+    await CancellationScope.nonCancellable(() => bookkeeping.gitFinishOperation(request, { state, error: { code, message } }));
+    upsertMemo({ outcome: 'failure', errorCode: code });
+    setCurrentDetails(`**${state}**: ${code}`);
+    if (isCancellation(err)) throw err;
+    throw ApplicationFailure.create({ type: code, message, nonRetryable: true });
+  }
+}
+
+function classify(err: unknown): { code: string; message: string; state: 'failure' | 'timeout' } {
+  if (isCancellation(err)) return { code: 'CANCELLED', message: 'the operation was cancelled', state: 'failure' };
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (cause instanceof ApplicationFailure) return { code: cause.type ?? 'ERROR', message: cause.message, state: 'failure' };
+  if (cause instanceof TimeoutFailure) return { code: 'TIMEOUT', message: `the operation timed out (${cause.timeoutType})`, state: 'timeout' };
+  return { code: 'ERROR', message: cause instanceof Error ? cause.message : String(cause), state: 'failure' };
+}

@@ -1,0 +1,205 @@
+/**
+ * One queue per space (`space/<spaceId>/git`): runs git imports and exports one at a time in `timestamp`
+ * order, as child workflows. Started lazily by signal-with-start; continues-as-new carrying its (bounded)
+ * state; completes after a while without requests (the next request starts it again).
+ *
+ * - A re-sent request (same request id) runs once: ids are remembered (bounded) and the child workflow id
+ *   is rejected by Temporal when it already ran.
+ * - A request older than the last applied one of its direction is dropped and recorded, unless `force`.
+ *   The activity re-checks against the content store, so correctness never rests on this memory alone.
+ */
+import {
+  ApplicationFailure,
+  ChildWorkflowFailure,
+  condition,
+  continueAsNew,
+  executeChild,
+  log,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+  allHandlersFinished,
+  WorkflowIdReusePolicy,
+  ParentClosePolicy,
+  isCancellation,
+  TimeoutFailure,
+  ActivityFailure,
+} from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import type { Activities } from '../activities/index.js';
+import { OperationAttribute, OrganizationIdAttribute, SpaceIdAttribute, workflowIds } from './definitions.js';
+import {
+  enqueueGitRequestSignal,
+  gitQueueStateQuery,
+  RECENT_OUTCOMES,
+  SEEN_IDS,
+  type GitOperationResult,
+  type GitQueueOutcome,
+  type GitQueueState,
+  type GitSyncRequest,
+} from './git-definitions.js';
+import type { gitImportWorkflow } from './git-import.js';
+import type { gitExportWorkflow } from './git-export.js';
+
+const { gitRecordOutcome } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 },
+});
+
+/** Pure ordering rule: earliest timestamp first, then arrival. */
+export function compareRequests(a: GitSyncRequest, b: GitSyncRequest): number {
+  const ta = Date.parse(a.timestamp);
+  const tb = Date.parse(b.timestamp);
+  if (ta !== tb) return ta - tb;
+  return Date.parse(a.receivedAt) - Date.parse(b.receivedAt);
+}
+
+export function isStale(request: GitSyncRequest, lastApplied: GitQueueState['lastApplied']): boolean {
+  if (request.force) return false;
+  const last = lastApplied[request.direction];
+  return last !== undefined && Date.parse(request.timestamp) < Date.parse(last);
+}
+
+function errorOf(err: unknown): { code: string; message: string } {
+  let e: unknown = err;
+  // ChildWorkflowFailure → ApplicationFailure (or ActivityFailure → ApplicationFailure / TimeoutFailure).
+  for (let i = 0; i < 4 && e; i++) {
+    if (e instanceof ApplicationFailure) return { code: e.type ?? 'ERROR', message: e.message };
+    if (e instanceof TimeoutFailure) return { code: 'TIMEOUT', message: e.message };
+    if (e instanceof ChildWorkflowFailure || e instanceof ActivityFailure) e = e.cause;
+    else break;
+  }
+  if (isCancellation(err)) return { code: 'CANCELLED', message: 'cancelled' };
+  return { code: 'ERROR', message: err instanceof Error ? err.message : String(err) };
+}
+
+export async function gitQueueWorkflow(initial: GitQueueState): Promise<void> {
+  const state: GitQueueState = { ...initial, runs: initial.runs ?? 1 };
+  let running: GitSyncRequest | null = null;
+  const maxEvents = state.maxHistoryEvents ?? 2000;
+  const idleTimeoutMs = state.idleTimeoutMs ?? 10 * 60 * 1000;
+  const unrecorded: GitQueueOutcome[] = [];
+
+  const remember = (id: string) => {
+    state.seen.push(id);
+    if (state.seen.length > SEEN_IDS) state.seen.splice(0, state.seen.length - SEEN_IDS);
+  };
+  const record = (outcome: GitQueueOutcome) => {
+    state.recent.push(outcome);
+    if (state.recent.length > RECENT_OUTCOMES) state.recent.splice(0, state.recent.length - RECENT_OUTCOMES);
+    if (outcome.status === 'dropped-stale' || outcome.status === 'duplicate') state.dropped++;
+    unrecorded.push(outcome);
+  };
+  const outcomeOf = (r: GitSyncRequest, status: GitQueueOutcome['status'], extra: Partial<GitQueueOutcome> = {}): GitQueueOutcome => ({
+    requestId: r.requestId,
+    direction: r.direction,
+    timestamp: r.timestamp,
+    status,
+    at: new Date().toISOString(),
+    ...extra,
+  });
+
+  setHandler(enqueueGitRequestSignal, (request) => {
+    if (state.seen.includes(request.requestId)) {
+      record(outcomeOf(request, 'duplicate', { code: 'DUPLICATE', message: 'the same request was already queued or run' }));
+      return;
+    }
+    remember(request.requestId);
+    state.pending.push(request);
+    state.pending.sort(compareRequests);
+  });
+  setHandler(gitQueueStateQuery, () => ({
+    spaceId: state.spaceId,
+    running: running ? { requestId: running.requestId, direction: running.direction, timestamp: running.timestamp } : null,
+    pending: state.pending.map((r) => ({ requestId: r.requestId, direction: r.direction, timestamp: r.timestamp })),
+    lastApplied: state.lastApplied,
+    recent: state.recent,
+    processed: state.processed,
+    dropped: state.dropped,
+    runs: state.runs,
+  }));
+
+  const flushOutcomes = async () => {
+    while (unrecorded.length > 0) {
+      const batch = unrecorded.splice(0, unrecorded.length);
+      await gitRecordOutcome(state.spaceId, batch);
+    }
+  };
+
+  const shouldContinueAsNew = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= maxEvents;
+
+  for (;;) {
+    const gotWork = await condition(() => state.pending.length > 0 || unrecorded.length > 0, idleTimeoutMs);
+    while (state.pending.length > 0) {
+      const request = state.pending.shift()!;
+      state.processed++;
+      if (isStale(request, state.lastApplied)) {
+        record(outcomeOf(request, 'dropped-stale', { code: 'STALE', message: `older than the last applied ${request.direction} (${state.lastApplied[request.direction]})` }));
+        log.info('git request dropped: stale', { requestId: request.requestId, direction: request.direction, timestamp: request.timestamp });
+        continue;
+      }
+      if (unrecorded.length > 0) await flushOutcomes();
+      running = request;
+      await runOne(request);
+      running = null;
+      if (shouldContinueAsNew()) break;
+    }
+    if (unrecorded.length > 0) await flushOutcomes();
+    if (shouldContinueAsNew()) {
+      await condition(allHandlersFinished);
+      if (unrecorded.length > 0) await flushOutcomes();
+      await continueAsNew<typeof gitQueueWorkflow>({ ...state, runs: state.runs + 1 });
+    }
+    if (!gotWork && state.pending.length === 0) {
+      await condition(allHandlersFinished);
+      if (state.pending.length === 0 && unrecorded.length === 0) return;
+    }
+  }
+
+  async function runOne(request: GitSyncRequest): Promise<void> {
+    const isImport = request.direction === 'import';
+    const workflowId = isImport ? workflowIds.gitImport(request.spaceId, request.requestId) : workflowIds.gitExport(request.spaceId, request.requestId);
+    const common = {
+      workflowId,
+      args: [request] as [GitSyncRequest],
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
+      typedSearchAttributes: [
+        { key: SpaceIdAttribute, value: request.spaceId },
+        { key: OrganizationIdAttribute, value: request.organizationId },
+        { key: OperationAttribute, value: isImport ? 'git-import' : 'git-export' },
+      ],
+      memo: {
+        requestId: request.requestId,
+        direction: request.direction,
+        url: request.url,
+        ref: request.ref,
+        timestamp: request.timestamp,
+        force: request.force,
+        ...(request.projectDirectory ? { projectDirectory: request.projectDirectory } : {}),
+      },
+      staticSummary: `Git ${request.direction} of space ${request.spaceId} ${isImport ? 'from' : 'to'} ${request.url} ${request.ref} (event ${request.timestamp}${request.force ? ', force' : ''})`,
+      workflowExecutionTimeout: '2 hours' as const,
+    };
+    try {
+      const result: GitOperationResult = isImport
+        ? await executeChild<typeof gitImportWorkflow>('gitImportWorkflow', common)
+        : await executeChild<typeof gitExportWorkflow>('gitExportWorkflow', common);
+      if (result.outcome === 'stale') {
+        record(outcomeOf(request, 'dropped-stale', { code: 'STALE', message: result.detail ?? 'older than the last applied operation' }));
+        return;
+      }
+      const prev = state.lastApplied[request.direction];
+      if (prev === undefined || Date.parse(request.timestamp) > Date.parse(prev)) state.lastApplied[request.direction] = request.timestamp;
+      record(outcomeOf(request, result.outcome === 'noop' ? 'noop' : 'succeeded', result.detail ? { message: result.detail } : {}));
+    } catch (err) {
+      if (err instanceof WorkflowExecutionAlreadyStartedError) {
+        record(outcomeOf(request, 'duplicate', { code: 'DUPLICATE', message: 'this request already ran' }));
+        return;
+      }
+      const { code, message } = errorOf(err);
+      log.warn('git operation failed', { requestId: request.requestId, direction: request.direction, code });
+      record(outcomeOf(request, 'failed', { code, message }));
+    }
+  }
+}
