@@ -3,6 +3,7 @@ import type { Parents, Nodes } from 'mdast';
 import type { LiquidBlock, LiquidTag, Style } from '../types.js';
 import { formatLiquidTag } from '../liquid/tag.js';
 import { listItemHandler } from './list-item.js';
+import { textHandler, markerUnsafe } from './text.js';
 
 /** `{% tag %}` … `{% endtag %}` blocks, children written as flow content. */
 export const liquidBlockHandler: Handle = (node: LiquidBlock, _parent, state: State, info: Info) => {
@@ -37,13 +38,13 @@ export function styleUnsafe(style: Style): Unsafe[] {
     // Liquid-looking text that is not a block: GitBook writes `\{% … %\}`.
     { character: '{', after: '%', inConstruct: 'phrasing' },
     { character: '}', before: '%', inConstruct: 'phrasing' },
+    markerUnsafe,
   ];
   if (style.escapeParens) {
     out.push({ character: '(', inConstruct: 'phrasing', notInConstruct: SPANS });
     out.push({ character: ')', inConstruct: 'phrasing', notInConstruct: SPANS });
   }
   if (style.escapeClosingBracket) out.push({ character: ']', inConstruct: 'phrasing', notInConstruct: SPANS });
-  if (style.escapeUnderscore === 'always') out.push({ character: '_', inConstruct: 'phrasing', notInConstruct: SPANS });
   return out;
 }
 
@@ -68,6 +69,7 @@ export function toMarkdownOptions(style: Style): ToMarkdownOptions {
       liquidTag: liquidTagHandler,
       break: hardBreakHandler(style),
       listItem: listItemHandler(style),
+      text: textHandler(style),
     } as never,
     join: [spacingJoin],
     unsafe: styleUnsafe(style),
