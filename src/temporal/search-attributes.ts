@@ -1,5 +1,8 @@
 import { Connection } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
+import proto from '@temporalio/proto';
+import type { temporal as protoTypes } from '@temporalio/proto';
+
+const { temporal } = proto;
 
 /** Folio's custom search attributes (all Keyword), registered on the dev server at start and on any server by the worker. */
 export const SEARCH_ATTRIBUTES = {
@@ -15,7 +18,7 @@ export async function ensureSearchAttributes(connection: Connection, namespace: 
   const have = new Set(Object.keys(existing.customAttributes ?? {}));
   const missing = Object.keys(SEARCH_ATTRIBUTES).filter((n) => !have.has(n));
   if (missing.length === 0) return [];
-  const searchAttributes: Record<string, temporal.api.enums.v1.IndexedValueType> = {};
+  const searchAttributes: Record<string, protoTypes.api.enums.v1.IndexedValueType> = {};
   for (const name of missing) searchAttributes[name] = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
   await connection.operatorService.addSearchAttributes({ namespace, searchAttributes });
   return missing;

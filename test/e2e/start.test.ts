@@ -68,7 +68,8 @@ describe.runIf(existsSync(entry))('folio start (the embedded default)', () => {
     const first = startFolio(env);
     running.push(first);
     await waitHealthy(api, first);
-    // The token is printed once, on the first start.
+    // The token is printed once, on the first start, in the banner that follows health.
+    for (let i = 0; i < 100 && !first.output.some((l) => l.includes('Press Ctrl-C')); i++) await new Promise((r) => setTimeout(r, 100));
     const tokenLine = first.output.find((l) => l.includes('API token:'));
     expect(tokenLine).toBeDefined();
     const token = /API token:\s+(\S+)/.exec(tokenLine!)![1]!;
