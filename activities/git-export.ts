@@ -50,10 +50,22 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       const sync = await store.gitSync.get(request.spaceId);
       const cache = await openCache({ root: ctx.cacheRoot, url: request.url, ref: request.ref, ...(request.repoCacheID ? { repoCacheID: request.repoCacheID } : {}) });
 
-      // The commit this revision's content corresponds to in this repository, if any.
+      // The commit of this repository the space was last in sync with, and the revision it corresponds to.
+      type Mark = { timestamp: string; commit: string; revisionId?: string; url?: string };
+      const marks = [sync.lastImport, sync.lastExport].filter((m): m is Mark => !!m && (m as Mark).url === request.url && !!m.commit);
+      marks.sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp));
       let synced: string | undefined;
-      if (sync.lastExport?.revisionId === revisionId && sync.repo?.url === request.url) synced = sync.lastExport.commit;
-      else if (revision?.git?.oid && revision.git.url === request.url) synced = revision.git.oid;
+      let syncedRevisionId: string | undefined;
+      if (sync.lastExport?.revisionId === revisionId && (sync.lastExport as Mark).url === request.url) {
+        synced = sync.lastExport.commit;
+        syncedRevisionId = revisionId;
+      } else if (revision?.git?.oid && revision.git.url === request.url) {
+        synced = revision.git.oid;
+        syncedRevisionId = revisionId;
+      } else if (marks[0]) {
+        synced = marks[0].commit;
+        syncedRevisionId = marks[0].revisionId;
+      }
 
       let remoteHead: string | null = null;
       try {
@@ -71,7 +83,7 @@ export function createGitExportActivity(ctx: GitSyncContext) {
         if (!(err instanceof GitRefNotFoundError)) throw err;
       }
       const markExported = async (commitOid: string) => {
-        await store.gitSync.update(request.spaceId, { lastExport: { timestamp: request.timestamp, commit: commitOid, requestId: request.requestId, revisionId } });
+        await store.gitSync.update(request.spaceId, { lastExport: { timestamp: request.timestamp, commit: commitOid, requestId: request.requestId, revisionId, ...({ url: request.url } as object) } });
       };
 
       if (remoteHead) {
@@ -105,7 +117,8 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       if (remoteHead && synced && synced !== remoteHead && (await hasObject(cache, synced))) {
         // What Folio changed since the synced commit, checked against what the remote changed since.
         const syncedTree = await readTree(cache, synced, { maxFileBytes: config.gitMaxFileBytes });
-        changes = (await exportRevision(model, syncedTree as FormatTree, { readBlob: readBlobBytes, ...(loaded ? { base: loaded.model } : {}) })).changes;
+        const baseModel = syncedRevisionId && syncedRevisionId !== revisionId ? ((await loadRevisionModel(store, syncedRevisionId))?.model ?? loaded?.model) : loaded?.model;
+        changes = (await exportRevision(model, syncedTree as FormatTree, { readBlob: readBlobBytes, ...(baseModel ? { base: baseModel } : {}) })).changes;
         const diff = await diffTrees(cache, synced, remoteHead);
         const remoteChanged = new Set([...diff.added, ...diff.modified, ...diff.deleted]);
         conflicts = conflictingPaths(changes, remoteChanged, (p) => remoteTree.get(p)?.oid, gitBlobOid);
@@ -118,7 +131,9 @@ export function createGitExportActivity(ctx: GitSyncContext) {
           });
         }
       } else {
-        changes = (await exportRevision(model, remoteTree as FormatTree, { readBlob: readBlobBytes })).changes;
+        // A target without the table of contents gets one, even when the TOC itself did not change.
+        const forTarget = remoteTree.has(model.config.summary) || !model.summary.present ? model : { ...model, summary: { ...model.summary, fingerprint: '' } };
+        changes = (await exportRevision(forTarget, remoteTree as FormatTree, { readBlob: readBlobBytes })).changes;
       }
       progress.update({ phase: 'writing', blobsWritten: [...changes.values()].filter((v) => v !== null).length });
 

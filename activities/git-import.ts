@@ -55,7 +55,7 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       const info = await readCommit(cache, head);
       const markImported = async (revisionId: string | undefined) => {
         await store.gitSync.update(request.spaceId, {
-          lastImport: { timestamp: request.timestamp, commit: head, requestId: request.requestId, ...(revisionId ? { revisionId } : {}) },
+          lastImport: { timestamp: request.timestamp, commit: head, requestId: request.requestId, ...(revisionId ? { revisionId } : {}), ...({ url: request.url } as object) },
         });
       };
 

@@ -1,0 +1,214 @@
+/**
+ * Git sync end to end: the API, the queue and child workflows on the real dev server, isomorphic-git against
+ * a real `git http-backend` server on loopback with basic auth, the converter on a corpus repository, the store.
+ */
+import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { workflowIds } from '../../workflows/definitions.js';
+import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
+
+const CORPUS = '/work/shared/corpus/GitbookIO+git-sync-normalization';
+const PASSWORD = 'Sup3r-s3cret-pw';
+const REF = 'refs/heads/main';
+
+let folio: TestFolio;
+let server: GitServer;
+let work: string;
+let tick = Date.UTC(2025, 5, 1);
+const nextTimestamp = () => new Date((tick += 60_000)).toISOString();
+
+async function listFiles(dir: string, base = dir): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    if (e.name === '.git') continue;
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await listFiles(p, base)));
+    else out.push(path.relative(base, p));
+  }
+  return out.sort();
+}
+
+async function newSpace(): Promise<string> {
+  const created = await folio.request('POST', `/v1/orgs/${folio.organizationId}/spaces`, { title: 'Git' });
+  expect(created.status).toBe(201);
+  return created.body.id;
+}
+
+/** Waits until git/info shows the operation of `requestCount` finished requests and returns git/info. */
+async function waitIdle(spaceId: string, timeoutMs = 90_000): Promise<any> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const info = await folio.request('GET', `/v1/spaces/${spaceId}/git/info`);
+    const q = info.body?.queue;
+    if (info.status === 200 && q && q.running === null && q.pending.length === 0 && info.body.operation && info.body.operation.state !== 'running') return info.body;
+    if (Date.now() > end) throw new Error(`git queue not idle: ${JSON.stringify(info.body).slice(0, 800)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function gitImport(spaceId: string, repo: string, extra: Record<string, unknown> = {}) {
+  const res = await folio.request('POST', `/v1/spaces/${spaceId}/git/import`, { url: server.authedUrl(repo), ref: REF, timestamp: nextTimestamp(), ...extra });
+  expect(res.status).toBe(204);
+  return waitIdle(spaceId);
+}
+
+async function gitExport(spaceId: string, repo: string, extra: Record<string, unknown> = {}) {
+  const res = await folio.request('POST', `/v1/spaces/${spaceId}/git/export`, { url: server.authedUrl(repo), ref: REF, timestamp: nextTimestamp(), commitMessage: 'Update from Folio', ...extra });
+  expect(res.status).toBe(204);
+  return waitIdle(spaceId);
+}
+
+async function clone(repo: string): Promise<string> {
+  const dir = await mkdtemp(path.join(work, `clone-${repo}-`));
+  await runGit(['clone', '-q', '--branch', 'main', server.authedUrl(repo), dir]);
+  return dir;
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(path.join(tmpdir(), 'folio-gitsync-'));
+  folio = await startFolio({ env: { DATA_DIR: path.join(work, 'data'), FOLIO_VAULT_KEY: 'test-vault-key' } });
+  server = await startGitServer({ auth: { username: 'folio', password: PASSWORD } });
+  const src = path.join(work, 'src');
+  await cp(CORPUS, src, { recursive: true });
+  await server.createBareRepo('docs', { fromDir: src, branch: 'main', message: 'corpus' });
+});
+
+afterAll(async () => {
+  await folio?.stop();
+  await server?.stop();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe('git sync end to end', () => {
+  it('validates requests: 400 on a bad body, 404 for an unknown space', async () => {
+    const spaceId = await newSpace();
+    const bad = await folio.request('POST', `/v1/spaces/${spaceId}/git/import`, { url: 'ftp://x/y', ref: REF });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ error: { code: 400 } });
+    expect((await folio.request('POST', `/v1/spaces/${spaceId}/git/import`, { url: server.url('docs'), ref: 'main' })).status).toBe(400);
+    expect((await folio.request('POST', `/v1/spaces/${spaceId}/git/export`, { url: server.url('docs'), ref: REF })).status).toBe(400);
+    expect((await folio.request('POST', `/v1/spaces/nope/git/import`, { url: server.url('docs'), ref: REF })).status).toBe(404);
+    expect((await folio.request('GET', `/v1/spaces/${spaceId}/git/info`)).status).toBe(404);
+  });
+
+  it('imports a corpus repository, exports it to a new empty repository: git clone gives identical files, fsck is clean; credentials leave no trace', async () => {
+    const spaceId = await newSpace();
+    const info = await gitImport(spaceId, 'docs');
+    expect(info.operation).toMatchObject({ state: 'success', direction: 'import' });
+    const space = await folio.store.spaces.get(spaceId);
+    const rev = await folio.store.revisions.get(space!.revisionId!);
+    expect(rev?.type).toBe('git-import');
+    expect(rev?.git?.url).toBe(server.url('docs'));
+    expect(rev!.pageCount).toBeGreaterThanOrEqual(19);
+
+    // Import of the same commit again: no-op (loop protection), no new revision.
+    const again = await gitImport(spaceId, 'docs');
+    expect(again.operation.state).toBe('success');
+    expect((await folio.store.spaces.get(spaceId))!.revisionId).toBe(rev!.id);
+
+    await server.createBareRepo('empty');
+    const exported = await gitExport(spaceId, 'empty');
+    expect(exported.operation).toMatchObject({ state: 'success', direction: 'export' });
+    const dir = await clone('empty');
+    const cloned = await listFiles(dir);
+    const source = await listFiles(CORPUS);
+    expect(cloned.length).toBeGreaterThan(0);
+    for (const f of cloned) expect(await readFile(path.join(dir, f)), f).toEqual(await readFile(path.join(CORPUS, f)));
+    for (const f of source.filter((s) => s.endsWith('.md'))) expect(cloned, f).toContain(f);
+    await runGit(['fsck', '--full', '--strict'], { cwd: dir });
+    const log = await runGit(['log', '-1', '--format=%B'], { cwd: dir });
+    expect(log).toContain('Update from Folio');
+    expect(log).toContain('Folio-Revision:');
+
+    // The import that follows Folio's own export is a no-op.
+    const back = await gitImport(spaceId, 'empty');
+    expect(back.operation.state).toBe('success');
+    expect((await folio.store.spaces.get(spaceId))!.revisionId).toBe(rev!.id);
+
+    // No trace of the password in any workflow history, memo or search attribute of this space, nor in git/info.
+    let histories = 0;
+    for await (const wf of folio.client.workflow.list({ query: `SpaceId = '${spaceId}'` })) {
+      const handle = folio.client.workflow.getHandle(wf.workflowId, wf.runId);
+      const history = await handle.fetchHistory();
+      const text = JSON.stringify(history) + JSON.stringify(wf.memo ?? {}) + JSON.stringify(wf.searchAttributes ?? {});
+      expect(text).not.toContain(PASSWORD);
+      expect(text).not.toContain(Buffer.from(PASSWORD).toString('base64'));
+      histories++;
+    }
+    expect(histories).toBeGreaterThanOrEqual(4);
+    const children = await folio.client.workflow.getHandle(workflowIds.gitQueue(spaceId)).fetchHistory();
+    expect(JSON.stringify(children)).not.toContain(PASSWORD);
+    expect(JSON.stringify(back)).not.toContain(PASSWORD);
+  });
+
+  it('import A, push B with the git CLI, import B: only B\'s pages change and page ids stay', async () => {
+    const spaceId = await newSpace();
+    await gitImport(spaceId, 'docs');
+    const revA = (await folio.store.spaces.get(spaceId))!.revisionId!;
+    const dir = await clone('docs');
+    const page = path.join(dir, 'quote.md');
+    await writeFile(page, (await readFile(page, 'utf8')) + '\nA new paragraph pushed with the git CLI.\n');
+    await runGit(['commit', '-qam', 'edit quote'], { cwd: dir });
+    await runGit(['push', '-q', 'origin', 'main'], { cwd: dir });
+    const info = await gitImport(spaceId, 'docs');
+    expect(info.operation.state).toBe('success');
+    const revB = (await folio.store.spaces.get(spaceId))!.revisionId!;
+    expect(revB).not.toBe(revA);
+    const flat = async (rev: string) => {
+      const out = new Map<string, { path: string | null; bodyHash: string | null }>();
+      const walk = (ps: any[]) => ps.forEach((p) => (out.set(p.id, { path: p.path, bodyHash: p.bodyHash }), walk(p.children)));
+      walk(await folio.store.revisions.pages(rev));
+      return out;
+    };
+    const [a, b] = await Promise.all([flat(revA), flat(revB)]);
+    expect([...b.keys()].sort()).toEqual([...a.keys()].sort());
+    const changed = [...b].filter(([id, v]) => a.get(id)!.bodyHash !== v.bodyHash).map(([id]) => id);
+    expect(changed).toHaveLength(1);
+    expect((await folio.store.revisions.pageBody(revB, changed[0]!))!.toString()).toBeDefined();
+    expect(new TextDecoder().decode((await folio.store.revisions.pageBody(revB, changed[0]!))!)).toContain('pushed with the git CLI');
+  });
+
+  it('an export racing a remote push ends in CONFLICT naming the file and loses neither side; force proceeds', async () => {
+    await server.createBareRepo('race', { fromDir: path.join(work, 'src'), branch: 'main', message: 'corpus' });
+    const spaceId = await newSpace();
+    await gitImport(spaceId, 'race');
+    const revA = (await folio.store.spaces.get(spaceId))!.revisionId!;
+    // A Folio-side edit of quote.md: a new revision made primary.
+    const { loadRevisionModel, modelToRevisionInput } = await import('../../src/gitsync/revision-records.js');
+    const loaded = (await loadRevisionModel(folio.store, revA))!;
+    const quote = (function find(ps: any[]): any {
+      for (const p of ps) {
+        if (p.git?.path === 'quote.md') return p;
+        const c = find(p.children);
+        if (c) return c;
+      }
+    })(loaded.model.pages);
+    quote.markdown += '\nEdited in Folio.\n';
+    const fileBytes = new Map<string, { hash: string }>([...loaded.fileHashes].map(([id, hash]) => [id, { hash }]));
+    const { id: edited } = await folio.store.revisions.create(modelToRevisionInput(loaded.model, { spaceId, parents: [revA], type: 'edits', fileBytes }));
+    await folio.store.spaces.setPrimaryRevision(spaceId, edited, { expected: revA });
+    // Meanwhile someone pushes a change to the same file.
+    const dir = await clone('race');
+    await writeFile(path.join(dir, 'quote.md'), (await readFile(path.join(dir, 'quote.md'), 'utf8')) + '\nEdited on the remote.\n');
+    await runGit(['commit', '-qam', 'remote edit'], { cwd: dir });
+    await runGit(['push', '-q', 'origin', 'main'], { cwd: dir });
+    const remoteHead = (await runGit(['rev-parse', 'HEAD'], { cwd: dir })).trim();
+
+    const info = await gitExport(spaceId, 'race');
+    expect(info.operation).toMatchObject({ state: 'failure', direction: 'export', errorCode: 'CONFLICT' });
+    expect(info.operation.error).toContain('quote.md');
+    const after = await clone('race');
+    expect((await runGit(['rev-parse', 'HEAD'], { cwd: after })).trim()).toBe(remoteHead);
+    expect((await folio.store.spaces.get(spaceId))!.revisionId).toBe(edited);
+
+    const forced = await gitExport(spaceId, 'race', { force: true });
+    expect(forced.operation.state).toBe('success');
+    const final = await clone('race');
+    // The remote commit is kept in history (no force-push); Folio's version of the file wins.
+    expect((await runGit(['rev-parse', 'HEAD~1'], { cwd: final })).trim()).toBe(remoteHead);
+    expect(await readFile(path.join(final, 'quote.md'), 'utf8')).toContain('Edited in Folio.');
+  });
+});
