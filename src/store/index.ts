@@ -1,4 +1,14 @@
-/** Folio's content store on PostgreSQL (PGlite embedded, or a server through pg). */
+/**
+ * Folio's content store on PostgreSQL: PGlite embedded in a data directory by default, or a server
+ * (a real PostgreSQL, or a pglite-server shared by several processes) through pg with `databaseUrl`.
+ *
+ *   const store = await openStore({ dataDir: config.dataDir + '/pglite', blobs: { kind: 'database' } });
+ *   const { id } = await store.revisions.create({ spaceId, parents: [], type: 'git-import', pages, files, idempotencyKey });
+ *
+ * Adding a migration: create `migrations/NNN_name.ts` exporting `migration: { id: 'NNN_name', sql }` and
+ * append it to `migrations/index.ts`. A new table referencing blobs should declare
+ * `REFERENCES blobs(hash)`: garbage collection finds such foreign keys and keeps the blobs they use.
+ */
 export type * from './types.js';
 export { openStore } from './open-store.js';
 export { startPgliteServer, type PgliteServer, type PgliteServerOptions } from './pglite-server.js';

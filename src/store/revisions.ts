@@ -3,7 +3,7 @@ import type { BlobBackend } from './blobs.js';
 import { checkLimit, decodeCursor, paginate } from './cursor.js';
 import { checkBlobHash, sha256Hex } from './hash.js';
 import { checkId, newId } from './ids.js';
-import { insertRows, json, sqlState, toDate } from './sql-helpers.js';
+import { insertRows, json, sqlState, toBytes, toDate } from './sql-helpers.js';
 import type { FileInput, FileRecord, JsonObject, PageInput, PageRecord, RevisionInput, RevisionRecord, RevisionStore, Sql, SqlParam } from './types.js';
 
 const PAGE_KINDS = new Set(['document', 'group', 'link']);
@@ -202,6 +202,17 @@ export function createRevisionStore(sql: Sql, blobs: BlobBackend): RevisionStore
     if (rows.length === 0) throw new NotFoundError('revision', String(id));
   }
 
+  /** The content of a page body or file: one joined query in the database blob store. */
+  async function readContent(table: string, idColumn: string, hashColumn: string, revisionId: string, id: string): Promise<Uint8Array | null> {
+    if (blobs.kind === 'database') {
+      const rows = await sql.query<{ bytes: unknown }>(`SELECT b.bytes FROM ${table} r JOIN blobs b ON b.hash = r.${hashColumn} WHERE r.revision_id = $1 AND r.${idColumn} = $2`, [revisionId, id]);
+      return rows[0] && rows[0].bytes !== null ? toBytes(rows[0].bytes) : null;
+    }
+    const rows = await sql.query<{ hash: string | null }>(`SELECT ${hashColumn} AS hash FROM ${table} WHERE revision_id = $1 AND ${idColumn} = $2`, [revisionId, id]);
+    const hash = rows[0]?.hash;
+    return hash ? blobs.get(hash) : null;
+  }
+
   return {
     async create(input) {
       if (!input || typeof input !== 'object') throw new ValidationError('revision input must be an object');
@@ -275,9 +286,7 @@ export function createRevisionStore(sql: Sql, blobs: BlobBackend): RevisionStore
     },
 
     async pageBody(revisionId, pageId) {
-      const rows = await sql.query<{ body_hash: string | null }>('SELECT body_hash FROM revision_pages WHERE revision_id = $1 AND page_id = $2', [revisionId, pageId]);
-      const hash = rows[0]?.body_hash;
-      return hash ? blobs.get(hash) : null;
+      return readContent('revision_pages', 'page_id', 'body_hash', revisionId, pageId);
     },
 
     async files(revisionId) {
@@ -292,9 +301,7 @@ export function createRevisionStore(sql: Sql, blobs: BlobBackend): RevisionStore
     },
 
     async fileBytes(revisionId, fileId) {
-      const rows = await sql.query<{ hash: string | null }>('SELECT hash FROM revision_files WHERE revision_id = $1 AND file_id = $2', [revisionId, fileId]);
-      const hash = rows[0]?.hash;
-      return hash ? blobs.get(hash) : null;
+      return readContent('revision_files', 'file_id', 'hash', revisionId, fileId);
     },
 
     async listForSpace(spaceId, options) {

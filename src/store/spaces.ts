@@ -136,8 +136,7 @@ export function createSpaceStore(sql: Sql, blobs: BlobBackend): SpaceStore {
     },
 
     async purge(id, deletionId) {
-      let removed: string[] = [];
-      const result = await sql.transaction(async (tx) => {
+      return sql.transaction(async (tx) => {
         const row = await load(tx, id, true);
         if (!row) return { purged: false, revisions: 0, blobsDeleted: 0 };
         if (row.deleted_at === null) throw new ConflictError('the space is not deleted (it was restored)', { id, deletionId });
@@ -153,11 +152,10 @@ export function createSpaceStore(sql: Sql, blobs: BlobBackend): SpaceStore {
         const revisions = await tx.query('DELETE FROM revisions WHERE space_id = $1 RETURNING id', [id]);
         await tx.query('DELETE FROM git_sync WHERE space_id = $1', [id]);
         await tx.query('DELETE FROM spaces WHERE id = $1', [id]);
-        removed = await blobs.deleteWithin(tx, candidates.map((c) => c.hash));
+        const removed = await blobs.deleteWithin(tx, candidates.map((c) => c.hash));
         await blobs.removeContent(removed);
         return { purged: true, revisions: revisions.length, blobsDeleted: removed.length };
       });
-      return result;
     },
 
     async setPrimaryRevision(id, revisionId, options = {}) {

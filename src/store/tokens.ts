@@ -11,8 +11,8 @@ export function generateToken(): string {
 }
 
 function checkToken(token: unknown): string {
-  if (typeof token !== 'string' || token.length < 16 || token.length > 512 || /\s/.test(token)) {
-    throw new ValidationError('a token is 16-512 characters without whitespace');
+  if (typeof token !== 'string' || token.length < 8 || token.length > 512 || /\s/.test(token)) {
+    throw new ValidationError('a token is 8-512 characters without whitespace');
   }
   return token;
 }

@@ -21,6 +21,8 @@ export interface Sql {
   /**
    * Runs `fn` in a transaction on one connection: committed when it resolves, rolled back when it throws.
    * Inside a transaction, `tx.transaction(fn)` runs `fn` in the same transaction (no savepoint).
+   * Inside `fn`, use only `tx`: a query on the root `Sql` waits for the transaction to end on PGlite
+   * (one session) and through a pglite-server, so it would never return.
    */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
   /** Closes the pool / the embedded database. Only on the root `Sql`. */
