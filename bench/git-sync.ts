@@ -1,0 +1,84 @@
+/**
+ * Git sync benchmark: Folio's import and export activities (isomorphic-git fetch → converter → store, and
+ * store → converter → commit → push) on the largest corpus repository from the loopback http-backend server,
+ * beside native `git clone --depth 1` and a native edit + commit + push of the same one-page change, same run.
+ * Medians over BENCH_RUNS (default 3); ratio = folio / native. Prints one JSON object.
+ * Run: npx tsx bench/git-sync.ts [FlowiseAI+FlowiseDocs]
+ */
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createGitSyncActivities } from '../activities/git-sync.js';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/log.js';
+import { openStore } from '../src/store/index.js';
+import { loadRevisionModel, modelToRevisionInput, flattenPages } from '../src/gitsync/revision-records.js';
+import type { GitSyncRequest } from '../workflows/git-definitions.js';
+import { runGit, startGitServer } from '../test/helpers/git-server.js';
+
+const REPO = process.argv[2] ?? 'FlowiseAI+FlowiseDocs';
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
+const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = Math.floor(s.length / 2); return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2; };
+const time = async (fn: () => Promise<unknown>) => { const t = performance.now(); await fn(); return performance.now() - t; };
+
+async function main() {
+  const work = await mkdtemp(path.join(tmpdir(), 'folio-bench-gitsync-'));
+  const server = await startGitServer();
+  const src = path.join(work, 'src');
+  await cp(path.join('/work/shared/corpus', REPO), src, { recursive: true });
+  const source = (await readFile(path.join('/work/shared/corpus', `${REPO}.source`), 'utf8')).match(/^root:\s*(.*)$/m)?.[1]?.trim() ?? '.';
+  const projectDirectory = source === '.' ? '' : source.replace(/^\.\//, '').replace(/\/$/, '');
+  const logger = createLogger('bench', { level: 'error', pretty: false });
+  const store = await openStore({ dataDir: 'memory://', migrate: true, logger });
+  await store.orgs.ensure({ id: 'bench', title: 'bench' });
+  const result: Record<string, unknown> = { repository: REPO, runs: RUNS };
+  const t = { importFolio: [] as number[], cloneNative: [] as number[], exportFolio: [] as number[], pushNative: [] as number[] };
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      const name = `r${i}`;
+      await server.createBareRepo(name, { fromDir: src, branch: 'main', message: 'corpus' });
+      const config = { ...loadConfig({ DATA_DIR: path.join(work, `data-${i}`) }) };
+      const acts = createGitSyncActivities({ store, config, logger });
+      const space = await store.spaces.create('bench', { id: `s${i}` });
+      const base = { spaceId: space.id, organizationId: 'bench', url: server.url(name), ref: 'refs/heads/main', force: false, standalone: false, projectDirectory, receivedAt: new Date().toISOString() };
+      const imp: GitSyncRequest = { ...base, requestId: `i${i}`, direction: 'import', timestamp: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString() };
+      t.importFolio.push(await time(() => acts.gitImportActivity(imp)));
+      const cloneDir = path.join(work, `clone-${i}`);
+      t.cloneNative.push(await time(() => runGit(['clone', '-q', '--depth', '1', '--branch', 'main', server.url(name), cloneDir])));
+      // The same one-page change on both sides: appended to the first document page.
+      const revId = (await store.spaces.get(space.id))!.revisionId!;
+      const loaded = (await loadRevisionModel(store, revId))!;
+      const page = flattenPages(loaded.model.pages).find((p) => p.kind === 'document' && p.markdown !== null && p.git) as any;
+      page.markdown += `\nBenchmark change ${i}.\n`;
+      const fileBytes = new Map([...loaded.fileHashes].map(([id, hash]) => [id, { hash }]));
+      const { id: edited } = await store.revisions.create(modelToRevisionInput(loaded.model, { spaceId: space.id, parents: [revId], type: 'edits', fileBytes }));
+      await store.spaces.setPrimaryRevision(space.id, edited, { expected: revId });
+      const exp: GitSyncRequest = { ...base, requestId: `e${i}`, direction: 'export', timestamp: new Date(Date.UTC(2025, 0, 1, 1, i)).toISOString(), commitMessage: 'bench' };
+      t.exportFolio.push(await time(() => acts.gitExportActivity(exp)));
+      const nativePath = path.join(cloneDir, page.git.path);
+      t.pushNative.push(await time(async () => {
+        await runGit(['pull', '-q', '--ff-only', 'origin', 'main'], { cwd: cloneDir }).catch(() => undefined);
+        await writeFile(nativePath, (await readFile(nativePath, 'utf8')) + `\nNative change ${i}.\n`);
+        await runGit(['commit', '-qam', 'native'], { cwd: cloneDir });
+        await runGit(['push', '-q', 'origin', 'HEAD:main'], { cwd: cloneDir });
+      }));
+    }
+    const m = Object.fromEntries(Object.entries(t).map(([k, v]) => [k, Math.round(median(v))]));
+    Object.assign(result, {
+      medianMs: m,
+      ratios: { import: +(m.importFolio! / m.cloneNative!).toFixed(2), export: +(m.exportFolio! / m.pushNative!).toFixed(2) },
+      samplesMs: t,
+    });
+  } finally {
+    await store.close();
+    await server.stop();
+    await rm(work, { recursive: true, force: true });
+  }
+  console.log(JSON.stringify(result));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
