@@ -8,7 +8,10 @@ import { atomicFs } from './atomic-fs.js';
 import type { RepoCache } from './cache.js';
 import { withCacheLock } from './cache.js';
 import { authHandlers, resolveRemote, type GitCredentials } from './credentials.js';
-import { GitCancelledError, GitObjectNotFoundError, classifyPushError, toGitError } from './errors.js';
+import { GitCancelledError, GitNonFastForwardError, GitObjectNotFoundError, classifyPushError, toGitError } from './errors.js';
+import { redact } from '../redact.js';
+import type { AuthHandlers } from './credentials.js';
+import type { HttpClient } from 'isomorphic-git';
 import { createHttpClient } from './http-client.js';
 import { hasObject } from './objects.js';
 
@@ -49,10 +52,12 @@ export async function push(options: PushOptions): Promise<PushResult> {
   const ctx = { url: remote.url, ref: fullRef, operation, ...(signal ? { signal } : {}) };
   return withCacheLock(cache, async () => {
     let previous: string | null = null;
+    const http = createHttpClient(signal ? { signal } : {});
+    const remoteMessages: string[] = [];
     try {
       const res = await git.push({
         fs: atomicFs,
-        http: createHttpClient(signal ? { signal } : {}),
+        http,
         gitdir: cache.gitdir,
         cache: cache.objectCache,
         url: remote.url,
@@ -61,6 +66,9 @@ export async function push(options: PushOptions): Promise<PushResult> {
         force: options.force === true,
         onAuth: handlers.onAuth,
         onAuthFailure: handlers.onAuthFailure,
+        onMessage: (line) => {
+          if (remoteMessages.length < 50) remoteMessages.push(line.trim());
+        },
         onPrePush: ({ remoteRef }) => {
           previous = remoteRef.oid === ZERO ? null : remoteRef.oid;
           return !signal?.aborted;
@@ -72,7 +80,21 @@ export async function push(options: PushOptions): Promise<PushResult> {
       if (status && !status.ok) throw classifyPushError(ctx, status.error);
       return { ref: fullRef, commit, previous, created: previous === null, updated: previous !== commit };
     } catch (err) {
-      throw toGitError(err, { ...ctx, authRejected: handlers.rejected, secrets: handlers.secrets });
+      let mapped = toGitError(err, { ...ctx, authRejected: handlers.rejected, secrets: handlers.secrets });
+      if (mapped.code === 'PUSH_REJECTED' && /failed to update ref/.test(mapped.message)) {
+        // receive-pack could not move the ref: if it moved under us since we looked, that is a race we lost.
+        const now = await remoteCommit(http, remote.url, fullRef, handlers).catch(() => undefined);
+        if (now !== undefined && now !== previous) mapped = new GitNonFastForwardError(remote.url, fullRef, now ?? undefined);
+      }
+      await new Promise((r) => setImmediate(r)); // let isomorphic-git deliver the remote's last messages
+      if (remoteMessages.length) (mapped.data as Record<string, unknown>).remoteMessages = remoteMessages.map((m) => redact(m));
+      throw mapped;
     }
   });
+}
+
+/** The commit a remote ref points at now (null: no such ref). */
+async function remoteCommit(http: HttpClient, url: string, fullRef: string, handlers: AuthHandlers): Promise<string | null> {
+  const refs = await git.listServerRefs({ http, url, protocolVersion: 1, onAuth: handlers.onAuth, onAuthFailure: handlers.onAuthFailure });
+  return refs.find((r) => r.ref === fullRef)?.oid ?? null;
 }

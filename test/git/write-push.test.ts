@@ -1,4 +1,4 @@
-import { mkdtemp, rm, readFile } from 'node:fs/promises';
+import { mkdtemp, rm, readFile, writeFile, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,11 +26,11 @@ async function cliClone(name: string, branch = 'main'): Promise<string> {
   return dir;
 }
 
-async function caught(p: Promise<unknown>): Promise<{ code: string; message: string }> {
+async function caught(p: Promise<unknown>): Promise<{ code: string; message: string; data: Record<string, unknown> }> {
   try {
     await p;
   } catch (err) {
-    return err as { code: string; message: string };
+    return err as { code: string; message: string; data: Record<string, unknown> };
   }
   throw new Error('expected a rejection');
 }
@@ -144,8 +144,49 @@ describe('writeTree + commit + push', () => {
     const err = await caught(push({ cache, url: server.url('protected'), ref: 'main', commit: oid }));
     expect(err.code).toBe('PUSH_REJECTED');
     expect(err.message).toMatch(/hook declined/);
+    expect(String(err.data.remoteMessages)).toMatch(/refs\/heads\/main is a protected branch/);
     expect((await runGit(['--git-dir', bare, 'rev-parse', 'main'])).trim()).toBe(head);
     // Other branches still accept pushes.
     await expect(push({ cache, url: server.url('protected'), ref: 'other', commit: oid })).resolves.toMatchObject({ created: true });
+  });
+
+  it('a remote that moves during the push (lost race) → NON_FAST_FORWARD, their commit kept', async () => {
+    const { cache, head, bare } = await setup('race');
+    const other = await cliClone('race');
+    await runGit(['commit', '--quiet', '--allow-empty', '-m', 'theirs'], { cwd: other });
+    await runGit(['push', '--quiet', 'origin', 'HEAD:refs/heads/side'], { cwd: other });
+    const theirs = (await runGit(['rev-parse', 'HEAD'], { cwd: other })).trim();
+    // The hook moves main after our push has read the refs and before receive-pack updates it.
+    const hook = path.join(bare, 'hooks', 'pre-receive');
+    await writeFile(hook, `#!/bin/sh\ncat >/dev/null\nenv -u GIT_QUARANTINE_PATH git update-ref refs/heads/main ${theirs}\nexit 0\n`);
+    await chmod(hook, 0o755);
+    const tree = await writeTree(cache, head, new Map([['race.md', enc('race\n')]]));
+    const ours = await commit(cache, { tree, parents: [head], message: 'Ours', author: AUTHOR });
+    const err = await caught(push({ cache, url: server.url('race'), ref: 'main', commit: ours }));
+    expect(err.code, JSON.stringify(err.message)).toBe('NON_FAST_FORWARD');
+    expect((await runGit(['--git-dir', bare, 'rev-parse', 'main'])).trim()).toBe(theirs);
+  });
+
+  it('exports into an empty repository (root commit, new branch)', async () => {
+    const bare = await server.createBareRepo('empty');
+    const cache = await openCache({ root: path.join(work, 'caches'), url: server.url('empty'), ref: 'main' });
+    await expect(fetchRef({ cache, url: server.url('empty'), ref: 'main' })).rejects.toMatchObject({ code: 'REF_NOT_FOUND' });
+    const files = new Map<string, Uint8Array | null>([
+      ['README.md', enc('# Space\n')],
+      ['guides/intro.md', enc('# Intro\n')],
+      ['guides/deep/nested/page.md', enc('# Nested\n')],
+      ['.gitbook/assets/logo.svg', enc('<svg/>')],
+    ]);
+    const tree = await writeTree(cache, null, files);
+    const oid = await commit(cache, { tree, parents: [], message: 'Initial export', author: AUTHOR, trailers: { 'Folio-Revision': 'r0' } });
+    expect(await push({ cache, url: server.url('empty'), ref: 'main', commit: oid })).toMatchObject({ created: true, previous: null });
+    await runGit(['--git-dir', bare, 'fsck', '--strict', '--no-progress']);
+    const clone = await cliClone('empty');
+    expect((await runGit(['ls-files'], { cwd: clone })).trim().split('\n').sort()).toEqual([...files.keys()].sort());
+    expect(await readFile(path.join(clone, 'guides/deep/nested/page.md'), 'utf8')).toBe('# Nested\n');
+    // And it reads back through the same API.
+    const again = await fetchRef({ cache, url: server.url('empty'), ref: 'main' });
+    expect(again.commit).toBe(oid);
+    expect([...(await readTree(cache, oid)).keys()].sort()).toEqual([...files.keys()].sort());
   });
 });
