@@ -21,3 +21,27 @@ export function pageQuery(query: Record<string, unknown>): PageQuery {
 export function listEnvelope<T>(items: T[], next: { page: string } | undefined) {
   return { ...(next ? { next } : {}), count: items.length, items };
 }
+
+/** An opaque cursor for lists served from memory (an offset, tagged so a cursor of another list is refused). */
+export function encodeOffsetCursor(kind: string, offset: number): string {
+  return Buffer.from(JSON.stringify([kind, offset])).toString('base64url');
+}
+
+export function decodeOffsetCursor(kind: string, page: string | undefined): number {
+  if (page === undefined) return 0;
+  try {
+    const [k, offset] = JSON.parse(Buffer.from(page, 'base64url').toString('utf8')) as [unknown, unknown];
+    if (k === kind && Number.isInteger(offset) && (offset as number) >= 0) return offset as number;
+  } catch {
+    // fall through
+  }
+  throw badRequest('page is not a valid cursor for this list');
+}
+
+/** One page of an in-memory list, in the list envelope. */
+export function paginateArray<T>(kind: string, all: T[], query: PageQuery) {
+  const start = decodeOffsetCursor(kind, query.page);
+  const items = all.slice(start, start + query.limit);
+  const next = start + query.limit < all.length ? { page: encodeOffsetCursor(kind, start + query.limit) } : undefined;
+  return listEnvelope(items, next);
+}

@@ -2,10 +2,11 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { installAuth } from './auth.js';
 import type { ApiDeps } from './deps.js';
 import { installErrorHandler } from './error-handler.js';
-import { urlBuilder } from './objects/urls.js';
+import { listeningBase, urlBuilder } from './objects/urls.js';
 import { healthRoutes } from './routes/health.js';
 import { orgRoutes } from './routes/orgs.js';
 import { spaceRoutes } from './routes/spaces.js';
+import { contentRoutes } from './routes/content.js';
 import { gitRoutes } from './routes/git.js';
 
 export type { ApiDeps } from './deps.js';
@@ -19,11 +20,12 @@ export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
   });
   installErrorHandler(app);
   installAuth(app, deps.store);
-  const urls = urlBuilder(deps.baseUrl ?? `http://${deps.config.host}:${deps.config.port}`);
+  const urls = urlBuilder(() => deps.baseUrl ?? listeningBase(app.server, deps.config));
   // Route modules: one per resource. Each registers its own paths.
   healthRoutes(app, deps);
   orgRoutes(app, deps, urls);
   spaceRoutes(app, deps, urls);
+  contentRoutes(app, deps, urls);
   gitRoutes(app, deps);
   await app.ready();
   return app;

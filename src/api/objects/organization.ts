@@ -16,7 +16,7 @@ export function organizationObject(org: OrganizationRecord, urls: UrlBuilder) {
     sso: false,
     ai: false,
     inviteLinks: false,
-    mergeRules: { type: 'custom' as const, requireApproval: false, requireNoUnresolvedComments: false },
+    mergeRules: { type: 'none' as const },
     trial: { status: 'notapplicable' as const, count: 0 },
     urls: { location: urls.api(`/orgs/${org.id}`), app: urls.app(`/o/${org.id}`) },
     permissions: {
@@ -32,6 +32,7 @@ export function organizationObject(org: OrganizationRecord, urls: UrlBuilder) {
       listTeams: false,
       listIntegrations: false,
       listInstallations: false,
+      installIntegration: false,
     },
   };
 }

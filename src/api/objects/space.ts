@@ -38,6 +38,7 @@ export function spaceObject(space: SpaceRecord, urls: UrlBuilder) {
       comment: true,
       merge: true,
       review: true,
+      installIntegration: false,
     },
   };
 }

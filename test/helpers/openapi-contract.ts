@@ -1,0 +1,106 @@
+/**
+ * Contract checks against the official GitBook spec (`@gitbook/api/spec/openapi.json`, OpenAPI 3.1 = JSON
+ * Schema 2020-12): finds the operation for a method and a concrete path, resolves the response schema for
+ * the status, and validates a body with ajv.
+ */
+import { createRequire } from 'node:module';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+
+const require = createRequire(import.meta.url);
+const SPEC_ID = 'gitbook-openapi';
+
+interface Operation {
+  operationId?: string;
+  responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+}
+type Spec = { paths: Record<string, Record<string, Operation>>; components: Record<string, unknown> };
+
+let cached: { spec: Spec; ajv: Ajv2020; routes: Array<{ template: string; regex: RegExp; literal: number }> } | undefined;
+const validators = new Map<string, ValidateFunction>();
+
+function load() {
+  if (cached) return cached;
+  const spec = require('@gitbook/api/spec/openapi.json') as Spec;
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+  (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+  // GitBook's own formats are descriptive, not checkable.
+  for (const f of ['emoji', 'icon', 'int32']) ajv.addFormat(f, true);
+  ajv.addSchema({ $id: SPEC_ID, components: relaxDocument(spec.components) }, SPEC_ID);
+  const routes = Object.keys(spec.paths).map((template) => ({
+    template,
+    // `{pagePath}` spans segments (`guides/install`); other parameters are one segment.
+    regex: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{pagePath\}/g, '.+').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    literal: template.replace(/\{[^}]+\}/g, '').length,
+  }));
+  cached = { spec, ajv, routes };
+  return cached;
+}
+
+/**
+ * One documented deviation from the letter of the spec: `Document` is a oneOf of Markdown / JSON document /
+ * Empty (`additionalProperties: false`). Used inside `allOf` with the page's other members, the Empty branch
+ * rejects every page object, so a page listed without content could never validate (GitBook's own listings
+ * don't). It is checked as an anyOf of the three without that flag: `markdown` or `document` must still
+ * have their documented shapes.
+ */
+function relaxDocument(components: Record<string, unknown>): Record<string, unknown> {
+  const copy = JSON.parse(JSON.stringify(components)) as { schemas: Record<string, { oneOf?: Array<Record<string, unknown>> }> };
+  const doc = copy.schemas.Document;
+  if (doc?.oneOf) {
+    const branches = doc.oneOf.map((b) => (b.title === 'Empty' ? { type: 'object' } : b));
+    copy.schemas.Document = { anyOf: branches } as never;
+  }
+  // The page-edited attributes: every document's attributes also match the group's (no additionalProperties),
+  // so that oneOf can never pass; checked as anyOf.
+  const edited = copy.schemas.RevisionSemanticChangePageEdited as unknown as { properties: { attributes: { oneOf?: unknown[]; anyOf?: unknown[] } } };
+  if (edited?.properties?.attributes?.oneOf) {
+    edited.properties.attributes = { anyOf: edited.properties.attributes.oneOf };
+  }
+  return copy;
+}
+
+/** The spec path template for a concrete API path (with or without `/v1` and a query string); the most literal match wins. */
+export function specPathFor(path: string): string | undefined {
+  const { routes } = load();
+  const bare = path.split('?')[0]!.replace(/^\/v1(?=\/)/, '');
+  return routes.filter((r) => r.regex.test(bare)).sort((a, b) => b.literal - a.literal)[0]?.template;
+}
+
+/** The operation for a method and a concrete path, or throws. */
+export function specOperation(method: string, path: string): Operation & { template: string } {
+  const template = specPathFor(path);
+  if (!template) throw new Error(`no spec path matches ${path}`);
+  const op = load().spec.paths[template]![method.toLowerCase()];
+  if (!op) throw new Error(`the spec has no ${method.toUpperCase()} ${template}`);
+  return { ...op, template };
+}
+
+/**
+ * Errors (empty when valid) of `body` against the spec's response schema for `method path` and `status`.
+ * A status the operation does not document, or a body where the spec documents none, is an error too.
+ */
+export function contractErrors(method: string, path: string, status: number, body: unknown): string[] {
+  const op = specOperation(method, path);
+  const response = op.responses?.[String(status)] ?? op.responses?.[`${String(status)[0]}XX`];
+  if (!response) return [`${method.toUpperCase()} ${op.template} documents no ${status} response (documented: ${Object.keys(op.responses ?? {}).join(', ')})`];
+  const schema = response.content?.['application/json']?.schema;
+  if (!schema) return body === undefined || body === '' ? [] : [`${method.toUpperCase()} ${op.template} ${status} documents no JSON body`];
+  const key = `${method.toLowerCase()} ${op.template} ${status}`;
+  let validate = validators.get(key);
+  if (!validate) {
+    const { ajv } = load();
+    const rewritten = JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', `"${SPEC_ID}#/components/`));
+    validate = ajv.compile(rewritten);
+    validators.set(key, validate);
+  }
+  if (validate(body)) return [];
+  return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+}
+
+/** Throws with every schema error when `body` does not match the documented response. */
+export function assertContract(method: string, path: string, status: number, body: unknown): void {
+  const errors = contractErrors(method, path, status, body);
+  if (errors.length > 0) throw new Error(`response of ${method.toUpperCase()} ${path} (${status}) breaks the spec:\n  ${errors.slice(0, 20).join('\n  ')}`);
+}
