@@ -1,4 +1,4 @@
-import YAML from 'yaml';
+import jsYaml from 'js-yaml';
 import { SpecParseError } from './errors.js';
 
 /** Text of a fetched or submitted document: UTF-8, without a byte-order mark. */
@@ -13,9 +13,14 @@ export function looksLikeJson(text: string): boolean {
   return first === '{' || first === '[';
 }
 
+/** Most nodes a document may expand to through YAML aliases, beyond its own size ("billion laughs"). */
+export const MAX_EXPANDED_NODES = 5_000_000;
+
 /**
- * Parses one JSON or YAML document (YAML 1.2 core schema, so `version: 2024-01-01` stays a string; alias
- * expansion bounded against "billion laughs"). Failures are PARSE_ERROR with `file:line:column` locations.
+ * Parses one JSON or YAML document. YAML uses the 1.2 core schema (js-yaml), so `version: 2024-01-01` stays
+ * a string. Aliases are shared objects after parsing; a document whose aliases would expand it beyond
+ * {@link MAX_EXPANDED_NODES} nodes is refused, since validation walks the expanded tree. Failures are
+ * PARSE_ERROR with `file:line:column` locations.
  */
 export function parseDocumentText(text: string, file: string, options: { requireObject?: boolean } = {}): unknown {
   let value: unknown;
@@ -25,23 +30,29 @@ export function parseDocumentText(text: string, file: string, options: { require
       value = JSON.parse(text);
       parsed = true;
     } catch {
-      // Fall through to the YAML parser, which accepts JSON and reports where it breaks.
+      // Fall through to the YAML parser, which accepts JSON and says where it breaks.
     }
   }
   if (!parsed) {
-    const doc = YAML.parseDocument(text, { prettyErrors: true });
-    if (doc.errors.length > 0) {
-      throw new SpecParseError(
-        doc.errors.slice(0, 20).map((e) => {
-          const pos = e.linePos?.[0];
-          return { location: pos ? `${file}:${pos.line}:${pos.col}` : file, message: firstLine(e.message) };
-        }),
-      );
-    }
     try {
-      value = doc.toJS({ maxAliasCount: 1000 });
+      value = jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA, filename: file });
     } catch (err) {
+      if (err instanceof jsYaml.YAMLException) {
+        const mark = err.mark as { line?: number; column?: number } | undefined;
+        const where = mark && typeof mark.line === 'number' ? `${file}:${mark.line + 1}:${(mark.column ?? 0) + 1}` : file;
+        throw new SpecParseError([{ location: where, message: err.reason || 'invalid YAML' }], { cause: err });
+      }
       throw new SpecParseError([{ location: file, message: err instanceof Error ? err.message : String(err) }], { cause: err });
+    }
+    let expanded: number;
+    try {
+      expanded = expandedSize(value, MAX_EXPANDED_NODES);
+    } catch (err) {
+      if (!(err instanceof RangeError)) throw err;
+      throw new SpecParseError([{ location: file, message: 'the document is nested too deeply' }], { cause: err });
+    }
+    if (expanded > MAX_EXPANDED_NODES) {
+      throw new SpecParseError([{ location: file, message: `YAML aliases expand the document to more than ${MAX_EXPANDED_NODES} nodes` }]);
     }
   }
   if (options.requireObject && (value === null || typeof value !== 'object' || Array.isArray(value))) {
@@ -50,6 +61,28 @@ export function parseDocumentText(text: string, file: string, options: { require
   return value;
 }
 
-function firstLine(message: string): string {
-  return message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '').trim();
+/**
+ * Number of nodes of the tree as a reader that follows every alias would see it, computed in linear time
+ * over the distinct objects (memoized), stopping once past `limit`. Cycles (recursive aliases) count as
+ * past the limit.
+ */
+function expandedSize(root: unknown, limit: number): number {
+  const memo = new Map<object, number>();
+  const active = new Set<object>();
+  const size = (node: unknown): number => {
+    if (node === null || typeof node !== 'object') return 1;
+    const cached = memo.get(node);
+    if (cached !== undefined) return cached;
+    if (active.has(node)) return limit + 1;
+    active.add(node);
+    let total = 1;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      total += size(child);
+      if (total > limit) break;
+    }
+    active.delete(node);
+    memo.set(node, total);
+    return total;
+  };
+  return size(root);
 }
