@@ -1,0 +1,151 @@
+/**
+ * Benchmark of the tree → revision import (src/format).
+ *
+ *   npm run build && node dist/bench/format-import.js [--runs 5] [--repo pgsql-tw+gitbook-docs]
+ *
+ * Measures, on the largest corpus repository (most pages):
+ *   - full import (time, peak RSS, peak heap) beside bare remark-parse of the same page files
+ *     (baseline measured in the same run; ratio = import / remark-parse);
+ *   - incremental import of pgsql-tw+gitbook-docs with one page changed (must parse only that
+ *     page; its cost as a ratio of the full import).
+ * Prints one JSON object with medians over the runs.
+ */
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import { importTree } from '../src/format/import.js';
+import { documents } from '../src/format/summary/from-revision.js';
+import { memoryEntry, readWorkingTree } from '../src/format/source-tree.js';
+import type { SourceTree } from '../src/format/model.js';
+
+const CORPUS = process.env.FOLIO_CORPUS ?? '/work/shared/corpus';
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** Project directory of a corpus copy: repository root when its .gitbook.yaml sets `root`, else the docs root. */
+function projectDirectoryOf(repo: string): string {
+  const source = readFileSync(join(CORPUS, `${repo}.source`), 'utf8');
+  const root = /^root:\s*(.*)$/m.exec(source)?.[1]?.trim() ?? '.';
+  const top = join(CORPUS, repo, '.gitbook.yaml');
+  if (existsSync(top) && /^\s*root:/m.test(readFileSync(top, 'utf8'))) return '';
+  return root === '.' ? '' : root;
+}
+
+/** Samples heap and RSS while `fn` runs. */
+async function measure<T>(fn: () => Promise<T> | T): Promise<{ ms: number; peakRss: number; peakHeap: number; value: T }> {
+  global.gc?.();
+  let peakRss = process.memoryUsage.rss();
+  let peakHeap = process.memoryUsage().heapUsed;
+  const timer = setInterval(() => {
+    peakRss = Math.max(peakRss, process.memoryUsage.rss());
+    peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+  }, 5);
+  const t0 = performance.now();
+  const value = await fn();
+  const ms = performance.now() - t0;
+  clearInterval(timer);
+  peakRss = Math.max(peakRss, process.memoryUsage.rss());
+  peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+  return { ms, peakRss, peakHeap, value };
+}
+
+const MB = 1024 * 1024;
+const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
+
+async function main(): Promise<void> {
+  const runs = Number(arg('runs', '3'));
+  const repos = readdirSync(CORPUS).filter((n) => n.endsWith('.source')).map((n) => n.slice(0, -'.source'.length));
+  // Largest repository = most page files listed as GitBook-written + others: count .md files.
+  const countMd = (t: SourceTree) => [...t.keys()].filter((p) => p.endsWith('.md')).length;
+  const trees = new Map<string, SourceTree>();
+  for (const r of repos) trees.set(r, await readWorkingTree(join(CORPUS, r)));
+  const largest = arg('repo', [...trees].sort((a, b) => countMd(b[1]) - countMd(a[1]))[0]![0]);
+  const tree = trees.get(largest)!;
+  const projectDirectory = projectDirectoryOf(largest);
+
+  // Warm up (JIT, module init) once, outside the measurements.
+  const warm = await importTree(tree, { projectDirectory });
+  const pageTexts: string[] = [];
+  for (const p of documents(warm.revision.pages)) if (p.markdown !== null) pageTexts.push(p.markdown);
+  const processor = unified().use(remarkParse);
+  for (const t of pageTexts.slice(0, 20)) processor.parse(t);
+
+  const full: Array<{ ms: number; peakRss: number; peakHeap: number }> = [];
+  const bare: Array<{ ms: number; peakRss: number; peakHeap: number }> = [];
+  for (let i = 0; i < runs; i++) {
+    full.push(await measure(() => importTree(tree, { projectDirectory })));
+    bare.push(await measure(() => {
+      for (const t of pageTexts) processor.parse(t);
+      return null;
+    }));
+  }
+
+  // Incremental: pgsql-tw+gitbook-docs with one page changed.
+  const incRepo = 'pgsql-tw+gitbook-docs';
+  const incTree = trees.get(incRepo);
+  let incremental: Record<string, unknown> | null = null;
+  if (incTree) {
+    const incProject = projectDirectoryOf(incRepo);
+    const fullInc: number[] = [];
+    const incr: number[] = [];
+    let parsed = -1;
+    let reused = -1;
+    const base = incRepo === largest ? warm : await importTree(incTree, { projectDirectory: incProject });
+    const victim = [...documents(base.revision.pages)].find((p) => p.markdown !== null && p.git)!;
+    for (let i = 0; i < runs; i++) {
+      // Same repository as the full-import measurement: reuse it instead of importing again.
+      fullInc.push(incRepo === largest ? full[i]!.ms : (await measure(() => importTree(incTree, { projectDirectory: incProject }))).ms);
+      const next: SourceTree = new Map(incTree);
+      next.set(victim.git!.path, memoryEntry(new TextEncoder().encode(`${victim.markdown}\nEdited in run ${i}.\n`)));
+      const r = await measure(() => importTree(next, { projectDirectory: incProject, previous: { revision: base.revision, tree: incTree } }));
+      incr.push(r.ms);
+      parsed = r.value.stats.parsed;
+      reused = r.value.stats.reused;
+    }
+    incremental = {
+      repo: incRepo,
+      changedPage: victim.git!.path,
+      parsed,
+      reused,
+      fullMedianMs: round(median(fullInc)),
+      incrementalMedianMs: round(median(incr)),
+      ratioVsFull: round(median(incr) / median(fullInc), 4),
+    };
+  }
+
+  const result = {
+    bench: 'format-import',
+    node: process.version,
+    runs,
+    repo: largest,
+    pages: warm.stats.pages,
+    files: warm.stats.files,
+    fullImport: {
+      medianMs: round(median(full.map((r) => r.ms))),
+      peakRssMB: round(Math.max(...full.map((r) => r.peakRss)) / MB),
+      peakHeapMB: round(Math.max(...full.map((r) => r.peakHeap)) / MB),
+    },
+    bareRemarkParse: {
+      medianMs: round(median(bare.map((r) => r.ms))),
+      peakHeapMB: round(Math.max(...bare.map((r) => r.peakHeap)) / MB),
+    },
+    ratioImportVsRemarkParse: round(median(full.map((r) => r.ms)) / median(bare.map((r) => r.ms)), 2),
+    incremental,
+  };
+  process.stdout.write(JSON.stringify(result) + '\n');
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`format-import bench failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.exitCode = 1;
+});
