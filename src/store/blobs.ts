@@ -81,8 +81,9 @@ export function createBlobStore(sql: Sql, options: BlobStoreOptions): BlobBacken
     const have = await existing(tx, hashes);
     const missing = hashes.filter((h) => !have.has(h));
     if (directory) {
-      // Content first (idempotent), then the rows; also rewrite files of existing rows in case one was lost.
-      for (const h of hashes) await writeFileOnce(h, items.get(h)!);
+      // Content first (idempotent), then the rows. Existing rows have their file: deletion removes both
+      // while holding the exclusive lock, and we hold it shared.
+      for (const h of missing) await writeFileOnce(h, items.get(h)!);
     }
     const pin = pinMs === undefined ? null : new Date(Date.now() + pinMs);
     if (missing.length > 0) {
