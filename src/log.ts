@@ -4,6 +4,24 @@ import { redact } from './redact.js';
 export type { Logger };
 
 /**
+ * Redacts every string in plain objects and arrays (a few levels deep). Class instances (requests, sockets,
+ * errors) are left to pino's serializers, which run after this formatter.
+ */
+function redactValues(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (depth > 6 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => redactValues(v, depth + 1));
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) {
+    if (value instanceof Error) return { type: value.name, message: redact(value.message), ...('code' in value ? { code: (value as { code: unknown }).code } : {}) };
+    return value;
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = redactValues(v, depth + 1);
+  return out;
+}
+
+/**
  * The process logger. JSON lines, or pretty output when stdout is a terminal
  * (or FOLIO_LOG_PRETTY=1). Every string is passed through `redact` so a URL with
  * basic-auth credentials can never be logged in clear.
@@ -21,7 +39,7 @@ export function createLogger(name: string, options: { level?: string; pretty?: b
     },
     formatters: {
       log(obj) {
-        return JSON.parse(redact(JSON.stringify(obj))) as Record<string, unknown>;
+        return redactValues(obj, 0) as Record<string, unknown>;
       },
     },
     redact: { paths: ['password', '*.password', 'token', '*.token', 'authorization', '*.authorization', 'credentials', '*.credentials'], censor: '***' },

@@ -10,6 +10,7 @@ const commands: Record<string, Command> = {
   worker: { summary: 'run one worker against TEMPORAL_ADDRESS and DATABASE_URL', load: () => import('./commands/worker.js') },
   api: { summary: 'run the HTTP API against TEMPORAL_ADDRESS and DATABASE_URL', load: () => import('./commands/api.js') },
   'db-server': { summary: 'serve the embedded PGlite database over the PostgreSQL protocol', load: () => import('./commands/db-server.js') },
+  _guard: { summary: '(internal) run a program that must not outlive folio start', load: () => import('./commands/guard.js') },
   migrate: { summary: 'apply pending content-store migrations', load: () => import('./commands/migrate.js') },
   org: { summary: 'org create <id> --title <title> | org list', load: () => import('./commands/org.js') },
   token: { summary: 'token create --org <id>: print a new API token once', load: () => import('./commands/token.js') },

@@ -13,4 +13,10 @@ export function onShutdown(stop: (signal: NodeJS.Signals) => Promise<void>): voi
   };
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);
+  // Under `folio start`, stdin is a pipe from the supervisor: when it closes, the supervisor is gone.
+  if (process.env.FOLIO_SUPERVISED === '1') {
+    process.stdin.on('end', () => handler('SIGTERM'));
+    process.stdin.on('error', () => handler('SIGTERM'));
+    process.stdin.resume();
+  }
 }

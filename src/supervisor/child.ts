@@ -43,7 +43,9 @@ export class SupervisedChild {
 
   start(): void {
     const format = formatLine(this.spec.name, { pretty: this.sink.pretty, color: this.sink.color });
-    const child = spawn(this.spec.command, this.spec.args, { env: this.spec.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // stdin stays an open pipe: a Folio child exits when it closes, i.e. when the supervisor dies, even by SIGKILL.
+    const child = spawn(this.spec.command, this.spec.args, { env: this.spec.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin?.on('error', () => {});
     this.child = child;
     for (const [stream, source] of [['stdout', child.stdout], ['stderr', child.stderr]] as const) {
       const rl = readline.createInterface({ input: source });

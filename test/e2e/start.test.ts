@@ -54,7 +54,12 @@ describe.runIf(existsSync(entry))('folio start (the embedded default)', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'folio-start-'));
   const running: Started[] = [];
   afterAll(async () => {
-    for (const s of running) if (s.child.exitCode === null) s.child.kill('SIGKILL');
+    for (const s of running) {
+      if (s.child.exitCode !== null) continue;
+      s.child.kill('SIGTERM');
+      await Promise.race([s.exited, new Promise((r) => setTimeout(r, 10_000))]);
+      if (s.child.exitCode === null) s.child.kill('SIGKILL');
+    }
     rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -22,7 +22,7 @@ export async function run(): Promise<number> {
   const sink: LogSink = { write: (line) => process.stdout.write(line + '\n'), pretty, color: process.stdout.isTTY === true };
   const node = process.execPath;
   const entry = process.argv[1]!;
-  const childEnv = { ...process.env, FOLIO_LOG_PRETTY: '0' };
+  const childEnv = { ...process.env, FOLIO_LOG_PRETTY: '0', FOLIO_SUPERVISED: '1' };
   const children: SupervisedChild[] = [];
   let shuttingDown = false;
   const started = Date.now();
@@ -98,15 +98,15 @@ export async function run(): Promise<number> {
         new SupervisedChild(
           {
             name: 'temporal',
-            command: cli,
-            args: devServerArgs({
+            command: node,
+            args: [entry, '_guard', '--', cli, ...devServerArgs({
               binary: cli,
               port: config.temporalPort,
               uiPort: config.temporalUiPort,
               dbFile: path.join(config.dataDir, 'temporal.sqlite'),
               namespace: config.temporalNamespace,
               logLevel: 'warn',
-            }),
+            })],
             restart: true,
           },
           sink,

@@ -31,6 +31,15 @@ export async function run(): Promise<number> {
     });
     logger.info({ address, namespace: config.temporalNamespace, taskQueue: config.taskQueue }, 'worker started');
     // The SDK runtime shuts the worker down on SIGINT/SIGTERM; run() resolves when it has drained.
+    // Under `folio start`, a closed stdin means the supervisor is gone: drain and exit too.
+    if (process.env.FOLIO_SUPERVISED === '1') {
+      const stop = () => {
+        if (worker.getState() === 'RUNNING') worker.shutdown();
+      };
+      process.stdin.on('end', stop);
+      process.stdin.on('error', stop);
+      process.stdin.resume();
+    }
     await worker.run();
     await native.close();
     logger.info('worker stopped');
