@@ -3,7 +3,7 @@
  * (the entry header for whole objects, the delta header's result size for deltas). Lets
  * `readTree` report sizes and `readBlob` refuse oversized blobs before inflating them.
  */
-import { open, readdir, readFile } from 'node:fs/promises';
+import { open, readdir, readFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { constants, inflateSync } from 'node:zlib';
 import type { RepoCache } from './cache.js';
@@ -75,19 +75,24 @@ function varint(buf: Buffer, at: number): [number, number] {
   }
 }
 
-async function readAt(file: string, offset: number, length: number): Promise<Buffer> {
-  const fh = await open(file, 'r');
+async function readAt(file: string, offset: number, length: number, handles?: Map<string, FileHandle>): Promise<Buffer> {
+  let fh = handles?.get(file);
+  const own = !fh;
+  if (!fh) {
+    fh = await open(file, 'r');
+    handles?.set(file, fh);
+  }
   try {
     const buf = Buffer.alloc(length);
     const { bytesRead } = await fh.read(buf, 0, length, offset);
     return buf.subarray(0, bytesRead);
   } finally {
-    await fh.close();
+    if (own && !handles) await fh.close();
   }
 }
 
-async function packedSize(idx: PackIndex, offset: number): Promise<number | undefined> {
-  const head = await readAt(idx.pack, offset, 512);
+async function packedSize(idx: PackIndex, offset: number, handles?: Map<string, FileHandle>): Promise<number | undefined> {
+  const head = await readAt(idx.pack, offset, 512, handles);
   let b = head[0]!;
   const type = (b >> 4) & 7;
   let size = b & 0x0f;
@@ -115,8 +120,16 @@ async function packedSize(idx: PackIndex, offset: number): Promise<number | unde
   return result;
 }
 
-/** The object's size in bytes, or undefined when it cannot be had without reading the object. */
-export async function objectSize(cache: RepoCache, oid: string): Promise<number | undefined> {
+function stateOf(cache: RepoCache): State {
+  let state = states.get(cache);
+  if (!state) {
+    state = { indexes: new Map() };
+    states.set(cache, state);
+  }
+  return state;
+}
+
+async function looseSize(cache: RepoCache, oid: string): Promise<number | undefined> {
   const loose = path.join(cache.gitdir, 'objects', oid.slice(0, 2), oid.slice(2));
   try {
     const head = inflatePrefix(await readAt(loose, 0, 256));
@@ -127,23 +140,50 @@ export async function objectSize(cache: RepoCache, oid: string): Promise<number 
   } catch {
     /* not loose */
   }
-  let state = states.get(cache);
-  if (!state) {
-    state = { indexes: new Map() };
-    states.set(cache, state);
-  }
-  for (let attempt = 0; attempt < 2; attempt++) {
-    for (const idx of state.indexes.values()) {
-      const off = idx.offsets.get(oid);
-      if (off !== undefined) {
-        try {
-          return await packedSize(idx, off);
-        } catch {
-          return undefined;
-        }
-      }
-    }
-    if (attempt === 0) await loadIndexes(cache, state);
+  return undefined;
+}
+
+function findPacked(state: State, oid: string): [PackIndex, number] | undefined {
+  for (const idx of state.indexes.values()) {
+    const off = idx.offsets.get(oid);
+    if (off !== undefined) return [idx, off];
   }
   return undefined;
+}
+
+/** The object's size in bytes, or undefined when it cannot be had without reading the object. */
+export async function objectSize(cache: RepoCache, oid: string): Promise<number | undefined> {
+  return (await objectSizes(cache, [oid])).get(oid);
+}
+
+/** Sizes of many objects at once (each pack file opened once). Unknown sizes are left out. */
+export async function objectSizes(cache: RepoCache, oids: Iterable<string>): Promise<Map<string, number>> {
+  const state = stateOf(cache);
+  const out = new Map<string, number>();
+  const handles = new Map<string, FileHandle>();
+  let reloaded = false;
+  try {
+    for (const oid of oids) {
+      if (out.has(oid)) continue;
+      let hit = findPacked(state, oid);
+      let size: number | undefined;
+      if (!hit) size = await looseSize(cache, oid);
+      if (size === undefined && !hit && !reloaded) {
+        await loadIndexes(cache, state);
+        reloaded = true;
+        hit = findPacked(state, oid);
+      }
+      if (hit) {
+        try {
+          size = await packedSize(hit[0], hit[1], handles);
+        } catch {
+          size = undefined;
+        }
+      }
+      if (size !== undefined) out.set(oid, size);
+    }
+  } finally {
+    await Promise.all([...handles.values()].map((h) => h.close().catch(() => {})));
+  }
+  return out;
 }

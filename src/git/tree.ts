@@ -8,7 +8,7 @@ import { atomicFs } from './atomic-fs.js';
 import type { RepoCache } from './cache.js';
 import { GitFileTooLargeError, GitObjectNotFoundError } from './errors.js';
 import { parseTrailers, type Trailer } from './trailers.js';
-import { objectSize } from './object-size.js';
+import { objectSize, objectSizes } from './object-size.js';
 
 export const DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024;
 
@@ -101,9 +101,9 @@ export async function resolveTreeAt(cache: RepoCache, commit: string, prefix?: s
   return tree;
 }
 
-export async function readBlob(cache: RepoCache, oid: string, options: { path?: string; maxFileBytes?: number } = {}): Promise<Uint8Array> {
+export async function readBlob(cache: RepoCache, oid: string, options: { path?: string; maxFileBytes?: number; knownSize?: number } = {}): Promise<Uint8Array> {
   const limit = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const known = await objectSize(cache, oid);
+  const known = options.knownSize ?? (await objectSize(cache, oid));
   if (known !== undefined && known > limit) throw new GitFileTooLargeError(options.path ?? oid, known, limit);
   try {
     const { blob } = await git.readBlob({ fs: atomicFs, gitdir: cache.gitdir, cache: cache.objectCache, oid });
@@ -122,21 +122,28 @@ export async function readTree(cache: RepoCache, commit: string, options: TreeOp
   const root = await resolveTreeAt(cache, commit, prefix);
   if (root === null) return out;
   const limit = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const blobs: Array<[string, TreeEntry]> = [];
   const walk = async (treeOid: string, dir: string): Promise<void> => {
     for (const e of await readTreeEntries(cache, treeOid)) {
       const p = dir ? `${dir}/${e.path}` : e.path;
       if (e.type === 'tree') await walk(e.oid, p);
-      else if (e.type === 'blob') {
-        const size = await objectSize(cache, e.oid);
-        const oid = e.oid;
-        const file: SourceFile = { oid, mode: e.mode, read: () => readBlob(cache, oid, { path: p, maxFileBytes: limit }) };
-        if (size !== undefined) file.size = size;
-        out.set(p, file);
-      }
+      else if (e.type === 'blob') blobs.push([p, e]);
       // type 'commit' (submodule): no object in this repository, skipped.
     }
   };
   await walk(root, prefix);
+  const sizes = await objectSizes(cache, blobs.map(([, e]) => e.oid));
+  for (const [p, e] of blobs) {
+    const oid = e.oid;
+    const size = sizes.get(oid);
+    const file: SourceFile = {
+      oid,
+      mode: e.mode,
+      read: () => readBlob(cache, oid, size === undefined ? { path: p, maxFileBytes: limit } : { path: p, maxFileBytes: limit, knownSize: size }),
+    };
+    if (size !== undefined) file.size = size;
+    out.set(p, file);
+  }
   return out;
 }
 
