@@ -370,7 +370,8 @@ export async function importTree(tree: SourceTree, options: ImportOptions = {}):
       if (r.target.kind === 'file') referenced.add(r.target.fileId);
       if (r.problem && r.target.kind === 'unresolved') {
         const p = r.target.path;
-        const isPage = isMarkdownPath(p) || !/\.[^/]+$/.test(basename(p));
+        const inGitbookDir = /(^|\/)\.gitbook\//.test(p);
+        const isPage = isMarkdownPath(p) || (!inGitbookDir && !/\.[^/]+$/.test(basename(p)));
         if (r.problem === 'unmanaged') {
           warnings.push(warning(FormatWarningCodes.LINK_UNRESOLVED, `${page.git!.path}: link ${JSON.stringify(url)} points to a file that is not a page or space file`, { path: page.git!.path, data: { url } }));
         } else if (isPage) {
