@@ -20,7 +20,7 @@ const commands: Record<string, Command> = {
 };
 
 function usage(): string {
-  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`);
+  const lines = Object.entries(commands).filter(([name]) => !name.startsWith('_')).map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`);
   return `usage: folio <command> [options]\n\ncommands:\n${lines.join('\n')}\n`;
 }
 
