@@ -7,6 +7,7 @@ import { healthRoutes } from './routes/health.js';
 import { orgRoutes } from './routes/orgs.js';
 import { spaceRoutes } from './routes/spaces.js';
 import { contentRoutes } from './routes/content.js';
+import { changeRequestRoutes, mergedFromResolver } from './routes/change-requests.js';
 import { gitRoutes } from './routes/git.js';
 
 export type { ApiDeps } from './deps.js';
@@ -25,7 +26,8 @@ export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
   healthRoutes(app, deps);
   orgRoutes(app, deps, urls);
   spaceRoutes(app, deps, urls);
-  contentRoutes(app, deps, urls);
+  contentRoutes(app, deps, urls, { mergedFrom: mergedFromResolver(deps, urls) });
+  changeRequestRoutes(app, deps, urls);
   gitRoutes(app, deps);
   await app.ready();
   return app;

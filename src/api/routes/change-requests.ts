@@ -1,0 +1,190 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { applyContentChanges, type ContentChange } from '../../change-requests/apply-changes.js';
+import { conflictError, threeWayMerge } from '../../change-requests/merge.js';
+import { changeRequestStore, type ChangeRequestRecord, type ChangeRequestStatus } from '../../change-requests/store.js';
+import type { RevisionRecord, SpaceRecord } from '../../store/index.js';
+import { requireAuth } from '../auth.js';
+import type { ApiDeps } from '../deps.js';
+import { badRequest, conflict, notFound } from '../http-errors.js';
+import { changeRequestObject } from '../objects/change-request.js';
+import { revisionObject } from '../objects/revision.js';
+import type { UrlBuilder } from '../objects/urls.js';
+import { listEnvelope, pageQuery } from '../pagination.js';
+import { assertSpaceEditable } from '../space-editable.js';
+import { registerContentReads } from './content.js';
+import { loadSpace } from './spaces.js';
+
+const STATUSES = ['draft', 'open', 'archived', 'merged'] as const;
+const pageMeta = {
+  title: { type: 'string', minLength: 1 },
+  slug: { type: 'string', maxLength: 100 },
+  emoji: { type: 'string', maxLength: 50 },
+  description: { type: 'string', maxLength: 1000 },
+  into: { type: 'string' },
+  at: { type: 'integer', minimum: 0 },
+  document: { type: 'object' },
+} as const;
+const contentBody = {
+  type: 'object',
+  required: ['changes'],
+  properties: {
+    changes: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 50,
+      items: {
+        type: 'object',
+        required: ['operation'],
+        properties: {
+          operation: { type: 'string', enum: ['insert_page', 'update_page', 'delete_page', 'insert_files'] },
+          page: { type: 'string' },
+          ref: { type: 'string' },
+          ...pageMeta,
+          files: {
+            type: 'array',
+            minItems: 1,
+            maxItems: 20,
+            items: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 256 }, contentType: { type: 'string' }, base64: { type: 'string' }, url: { type: 'string' }, ref: { type: 'string' } } },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+/** The ChangeRequest object of a merge revision (for `Revision.mergedFrom`). */
+export function mergedFromResolver(deps: ApiDeps, urls: UrlBuilder) {
+  const crs = changeRequestStore(deps.store.sql);
+  return async (revision: RevisionRecord) => {
+    const cr = await crs.byMergedRevision(revision.id);
+    if (!cr) return undefined;
+    const space = await deps.store.spaces.get(cr.spaceId);
+    return changeRequestObject(cr, space?.revisionId ?? null, urls) as unknown as Record<string, unknown>;
+  };
+}
+
+export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
+  const crs = changeRequestStore(deps.store.sql);
+  type P = { spaceId: string; changeRequestId: string };
+
+  async function load(request: FastifyRequest): Promise<{ space: SpaceRecord; cr: ChangeRequestRecord }> {
+    const params = request.params as P;
+    const space = await loadSpace(deps, request, params.spaceId);
+    const cr = await crs.get(space.id, params.changeRequestId);
+    if (!cr) throw notFound(`change request not found: ${params.changeRequestId}`);
+    return { space, cr };
+  }
+  const object = (cr: ChangeRequestRecord, space: SpaceRecord) => changeRequestObject(cr, space.revisionId, urls);
+  const open = (cr: ChangeRequestRecord) => {
+    if (cr.status === 'merged') throw badRequest(`change request ${cr.number} is already merged`);
+  };
+
+  app.post<{ Params: { spaceId: string }; Body: { subject?: string } }>(
+    '/v1/spaces/:spaceId/change-requests',
+    { schema: { body: { type: 'object', additionalProperties: true, properties: { subject: { type: 'string', maxLength: 100 } } } } },
+    async (request, reply) => {
+      const auth = requireAuth(request);
+      const space = await loadSpace(deps, request, request.params.spaceId);
+      if (!space.revisionId) throw badRequest('the space has no content yet');
+      const cr = await crs.create({ spaceId: space.id, subject: request.body?.subject, createdBy: auth.tokenId, revisionId: space.revisionId });
+      const body = object(cr, space);
+      return reply.status(201).header('location', body.urls.location).send(body);
+    },
+  );
+
+  app.get<{ Params: { spaceId: string }; Querystring: { status?: ChangeRequestStatus } }>(
+    '/v1/spaces/:spaceId/change-requests',
+    { schema: { querystring: { type: 'object', properties: { status: { type: 'string', enum: [...STATUSES] } } } } },
+    async (request) => {
+      const q = pageQuery(request.query as Record<string, unknown>);
+      const space = await loadSpace(deps, request, request.params.spaceId);
+      const result = await crs.list(space.id, { ...q, status: request.query.status ?? 'open' });
+      return listEnvelope(result.items.map((cr) => object(cr, space)), result.next);
+    },
+  );
+
+  app.get('/v1/spaces/:spaceId/change-requests/:changeRequestId', async (request) => {
+    const { space, cr } = await load(request);
+    return object(cr, space);
+  });
+
+  app.patch<{ Body: { subject?: string; status?: ChangeRequestStatus } }>(
+    '/v1/spaces/:spaceId/change-requests/:changeRequestId',
+    {
+      schema: {
+        body: { type: 'object', additionalProperties: true, properties: { subject: { type: 'string', maxLength: 100 }, status: { type: 'string', enum: ['draft', 'open', 'archived'] } } },
+      },
+    },
+    async (request) => {
+      const { space, cr } = await load(request);
+      open(cr);
+      const updated = await crs.update(space.id, cr.id, { subject: request.body?.subject, status: request.body?.status });
+      return object(updated, space);
+    },
+  );
+
+  app.post<{ Body: { changes: ContentChange[] } }>('/v1/spaces/:spaceId/change-requests/:changeRequestId/content', { schema: { body: contentBody } }, async (request) => {
+    const { space, cr } = await load(request);
+    assertSpaceEditable(space);
+    open(cr);
+    const { revisionId, affected } = await applyContentChanges(deps.store, space.id, cr.revisionId, request.body.changes);
+    const updated = await crs.setRevision(cr.id, revisionId, cr.revisionId);
+    const compat = (request.query as { compat?: string }).compat !== 'false';
+    if (compat) return object(updated, space);
+    const pageRef = (id: string) => ({ object: 'page', id, urls: { location: urls.api(`/spaces/${space.id}/change-requests/${cr.id}/content/page/${id}`) } });
+    return {
+      changeRequest: object(updated, space),
+      pages: affected.map((a) => (a.object === 'deleted_page' ? { object: a.object, page: a.id } : { object: a.object, ...('ref' in a && a.ref ? { ref: a.ref } : {}), page: pageRef(a.id) })),
+    };
+  });
+
+  app.post('/v1/spaces/:spaceId/change-requests/:changeRequestId/merge', async (request) => {
+    const { space, cr } = await load(request);
+    assertSpaceEditable(space);
+    open(cr);
+    const primary = space.revisionId!;
+    // Not behind: the merge result is the change request's content. Behind: three-way, per page.
+    const merged = await threeWayMerge(deps.store, cr.revisionInitial, primary, cr.revisionId);
+    if (merged.conflicts.length > 0) throw conflictError(merged.conflicts);
+    const { pages, files } = merged;
+    const { id } = await deps.store.revisions.create({
+      spaceId: space.id,
+      parents: [primary, cr.revisionId],
+      type: 'merge',
+      data: { changeRequestId: cr.id },
+      pages,
+      files,
+      idempotencyKey: `merge/${cr.id}/${cr.revisionId}/${primary}`,
+    });
+    try {
+      await deps.store.spaces.setPrimaryRevision(space.id, id, { expected: primary });
+    } catch (err) {
+      if ((err as { code?: string }).code === 'CONFLICT') throw conflict('the primary content changed during the merge; retry');
+      throw err;
+    }
+    await crs.markMerged(cr.id, id);
+    return { revision: id, result: 'merge' };
+  });
+
+  app.post('/v1/spaces/:spaceId/change-requests/:changeRequestId/update', async (request) => {
+    const { space, cr } = await load(request);
+    open(cr);
+    const primary = space.revisionId!;
+    if (primary === cr.revisionInitial) return { revision: cr.revisionId, result: 'update' };
+    const merged = await threeWayMerge(deps.store, cr.revisionInitial, primary, cr.revisionId);
+    if (merged.conflicts.length > 0) throw conflictError(merged.conflicts);
+    const { id } = await deps.store.revisions.create({ spaceId: space.id, parents: [cr.revisionId, primary], type: 'update', pages: merged.pages, files: merged.files });
+    await crs.setRevision(cr.id, id, cr.revisionId, { revisionInitial: primary });
+    return { revision: id, result: 'update' };
+  });
+
+  registerContentReads(app, deps, urls, '/v1/spaces/:spaceId/change-requests/:changeRequestId/content', async (request) => {
+    const { space, cr } = await load(request);
+    return { space, spaceId: space.id, revisionId: cr.revisionId };
+  });
+  app.get('/v1/spaces/:spaceId/change-requests/:changeRequestId/content', async (request) => {
+    const { space, cr } = await load(request);
+    const revision = (await deps.store.revisions.get(cr.revisionId))!;
+    return revisionObject(revision, await deps.store.revisions.pages(revision.id), await deps.store.revisions.files(revision.id), urls);
+  });
+}

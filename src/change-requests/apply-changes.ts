@@ -1,0 +1,132 @@
+import { ValidationError } from '../errors.js';
+import { decodePage, leadingEmoji } from '../format/page-codec.js';
+import { newId } from '../store/ids.js';
+import type { FileRecord, JsonObject, Store } from '../store/index.js';
+import { allIds, locate, recomputePaths, slugify, toEditable, toFileInputs, toPageInputs, type EditablePage } from './tree.js';
+
+/** One change of `POST …/change-requests/{id}/content` (the official spec's `ChangeRequestContentChange`). */
+export type ContentChange =
+  | { operation: 'insert_page'; into?: string; at?: number; ref?: string; title?: string; slug?: string; emoji?: string; description?: string; document: { markdown?: string; document?: unknown } }
+  | { operation: 'update_page'; page: string; title?: string; slug?: string; emoji?: string; description?: string; into?: string; at?: number; document?: { markdown?: string; document?: unknown } }
+  | { operation: 'delete_page'; page: string }
+  | { operation: 'insert_files'; files: Array<{ ref?: string; name: string; contentType?: string; base64?: string; url?: string }> };
+
+export type AffectedPage = { object: 'created_page'; ref?: string; id: string } | { object: 'updated_page'; id: string } | { object: 'deleted_page'; id: string };
+
+const MAX_BASE64_BYTES = 1024 * 1024;
+
+/** Metadata read from a page file: its front matter (description, hidden, …) and `# H1` title. */
+function metadataFromMarkdown(markdown: string): { title?: string; data: JsonObject } {
+  const decoded = decodePage(markdown);
+  const f = decoded.fields;
+  const data: JsonObject = { hidden: f.hidden, noIndex: f.noIndex, frontMatterValid: f.frontMatterValid };
+  if (f.description !== undefined) data.description = f.description;
+  if (f.icon !== undefined) data.icon = f.icon;
+  if (f.layout !== undefined) data.layout = f.layout as JsonObject;
+  if (f.frontMatter) data.frontMatter = f.frontMatter as JsonObject;
+  if (f.title) {
+    const emoji = leadingEmoji(f.title);
+    if (emoji) data.emoji = emoji;
+  }
+  return { ...(f.title ? { title: f.title } : {}), data };
+}
+
+function requireMarkdown(doc: { markdown?: string; document?: unknown } | undefined, what: string): string | undefined {
+  if (doc === undefined) return undefined;
+  if (typeof doc.markdown === 'string') return doc.markdown;
+  throw new ValidationError(`${what}: only markdown documents ({ "markdown": "…" }) are accepted`);
+}
+
+function uniqueSlug(siblings: EditablePage[], wanted: string, self?: string): string {
+  if (!siblings.some((s) => s.slug === wanted && s.id !== self)) return wanted;
+  throw new ValidationError(`slug "${wanted}" is already used by a sibling page`);
+}
+
+/**
+ * Applies a batch of changes to `baseRevisionId` and stores the result as a new revision (`type: edits`,
+ * parent: the base). All or nothing: a bad change is a ValidationError and nothing is written.
+ */
+export async function applyContentChanges(store: Store, spaceId: string, baseRevisionId: string, changes: ContentChange[]): Promise<{ revisionId: string; affected: AffectedPage[] }> {
+  const pages = toEditable(await store.revisions.pages(baseRevisionId));
+  const files: FileRecord[] = [...(await store.revisions.files(baseRevisionId))];
+  const affected: AffectedPage[] = [];
+  const encoder = new TextEncoder();
+
+  const place = (page: EditablePage, into: string | undefined, at: number | undefined) => {
+    let siblings = pages;
+    if (into !== undefined) {
+      const parent = locate(pages, into);
+      if (!parent) throw new ValidationError(`into: no page ${into}`);
+      if (parent.page.kind === 'link') throw new ValidationError(`into: page ${into} is a link and cannot hold pages`);
+      siblings = parent.page.children;
+    }
+    page.slug = uniqueSlug(siblings, page.slug ?? slugify(page.title), page.id);
+    const index = at === undefined ? siblings.length : Math.min(at, siblings.length);
+    siblings.splice(index, 0, page);
+  };
+
+  for (const [i, change] of changes.entries()) {
+    const where = `changes[${i}] (${change.operation})`;
+    if (change.operation === 'insert_page') {
+      const markdown = requireMarkdown(change.document, where) ?? '';
+      const meta = metadataFromMarkdown(markdown);
+      const title = meta.title ?? change.title ?? 'Untitled';
+      const data: JsonObject = { ...meta.data };
+      if (change.description !== undefined && data.description === undefined) data.description = change.description;
+      if (change.emoji !== undefined && data.emoji === undefined) data.emoji = change.emoji;
+      const bodyHash = await store.blobs.put(encoder.encode(markdown));
+      const page: EditablePage = { id: newId(), kind: 'document', title, slug: change.slug ?? slugify(title), path: null, data, bodyHash, children: [] };
+      place(page, change.into, change.at);
+      affected.push({ object: 'created_page', id: page.id, ...(change.ref ? { ref: change.ref } : {}) });
+    } else if (change.operation === 'update_page') {
+      const found = locate(pages, change.page);
+      if (!found) throw new ValidationError(`${where}: no page ${change.page}`);
+      const page = found.page;
+      const markdown = requireMarkdown(change.document, where);
+      if (markdown !== undefined) {
+        if (page.kind !== 'document') throw new ValidationError(`${where}: page ${page.id} is a ${page.kind} and has no document`);
+        // The markdown's front matter and heading replace the metadata; without a document it stays as it was.
+        const meta = metadataFromMarkdown(markdown);
+        const kept: JsonObject = { ...page.data };
+        for (const k of ['description', 'icon', 'layout', 'frontMatter', 'hidden', 'noIndex', 'frontMatterValid', 'emoji']) delete kept[k];
+        page.data = { ...kept, ...meta.data };
+        if (meta.title) page.title = meta.title;
+        page.bodyHash = await store.blobs.put(encoder.encode(markdown));
+      }
+      if (change.title !== undefined && !(markdown !== undefined && metadataFromMarkdown(markdown).title)) page.title = change.title;
+      if (change.description !== undefined && page.data.description === undefined) page.data = { ...page.data, description: change.description };
+      if (change.emoji !== undefined) page.data = { ...page.data, emoji: change.emoji };
+      if (change.slug !== undefined && change.slug !== page.slug) {
+        page.slug = uniqueSlug(found.siblings, change.slug, page.id);
+        page.path = null;
+      }
+      if (change.into !== undefined || change.at !== undefined) {
+        found.siblings.splice(found.index, 1);
+        page.path = null;
+        if (change.into !== undefined && allIds([page]).has(change.into)) throw new ValidationError(`${where}: a page cannot move into itself`);
+        place(page, change.into ?? found.parent?.id, change.at);
+      }
+      affected.push({ object: 'updated_page', id: page.id });
+    } else if (change.operation === 'delete_page') {
+      const found = locate(pages, change.page);
+      if (!found) throw new ValidationError(`${where}: no page ${change.page}`);
+      found.siblings.splice(found.index, 1);
+      affected.push({ object: 'deleted_page', id: change.page });
+    } else if (change.operation === 'insert_files') {
+      for (const file of change.files) {
+        if (file.url !== undefined) throw new ValidationError(`${where}: files by url are not supported by Folio; send base64`);
+        if (typeof file.base64 !== 'string') throw new ValidationError(`${where}: file ${file.name} needs base64 content`);
+        const bytes = Buffer.from(file.base64, 'base64');
+        if (bytes.length > MAX_BASE64_BYTES) throw new ValidationError(`${where}: file ${file.name} is larger than 1 MB`);
+        if (!file.contentType) throw new ValidationError(`${where}: contentType is required with base64`);
+        const hash = await store.blobs.put(new Uint8Array(bytes));
+        files.push({ id: newId(), name: file.name, path: `.gitbook/assets/${file.name}`, contentType: file.contentType, size: bytes.length, git: null, data: {}, hash, position: files.length });
+      }
+    } else {
+      throw new ValidationError(`${where}: unknown operation`);
+    }
+  }
+  recomputePaths(pages);
+  const { id } = await store.revisions.create({ spaceId, parents: [baseRevisionId], type: 'edits', pages: toPageInputs(pages), files: toFileInputs(files) });
+  return { revisionId: id, affected };
+}

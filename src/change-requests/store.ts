@@ -1,0 +1,148 @@
+import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import { newId } from '../store/ids.js';
+import type { Paginated, Sql } from '../store/index.js';
+
+export type ChangeRequestStatus = 'draft' | 'open' | 'archived' | 'merged';
+
+export interface ChangeRequestRecord {
+  id: string;
+  spaceId: string;
+  number: number;
+  status: ChangeRequestStatus;
+  subject: string;
+  createdBy: string | null;
+  /** The change request's current revision. */
+  revisionId: string;
+  /** The primary revision it was created from (or last updated against). */
+  revisionInitial: string;
+  mergedRevisionId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  mergedAt: Date | null;
+}
+
+interface Row {
+  id: string;
+  seq: string | number;
+  space_id: string;
+  number: number;
+  status: string;
+  subject: string;
+  created_by: string | null;
+  revision_id: string;
+  revision_initial: string;
+  merged_revision_id: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+  merged_at: Date | string | null;
+}
+
+const COLUMNS = 'id, seq, space_id, number, status, subject, created_by, revision_id, revision_initial, merged_revision_id, created_at, updated_at, merged_at';
+const date = (v: Date | string) => (v instanceof Date ? v : new Date(v));
+
+function fromRow(r: Row): ChangeRequestRecord {
+  return {
+    id: r.id,
+    spaceId: r.space_id,
+    number: Number(r.number),
+    status: r.status as ChangeRequestStatus,
+    subject: r.subject,
+    createdBy: r.created_by,
+    revisionId: r.revision_id,
+    revisionInitial: r.revision_initial,
+    mergedRevisionId: r.merged_revision_id,
+    createdAt: date(r.created_at),
+    updatedAt: date(r.updated_at),
+    mergedAt: r.merged_at === null ? null : date(r.merged_at),
+  };
+}
+
+function cursor(seq: number): string {
+  return Buffer.from(JSON.stringify(['cr', seq])).toString('base64url');
+}
+function afterSeq(page: string | undefined): number {
+  if (!page) return 0;
+  try {
+    const [k, seq] = JSON.parse(Buffer.from(page, 'base64url').toString('utf8')) as [unknown, unknown];
+    if (k === 'cr' && Number.isInteger(seq)) return seq as number;
+  } catch {
+    // fall through
+  }
+  throw new ValidationError('page is not a valid cursor for this list');
+}
+
+/** Change requests on the store's `Sql` (table `change_requests`, migration 004). */
+export function changeRequestStore(sql: Sql) {
+  return {
+    async create(input: { spaceId: string; subject?: string; createdBy?: string; revisionId: string; status?: ChangeRequestStatus }): Promise<ChangeRequestRecord> {
+      return sql.transaction(async (tx) => {
+        // Numbers are per space: serialise creations on the space row.
+        const space = await tx.query<{ id: string }>('SELECT id FROM spaces WHERE id = $1 AND deleted_at IS NULL FOR UPDATE', [input.spaceId]);
+        if (!space[0]) throw new NotFoundError('space', input.spaceId);
+        const [{ n }] = (await tx.query<{ n: number }>('SELECT COALESCE(MAX(number), 0) + 1 AS n FROM change_requests WHERE space_id = $1', [input.spaceId])) as [{ n: number }];
+        const rows = await tx.query<Row>(
+          `INSERT INTO change_requests (id, space_id, number, status, subject, created_by, revision_id, revision_initial)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING ${COLUMNS}`,
+          [newId(), input.spaceId, Number(n), input.status ?? 'open', input.subject ?? '', input.createdBy ?? null, input.revisionId],
+        );
+        return fromRow(rows[0]!);
+      });
+    },
+
+    async get(spaceId: string, id: string): Promise<ChangeRequestRecord | null> {
+      const rows = await sql.query<Row>(`SELECT ${COLUMNS} FROM change_requests WHERE space_id = $1 AND id = $2`, [spaceId, id]);
+      return rows[0] ? fromRow(rows[0]) : null;
+    },
+
+    async byMergedRevision(revisionId: string): Promise<ChangeRequestRecord | null> {
+      const rows = await sql.query<Row>(`SELECT ${COLUMNS} FROM change_requests WHERE merged_revision_id = $1`, [revisionId]);
+      return rows[0] ? fromRow(rows[0]) : null;
+    },
+
+    async list(spaceId: string, options: { limit: number; page?: string; status?: ChangeRequestStatus }): Promise<Paginated<ChangeRequestRecord>> {
+      const after = afterSeq(options.page);
+      const params: (string | number)[] = [spaceId, after, options.limit + 1];
+      let filter = '';
+      if (options.status) {
+        params.push(options.status);
+        filter = 'AND status = $4';
+      }
+      const rows = await sql.query<Row>(`SELECT ${COLUMNS} FROM change_requests WHERE space_id = $1 AND seq > $2 ${filter} ORDER BY seq LIMIT $3`, params);
+      const items = rows.slice(0, options.limit).map(fromRow);
+      const last = rows[options.limit - 1];
+      return rows.length > options.limit && last ? { items, next: { page: cursor(Number(last.seq)) } } : { items };
+    },
+
+    async update(spaceId: string, id: string, patch: { subject?: string; status?: ChangeRequestStatus }): Promise<ChangeRequestRecord> {
+      const rows = await sql.query<Row>(
+        `UPDATE change_requests SET subject = COALESCE($3, subject), status = COALESCE($4, status), updated_at = now()
+         WHERE space_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+        [spaceId, id, patch.subject ?? null, patch.status ?? null],
+      );
+      if (!rows[0]) throw new NotFoundError('change request', id);
+      return fromRow(rows[0]);
+    },
+
+    /** Compare-and-set of the change request's revision (ConflictError when another edit landed first). */
+    async setRevision(id: string, revisionId: string, expected: string, options: { revisionInitial?: string } = {}): Promise<ChangeRequestRecord> {
+      const rows = await sql.query<Row>(
+        `UPDATE change_requests SET revision_id = $2, revision_initial = COALESCE($4, revision_initial), updated_at = now()
+         WHERE id = $1 AND revision_id = $3 AND status <> 'merged' RETURNING ${COLUMNS}`,
+        [id, revisionId, expected, options.revisionInitial ?? null],
+      );
+      if (!rows[0]) throw new ConflictError('the change request changed meanwhile (or was merged); retry');
+      return fromRow(rows[0]);
+    },
+
+    async markMerged(id: string, mergedRevisionId: string): Promise<ChangeRequestRecord> {
+      const rows = await sql.query<Row>(
+        `UPDATE change_requests SET status = 'merged', merged_revision_id = $2, merged_at = now(), updated_at = now() WHERE id = $1 RETURNING ${COLUMNS}`,
+        [id, mergedRevisionId],
+      );
+      if (!rows[0]) throw new NotFoundError('change request', id);
+      return fromRow(rows[0]);
+    },
+  };
+}
+
+export type ChangeRequestStore = ReturnType<typeof changeRequestStore>;
