@@ -2,6 +2,7 @@ import type { ActivityDeps } from './deps.js';
 import { createSpaceActivities } from './spaces.js';
 import { createPurgeActivities } from './purge.js';
 import { createGitSyncActivities } from './git-sync.js';
+import { createOpenApiActivities } from './openapi.js';
 
 export type { ActivityDeps } from './deps.js';
 
@@ -11,6 +12,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSpaceActivities(deps),
     ...createPurgeActivities(deps),
     ...createGitSyncActivities(deps),
+    ...createOpenApiActivities(deps),
   };
 }
 

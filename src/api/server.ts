@@ -9,6 +9,7 @@ import { spaceRoutes } from './routes/spaces.js';
 import { contentRoutes } from './routes/content.js';
 import { changeRequestRoutes, mergedFromResolver } from './routes/change-requests.js';
 import { gitRoutes } from './routes/git.js';
+import { openApiRoutes } from './routes/openapi.js';
 
 export type { ApiDeps } from './deps.js';
 
@@ -29,6 +30,7 @@ export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
   contentRoutes(app, deps, urls, { mergedFrom: mergedFromResolver(deps, urls) });
   changeRequestRoutes(app, deps, urls);
   gitRoutes(app, deps);
+  openApiRoutes(app, deps, urls);
   await app.ready();
   return app;
 }

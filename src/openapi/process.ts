@@ -60,6 +60,8 @@ export interface ProcessSpecFailure {
   errors: SpecProblem[];
   /** Number of problems before truncation of `errors`. */
   errorCount: number;
+  /** Whether the same run could pass on a retry (timeouts, server errors, network errors). */
+  retryable: boolean;
 }
 
 export type ProcessSpecResult = ProcessSpecSuccess | ProcessSpecFailure;
@@ -255,11 +257,11 @@ function redactLocalPaths(message: string): string {
 
 function toFailure(err: unknown, maxProblems: number): ProcessSpecFailure {
   if (err instanceof SpecParseError) {
-    return { ok: false, code: 'PARSE_ERROR', message: err.message, errors: err.problems.slice(0, maxProblems), errorCount: err.problems.length };
+    return { ok: false, code: 'PARSE_ERROR', message: err.message, errors: err.problems.slice(0, maxProblems), errorCount: err.problems.length, retryable: false };
   }
   if (isFetchError(err)) {
     const url = typeof err.data.url === 'string' ? err.data.url : '';
-    return { ok: false, code: err instanceof FetchTimeoutError ? 'FETCH_TIMEOUT' : 'FETCH_ERROR', message: err.message, errors: [{ location: url, message: err.message }], errorCount: 1 };
+    return { ok: false, code: err instanceof FetchTimeoutError ? 'FETCH_TIMEOUT' : 'FETCH_ERROR', message: err.message, errors: [{ location: url, message: err.message }], errorCount: 1, retryable: err.retryable };
   }
   throw err;
 }

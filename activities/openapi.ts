@@ -1,0 +1,64 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { NotFoundError } from '../src/errors.js';
+import { processSpec } from '../src/openapi/process.js';
+import { createOpenApiRepository } from '../src/openapi/repository.js';
+import { updateRefreshScheduleAfterRun } from '../src/openapi/schedule.js';
+import type { OpenApiFailureDetails, OpenApiProcessCode } from '../workflows/openapi.js';
+import type { ActivityDeps } from './deps.js';
+
+/** Problems carried in a failure's details: enough to show, small enough for a payload. */
+const MAX_FAILURE_PROBLEMS = 50;
+const MAX_MESSAGE_LENGTH = 500;
+
+function notFound(err: unknown): never {
+  if (err instanceof NotFoundError) throw ApplicationFailure.nonRetryable(err.message, 'NOT_FOUND');
+  throw err;
+}
+
+export function createOpenApiActivities({ store, config, logger }: ActivityDeps) {
+  const repo = createOpenApiRepository(store);
+  return {
+    /** Numbers a run for a scheduled refresh (API-started runs are numbered by the API). */
+    async openapiStartRun(input: { specId: string }): Promise<{ run: number }> {
+      const { run } = await repo.startRun(input.specId).catch(notFound);
+      return { run };
+    },
+
+    /**
+     * Fetches, validates and bundles the spec, and stores a new version when the content changed. Returns a
+     * summary; failures are ApplicationFailures typed FETCH_TIMEOUT / FETCH_ERROR / PARSE_ERROR (recorded by
+     * the workflow, which also maps this activity's own timeout). Idempotent: a retry finds the same content.
+     */
+    async openapiProcess(input: { specId: string; run: number }): Promise<{ versionId: string | null; created: boolean; applied: boolean; warningCount: number }> {
+      const spec = await repo.markProgress(input.specId, input.run).catch(notFound);
+      const source = await repo.sourceOf(spec).catch(notFound);
+      const result = await processSpec(source, {
+        fetch: { timeoutMs: config.openapiFetchTimeoutMs, denyPrivateNetworks: config.fetchDenyPrivateNetworks },
+        signal: Context.current().cancellationSignal,
+      });
+      if (!result.ok) {
+        const details: OpenApiFailureDetails = {
+          errors: result.errors.slice(0, MAX_FAILURE_PROBLEMS).map((e) => ({ location: e.location.slice(0, MAX_MESSAGE_LENGTH), message: e.message.slice(0, MAX_MESSAGE_LENGTH) })),
+          errorCount: result.errorCount,
+        };
+        // Timeouts, server and network errors may pass on a retry; a 4xx, a refused address or a bad document will not.
+        throw ApplicationFailure.create({ type: result.code satisfies OpenApiProcessCode, message: result.message.slice(0, MAX_MESSAGE_LENGTH), details: [details], nonRetryable: !result.retryable });
+      }
+      const out = await repo.recordSuccess(input.specId, input.run, result).catch(notFound);
+      logger.info({ specId: input.specId, run: input.run, created: out.created, applied: out.applied, files: Object.keys(result.filesystem).length, warnings: result.warningCount }, 'OpenAPI spec processed');
+      return { versionId: out.version?.id ?? null, created: out.created, applied: out.applied, warningCount: result.warningCount };
+    },
+
+    async openapiRecordFailure(input: { specId: string; run: number; code: OpenApiProcessCode } & OpenApiFailureDetails): Promise<{ consecutiveFailures: number; applied: boolean }> {
+      const out = await repo.recordFailure(input.specId, input.run, { code: input.code, errors: input.errors, errorCount: input.errorCount }).catch(notFound);
+      return { consecutiveFailures: out.spec.consecutiveFailures, applied: out.applied };
+    },
+
+    /** Pauses the refresh schedule after repeated failures, resumes a pause of ours after a success. */
+    async openapiUpdateSchedule(input: { specId: string; consecutiveFailures: number; lastCode: string | null; pauseAfter: number }): Promise<{ paused: boolean } | null> {
+      const result = await updateRefreshScheduleAfterRun(Context.current().client, input.specId, input);
+      if (result?.changed) logger.info({ specId: input.specId, paused: result.paused, consecutiveFailures: input.consecutiveFailures }, 'OpenAPI refresh schedule updated');
+      return result ? { paused: result.paused } : null;
+    },
+  };
+}

@@ -1,0 +1,144 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { openApiContentObject, openApiRawContentObject, openApiSpecObject, openApiVersionObject } from '../../openapi/api-objects.js';
+import { checkSlug, checkSource, checkVisibility } from '../../openapi/input.js';
+import { createOpenApiRepository, type OpenApiSpecRecord, type OpenApiVersionRecord } from '../../openapi/repository.js';
+import { deleteRefreshSchedule } from '../../openapi/schedule.js';
+import { startOpenApiProcessing, syncRefreshSchedule } from '../../openapi/start-processing.js';
+import { requireAuth } from '../auth.js';
+import type { ApiDeps } from '../deps.js';
+import { badRequest, forbidden, notFound } from '../http-errors.js';
+import type { UrlBuilder } from '../objects/urls.js';
+import { listEnvelope, pageQuery } from '../pagination.js';
+
+type SpecParams = { organizationId: string; specSlug: string };
+type VersionParams = SpecParams & { versionId: string };
+
+function body(request: FastifyRequest): Record<string, unknown> {
+  const b = request.body;
+  if (b === undefined || b === null) return {};
+  if (typeof b !== 'object' || Array.isArray(b)) throw badRequest('the body must be a JSON object');
+  return b as Record<string, unknown>;
+}
+
+/** OpenAPI specifications of an organization and their versions (`/v1/orgs/{org}/openapi…`). */
+export function openApiRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
+  const repo = createOpenApiRepository(deps.store);
+  const control = { client: deps.temporal, config: deps.config, repo };
+
+  async function checkOrg(request: FastifyRequest, organizationId: string): Promise<void> {
+    const auth = requireAuth(request);
+    const org = await deps.store.orgs.get(organizationId);
+    if (!org) throw notFound(`organization not found: ${organizationId}`);
+    if (org.id !== auth.organizationId) throw forbidden();
+  }
+
+  async function loadSpec(request: FastifyRequest, params: SpecParams): Promise<OpenApiSpecRecord> {
+    await checkOrg(request, params.organizationId);
+    const spec = await repo.getBySlug(params.organizationId, params.specSlug);
+    if (!spec) throw notFound(`OpenAPI spec not found: ${params.specSlug}`);
+    return spec;
+  }
+
+  async function loadVersion(request: FastifyRequest, params: VersionParams | SpecParams): Promise<{ spec: OpenApiSpecRecord; version: OpenApiVersionRecord }> {
+    const spec = await loadSpec(request, params);
+    const versionId = 'versionId' in params ? params.versionId : 'latest';
+    const version = versionId === 'latest' ? await repo.latestVersion(spec.id) : await repo.getVersion(spec.id, versionId);
+    if (!version) throw notFound(versionId === 'latest' ? `OpenAPI spec ${spec.slug} has no version yet` : `OpenAPI spec version not found: ${versionId}`);
+    return { spec, version };
+  }
+
+  app.get<{ Params: { organizationId: string } }>('/v1/orgs/:organizationId/openapi', async (request) => {
+    await checkOrg(request, request.params.organizationId);
+    const result = await repo.list(request.params.organizationId, pageQuery(request.query as Record<string, unknown>));
+    return listEnvelope(
+      result.items.map((s) => openApiSpecObject(s, urls)),
+      result.next,
+    );
+  });
+
+  app.post<{ Params: { organizationId: string } }>('/v1/orgs/:organizationId/openapi', async (request, reply) => {
+    const { organizationId } = request.params;
+    await checkOrg(request, organizationId);
+    const b = body(request);
+    const slug = checkSlug(b.slug);
+    const source = checkSource(b.source);
+    const created = await repo.create(organizationId, { slug, source });
+    await syncRefreshSchedule(control, created);
+    const { spec } = await startOpenApiProcessing(control, created, 'create');
+    return reply.status(201).send(openApiSpecObject(spec, urls));
+  });
+
+  app.get<{ Params: SpecParams }>('/v1/orgs/:organizationId/openapi/:specSlug', async (request) => {
+    return openApiSpecObject(await loadSpec(request, request.params), urls);
+  });
+
+  // Create or update; the same source processes the spec again now.
+  app.put<{ Params: SpecParams }>('/v1/orgs/:organizationId/openapi/:specSlug', async (request, reply) => {
+    const { organizationId, specSlug } = request.params;
+    await checkOrg(request, organizationId);
+    const source = checkSource(body(request).source);
+    let spec = await repo.getBySlug(organizationId, specSlug);
+    let status = 200;
+    if (!spec) {
+      spec = await repo.create(organizationId, { slug: checkSlug(specSlug), source });
+      status = 201;
+    } else {
+      spec = (await repo.setSource(spec.id, source)).spec;
+    }
+    await syncRefreshSchedule(control, spec);
+    const started = await startOpenApiProcessing(control, spec, status === 201 ? 'create' : 'update');
+    return reply.status(status).send(openApiSpecObject(started.spec, urls));
+  });
+
+  app.patch<{ Params: SpecParams }>('/v1/orgs/:organizationId/openapi/:specSlug', async (request) => {
+    const spec = await loadSpec(request, request.params);
+    const visibility = checkVisibility(body(request).visibility);
+    return openApiSpecObject(await repo.setVisibility(spec.id, visibility), urls);
+  });
+
+  app.delete<{ Params: SpecParams }>('/v1/orgs/:organizationId/openapi/:specSlug', async (request, reply) => {
+    const spec = await loadSpec(request, request.params);
+    await deleteRefreshSchedule(deps.temporal, spec.id);
+    await repo.delete(spec.id);
+    return reply.status(204).send();
+  });
+
+  app.get<{ Params: SpecParams }>('/v1/orgs/:organizationId/openapi/:specSlug/versions', async (request) => {
+    const spec = await loadSpec(request, request.params);
+    const result = await repo.listVersions(spec.id, pageQuery(request.query as Record<string, unknown>));
+    return listEnvelope(
+      result.items.map((v) => openApiVersionObject(spec, v, urls)),
+      result.next,
+    );
+  });
+
+  app.get<{ Params: SpecParams }>('/v1/orgs/:organizationId/openapi/:specSlug/versions/latest', async (request) => {
+    const { spec, version } = await loadVersion(request, request.params);
+    return openApiVersionObject(spec, version, urls);
+  });
+
+  app.get<{ Params: SpecParams }>('/v1/orgs/:organizationId/openapi/:specSlug/versions/latest/content', async (request) => {
+    const { spec, version } = await loadVersion(request, request.params);
+    return openApiContentObject(spec, version, await repo.versionContent(version), urls);
+  });
+
+  app.get<{ Params: SpecParams }>('/v1/orgs/:organizationId/openapi/:specSlug/versions/latest/content/raw', async (request) => {
+    const { version } = await loadVersion(request, request.params);
+    return openApiRawContentObject(await repo.versionContent(version));
+  });
+
+  app.get<{ Params: VersionParams }>('/v1/orgs/:organizationId/openapi/:specSlug/versions/:versionId', async (request) => {
+    const { spec, version } = await loadVersion(request, request.params);
+    return openApiVersionObject(spec, version, urls);
+  });
+
+  app.get<{ Params: VersionParams }>('/v1/orgs/:organizationId/openapi/:specSlug/versions/:versionId/content', async (request) => {
+    const { spec, version } = await loadVersion(request, request.params);
+    return openApiContentObject(spec, version, await repo.versionContent(version), urls);
+  });
+
+  app.get<{ Params: VersionParams }>('/v1/orgs/:organizationId/openapi/:specSlug/versions/:versionId/content/raw', async (request) => {
+    const { version } = await loadVersion(request, request.params);
+    return openApiRawContentObject(await repo.versionContent(version));
+  });
+}

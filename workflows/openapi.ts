@@ -1,0 +1,109 @@
+import { ActivityFailure, ApplicationFailure, TimeoutFailure, log, proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+
+export type OpenApiProcessCode = 'FETCH_TIMEOUT' | 'FETCH_ERROR' | 'PARSE_ERROR';
+const CODES: readonly string[] = ['FETCH_TIMEOUT', 'FETCH_ERROR', 'PARSE_ERROR'];
+
+export interface ProcessOpenApiSpecInput {
+  specId: string;
+  organizationId: string;
+  /** The run number allocated by the caller (`openapi/<specId>/process/<run>`); scheduled runs allocate their own. */
+  run?: number;
+  trigger: 'create' | 'update' | 'schedule';
+  /** startToClose of the processing activity; longer than the fetch timeout (a timeout maps to FETCH_TIMEOUT). */
+  processTimeoutMs: number;
+  /** Pause the refresh schedule after this many consecutive failed runs (0: never). */
+  pauseScheduleAfterFailures: number;
+}
+
+export interface ProcessOpenApiSpecResult {
+  outcome: 'processed' | 'failed' | 'gone';
+  run?: number;
+  code?: OpenApiProcessCode;
+  versionId?: string | null;
+  versionCreated?: boolean;
+  schedulePaused?: boolean;
+}
+
+/** Details carried by the typed failures of `openapiProcess` (small: a bounded list of problems). */
+export interface OpenApiFailureDetails {
+  errors: Array<{ location: string; message: string }>;
+  errorCount: number;
+}
+
+const small = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10, nonRetryableErrorTypes: ['NOT_FOUND'] },
+});
+
+function isNotFound(err: unknown): boolean {
+  return err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === 'NOT_FOUND';
+}
+
+/** The spec's `lastProcessErrorCode` and errors for a failed processing activity. */
+function failureOf(err: unknown, timeoutMs: number): { code: OpenApiProcessCode } & OpenApiFailureDetails {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (cause instanceof ApplicationFailure && cause.type && CODES.includes(cause.type)) {
+    const details = cause.details?.[0] as OpenApiFailureDetails | undefined;
+    return {
+      code: cause.type as OpenApiProcessCode,
+      errors: details?.errors ?? [{ location: '', message: cause.message }],
+      errorCount: details?.errorCount ?? 1,
+    };
+  }
+  if (cause instanceof TimeoutFailure) {
+    return { code: 'FETCH_TIMEOUT', errors: [{ location: '', message: `processing did not finish within ${Math.round(timeoutMs / 1000)} s` }], errorCount: 1 };
+  }
+  // Anything else (the store or the worker failing) still ends the run; FETCH_ERROR is the closest code.
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return { code: 'FETCH_ERROR', errors: [{ location: '', message: `processing failed: ${message}` }], errorCount: 1 };
+}
+
+/**
+ * `openapi/<specId>/process/<n>`: fetches and validates the spec, stores a new version when its content
+ * changed (all inside one activity: no content travels through Temporal), and records the outcome:
+ * `pending` → `progress` → `complete`, with `lastProcessErrorCode` set from the typed failure (or an activity
+ * timeout) and the last good version kept. Then pauses (or resumes) the refresh schedule.
+ */
+export async function processOpenApiSpecWorkflow(input: ProcessOpenApiSpecInput): Promise<ProcessOpenApiSpecResult> {
+  if (!input?.specId) throw ApplicationFailure.nonRetryable('specId is required', 'BAD_INPUT');
+  const timeoutMs = Math.max(1_000, Number(input.processTimeoutMs) || 120_000);
+  const { openapiProcess } = proxyActivities<Activities>({
+    startToCloseTimeout: timeoutMs,
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 2, nonRetryableErrorTypes: ['PARSE_ERROR', 'NOT_FOUND'] },
+  });
+
+  let run = input.run;
+  if (run === undefined) {
+    try {
+      run = (await small.openapiStartRun({ specId: input.specId })).run;
+    } catch (err) {
+      if (isNotFound(err)) return { outcome: 'gone' };
+      throw err;
+    }
+  }
+
+  try {
+    const done = await openapiProcess({ specId: input.specId, run });
+    const schedule = await small.openapiUpdateSchedule({ specId: input.specId, consecutiveFailures: 0, lastCode: null, pauseAfter: input.pauseScheduleAfterFailures });
+    return { outcome: 'processed', run, versionId: done.versionId, versionCreated: done.created, schedulePaused: schedule?.paused ?? false };
+  } catch (err) {
+    if (isNotFound(err)) return { outcome: 'gone', run };
+    const failure = failureOf(err, timeoutMs);
+    log.info('OpenAPI processing failed', { specId: input.specId, run, code: failure.code });
+    let recorded;
+    try {
+      recorded = await small.openapiRecordFailure({ specId: input.specId, run, ...failure });
+    } catch (recordErr) {
+      if (isNotFound(recordErr)) return { outcome: 'gone', run };
+      throw recordErr;
+    }
+    const schedule = await small.openapiUpdateSchedule({
+      specId: input.specId,
+      consecutiveFailures: recorded.consecutiveFailures,
+      lastCode: failure.code,
+      pauseAfter: input.pauseScheduleAfterFailures,
+    });
+    return { outcome: 'failed', run, code: failure.code, schedulePaused: schedule?.paused ?? false };
+  }
+}
