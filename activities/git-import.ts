@@ -3,6 +3,7 @@
  * converter parse only the blobs that changed since the space's current revision, store the new revision
  * (idempotency key per request) and make it primary (compare-and-set), unless standalone.
  */
+import { performance } from 'node:perf_hooks';
 import { ApplicationFailure } from '@temporalio/activity';
 import {
   fetchRef,
@@ -31,6 +32,13 @@ export function createGitImportActivity(ctx: GitSyncContext) {
   const { store, config } = ctx;
   return async function gitImportActivity(request: GitSyncRequest): Promise<GitOperationResult> {
     const progress = progressReporter('fetching');
+    const timingsMs: Record<string, number> = {};
+    let mark = performance.now();
+    const lap = (phase: string) => {
+      const now = performance.now();
+      timingsMs[phase] = Math.round((timingsMs[phase] ?? 0) + now - mark);
+      mark = now;
+    };
     let secrets: string[] = [];
     try {
       const creds = await credentialsOf(ctx, request);
@@ -52,6 +60,7 @@ export function createGitImportActivity(ctx: GitSyncContext) {
         ...(progress.signal ? { signal: progress.signal } : {}),
       });
       const head = fetched.commit;
+      lap('fetch');
       const info = await readCommit(cache, head);
       const markImported = async (revisionId: string | undefined) => {
         await store.gitSync.update(request.spaceId, {
@@ -73,6 +82,7 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       for (const [p, entry] of tree) {
         if (isWithin(p, projectDir) && entry.size !== undefined && entry.size > config.gitMaxFileBytes) throw new GitFileTooLargeError(p, entry.size, config.gitMaxFileBytes);
       }
+      lap('tree');
       let filesRead = 0;
       const counted: FormatTree = new Map();
       for (const [p, entry] of tree) {
@@ -97,6 +107,7 @@ export function createGitImportActivity(ctx: GitSyncContext) {
         ...(previous ? { previous: { revision: previous.model, tree: previousTree as FormatTree } } : {}),
         limits: { maxPages: config.gitMaxPages },
       });
+      lap('parse');
       progress.update({ phase: 'storing', filesRead, pagesParsed: imported.stats.parsed });
 
       // File bytes: reuse the stored blob when the git blob did not change, else read it from the tree.
@@ -114,6 +125,7 @@ export function createGitImportActivity(ctx: GitSyncContext) {
         fileBytes.set(f.id, await entry.read());
         filesChanged++;
       }
+      lap('blobs');
       const { id: revisionId } = await store.revisions.create(
         modelToRevisionInput(imported.revision, {
           spaceId: request.spaceId,
@@ -139,6 +151,7 @@ export function createGitImportActivity(ctx: GitSyncContext) {
         }
       }
       await markImported(revisionId);
+      lap('store');
       await progress.flush();
       return {
         requestId: request.requestId,
@@ -148,6 +161,7 @@ export function createGitImportActivity(ctx: GitSyncContext) {
         revisionId,
         pagesChanged: imported.stats.parsed,
         filesChanged,
+        timingsMs,
         detail: `imported ${head.slice(0, 12)}: ${imported.stats.pages} pages (${imported.stats.parsed} parsed, ${imported.stats.reused} reused), ${imported.stats.files} files`,
       };
     } catch (err) {

@@ -1,8 +1,11 @@
 /**
  * Git sync benchmark: Folio's import and export activities (isomorphic-git fetch → converter → store, and
  * store → converter → commit → push) on the largest corpus repository from the loopback http-backend server,
- * beside native `git clone --depth 1` and a native edit + commit + push of the same one-page change, same run.
- * Medians over BENCH_RUNS (default 3); ratio = folio / native. Prints one JSON object.
+ * beside the baselines of the same run: native `git clone --depth 1` plus a bare remark parse (remark-parse +
+ * remark-gfm + remark-frontmatter) of the same markdown files for the cold import, and a native edit + commit +
+ * push of the same one-page change for the export. Also an incremental import of a one-file change pushed
+ * with the git CLI. Medians over BENCH_RUNS (default 3). Goals of the issue: cold import < 3× baseline,
+ * incremental import < 2 s, one-page export < 2 s. Prints one JSON object (with the import's phase timings).
  * Run: npx tsx bench/git-sync.ts [FlowiseAI+FlowiseDocs]
  */
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -16,6 +19,33 @@ import { openStore } from '../src/store/index.js';
 import { loadRevisionModel, modelToRevisionInput, flattenPages } from '../src/gitsync/revision-records.js';
 import type { GitSyncRequest } from '../workflows/git-definitions.js';
 import { runGit, startGitServer } from '../test/helpers/git-server.js';
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import remarkGfm from 'remark-gfm';
+import remarkFrontmatter from 'remark-frontmatter';
+import { readdir } from 'node:fs/promises';
+
+async function markdownFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    if (e.name === '.git') continue;
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await markdownFiles(p)));
+    else if (/\.mdx?$/i.test(e.name)) out.push(p);
+  }
+  return out;
+}
+
+/** The bare parse baseline: read and parse every markdown file of a checkout with remark. */
+async function remarkParseAll(dir: string): Promise<number> {
+  const processor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']);
+  let n = 0;
+  for (const f of await markdownFiles(dir)) {
+    processor.parse(await readFile(f, 'utf8'));
+    n++;
+  }
+  return n;
+}
 
 const REPO = process.argv[2] ?? 'FlowiseAI+FlowiseDocs';
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
@@ -33,7 +63,8 @@ async function main() {
   const store = await openStore({ dataDir: 'memory://', migrate: true, logger });
   await store.orgs.ensure({ id: 'bench', title: 'bench' });
   const result: Record<string, unknown> = { repository: REPO, runs: RUNS };
-  const t = { importFolio: [] as number[], cloneNative: [] as number[], exportFolio: [] as number[], pushNative: [] as number[] };
+  const t = { importFolio: [] as number[], cloneNative: [] as number[], remarkParse: [] as number[], incrementalImport: [] as number[], exportFolio: [] as number[], pushNative: [] as number[] };
+  const phases: Array<Record<string, number>> = [];
   try {
     for (let i = 0; i < RUNS; i++) {
       const name = `r${i}`;
@@ -43,9 +74,20 @@ async function main() {
       const space = await store.spaces.create('bench', { id: `s${i}` });
       const base = { spaceId: space.id, organizationId: 'bench', url: server.url(name), ref: 'refs/heads/main', force: false, standalone: false, projectDirectory, receivedAt: new Date().toISOString() };
       const imp: GitSyncRequest = { ...base, requestId: `i${i}`, direction: 'import', timestamp: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString() };
-      t.importFolio.push(await time(() => acts.gitImportActivity(imp)));
+      t.importFolio.push(await time(async () => phases.push((await acts.gitImportActivity(imp)).timingsMs ?? {})));
       const cloneDir = path.join(work, `clone-${i}`);
       t.cloneNative.push(await time(() => runGit(['clone', '-q', '--depth', '1', '--branch', 'main', server.url(name), cloneDir])));
+      let parsed = 0;
+      t.remarkParse.push(await time(async () => (parsed = await remarkParseAll(path.join(cloneDir, projectDirectory)))));
+      result.markdownFiles = parsed;
+      // Incremental import: one markdown file changed and pushed with the git CLI.
+      const mdFiles = await markdownFiles(path.join(cloneDir, projectDirectory));
+      const changed = mdFiles[Math.floor(mdFiles.length / 2)]!;
+      await writeFile(changed, (await readFile(changed, 'utf8')) + `\nIncremental change ${i}.\n`);
+      await runGit(['commit', '-qam', 'incremental'], { cwd: cloneDir });
+      await runGit(['push', '-q', 'origin', 'HEAD:main'], { cwd: cloneDir });
+      const inc: GitSyncRequest = { ...base, requestId: `n${i}`, direction: 'import', timestamp: new Date(Date.UTC(2025, 0, 1, 0, 30 + i)).toISOString() };
+      t.incrementalImport.push(await time(async () => phases.push({ incremental: 1, ...((await acts.gitImportActivity(inc)).timingsMs ?? {}) })));
       // The same one-page change on both sides: appended to the first document page.
       const revId = (await store.spaces.get(space.id))!.revisionId!;
       const loaded = (await loadRevisionModel(store, revId))!;
@@ -65,9 +107,17 @@ async function main() {
       }));
     }
     const m = Object.fromEntries(Object.entries(t).map(([k, v]) => [k, Math.round(median(v))]));
+    const coldBaseline = m.cloneNative! + m.remarkParse!;
     Object.assign(result, {
       medianMs: m,
-      ratios: { import: +(m.importFolio! / m.cloneNative!).toFixed(2), export: +(m.exportFolio! / m.pushNative!).toFixed(2) },
+      baselinesMs: { coldImport: coldBaseline, export: m.pushNative },
+      ratios: { coldImport: +(m.importFolio! / coldBaseline).toFixed(2), export: +(m.exportFolio! / m.pushNative!).toFixed(2) },
+      goals: {
+        coldImportUnder3x: m.importFolio! < 3 * coldBaseline,
+        incrementalImportUnder2s: m.incrementalImport! < 2000,
+        exportUnder2s: m.exportFolio! < 2000,
+      },
+      importPhasesMs: phases,
       samplesMs: t,
     });
   } finally {

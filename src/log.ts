@@ -1,4 +1,4 @@
-import { pino, type Logger, type LoggerOptions } from 'pino';
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { redact } from './redact.js';
 
 export type { Logger };
@@ -26,7 +26,7 @@ function redactValues(value: unknown, depth: number): unknown {
  * (or FOLIO_LOG_PRETTY=1). Every string is passed through `redact` so a URL with
  * basic-auth credentials can never be logged in clear.
  */
-export function createLogger(name: string, options: { level?: string; pretty?: boolean } = {}): Logger {
+export function createLogger(name: string, options: { level?: string; pretty?: boolean; destination?: DestinationStream } = {}): Logger {
   const level = options.level ?? process.env.LOG_LEVEL ?? 'info';
   const pretty = options.pretty ?? (process.env.FOLIO_LOG_PRETTY === '1' || (process.env.FOLIO_LOG_PRETTY !== '0' && process.stdout.isTTY === true));
   const opts: LoggerOptions = {
@@ -44,6 +44,7 @@ export function createLogger(name: string, options: { level?: string; pretty?: b
     },
     redact: { paths: ['password', '*.password', 'token', '*.token', 'authorization', '*.authorization', 'credentials', '*.credentials'], censor: '***' },
   };
+  if (options.destination) return pino(opts, options.destination);
   if (pretty) {
     return pino({ ...opts, transport: { target: 'pino-pretty', options: { colorize: process.stdout.isTTY === true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } });
   }

@@ -47,6 +47,8 @@ export interface GitOperationResult {
   pagesChanged?: number;
   filesChanged?: number;
   detail?: string;
+  /** Wall-clock milliseconds per phase of the activity (fetch, tree, parse, blobs, store), for profiling. */
+  timingsMs?: Record<string, number>;
 }
 
 export type GitQueueOutcomeStatus = 'succeeded' | 'noop' | 'failed' | 'dropped-stale' | 'duplicate';

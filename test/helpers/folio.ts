@@ -5,6 +5,7 @@ import { buildServer } from '../../src/api/server.js';
 import { bootstrap } from '../../src/bootstrap.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Store } from '../../src/store/index.js';
+import type { Logger } from '../../src/log.js';
 import { testLogger } from './logger.js';
 import { createTestStore } from './store.js';
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from './temporal.js';
@@ -25,10 +26,11 @@ export interface TestFolio {
 
 /**
  * A whole Folio in this test process: its own in-memory store, a worker on its own task queue of the shared
- * Temporal dev server, and the HTTP API on a free loopback port.
+ * Temporal dev server, and the HTTP API on a free loopback port. `logger` (default: a quiet test logger) is
+ * the one of the worker's activities and of the API, e.g. one writing to a stream the test keeps.
  */
-export async function startFolio(options: { env?: Record<string, string>; store?: Store } = {}): Promise<TestFolio> {
-  const logger = testLogger('folio');
+export async function startFolio(options: { env?: Record<string, string>; store?: Store; logger?: Logger } = {}): Promise<TestFolio> {
+  const logger = options.logger ?? testLogger('folio');
   const config: Config = { ...loadConfig({ ...options.env, FOLIO_TASK_QUEUE: uniqueTaskQueue('folio') }), port: 0 };
   const store = options.store ?? (await createTestStore());
   const boot = await bootstrap(store, { organizationId: 'test-org', token: `test-token-${Math.random().toString(36).slice(2)}` });

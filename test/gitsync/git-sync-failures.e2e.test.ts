@@ -1,0 +1,217 @@
+/**
+ * Git sync failures through the HTTP API and `git/info`, on the real dev server, git http-backend and store:
+ * bad credentials, unknown repository, unknown ref, push rejected by a protected branch, too many pages, a
+ * cancelled operation. Each ends as a typed non-retryable failure (one activity attempt) and leaves the
+ * space's content as it was. The whole run's logs are captured (pino to memory): no password in them, nor in
+ * git/info, error messages, workflow histories, memos or search attributes.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { WorkflowFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/log.js';
+import { workflowIds } from '../../workflows/definitions.js';
+import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { startGitServer, type GitServer } from '../helpers/git-server.js';
+import { startHoldingProxy, type HoldingProxy } from './holding-proxy.js';
+
+const AUTH = { username: 'folio', password: 'F41lure-tests-Pa55' };
+const WRONG = { username: 'folio', password: 'Wr0ng-but-s3cret-too' };
+const SECRETS = [AUTH.password, WRONG.password];
+const REF = 'refs/heads/main';
+const MAX_PAGES = 5;
+
+let folio: TestFolio;
+let server: GitServer;
+let proxy: HoldingProxy;
+let work: string;
+const logLines: string[] = [];
+let tick = Date.UTC(2025, 6, 1);
+const nextTimestamp = () => new Date((tick += 60_000)).toISOString();
+
+async function writeDocs(dir: string, pages: number): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, 'README.md'), '# Home\n\nThe start page.\n');
+  for (let i = 1; i < pages; i++) await writeFile(path.join(dir, `page-${i}.md`), `# Page ${i}\n\nText of page ${i}.\n`);
+}
+
+async function waitIdle(spaceId: string, timeoutMs = 90_000): Promise<any> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const info = await folio.request('GET', `/v1/spaces/${spaceId}/git/info`);
+    const q = info.body?.queue;
+    if (info.status === 200 && q && q.running === null && q.pending.length === 0 && info.body.operation && info.body.operation.state !== 'running') return info.body;
+    if (Date.now() > end) throw new Error(`git queue not idle: ${JSON.stringify(info.body).slice(0, 800)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function send(spaceId: string, direction: 'import' | 'export', url: string, extra: Record<string, unknown> = {}) {
+  const res = await folio.request('POST', `/v1/spaces/${spaceId}/git/${direction}`, { url, ref: REF, timestamp: nextTimestamp(), ...(direction === 'export' ? { commitMessage: 'from Folio' } : {}), ...extra });
+  expect(res.status).toBe(204);
+}
+
+/** The revisions of a space (ids), to check that a failure created none. */
+async function revisionIds(spaceId: string): Promise<string[]> {
+  return (await folio.store.revisions.listForSpace(spaceId, { limit: 100 })).items.map((r) => r.id).sort();
+}
+
+/** The operation's child workflow failed with `code`, non-retryable, after exactly one activity attempt. */
+async function expectTypedFailure(spaceId: string, info: any, code: string): Promise<void> {
+  expect(info.operation).toMatchObject({ state: 'failure', errorCode: code });
+  const requestId = info.operation.requestId as string;
+  const id = info.operation.direction === 'import' ? workflowIds.gitImport(spaceId, requestId) : workflowIds.gitExport(spaceId, requestId);
+  const handle = folio.client.workflow.getHandle(id);
+  const err = await handle.result().then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(WorkflowFailedError);
+  const cause = (err as WorkflowFailedError).cause;
+  expect(cause).toBeInstanceOf(ApplicationFailure);
+  expect((cause as ApplicationFailure).type).toBe(code);
+  expect((cause as ApplicationFailure).nonRetryable).toBe(true);
+  const history = await handle.fetchHistory();
+  const attempts = (history.events ?? []).filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt);
+  const heavyAttempts = attempts.filter((a) => a !== undefined);
+  // Bookkeeping activities plus the git activity: none of them retried.
+  expect(heavyAttempts.every((a) => a === 1)).toBe(true);
+  const failed = (history.events ?? []).find((e) => e.activityTaskFailedEventAttributes);
+  expect(failed?.activityTaskFailedEventAttributes?.failure?.applicationFailureInfo).toMatchObject({ type: code, nonRetryable: true });
+}
+
+let spaceId: string;
+let baseline: { revisionId: string; revisions: string[]; lastImport: unknown };
+
+async function expectContentIntact(): Promise<void> {
+  const space = await folio.store.spaces.get(spaceId);
+  expect(space!.revisionId).toBe(baseline.revisionId);
+  expect(await revisionIds(spaceId)).toEqual(baseline.revisions);
+  expect((await folio.store.gitSync.get(spaceId)).lastImport).toEqual(baseline.lastImport);
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(path.join(tmpdir(), 'folio-gitsync-failures-'));
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      logLines.push(String(chunk));
+      cb();
+    },
+  });
+  const logger = createLogger('folio', { level: 'debug', pretty: false, destination: sink });
+  folio = await startFolio({ env: { DATA_DIR: path.join(work, 'data'), FOLIO_VAULT_KEY: 'failures-vault-key', FOLIO_GIT_MAX_PAGES: String(MAX_PAGES) }, logger });
+  server = await startGitServer({ auth: AUTH });
+  proxy = await startHoldingProxy(server.port);
+  await writeDocs(path.join(work, 'small'), 3);
+  await writeDocs(path.join(work, 'many'), MAX_PAGES + 4);
+  await server.createBareRepo('small', { fromDir: path.join(work, 'small'), branch: 'main', message: 'small' });
+  await server.createBareRepo('many', { fromDir: path.join(work, 'many'), branch: 'main', message: 'many' });
+  await server.createBareRepo('protected');
+  await server.protectBranch('protected', 'main');
+
+  const created = await folio.request('POST', `/v1/orgs/${folio.organizationId}/spaces`, { title: 'Failures' });
+  expect(created.status).toBe(201);
+  spaceId = created.body.id;
+  await send(spaceId, 'import', server.authedUrl('small'));
+  const info = await waitIdle(spaceId);
+  expect(info.operation).toMatchObject({ state: 'success', direction: 'import' });
+  const space = await folio.store.spaces.get(spaceId);
+  baseline = { revisionId: space!.revisionId!, revisions: await revisionIds(spaceId), lastImport: (await folio.store.gitSync.get(spaceId)).lastImport };
+  expect(baseline.revisions).toContain(baseline.revisionId);
+});
+
+afterAll(async () => {
+  await folio?.stop();
+  await proxy?.stop();
+  await server?.stop();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe('git sync failures', () => {
+  it('bad credentials: AUTH_FAILED', async () => {
+    await send(spaceId, 'import', proxy.url('small', WRONG));
+    const info = await waitIdle(spaceId);
+    await expectTypedFailure(spaceId, info, 'AUTH_FAILED');
+    await expectContentIntact();
+  });
+
+  it('unknown repository: REPO_NOT_FOUND', async () => {
+    await send(spaceId, 'import', server.authedUrl('no-such-repo'));
+    const info = await waitIdle(spaceId);
+    await expectTypedFailure(spaceId, info, 'REPO_NOT_FOUND');
+    await expectContentIntact();
+  });
+
+  it('unknown ref: REF_NOT_FOUND', async () => {
+    await send(spaceId, 'import', server.authedUrl('small'), { ref: 'refs/heads/no-such-branch' });
+    const info = await waitIdle(spaceId);
+    await expectTypedFailure(spaceId, info, 'REF_NOT_FOUND');
+    expect(info.operation.error).toContain('no-such-branch');
+    await expectContentIntact();
+  });
+
+  it('push rejected by a protected branch: PUSH_REJECTED, the remote unchanged', async () => {
+    await send(spaceId, 'export', server.authedUrl('protected'));
+    const info = await waitIdle(spaceId);
+    await expectTypedFailure(spaceId, info, 'PUSH_REJECTED');
+    expect(info.lastExport ?? null).toBeNull();
+    await expectContentIntact();
+  });
+
+  it(`more than FOLIO_GIT_MAX_PAGES (${MAX_PAGES}) pages: TOO_MANY_PAGES`, async () => {
+    await send(spaceId, 'import', server.authedUrl('many'));
+    const info = await waitIdle(spaceId);
+    await expectTypedFailure(spaceId, info, 'TOO_MANY_PAGES');
+    await expectContentIntact();
+  });
+
+  it('a cancelled import: CANCELLED in git/info, nothing imported', async () => {
+    const held = proxy.holdNext();
+    await send(spaceId, 'import', proxy.url('many', AUTH), { force: true });
+    await held; // the activity runs and waits for the pack
+    const running = await folio.request('GET', `/v1/spaces/${spaceId}/git/info`);
+    expect(running.body.operation).toMatchObject({ state: 'running', direction: 'import' });
+    const requestId = running.body.operation.requestId as string;
+    await folio.client.workflow.getHandle(workflowIds.gitImport(spaceId, requestId)).cancel();
+    const end = Date.now() + 60_000;
+    let info: any;
+    for (;;) {
+      info = (await folio.request('GET', `/v1/spaces/${spaceId}/git/info`)).body;
+      if (info.operation?.requestId === requestId && info.operation.state !== 'running') break;
+      if (Date.now() > end) throw new Error(`not cancelled: ${JSON.stringify(info.operation)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    proxy.release('destroy');
+    expect(info.operation).toMatchObject({ state: 'failure', errorCode: 'CANCELLED' });
+    info = await waitIdle(spaceId);
+    const request = info.requests.find((r: any) => r.requestId === requestId);
+    expect(request).toMatchObject({ status: 'failed', code: 'CANCELLED' });
+    await expectContentIntact();
+  });
+
+  it('no password anywhere: logs, git/info, error messages, histories, memos, search attributes', async () => {
+    const info = await folio.request('GET', `/v1/spaces/${spaceId}/git/info`);
+    expect(info.body.requests.length).toBeGreaterThanOrEqual(7);
+    const logs = logLines.join('');
+    // The logs are real: the queued requests and the failed operations are in them.
+    expect(logs).toContain('git request queued');
+    expect(logs).toContain('git operation failed');
+    let histories = 0;
+    let text = JSON.stringify(info.body);
+    for await (const wf of folio.client.workflow.list({ query: `SpaceId = '${spaceId}'` })) {
+      const handle = folio.client.workflow.getHandle(wf.workflowId, wf.runId);
+      text += JSON.stringify(await handle.fetchHistory()) + JSON.stringify(wf.memo ?? {}) + JSON.stringify(wf.searchAttributes ?? {}) + JSON.stringify(wf.typedSearchAttributes ?? {});
+      histories++;
+    }
+    expect(histories).toBeGreaterThanOrEqual(7);
+    for (const secret of SECRETS) {
+      for (const form of [secret, encodeURIComponent(secret), Buffer.from(`folio:${secret}`).toString('base64')]) {
+        expect(logs, 'logs').not.toContain(form);
+        expect(text, 'git/info, histories, memos, search attributes').not.toContain(form);
+      }
+    }
+  });
+});
