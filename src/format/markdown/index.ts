@@ -7,3 +7,6 @@ export { currentStyle, legacyStyle, detectStyle } from './style/detect.js';
 export { MarkdownCodes, MarkdownFormatError, FrontMatterInvalidError, LiquidUnterminatedError, LiquidUnmatchedEndError, BinaryContentError, PageTooLargeError } from './errors.js';
 export { parseLiquidTag, formatLiquidTag } from './liquid/tag.js';
 export type { LiquidTagSpec, GitbookConstructPlugin } from './liquid/registry.js';
+export { pageFilesEqual, nodesEqual, describeDifference } from './equal.js';
+export { collectReferences, rewriteReferences } from './references.js';
+export type { Reference, ReferenceKind } from './references.js';

@@ -49,7 +49,7 @@ export function parsePageFile(input: string, options: ParseOptions = {}): PageFi
 
   const detected = detectStyle(text, tree);
   Object.assign(style, detected, { bom: style.bom, lineEnding: style.lineEnding });
-  recordSpacing(tree);
+  recordSpacing(tree, text);
   recordListMarkers(text, tree, style);
 
   let frontMatter: FrontMatter | null = null;

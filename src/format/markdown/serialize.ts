@@ -75,3 +75,15 @@ function stringifier(style: PageFile['style']) {
   }
   return p;
 }
+
+/** Serialize one top-level block alone (used by minimal-diff for changed blocks). */
+export function serializeBlock(block: RootContent, style: PageFile['style']): string {
+  const clean = { ...block, data: { ...(block.data ?? {}) } } as RootContent;
+  delete (clean.data as Record<string, unknown>).blankBefore;
+  return (stringifier(style).stringify({ type: 'root', children: [clean] }) as string).replace(/\n+$/, '');
+}
+
+/** The `# Title` line of a page. */
+export function serializeTitleLine(page: PageFile): string {
+  return (stringifier(page.style).stringify({ type: 'root', children: [titleHeading(page)] }) as string).replace(/\n+$/, '');
+}

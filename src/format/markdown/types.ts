@@ -83,6 +83,12 @@ export interface Style {
   escapeClosingBracket: boolean;
   /** Escape every `_` in prose (`eth\\_send`), not only where it could start emphasis. */
   escapeUnderscore: 'always' | 'boundary';
+  /** ASCII punctuation written backslash-escaped inside link/image destinations (legacy: `_~`). */
+  destinationEscapes: string;
+  /** Escape `&` before a letter/`#` (`W\\&B`, mdast default) or only where it would form a reference (legacy). */
+  escapeAmpersand: 'always' | 'reference';
+  /** A literal backslash ending a paragraph is written `\\\\` (escaped) or `\\` (legacy). */
+  escapeTrailingBackslash: boolean;
   /** Use named entities (&quot; …) rather than hex references for characters that must be encoded. */
   namedEntities: boolean;
   /** List items with several blocks use "wide" markers (`*   `) with a 4-column indent. */

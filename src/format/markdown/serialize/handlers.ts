@@ -4,6 +4,9 @@ import type { LiquidBlock, LiquidTag, Style } from '../types.js';
 import { formatLiquidTag } from '../liquid/tag.js';
 import { listItemHandler } from './list-item.js';
 import { textHandler, markerUnsafe } from './text.js';
+import { destinationHandler, destinationUnsafe } from './destination.js';
+import { tableHandler } from './table.js';
+import { defaultHandlers } from 'mdast-util-to-markdown';
 
 /** `{% tag %}` … `{% endtag %}` blocks, children written as flow content. */
 export const liquidBlockHandler: Handle = (node: LiquidBlock, _parent, state: State, info: Info) => {
@@ -11,7 +14,7 @@ export const liquidBlockHandler: Handle = (node: LiquidBlock, _parent, state: St
   const open = formatLiquidTag(node.name, node.attributes, data.openSpacing);
   if (node.selfClosing) return open;
   const close = formatLiquidTag(`end${node.name}`, [], data.closeSpacing ?? [' ', ' ']);
-  if (node.children.length === 0) return `${open}\n${close}`;
+  if (node.children.length === 0) return `${open}\n${'\n'.repeat(data.blankAfterOpen ?? 0)}${close}`;
   const exit = state.enter('liquidBlock' as never);
   const inner = state.containerFlow(node as never, info as never);
   exit();
@@ -19,6 +22,15 @@ export const liquidBlockHandler: Handle = (node: LiquidBlock, _parent, state: St
 };
 
 export const liquidTagHandler: Handle = (node: LiquidTag) => node.value;
+
+/** Leading indentation / trailing whitespace kept on a paragraph or heading line (legacy exports keep `text ` + newline). */
+function withWhitespace(base: Handle): Handle {
+  return (node, parent, state, info) => {
+    const data = (node.data ?? {}) as { indent?: string; trailingWhitespace?: string };
+    const out = base(node, parent, state, info);
+    return (data.indent ?? '') + out + (data.trailingWhitespace ?? '');
+  };
+}
 
 /** Blank lines recorded in the model (`data.blankBefore`) win over the default single blank line. */
 export const spacingJoin: Join = (_left, right) => {
@@ -39,6 +51,7 @@ export function styleUnsafe(style: Style): Unsafe[] {
     { character: '{', after: '%', inConstruct: 'phrasing' },
     { character: '}', before: '%', inConstruct: 'phrasing' },
     markerUnsafe,
+    ...destinationUnsafe(style),
   ];
   if (style.escapeParens) {
     out.push({ character: '(', inConstruct: 'phrasing', notInConstruct: SPANS });
@@ -70,6 +83,12 @@ export function toMarkdownOptions(style: Style): ToMarkdownOptions {
       break: hardBreakHandler(style),
       listItem: listItemHandler(style),
       text: textHandler(style),
+      link: destinationHandler(style, 'link'),
+      image: destinationHandler(style, 'image'),
+      definition: destinationHandler(style, 'definition'),
+      table: tableHandler(style),
+      paragraph: withWhitespace(defaultHandlers.paragraph as Handle),
+      heading: withWhitespace(defaultHandlers.heading as Handle),
     } as never,
     join: [spacingJoin],
     unsafe: styleUnsafe(style),

@@ -11,10 +11,19 @@ const MARK_REF = '&#xE000;';
  * a private-use marker that is always unsafe, then written back as `\_`.
  */
 export function textHandler(style: Style): Handle {
-  return (node: Text, _parent, state: State, info: Info) => {
+  return (node: Text, parent, state: State, info: Info) => {
     const value = node.value;
-    if (style.escapeUnderscore !== 'always' || !value.includes('_') || value.includes(MARK)) return state.safe(value, info);
-    return state.safe(value.replaceAll('_', MARK), info).replaceAll(MARK_REF, '\\_');
+    let out: string;
+    if (style.escapeUnderscore !== 'always' || !value.includes('_') || value.includes(MARK)) out = state.safe(value, info);
+    else out = state.safe(value.replaceAll('_', MARK), info).replaceAll(MARK_REF, '\\_');
+    if (style.escapeAmpersand === 'reference' && out.includes('\\&')) {
+      out = out.replace(/\\&(?!#x?[0-9a-f]+;|#\d+;|[a-z][a-z0-9]*;)/gi, '&');
+    }
+    if (style.namedEntities) out = out.replace(/\\</g, '&lt;');
+    if (!style.escapeTrailingBackslash && out.endsWith('\\\\') && parent && 'children' in parent && parent.children.at(-1) === node && (parent.type === 'paragraph' || parent.type === 'heading')) {
+      out = out.slice(0, -1);
+    }
+    return out;
   };
 }
 

@@ -21,6 +21,9 @@ export function currentStyle(): Style {
     escapeParens: false,
     escapeClosingBracket: false,
     escapeUnderscore: 'always',
+    destinationEscapes: '',
+    escapeAmpersand: 'always',
+    escapeTrailingBackslash: true,
     namedEntities: false,
     listItemIndent: 'mixed',
     trailingNewlines: 1,
@@ -39,6 +42,8 @@ export function legacyStyle(): Style {
     hardBreak: 'spaces',
     tablePadding: false,
     tableDelimiterLegacy: true,
+    escapeAmpersand: 'reference',
+    escapeTrailingBackslash: false,
     escapeParens: true,
     escapeClosingBracket: true,
     namedEntities: true,
@@ -76,7 +81,9 @@ export function detectStyle(text: string, tree: Root): Style {
   let tableLegacyDelim = 0;
   let fences: Counts<'`' | '~'> = {};
 
-  const esc = { parenEscaped: 0, parenPlain: 0, bracketEscaped: 0, bracketPlain: 0, underscoreEscaped: 0, underscorePlain: 0 };
+  const esc = { parenEscaped: 0, parenPlain: 0, bracketEscaped: 0, bracketPlain: 0, underscoreEscaped: 0, underscorePlain: 0, ampEscaped: 0, ampPlain: 0 };
+  const destEsc = new Set<string>();
+  const trailingBackslash = { escaped: 0, plain: 0 };
   const visit = (node: Nodes, parent: Nodes | null): void => {
     const start = node.position?.start.offset;
     const end = node.position?.end.offset;
@@ -101,6 +108,18 @@ export function detectStyle(text: string, tree: Root): Style {
         case 'text':
           countEscapes(src, esc);
           break;
+        case 'link':
+        case 'image':
+        case 'definition': {
+          const m = /\]\(\s*(<[^>]*>|[^\s)]+(?:\([^\s)]*\)[^\s)]*)*)/.exec(src) ?? /\]:\s*(\S+)/.exec(src);
+          if (m) for (const e of m[1]!.matchAll(/\\([!-/:-@[-`{-~])/g)) destEsc.add(e[1]!);
+          break;
+        }
+        case 'paragraph': {
+          const last = (node as { children: Nodes[] }).children.at(-1);
+          if (last?.type === 'text' && last.value.endsWith('\\')) src.endsWith('\\\\') ? trailingBackslash.escaped++ : trailingBackslash.plain++;
+          break;
+        }
         case 'emphasis':
           bump(emph, src[0] as '_' | '*');
           break;
@@ -162,6 +181,9 @@ export function detectStyle(text: string, tree: Root): Style {
     escapeParens: esc.parenEscaped + esc.parenPlain === 0 ? base.escapeParens : esc.parenEscaped > esc.parenPlain,
     escapeClosingBracket: esc.bracketEscaped + esc.bracketPlain === 0 ? base.escapeClosingBracket : esc.bracketEscaped > esc.bracketPlain,
     escapeUnderscore: esc.underscorePlain > esc.underscoreEscaped ? 'boundary' : 'always',
+    destinationEscapes: [...destEsc].sort().join(''),
+    escapeAmpersand: esc.ampEscaped + esc.ampPlain === 0 ? base.escapeAmpersand : esc.ampEscaped >= esc.ampPlain ? 'always' : 'reference',
+    escapeTrailingBackslash: trailingBackslash.escaped + trailingBackslash.plain === 0 ? base.escapeTrailingBackslash : trailingBackslash.escaped >= trailingBackslash.plain,
     namedEntities: /&(quot|apos|lt|gt|amp);/.test(text) || (era === 'legacy' && !/&#x[0-9A-F]+;/.test(text)),
   };
   style.bulletOther = style.bullet === '-' ? '*' : '-';
@@ -174,19 +196,21 @@ export function detectStyle(text: string, tree: Root): Style {
 }
 
 /** Count escaped vs. literal `(`/`)`, `]` and intra-word `_` in the source of a text node. */
-function countEscapes(src: string, c: { parenEscaped: number; parenPlain: number; bracketEscaped: number; bracketPlain: number; underscoreEscaped: number; underscorePlain: number }): void {
+function countEscapes(src: string, c: { parenEscaped: number; parenPlain: number; bracketEscaped: number; bracketPlain: number; underscoreEscaped: number; underscorePlain: number; ampEscaped: number; ampPlain: number }): void {
   for (let i = 0; i < src.length; i++) {
     const ch = src[i]!;
     if (ch === '\\' && i + 1 < src.length) {
       const n = src[i + 1]!;
       if (n === '(' || n === ')') c.parenEscaped++;
       else if (n === ']') c.bracketEscaped++;
+      else if (n === '&' && /[A-Za-z#]/.test(src[i + 2] ?? '')) c.ampEscaped++;
       else if (n === '_' && /\w/.test(src[i - 1] ?? '') && /\w/.test(src[i + 2] ?? '')) c.underscoreEscaped++;
       i++;
       continue;
     }
     if (ch === '(' || ch === ')') c.parenPlain++;
     else if (ch === ']') c.bracketPlain++;
+    else if (ch === '&' && /[A-Za-z#]/.test(src[i + 1] ?? '') && !/^&(#x?[0-9a-f]+|[a-z][a-z0-9]*);/i.test(src.slice(i, i + 12))) c.ampPlain++;
     else if (ch === '_' && /[\p{L}\p{N}]/u.test(src[i - 1] ?? '') && /[\p{L}\p{N}]/u.test(src[i + 1] ?? '')) c.underscorePlain++;
   }
 }

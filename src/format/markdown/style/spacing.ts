@@ -7,7 +7,7 @@ const FLOW_PARENTS = new Set(['root', 'blockquote', 'listItem', 'liquidBlock', '
  * blank line the serializer writes by default (legacy files have double blank lines; GitBook
  * writes none between `{% tabs %}` and `{% tab %}`; hand-written files vary).
  */
-export function recordSpacing(tree: Root): void {
+export function recordSpacing(tree: Root, text: string): void {
   const walk = (node: Nodes): void => {
     if (!('children' in node)) return;
     const parent = node as Parent;
@@ -25,7 +25,16 @@ export function recordSpacing(tree: Root): void {
         (right.data as Record<string, unknown>).blankBefore = blank;
       }
     }
-    for (const c of parent.children) walk(c as Nodes);
+    for (const c of parent.children) {
+      if ((c.type === 'paragraph' || c.type === 'heading') && c.position?.end.offset !== undefined) {
+        const m = /^[ \t]+(?=\n|$)/.exec(text.slice(c.position.end.offset, c.position.end.offset + 64));
+        if (m && !(c.type === 'paragraph' && c.children.at(-1)?.type === 'break')) ((c.data ??= {}) as Record<string, unknown>).trailingWhitespace = m[0];
+        if (node.type === 'root' && c.position.start.column > 1 && c.position.start.column <= 4) {
+          ((c.data ??= {}) as Record<string, unknown>).indent = ' '.repeat(c.position.start.column - 1);
+        }
+      }
+      walk(c as Nodes);
+    }
   };
   walk(tree);
 }

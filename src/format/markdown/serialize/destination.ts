@@ -1,0 +1,35 @@
+import type { Handle, State, Info, Unsafe } from 'mdast-util-to-markdown';
+import { defaultHandlers } from 'mdast-util-to-markdown';
+import type { Link, Image, Definition, Parents } from 'mdast';
+import type { Style } from '../types.js';
+
+const BASE = 0xe001;
+
+function marker(i: number): string {
+  return String.fromCharCode(BASE + i);
+}
+
+/** Unsafe patterns making the per-character markers escape inside destinations. */
+export function destinationUnsafe(style: Style): Unsafe[] {
+  return [...style.destinationEscapes].map((_, i) => ({ character: marker(i), inConstruct: ['destinationRaw', 'destinationLiteral'] }));
+}
+
+/**
+ * Links/images/definitions whose destinations carry the file's legacy backslash escapes
+ * (`wiki/American\_National`, `\~user`): each such character is swapped for a marker that is
+ * always escaped, then written back as `\c`.
+ */
+export function destinationHandler(style: Style, type: 'link' | 'image' | 'definition'): Handle {
+  const base = defaultHandlers[type] as unknown as (node: Link | Image | Definition, parent: Parents | undefined, state: State, info: Info) => string;
+  return (node: Link | Image | Definition, parent: Parents | undefined, state: State, info: Info) => {
+    const chars = [...style.destinationEscapes];
+    if (chars.length === 0 || !chars.some((c) => node.url.includes(c)) || /[\uE001-\uE0FF]/.test(node.url)) return base(node, parent, state, info);
+    const url = node.url;
+    let swapped = url;
+    chars.forEach((c, i) => (swapped = swapped.replaceAll(c, marker(i))));
+    const copy = { ...node, url: swapped };
+    let out = base(copy, parent, state, info);
+    chars.forEach((c, i) => (out = out.replaceAll(`&#x${(BASE + i).toString(16).toUpperCase()};`, `\\${c}`)));
+    return out;
+  };
+}

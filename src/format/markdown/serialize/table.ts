@@ -1,0 +1,26 @@
+import type { Handle, State, Info } from 'mdast-util-to-markdown';
+import { gfmTableToMarkdown } from 'mdast-util-gfm-table';
+import type { Table, Parents } from 'mdast';
+import type { Style } from '../types.js';
+
+/**
+ * Pipe tables. Current GitBook pads cells; the legacy exporter wrote unpadded rows with a
+ * `| :--- |` delimiter row (three dashes, colons for the alignment).
+ */
+export function tableHandler(style: Style): Handle {
+  const ext = gfmTableToMarkdown({ tablePipeAlign: style.tablePadding, tableCellPadding: true });
+  const base = ext.handlers!.table as unknown as (node: Table, parent: Parents | undefined, state: State, info: Info) => string;
+  return (node: Table, parent: Parents | undefined, state: State, info: Info) => {
+    const out = base(node, parent, state, info);
+    if (!style.tableDelimiterLegacy) return out;
+    const lines = out.split('\n');
+    const columns = Math.max(...node.children.map((r) => r.children.length), 0);
+    const cells: string[] = [];
+    for (let i = 0; i < columns; i++) {
+      const a = node.align?.[i];
+      cells.push(a === 'left' ? ':---' : a === 'right' ? '---:' : a === 'center' ? ':---:' : '---');
+    }
+    lines[1] = `| ${cells.join(' | ')} |`;
+    return lines.join('\n');
+  };
+}
