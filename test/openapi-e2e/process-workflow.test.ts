@@ -1,0 +1,87 @@
+import { sleep } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createActivities } from '../../activities/index.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createOpenApiRepository, type OpenApiRepository } from '../../src/openapi/repository.js';
+import type { Store } from '../../src/store/index.js';
+import { workflowIds } from '../../workflows/definitions.js';
+import type { processOpenApiSpecWorkflow } from '../../workflows/openapi.js';
+import { testLogger } from '../helpers/logger.js';
+import { createTestStore } from '../helpers/store.js';
+import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from '../helpers/temporal.js';
+
+/**
+ * The processing workflow with the real activities except one: a processing activity that outlives its
+ * start-to-close timeout. The workflow must map that Temporal timeout to FETCH_TIMEOUT and record it.
+ */
+describe('processOpenApiSpecWorkflow: activity timeout', () => {
+  let store: Store;
+  let client: Client;
+  let worker: RunningWorker;
+  let repo: OpenApiRepository;
+  let config: Config;
+
+  beforeAll(async () => {
+    store = await createTestStore();
+    await store.orgs.ensure({ id: 'wf-org', title: 'Workflow org' });
+    repo = createOpenApiRepository(store);
+    config = loadConfig({ FOLIO_TASK_QUEUE: uniqueTaskQueue('openapi-wf') });
+    const deps = { store, config, logger: testLogger('openapi-wf') };
+    const real = createActivities(deps);
+    worker = await startTestWorker(deps, {
+      activities: {
+        ...real,
+        // Marks progress like the real one, then hangs past the timeout (until cancelled).
+        async openapiProcess(input: { specId: string; run: number }) {
+          await repo.markProgress(input.specId, input.run);
+          await sleep(30_000);
+          throw new Error('unreachable');
+        },
+      },
+    });
+    client = await testClient();
+  });
+
+  afterAll(async () => {
+    await worker?.stop();
+    await client?.connection.close();
+    await store?.close();
+  });
+
+  it('maps a processing activity timeout to FETCH_TIMEOUT and keeps the last version', async () => {
+    const spec = await repo.create('wf-org', { slug: 'slow', source: { text: 'openapi: 3.1.0' } });
+    const first = await repo.startRun(spec.id);
+    await repo.recordSuccess(spec.id, first.run, {
+      hash: 'sha256:previous',
+      rootPath: 'openapi.yaml',
+      filesystem: { 'openapi.yaml': 'openapi: 3.1.0' },
+      url: undefined,
+      info: { specVersion: '3.1.0', title: undefined, version: undefined },
+      warnings: [],
+      warningCount: 0,
+    });
+    const { run } = await repo.startRun(spec.id);
+    const result = await client.workflow.execute<typeof processOpenApiSpecWorkflow>('processOpenApiSpecWorkflow', {
+      workflowId: workflowIds.openapiProcess(spec.id, run),
+      taskQueue: worker.taskQueue,
+      args: [{ specId: spec.id, organizationId: 'wf-org', run, trigger: 'update', processTimeoutMs: 1000, pauseScheduleAfterFailures: 3 }],
+    });
+    expect(result).toMatchObject({ outcome: 'failed', code: 'FETCH_TIMEOUT', run });
+    const after = (await repo.get(spec.id))!;
+    expect(after.processingState).toBe('complete');
+    expect(after.lastProcessErrorCode).toBe('FETCH_TIMEOUT');
+    expect(after.lastProcessedErrors[0]!.message).toContain('did not finish within 1 s');
+    expect(after.lastVersionId).not.toBeNull();
+    expect(after.consecutiveFailures).toBe(1);
+  });
+
+  it('ends as "gone" when the spec was deleted before a scheduled run', async () => {
+    const result = await client.workflow.execute<typeof processOpenApiSpecWorkflow>('processOpenApiSpecWorkflow', {
+      workflowId: `openapi/missing/process/scheduled-${Date.now()}`,
+      taskQueue: worker.taskQueue,
+      args: [{ specId: 'missing', organizationId: 'wf-org', trigger: 'schedule', processTimeoutMs: 60_000, pauseScheduleAfterFailures: 3 }],
+    });
+    expect(result).toEqual({ outcome: 'gone' });
+  });
+});
