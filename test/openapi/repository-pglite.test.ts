@@ -1,0 +1,4 @@
+import { openStore } from '../../src/store/index.js';
+import { defineRepositorySuite } from './repository-suite.js';
+
+defineRepositorySuite('OpenAPI repository on PGlite (memory)', () => openStore({ dataDir: 'memory://' }));
