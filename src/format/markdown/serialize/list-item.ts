@@ -17,6 +17,7 @@ export function listItemHandler(style: Style): Handle {
     const size = data.markerWidth ?? ruleMarkerWidth(style, bullet.length, node);
     const tracker = state.createTracker(info);
     tracker.move(bullet + ' '.repeat(size - bullet.length));
+    if (typeof node.checked === 'boolean') tracker.move('[x] ');
     tracker.shift(size);
     const exit = state.enter('listItem');
     const value = state.indentLines(state.containerFlow(node, tracker.current()), (line, index, blank) => {
@@ -24,6 +25,10 @@ export function listItemHandler(style: Style): Handle {
       return (blank ? bullet : bullet + ' '.repeat(size - bullet.length)) + line;
     });
     exit();
+    if (typeof node.checked === 'boolean') {
+      const head = `[${node.checked ? 'x' : ' '}] `;
+      return value.replace(/^(?:[*+-]|\d+[.)])(?:[\r\n]| +)/, (m) => m + head);
+    }
     return value;
   };
 }

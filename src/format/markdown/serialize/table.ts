@@ -21,6 +21,16 @@ export function tableHandler(style: Style): Handle {
       cells.push(a === 'left' ? ':---' : a === 'right' ? '---:' : a === 'center' ? ':---:' : '---');
     }
     lines[1] = `| ${cells.join(' | ')} |`;
+    for (let i = 0; i < lines.length; i++) {
+      if (i === 1) continue;
+      let line = lines[i]!;
+      let prev: string;
+      do {
+        prev = line;
+        line = line.replace(/(^|[^\\])\| \|/, '$1|  |');
+      } while (line !== prev);
+      lines[i] = line;
+    }
     return lines.join('\n');
   };
 }

@@ -1,6 +1,7 @@
 import type { Handle, State, Info } from 'mdast-util-to-markdown';
 import type { Text } from 'mdast';
 import type { Style } from '../types.js';
+import { insideInlineHtml, rawSafe } from './html-context.js';
 
 const MARK = '\uE000';
 const MARK_REF = '&#xE000;';
@@ -13,6 +14,7 @@ const MARK_REF = '&#xE000;';
 export function textHandler(style: Style): Handle {
   return (node: Text, parent, state: State, info: Info) => {
     const value = node.value;
+    if (rawSafe(value) && insideInlineHtml(parent as never, node)) return value;
     let out: string;
     if (style.escapeUnderscore !== 'always' || !value.includes('_') || value.includes(MARK)) out = state.safe(value, info);
     else out = state.safe(value.replaceAll('_', MARK), info).replaceAll(MARK_REF, '\\_');

@@ -1,5 +1,6 @@
 import type { Root, Nodes, List } from 'mdast';
 import type { Style } from '../types.js';
+import { insideInlineHtml } from '../serialize/html-context.js';
 
 /** The conventions GitBook's current exporter uses; the style of a new page. */
 export function currentStyle(): Style {
@@ -81,7 +82,7 @@ export function detectStyle(text: string, tree: Root): Style {
   let tableLegacyDelim = 0;
   let fences: Counts<'`' | '~'> = {};
 
-  const esc = { parenEscaped: 0, parenPlain: 0, bracketEscaped: 0, bracketPlain: 0, underscoreEscaped: 0, underscorePlain: 0, ampEscaped: 0, ampPlain: 0 };
+  const esc = { parenEscaped: 0, parenPlain: 0, bracketEscaped: 0, bracketPlain: 0, underscoreEscaped: 0, underscorePlain: 0, ampEscaped: 0, ampPlain: 0, ltEntity: 0, ltEscaped: 0 };
   const destEsc = new Set<string>();
   const trailingBackslash = { escaped: 0, plain: 0 };
   const visit = (node: Nodes, parent: Nodes | null): void => {
@@ -106,7 +107,7 @@ export function detectStyle(text: string, tree: Root): Style {
           break;
         }
         case 'text':
-          countEscapes(src, esc);
+          if (!insideInlineHtml(parent ?? undefined, node)) countEscapes(src, esc);
           break;
         case 'link':
         case 'image':
@@ -184,7 +185,7 @@ export function detectStyle(text: string, tree: Root): Style {
     destinationEscapes: [...destEsc].sort().join(''),
     escapeAmpersand: esc.ampEscaped + esc.ampPlain === 0 ? base.escapeAmpersand : esc.ampEscaped >= esc.ampPlain ? 'always' : 'reference',
     escapeTrailingBackslash: trailingBackslash.escaped + trailingBackslash.plain === 0 ? base.escapeTrailingBackslash : trailingBackslash.escaped >= trailingBackslash.plain,
-    namedEntities: /&(quot|apos|lt|gt|amp);/.test(text) || (era === 'legacy' && !/&#x[0-9A-F]+;/.test(text)),
+    namedEntities: esc.ltEntity + esc.ltEscaped === 0 ? base.namedEntities : esc.ltEntity > esc.ltEscaped,
   };
   style.bulletOther = style.bullet === '-' ? '*' : '-';
   if (rule && /^([*_-])(?:\s*\1){2,}$/.test(rule)) {
@@ -196,18 +197,20 @@ export function detectStyle(text: string, tree: Root): Style {
 }
 
 /** Count escaped vs. literal `(`/`)`, `]` and intra-word `_` in the source of a text node. */
-function countEscapes(src: string, c: { parenEscaped: number; parenPlain: number; bracketEscaped: number; bracketPlain: number; underscoreEscaped: number; underscorePlain: number; ampEscaped: number; ampPlain: number }): void {
+function countEscapes(src: string, c: { parenEscaped: number; parenPlain: number; bracketEscaped: number; bracketPlain: number; underscoreEscaped: number; underscorePlain: number; ampEscaped: number; ampPlain: number; ltEntity: number; ltEscaped: number }): void {
   for (let i = 0; i < src.length; i++) {
     const ch = src[i]!;
     if (ch === '\\' && i + 1 < src.length) {
       const n = src[i + 1]!;
       if (n === '(' || n === ')') c.parenEscaped++;
       else if (n === ']') c.bracketEscaped++;
+      else if (n === '<') c.ltEscaped++;
       else if (n === '&' && /[A-Za-z#]/.test(src[i + 2] ?? '')) c.ampEscaped++;
       else if (n === '_' && /\w/.test(src[i - 1] ?? '') && /\w/.test(src[i + 2] ?? '')) c.underscoreEscaped++;
       i++;
       continue;
     }
+    if (ch === '&' && src.startsWith('&lt;', i)) c.ltEntity++;
     if (ch === '(' || ch === ')') c.parenPlain++;
     else if (ch === ']') c.bracketPlain++;
     else if (ch === '&' && /[A-Za-z#]/.test(src[i + 1] ?? '') && !/^&(#x?[0-9a-f]+|[a-z][a-z0-9]*);/i.test(src.slice(i, i + 12))) c.ampPlain++;

@@ -1,0 +1,34 @@
+import type { Nodes } from 'mdast';
+
+const VOID = new Set(['br', 'img', 'hr', 'input', 'source', 'wbr', 'col', 'area', 'embed', 'meta', 'link']);
+
+/**
+ * Whether `node` sits inside an inline HTML element opened by an earlier sibling
+ * (`<code>sql_identifier</code>` in a table cell). GitBook writes such text as HTML content,
+ * without Markdown escapes.
+ */
+export function insideInlineHtml(parent: Nodes | undefined, node: Nodes): boolean {
+  if (!parent || !('children' in parent)) return false;
+  let depth = 0;
+  for (const sib of parent.children as Nodes[]) {
+    if (sib === node) break;
+    if (sib.type !== 'html') continue;
+    for (const m of sib.value.matchAll(/<(\/?)([A-Za-z][\w-]*)[^>]*?(\/?)>/g)) {
+      const name = m[2]!.toLowerCase();
+      if (VOID.has(name) || m[3] === '/') continue;
+      depth += m[1] ? -1 : 1;
+      if (depth < 0) depth = 0;
+    }
+  }
+  return depth > 0;
+}
+
+/** Text that re-parses to itself when written without escapes inside inline HTML. */
+export function rawSafe(value: string): boolean {
+  if (/[*`<>&\\!|{}$]/.test(value) || /\]\s*[([:]/.test(value) || /\n/.test(value)) return false;
+  // `_` only between letters/digits (cannot open or close emphasis).
+  for (let i = value.indexOf('_'); i >= 0; i = value.indexOf('_', i + 1)) {
+    if (!/[\p{L}\p{N}]/u.test(value[i - 1] ?? '') || !/[\p{L}\p{N}_]/u.test(value[i + 1] ?? '')) return false;
+  }
+  return true;
+}
