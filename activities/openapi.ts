@@ -1,4 +1,4 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure, Context, heartbeat } from '@temporalio/activity';
 import { NotFoundError } from '../src/errors.js';
 import { processSpec } from '../src/openapi/process.js';
 import { createOpenApiRepository } from '../src/openapi/repository.js';
@@ -32,10 +32,18 @@ export function createOpenApiActivities({ store, config, logger }: ActivityDeps)
     async openapiProcess(input: { specId: string; run: number }): Promise<{ versionId: string | null; created: boolean; applied: boolean; warningCount: number }> {
       const spec = await repo.markProgress(input.specId, input.run).catch(notFound);
       const source = await repo.sourceOf(spec).catch(notFound);
-      const result = await processSpec(source, {
-        fetch: { timeoutMs: config.openapiFetchTimeoutMs, denyPrivateNetworks: config.fetchDenyPrivateNetworks },
-        signal: Context.current().cancellationSignal,
-      });
+      // Heartbeats are how a cancellation reaches an activity; no heartbeat timeout is set, since validating
+      // a large document is synchronous work that delays them.
+      const beat = setInterval(() => heartbeat({ specId: input.specId, run: input.run }), 2000);
+      let result;
+      try {
+        result = await processSpec(source, {
+          fetch: { timeoutMs: config.openapiFetchTimeoutMs, denyPrivateNetworks: config.fetchDenyPrivateNetworks },
+          signal: Context.current().cancellationSignal,
+        });
+      } finally {
+        clearInterval(beat);
+      }
       if (!result.ok) {
         const details: OpenApiFailureDetails = {
           errors: result.errors.slice(0, MAX_FAILURE_PROBLEMS).map((e) => ({ location: e.location.slice(0, MAX_MESSAGE_LENGTH), message: e.message.slice(0, MAX_MESSAGE_LENGTH) })),

@@ -9,31 +9,36 @@ import { workflowIds } from '../../workflows/definitions.js';
 import type { processOpenApiSpecWorkflow } from '../../workflows/openapi.js';
 import { testLogger } from '../helpers/logger.js';
 import { createTestStore } from '../helpers/store.js';
+import { startSpecServer, type SpecServer } from '../openapi/spec-server.js';
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from '../helpers/temporal.js';
 
 /**
  * The processing workflow with the real activities except one: a processing activity that outlives its
  * start-to-close timeout. The workflow must map that Temporal timeout to FETCH_TIMEOUT and record it.
  */
-describe('processOpenApiSpecWorkflow: activity timeout', () => {
+describe('processOpenApiSpecWorkflow: timeouts, deleted specs, denied networks', () => {
   let store: Store;
   let client: Client;
   let worker: RunningWorker;
   let repo: OpenApiRepository;
   let config: Config;
+  let server: SpecServer;
 
   beforeAll(async () => {
     store = await createTestStore();
     await store.orgs.ensure({ id: 'wf-org', title: 'Workflow org' });
     repo = createOpenApiRepository(store);
-    config = loadConfig({ FOLIO_TASK_QUEUE: uniqueTaskQueue('openapi-wf') });
+    // Deny private networks, as docker-compose does: the spec server below is on loopback.
+    config = loadConfig({ FOLIO_TASK_QUEUE: uniqueTaskQueue('openapi-wf'), FETCH_DENY_PRIVATE_NETWORKS: 'true' });
+    server = await startSpecServer({ '/spec.yaml': { body: 'openapi: 3.1.0\ninfo: { title: T, version: "1" }\npaths: {}\n' } });
     const deps = { store, config, logger: testLogger('openapi-wf') };
     const real = createActivities(deps);
     worker = await startTestWorker(deps, {
       activities: {
         ...real,
-        // Marks progress like the real one, then hangs past the timeout (until cancelled).
+        // For the spec "slow": marks progress like the real one, then hangs past the timeout (until cancelled).
         async openapiProcess(input: { specId: string; run: number }) {
+          if ((await repo.get(input.specId))?.slug !== 'slow') return real.openapiProcess(input);
           await repo.markProgress(input.specId, input.run);
           await sleep(30_000);
           throw new Error('unreachable');
@@ -47,6 +52,7 @@ describe('processOpenApiSpecWorkflow: activity timeout', () => {
     await worker?.stop();
     await client?.connection.close();
     await store?.close();
+    await server?.close();
   });
 
   it('maps a processing activity timeout to FETCH_TIMEOUT and keeps the last version', async () => {
@@ -83,5 +89,20 @@ describe('processOpenApiSpecWorkflow: activity timeout', () => {
       args: [{ specId: 'missing', organizationId: 'wf-org', trigger: 'schedule', processTimeoutMs: 60_000, pauseScheduleAfterFailures: 3 }],
     });
     expect(result).toEqual({ outcome: 'gone' });
+  });
+
+  it('with FETCH_DENY_PRIVATE_NETWORKS, a spec on a loopback address fails with FETCH_ERROR and is never fetched', async () => {
+    const spec = await repo.create('wf-org', { slug: 'loopback', source: { url: `${server.url}/spec.yaml` } });
+    const { run } = await repo.startRun(spec.id);
+    const result = await client.workflow.execute<typeof processOpenApiSpecWorkflow>('processOpenApiSpecWorkflow', {
+      workflowId: workflowIds.openapiProcess(spec.id, run),
+      taskQueue: worker.taskQueue,
+      args: [{ specId: spec.id, organizationId: 'wf-org', run, trigger: 'create', processTimeoutMs: 60_000, pauseScheduleAfterFailures: 3 }],
+    });
+    expect(result).toMatchObject({ outcome: 'failed', code: 'FETCH_ERROR' });
+    const after = (await repo.get(spec.id))!;
+    expect(after.lastProcessErrorCode).toBe('FETCH_ERROR');
+    expect(after.lastProcessedErrors[0]!.message).toContain('denied');
+    expect(server.hits).toEqual([]);
   });
 });
