@@ -34,7 +34,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     const dataDir = options.dataDir ?? 'memory://';
     if (!isMemory(dataDir)) await mkdir(dataDir, { recursive: true });
     try {
-      sql = await openPgliteSql(dataDir);
+      sql = await openPgliteSql(dataDir, { loadDataDir: options.pgliteTemplate });
     } catch (err) {
       throw new StoreUnavailableError(`cannot open the embedded database in ${dataDir}: ${err instanceof Error ? err.message : String(err)}`, err);
     }

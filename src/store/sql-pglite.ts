@@ -19,8 +19,8 @@ function wrap(db: Queryable, transaction: <T>(fn: (tx: Sql) => Promise<T>) => Pr
 }
 
 /** The in-process adapter: one PGlite database (a data directory, or `memory://`). */
-export async function openPgliteSql(dataDir: string): Promise<Sql & { db: PGlite }> {
-  const db = await PGlite.create(dataDir);
+export async function openPgliteSql(dataDir: string, options: { loadDataDir?: Blob } = {}): Promise<Sql & { db: PGlite }> {
+  const db = options.loadDataDir ? await PGlite.create(dataDir, { loadDataDir: options.loadDataDir }) : await PGlite.create(dataDir);
   const root = wrap(
     db,
     (fn) =>

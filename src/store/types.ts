@@ -281,6 +281,11 @@ export interface OpenStoreOptions {
   /** Apply pending migrations on open. Default true. */
   migrate?: boolean;
   logger?: Logger;
+  /**
+   * A dumped PGlite data directory (`PGlite.dumpDataDir()`) to start a new PGlite database from instead of
+   * running initdb: tests use one template per run. Ignored with `databaseUrl` or an existing data directory.
+   */
+  pgliteTemplate?: Blob;
   /** pg pool size (default 10). Use a small pool (e.g. 2–4) against a pglite-server. */
   poolSize?: number;
 }

@@ -1,4 +1,5 @@
 import { openStore } from '../../src/store/index.js';
 import { defineRepositorySuite } from './repository-suite.js';
+import { pgliteTemplate } from '../helpers/store.js';
 
-defineRepositorySuite('OpenAPI repository on PGlite (memory)', () => openStore({ dataDir: 'memory://' }));
+defineRepositorySuite('OpenAPI repository on PGlite (memory)', () => openStore({ dataDir: 'memory://', pgliteTemplate: pgliteTemplate() }));

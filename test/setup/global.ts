@@ -17,6 +17,7 @@ declare module 'vitest' {
     temporalAddress: string;
     workflowBundlePath: string;
     testServerPath: string;
+    pgliteTemplatePath: string;
   }
 }
 
@@ -31,10 +32,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
   });
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'folio-test-'));
   try {
+    const templatePath = path.join(tmp, 'pglite-template.tar');
     const [, bundle] = await Promise.all([
       waitForTemporal(address, { timeoutMs: 90_000, isAlive: () => !exited }),
       bundleWorkflowCode({ workflowsPath: path.resolve(import.meta.dirname, '../../workflows/index.ts'), logger: new DefaultLogger('WARN') }),
+      // One initdb for the whole run: test stores start from this dump instead of running initdb each.
+      (async () => {
+        const { PGlite } = await import('@electric-sql/pglite');
+        const db = await PGlite.create();
+        const dump = await db.dumpDataDir('none');
+        await db.close();
+        writeFileSync(templatePath, Buffer.from(await dump.arrayBuffer()));
+      })(),
     ]);
+    project.provide('pgliteTemplatePath', templatePath);
     const bundlePath = path.join(tmp, 'workflow-bundle.js');
     writeFileSync(bundlePath, bundle.code);
     project.provide('temporalAddress', address);

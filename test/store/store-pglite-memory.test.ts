@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { MigrationError, openStore, runMigrations } from '../../src/store/index.js';
 import { defineStoreSuite } from './store-suite.js';
+import { pgliteTemplate } from '../helpers/store.js';
 
-defineStoreSuite('store on PGlite (memory://)', { open: () => openStore({ dataDir: 'memory://' }) });
+defineStoreSuite('store on PGlite (memory://)', { open: () => openStore({ dataDir: 'memory://', pgliteTemplate: pgliteTemplate() }) });
 
 describe('migration runner', () => {
   it('rejects a badly ordered list and rolls back a failing migration without recording it', async () => {
