@@ -31,28 +31,26 @@ function onPath(name: string): string | null {
   return null;
 }
 
-/** The `temporal` CLI: TEMPORAL_CLI_PATH, then `.tools/bin/temporal`, then `temporal` on PATH. */
-export function findTemporalCli(): string | null {
-  const explicit = process.env.TEMPORAL_CLI_PATH;
+/** A binary from its environment variable, else `.tools/bin/<name>`, else `<name>` on PATH. */
+function findBinary(envVar: string, name: string): string | null {
+  const explicit = process.env[envVar];
   if (explicit) {
-    if (!executable(explicit)) throw new Error(`TEMPORAL_CLI_PATH=${explicit} is not an executable file`);
+    if (!executable(explicit)) throw new Error(`${envVar}=${explicit} is not an executable file`);
     return explicit;
   }
-  const local = path.join(toolsDir(), 'bin', 'temporal');
+  const local = path.join(toolsDir(), 'bin', name);
   if (executable(local)) return local;
-  return onPath('temporal');
+  return onPath(name);
+}
+
+/** The `temporal` CLI: TEMPORAL_CLI_PATH, then `.tools/bin/temporal`, then `temporal` on PATH. */
+export function findTemporalCli(): string | null {
+  return findBinary('TEMPORAL_CLI_PATH', 'temporal');
 }
 
 /** The time-skipping test server: TEMPORAL_TEST_SERVER_PATH, then `.tools/bin/temporal-test-server`, then PATH. */
 export function findTestServer(): string | null {
-  const explicit = process.env.TEMPORAL_TEST_SERVER_PATH;
-  if (explicit) {
-    if (!executable(explicit)) throw new Error(`TEMPORAL_TEST_SERVER_PATH=${explicit} is not an executable file`);
-    return explicit;
-  }
-  const local = path.join(toolsDir(), 'bin', 'temporal-test-server');
-  if (executable(local)) return local;
-  return onPath('temporal-test-server');
+  return findBinary('TEMPORAL_TEST_SERVER_PATH', 'temporal-test-server');
 }
 
 export function requireTemporalCli(): string {
