@@ -6,6 +6,7 @@
  * with the retryable NON_FAST_FORWARD: the retry fetches again and re-checks conflicts, so no remote commit
  * is ever lost.
  */
+import { performance } from 'node:perf_hooks';
 import { ApplicationFailure } from '@temporalio/activity';
 import {
   commit as writeCommit,
@@ -38,6 +39,13 @@ export function createGitExportActivity(ctx: GitSyncContext) {
   const { store, config } = ctx;
   return async function gitExportActivity(request: GitSyncRequest): Promise<GitOperationResult> {
     const progress = progressReporter('fetching');
+    const timingsMs: Record<string, number> = {};
+    let mark = performance.now();
+    const lap = (phase: string) => {
+      const now = performance.now();
+      timingsMs[phase] = Math.round((timingsMs[phase] ?? 0) + now - mark);
+      mark = now;
+    };
     let secrets: string[] = [];
     try {
       const creds = await credentialsOf(ctx, request);
@@ -82,6 +90,7 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       } catch (err) {
         if (!(err instanceof GitRefNotFoundError)) throw err;
       }
+      lap('fetch');
       const markExported = async (commitOid: string) => {
         await store.gitSync.update(request.spaceId, { lastExport: { timestamp: request.timestamp, commit: commitOid, requestId: request.requestId, revisionId, ...({ url: request.url } as object) } });
       };
@@ -135,6 +144,7 @@ export function createGitExportActivity(ctx: GitSyncContext) {
         const forTarget = remoteTree.has(model.config.summary) || !model.summary.present ? model : { ...model, summary: { ...model.summary, fingerprint: '' } };
         changes = (await exportRevision(forTarget, remoteTree as FormatTree, { readBlob: readBlobBytes })).changes;
       }
+      lap('build');
       progress.update({ phase: 'writing', blobsWritten: [...changes.values()].filter((v) => v !== null).length });
 
       const tree = await writeTree(cache, remoteHead, changes);
@@ -149,9 +159,11 @@ export function createGitExportActivity(ctx: GitSyncContext) {
         author: FOLIO_AUTHOR,
         trailers: folioTrailers(request.spaceId, revisionId, request.requestId),
       });
+      lap('write');
       progress.update({ phase: 'pushing' });
       await push({ cache, url: request.url, ref: request.ref, commit: newCommit, ...(creds ? { auth: creds } : {}), ...(progress.signal ? { signal: progress.signal } : {}) });
       await markExported(newCommit);
+      lap('push');
       await progress.flush();
       return {
         requestId: request.requestId,
@@ -160,6 +172,7 @@ export function createGitExportActivity(ctx: GitSyncContext) {
         commit: newCommit,
         revisionId,
         filesChanged: changes.size,
+        timingsMs,
         detail: `pushed ${newCommit.slice(0, 12)} (${changes.size} changed path(s)${conflicts.length ? `, ${conflicts.length} conflict(s) overwritten by force` : ''})`,
       };
     } catch (err) {

@@ -97,7 +97,7 @@ async function main() {
       const { id: edited } = await store.revisions.create(modelToRevisionInput(loaded.model, { spaceId: space.id, parents: [revId], type: 'edits', fileBytes }));
       await store.spaces.setPrimaryRevision(space.id, edited, { expected: revId });
       const exp: GitSyncRequest = { ...base, requestId: `e${i}`, direction: 'export', timestamp: new Date(Date.UTC(2025, 0, 1, 1, i)).toISOString(), commitMessage: 'bench' };
-      t.exportFolio.push(await time(() => acts.gitExportActivity(exp)));
+      t.exportFolio.push(await time(async () => phases.push({ export: 1, ...((await acts.gitExportActivity(exp)).timingsMs ?? {}) })));
       const nativePath = path.join(cloneDir, page.git.path);
       t.pushNative.push(await time(async () => {
         await runGit(['pull', '-q', '--ff-only', 'origin', 'main'], { cwd: cloneDir }).catch(() => undefined);
@@ -117,7 +117,7 @@ async function main() {
         incrementalImportUnder2s: m.incrementalImport! < 2000,
         exportUnder2s: m.exportFolio! < 2000,
       },
-      importPhasesMs: phases,
+      phasesMs: phases,
       samplesMs: t,
     });
   } finally {

@@ -138,8 +138,9 @@ export async function gitQueueWorkflow(initial: GitQueueState): Promise<void> {
         log.info('git request dropped: stale', { requestId: request.requestId, direction: request.direction, timestamp: request.timestamp });
         continue;
       }
-      if (unrecorded.length > 0) await flushOutcomes();
+      // Shown as running from now on: a query during the flush must not see an idle queue with work left.
       running = request;
+      if (unrecorded.length > 0) await flushOutcomes();
       await runOne(request);
       running = null;
       if (shouldContinueAsNew()) break;

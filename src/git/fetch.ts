@@ -32,8 +32,9 @@ export interface FetchRefOptions {
   /** History depth to fetch (default 1). 0 fetches the whole history. */
   depth?: number;
   /**
-   * A commit the caller will diff against. When it is not in the cache after the fetch,
-   * the history is deepened until it is (or the whole history is there).
+   * A commit the caller will diff against. When the cache already holds it (and the last fetched head), the
+   * fetch is incremental (no deepen: only objects the cache lacks). When it is not in the cache after the
+   * fetch, the history is deepened until it is (or the whole history is there).
    */
   baseCommit?: string;
   onProgress?: (progress: GitProgress) => void;
@@ -106,7 +107,9 @@ export async function fetchRef(options: FetchRefOptions): Promise<FetchRefResult
         gitdir: cache.gitdir,
         cache: cache.objectCache,
         url: remote.url,
-        ref: branchName(ref),
+        // isomorphic-git sends the oid of the local ref `ref` as its only "have": name the remote-tracking ref it
+        // writes (a bare `main` resolves to nothing in this cache), so an incremental fetch gets only new objects.
+        ref: `refs/remotes/origin/${branchName(ref)}`,
         remoteRef: ref,
         singleBranch: true,
         tags: false,
@@ -125,7 +128,11 @@ export async function fetchRef(options: FetchRefOptions): Promise<FetchRefResult
       report({ phase: 'Connecting', loaded: 0, total: 0 });
       const wanted = options.depth ?? 1;
       const alreadyShallow = (await readShallow(cache)).size > 0;
-      const depth = wanted > 0 ? wanted : alreadyShallow ? FULL_DEPTH : null;
+      // Incremental fetch: the cache holds the base commit and the tracking ref's commit (sent as "have"). No
+      // deepen then: with a depth, upload-pack sends the whole tree again; without, only the new objects.
+      const trackingHead = await git.resolveRef({ fs: atomicFs, gitdir: cache.gitdir, ref: `refs/remotes/origin/${branchName(ref)}` }).catch(() => null);
+      const incremental = options.depth === undefined && options.baseCommit !== undefined && trackingHead !== null && (await hasObject(cache, trackingHead)) && (await hasObject(cache, options.baseCommit));
+      const depth = incremental ? null : wanted > 0 ? wanted : alreadyShallow ? FULL_DEPTH : null;
       const commit = await runFetch(depth, false);
       if (!(await hasObject(cache, commit))) throw new GitObjectNotFoundError('fetched commit', commit);
 

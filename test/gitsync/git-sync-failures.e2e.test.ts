@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import { workflowIds } from '../../workflows/definitions.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
-import { startGitServer, type GitServer } from '../helpers/git-server.js';
+import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
 import { startHoldingProxy, type HoldingProxy } from './holding-proxy.js';
 
 const AUTH = { username: 'folio', password: 'F41lure-tests-Pa55' };
@@ -213,5 +213,54 @@ describe('git sync failures', () => {
         expect(text, 'git/info, histories, memos, search attributes').not.toContain(form);
       }
     }
+  });
+});
+
+describe('ten requests with shuffled timestamps, real activities', () => {
+  it('end state is the latest timestamp\'s; applied in timestamp order, the rest dropped as stale; one revision per applied import', async () => {
+    // Ten branches with different content; request i imports branch b<i> with timestamp t0 + i minutes.
+    const clone = await mkdtemp(path.join(work, 'shuffle-'));
+    await runGit(['clone', '-q', '--branch', 'main', server.authedUrl('small'), clone]);
+    for (let i = 0; i < 10; i++) {
+      await runGit(['checkout', '-q', '-B', `b${i}`, 'origin/main'], { cwd: clone });
+      await writeFile(path.join(clone, 'page-1.md'), `# Page 1\n\nVersion ${i} of page one.\n`);
+      await runGit(['commit', '-qam', `version ${i}`], { cwd: clone });
+    }
+    await runGit(['push', '-q', 'origin', ...Array.from({ length: 10 }, (_, i) => `b${i}`)], { cwd: clone });
+
+    const created = await folio.request('POST', `/v1/orgs/${folio.organizationId}/spaces`, { title: 'Shuffled' });
+    const space = created.body.id as string;
+    const before = await revisionIds(space);
+    const t0 = Date.UTC(2025, 8, 1);
+    const order = [7, 2, 9, 0, 5, 3, 8, 1, 6, 4]; // a fixed shuffle
+    for (const i of order) {
+      const res = await folio.request('POST', `/v1/spaces/${space}/git/import`, { url: server.authedUrl('small'), ref: `refs/heads/b${i}`, timestamp: new Date(t0 + i * 60_000).toISOString() });
+      expect(res.status).toBe(204);
+    }
+    const info = await waitIdle(space, 180_000);
+    const byTimestamp = new Map<string, any>(info.requests.map((r: any) => [r.timestamp, r]));
+    expect(byTimestamp.size).toBe(10);
+    const statuses = order.map((i) => byTimestamp.get(new Date(t0 + i * 60_000).toISOString())!.status);
+    for (const st of statuses) expect(['succeeded', 'dropped-stale']).toContain(st);
+    const latest = byTimestamp.get(new Date(t0 + 9 * 60_000).toISOString())!;
+    expect(latest.status).toBe('succeeded');
+    // Applied ones ran in timestamp order; every other one was older than an applied one and was dropped.
+    const applied = [...byTimestamp.values()].filter((r) => r.status === 'succeeded').sort((a, b) => a.updatedAt.localeCompare(b.updatedAt));
+    expect(applied.map((r) => r.timestamp)).toEqual([...applied.map((r) => r.timestamp)].sort());
+    expect(applied.length).toBeGreaterThanOrEqual(2); // at least b7 (first) and b9 (latest)
+    // How many were dropped depends on how many were pending when the first one ran; the log tells them apart.
+    expect(statuses.filter((st) => st === 'dropped-stale').length).toBe(10 - applied.length);
+
+    const primary = (await folio.store.spaces.get(space))!.revisionId!;
+    const after = await revisionIds(space);
+    expect(after.filter((id) => !before.includes(id))).toHaveLength(applied.length);
+    const rev = await folio.store.revisions.get(primary);
+    expect(rev?.git?.ref).toBe('refs/heads/b9');
+    const pages = await folio.store.revisions.pages(primary);
+    const flat: any[] = [];
+    const walk = (ps: any[]) => ps.forEach((p) => (flat.push(p), walk(p.children)));
+    walk(pages);
+    const one = flat.find((p) => p.path?.includes('page-1'));
+    expect(new TextDecoder().decode((await folio.store.revisions.pageBody(primary, one.id))!)).toContain('Version 9 of page one.');
   });
 });
