@@ -84,25 +84,38 @@ function blankBefore(node: RootContent): number {
   return b ?? 1;
 }
 
-/** A title heading is kept as `title` only when its text round-trips (plain text + optional anchor). */
-function isSimpleTitle(head: Heading): boolean {
+const OPEN_ANCHOR = /^<a href="#([^"]*)" id="\1">$/;
+
+/** Split a heading's children into body and custom anchor (`<a href="#x" id="x"></a>` as one or two html nodes). */
+function splitAnchor(head: Heading): { body: Heading['children']; anchor?: string } {
   const kids = head.children;
   const last = kids[kids.length - 1];
-  const body = last?.type === 'html' && ANCHOR.test(' ' + last.value) ? kids.slice(0, -1) : kids;
+  const prev = kids[kids.length - 2];
+  if (last?.type === 'html') {
+    const one = ANCHOR.exec(' ' + last.value);
+    if (one) return { body: kids.slice(0, -1), anchor: one[1]! };
+    if (last.value === '</a>' && prev?.type === 'html') {
+      const m = OPEN_ANCHOR.exec(prev.value);
+      if (m) return { body: kids.slice(0, -2), anchor: m[1]! };
+    }
+  }
+  return { body: kids };
+}
+
+/** A title heading is kept as `title` only when its text round-trips (plain text + optional anchor). */
+function isSimpleTitle(head: Heading): boolean {
+  const { body, anchor } = splitAnchor(head);
+  if (anchor !== undefined) {
+    const lastText = body[body.length - 1];
+    if (body.length > 0 && !(lastText?.type === 'text' && lastText.value.endsWith(' '))) return false;
+  }
   return body.every((c) => c.type === 'text');
 }
 
 function titleOf(head: Heading): PageTitle {
-  const kids = head.children;
-  const last = kids[kids.length - 1];
-  if (last?.type === 'html') {
-    const m = ANCHOR.exec(' ' + last.value);
-    if (m) {
-      const text = toString({ type: 'paragraph', children: kids.slice(0, -1) } as Parent as Nodes).replace(/ $/, '');
-      return { text, anchor: m[1]! };
-    }
-  }
-  return { text: toString(head) };
+  const { body, anchor } = splitAnchor(head);
+  const text = toString({ type: 'paragraph', children: body } as Parent as Nodes);
+  return anchor === undefined ? { text } : { text: text.replace(/ $/, ''), anchor };
 }
 
 function opaquePage(text: string, style: PageFile['style'], warnings: MarkdownWarning[]): PageFile {

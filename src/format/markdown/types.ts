@@ -89,6 +89,8 @@ export interface Style {
   escapeAmpersand: 'always' | 'reference';
   /** A literal backslash ending a paragraph is written `\\\\` (escaped) or `\\` (legacy). */
   escapeTrailingBackslash: boolean;
+  /** Liquid-looking text in prose written as `\\{% … %\\}` (GitBook) or left as is (hand-written). */
+  escapeLiquid: boolean;
   /** Use named entities (&quot; …) rather than hex references for characters that must be encoded. */
   namedEntities: boolean;
   /** List items with several blocks use "wide" markers (`*   `) with a 4-column indent. */

@@ -21,14 +21,30 @@ export function destinationUnsafe(style: Style): Unsafe[] {
  */
 export function destinationHandler(style: Style, type: 'link' | 'image' | 'definition'): Handle {
   const base = defaultHandlers[type] as unknown as (node: Link | Image | Definition, parent: Parents | undefined, state: State, info: Info) => string;
+  const inner = (node: Link | Image | Definition, parent: Parents | undefined, state: State, info: Info): string => {
+    const angle = (node.data as { angle?: boolean } | undefined)?.angle;
+    if (angle === true && type !== 'definition' && !/[\0- \u007F]/.test(node.url) && !node.title) {
+      // The source used `<…>` where the default would not: write the literal form.
+      const exit = state.enter(type);
+      const sub = state.enter('label');
+      const label = type === 'image' ? state.safe((node as Image).alt ?? '', { before: '![', after: ']' }) : state.containerPhrasing(node as Link, { before: '[', after: ']', now: { line: 1, column: 1 }, lineShift: 0 });
+      sub();
+      const dest = state.enter('destinationLiteral');
+      const url = state.safe(node.url, { before: '<', after: '>' });
+      dest();
+      exit();
+      return `${type === 'image' ? '!' : ''}[${label}](<${url}>)`;
+    }
+    return base(node, parent, state, info);
+  };
   return (node: Link | Image | Definition, parent: Parents | undefined, state: State, info: Info) => {
     const chars = [...style.destinationEscapes];
-    if (chars.length === 0 || !chars.some((c) => node.url.includes(c)) || /[\uE001-\uE0FF]/.test(node.url)) return base(node, parent, state, info);
+    if (chars.length === 0 || !chars.some((c) => node.url.includes(c)) || /[\uE001-\uE0FF]/.test(node.url)) return inner(node, parent, state, info);
     const url = node.url;
     let swapped = url;
     chars.forEach((c, i) => (swapped = swapped.replaceAll(c, marker(i))));
     const copy = { ...node, url: swapped };
-    let out = base(copy, parent, state, info);
+    let out = inner(copy, parent, state, info);
     chars.forEach((c, i) => (out = out.replaceAll(`&#x${(BASE + i).toString(16).toUpperCase()};`, `\\${c}`)));
     return out;
   };

@@ -47,12 +47,14 @@ const SPANS: Unsafe['notInConstruct'] = ['autolink', 'destinationLiteral', 'dest
 /** Escapes driven by the detected style, on top of mdast-util-to-markdown's defaults. */
 export function styleUnsafe(style: Style): Unsafe[] {
   const out: Unsafe[] = [
-    // Liquid-looking text that is not a block: GitBook writes `\{% … %\}`.
-    { character: '{', after: '%', inConstruct: 'phrasing' },
-    { character: '}', before: '%', inConstruct: 'phrasing' },
     markerUnsafe,
     ...destinationUnsafe(style),
   ];
+  if (style.escapeLiquid) {
+    // Liquid-looking text that is not a block: GitBook writes `\{% … %\}`.
+    out.push({ character: '{', after: '%', inConstruct: 'phrasing', notInConstruct: SPANS });
+    out.push({ character: '}', before: '%', inConstruct: 'phrasing', notInConstruct: SPANS });
+  }
   if (style.escapeParens) {
     out.push({ character: '(', inConstruct: 'phrasing', notInConstruct: SPANS });
     out.push({ character: ')', inConstruct: 'phrasing', notInConstruct: SPANS });

@@ -25,6 +25,7 @@ export function currentStyle(): Style {
     destinationEscapes: '',
     escapeAmpersand: 'always',
     escapeTrailingBackslash: true,
+    escapeLiquid: true,
     namedEntities: false,
     listItemIndent: 'mixed',
     trailingNewlines: 1,
@@ -82,7 +83,7 @@ export function detectStyle(text: string, tree: Root): Style {
   let tableLegacyDelim = 0;
   let fences: Counts<'`' | '~'> = {};
 
-  const esc = { parenEscaped: 0, parenPlain: 0, bracketEscaped: 0, bracketPlain: 0, underscoreEscaped: 0, underscorePlain: 0, ampEscaped: 0, ampPlain: 0, ltEntity: 0, ltEscaped: 0 };
+  const esc = { parenEscaped: 0, parenPlain: 0, bracketEscaped: 0, bracketPlain: 0, underscoreEscaped: 0, underscorePlain: 0, ampEscaped: 0, ampPlain: 0, ltEntity: 0, ltEscaped: 0, liquidEscaped: 0, liquidPlain: 0 };
   const destEsc = new Set<string>();
   const trailingBackslash = { escaped: 0, plain: 0 };
   const visit = (node: Nodes, parent: Nodes | null): void => {
@@ -182,6 +183,7 @@ export function detectStyle(text: string, tree: Root): Style {
     escapeParens: esc.parenEscaped + esc.parenPlain === 0 ? base.escapeParens : esc.parenEscaped > esc.parenPlain,
     escapeClosingBracket: esc.bracketEscaped + esc.bracketPlain === 0 ? base.escapeClosingBracket : esc.bracketEscaped > esc.bracketPlain,
     escapeUnderscore: esc.underscorePlain > esc.underscoreEscaped ? 'boundary' : 'always',
+    escapeLiquid: esc.liquidPlain === 0 || esc.liquidEscaped > 0,
     destinationEscapes: [...destEsc].sort().join(''),
     escapeAmpersand: esc.ampEscaped + esc.ampPlain === 0 ? base.escapeAmpersand : esc.ampEscaped >= esc.ampPlain ? 'always' : 'reference',
     escapeTrailingBackslash: trailingBackslash.escaped + trailingBackslash.plain === 0 ? base.escapeTrailingBackslash : trailingBackslash.escaped >= trailingBackslash.plain,
@@ -197,7 +199,7 @@ export function detectStyle(text: string, tree: Root): Style {
 }
 
 /** Count escaped vs. literal `(`/`)`, `]` and intra-word `_` in the source of a text node. */
-function countEscapes(src: string, c: { parenEscaped: number; parenPlain: number; bracketEscaped: number; bracketPlain: number; underscoreEscaped: number; underscorePlain: number; ampEscaped: number; ampPlain: number; ltEntity: number; ltEscaped: number }): void {
+function countEscapes(src: string, c: { parenEscaped: number; parenPlain: number; bracketEscaped: number; bracketPlain: number; underscoreEscaped: number; underscorePlain: number; ampEscaped: number; ampPlain: number; ltEntity: number; ltEscaped: number; liquidEscaped: number; liquidPlain: number }): void {
   for (let i = 0; i < src.length; i++) {
     const ch = src[i]!;
     if (ch === '\\' && i + 1 < src.length) {
@@ -205,12 +207,14 @@ function countEscapes(src: string, c: { parenEscaped: number; parenPlain: number
       if (n === '(' || n === ')') c.parenEscaped++;
       else if (n === ']') c.bracketEscaped++;
       else if (n === '<') c.ltEscaped++;
+      else if (n === '{' && src[i + 2] === '%') c.liquidEscaped++;
       else if (n === '&' && /[A-Za-z#]/.test(src[i + 2] ?? '')) c.ampEscaped++;
       else if (n === '_' && /\w/.test(src[i - 1] ?? '') && /\w/.test(src[i + 2] ?? '')) c.underscoreEscaped++;
       i++;
       continue;
     }
     if (ch === '&' && src.startsWith('&lt;', i)) c.ltEntity++;
+    if (ch === '{' && src[i + 1] === '%') c.liquidPlain++;
     if (ch === '(' || ch === ')') c.parenPlain++;
     else if (ch === ']') c.bracketPlain++;
     else if (ch === '&' && /[A-Za-z#]/.test(src[i + 1] ?? '') && !/^&(#x?[0-9a-f]+|[a-z][a-z0-9]*);/i.test(src.slice(i, i + 12))) c.ampPlain++;

@@ -9,6 +9,16 @@ const FLOW_PARENTS = new Set(['root', 'blockquote', 'listItem', 'liquidBlock', '
  */
 export function recordSpacing(tree: Root, text: string): void {
   const walk = (node: Nodes): void => {
+    if ((node.type === 'link' || node.type === 'image') && node.position?.end.offset !== undefined) {
+      // Destination written in `<…>` although not required (or bare although the default would bracket it).
+      const src = text.slice(node.position.start.offset!, node.position.end.offset);
+      const m = /\]\(\s*(<)?[^]*\)$/.exec(src);
+      if (m) {
+        const angle = m[1] === '<';
+        const byDefault = /[\0- \u007F]/.test(node.url) || (!node.url && !!node.title);
+        if (angle !== byDefault) ((node.data ??= {}) as Record<string, unknown>).angle = angle;
+      }
+    }
     if (!('children' in node)) return;
     const parent = node as Parent;
     if (FLOW_PARENTS.has(node.type)) {
