@@ -150,7 +150,11 @@ async function run(source: SpecSource, options: ProcessSpecOptions): Promise<Pro
       if (totalBytes > maxTotalBytes) {
         throw remember(new FetchFailedError('too-large', file.url, `the specification's files add up to more than ${maxTotalBytes} bytes`, { data: { maxBytes: maxTotalBytes } }));
       }
-      filesystem[keyOf(file.url)] = text;
+      let key = keyOf(file.url);
+      // Another URL with the same relative path (the root fetched as `spec.yaml?v=2`, referenced as `spec.yaml`):
+      // keep both, the later one under its absolute URL.
+      if (key in filesystem) key = stripCredentials(new URL(file.url).toString());
+      filesystem[key] = text;
       return text;
     },
   };

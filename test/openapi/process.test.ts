@@ -103,6 +103,15 @@ describe('processSpec: valid specifications', () => {
     expect(result.info.version).toBe('2024-01-01');
   });
 
+  it('keeps two files whose relative paths collide (root fetched with a query string)', async () => {
+    server.routes.set('/q/spec.yaml', {
+      body: 'openapi: 3.1.0\ninfo: { title: Q, version: "1" }\npaths:\n  /x:\n    $ref: "spec.yaml#/components/pathItems/X"\ncomponents:\n  pathItems:\n    X:\n      get:\n        responses:\n          "200": { description: ok }\n',
+    });
+    const result = ok(await processSpec({ url: `${server.url}/q/spec.yaml?v=2` }, { fetch: fetchOptions }));
+    expect(result.rootPath).toBe('spec.yaml');
+    expect(Object.keys(result.filesystem).sort()).toEqual([`${server.url}/q/spec.yaml`, 'spec.yaml']);
+  });
+
   it('resolves relative $refs against the URL after redirects', async () => {
     const result = ok(await processSpec({ url: `${server.url}/moved/spec` }, { fetch: fetchOptions }));
     expect(result.url).toBe(`${server.url}/specs/split/openapi.yaml`);
