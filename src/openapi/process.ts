@@ -222,15 +222,16 @@ function readInfo(root: Record<string, unknown>): SpecInfo {
  * from the official JSON schema deep inside (a response without `description`, an `example` in the wrong
  * place): they stay usable, so such problems become warnings and the version is still created. The
  * document is rejected (PARSE_ERROR) when a problem breaks its structure: at the root or directly under it
- * (`info` missing, `paths` not an object…) or anywhere in `info`; when swagger-parser refuses it before
+ * (`info` missing, `paths` not an object…) or anywhere in `info`, an unknown extra key excepted; when swagger-parser refuses it before
  * validation (not an OpenAPI/Swagger document, unsupported version); or when a `$ref` cannot be resolved.
  * Returns the warnings, or throws the SpecParseError.
  */
 export function classifyValidationFailure(err: unknown, fileOf: (source: string | undefined) => string = () => ''): SpecProblem[] {
   const problems = problemsFromAjvErrors((err as { details?: unknown } | undefined)?.details);
   if (problems.length > 0) {
-    const fatal = problems.filter((p) => isStructuralLocation(p.location));
-    if (fatal.length > 0) throw new SpecParseError([...fatal, ...problems.filter((p) => !isStructuralLocation(p.location))], { cause: err });
+    const isFatal = (p: SpecProblem) => isStructuralLocation(p.location) && !p.message.startsWith('must NOT have additional properties');
+    const fatal = problems.filter(isFatal);
+    if (fatal.length > 0) throw new SpecParseError([...fatal, ...problems.filter((p) => !isFatal(p))], { cause: err });
     return problems;
   }
   // swagger-parser's Swagger 2.0 semantic checks (duplicate operationId, path parameters…) run last.

@@ -209,6 +209,11 @@ describe('processSpec: failures', () => {
     expect(result.errors.find((e) => e.location === '#/info')!.message).toContain('version');
   });
 
+  it('an unknown top-level key is a warning, not a failure', async () => {
+    const result = ok(await processSpec({ text: JSON.stringify({ openapi: '3.0.3', info: { title: 'T', version: '1' }, paths: {}, extra: true }) }, { fetch: fetchOptions }));
+    expect(result.warnings).toEqual([{ location: '#', message: 'must NOT have additional properties (extra)' }]);
+  });
+
   it('PARSE_ERROR for documents that are not OpenAPI, or not objects', async () => {
     for (const text of ['{"hello":"world"}', 'openapi: 9.9.9\ninfo: {title: x, version: "1"}\npaths: {}\n', '- a\n- b\n', 'just a string']) {
       const result = failed(await processSpec({ text }, { fetch: fetchOptions }));
