@@ -102,8 +102,9 @@ export function createGitExportActivity(ctx: GitSyncContext) {
           await markExported(remoteHead);
           return { requestId: request.requestId, direction: 'export', outcome: 'applied', commit: remoteHead, revisionId, detail: `pushed ${remoteHead.slice(0, 12)}` };
         }
-        // Loop protection: the revision came from (or was exported as) the remote head.
-        if (synced === remoteHead || getTrailer(head.message, FOLIO_REVISION_TRAILER) === revisionId) {
+        // Loop protection: this very revision came from (or was exported as) the remote head. (A revision edited
+        // in Folio since the last sync has a different id: it is exported.)
+        if ((synced === remoteHead && syncedRevisionId === revisionId) || getTrailer(head.message, FOLIO_REVISION_TRAILER) === revisionId) {
           await markExported(remoteHead);
           return { requestId: request.requestId, direction: 'export', outcome: 'noop', commit: remoteHead, revisionId, detail: `the branch already holds this revision (${remoteHead.slice(0, 12)})` };
         }
@@ -123,10 +124,11 @@ export function createGitExportActivity(ctx: GitSyncContext) {
 
       let changes: Map<string, Uint8Array | null>;
       let conflicts: string[] = [];
-      if (remoteHead && synced && synced !== remoteHead && (await hasObject(cache, synced))) {
+      if (remoteHead && synced && (await hasObject(cache, synced))) {
         // What Folio changed since the synced commit, checked against what the remote changed since.
         const syncedTree = await readTree(cache, synced, { maxFileBytes: config.gitMaxFileBytes });
-        const baseModel = syncedRevisionId && syncedRevisionId !== revisionId ? ((await loadRevisionModel(store, syncedRevisionId))?.model ?? loaded?.model) : loaded?.model;
+        // The model that corresponds to the synced tree (unchanged pages keep their bytes); none when unknown.
+        const baseModel = syncedRevisionId === revisionId ? loaded?.model : syncedRevisionId ? (await loadRevisionModel(store, syncedRevisionId))?.model : undefined;
         changes = (await exportRevision(model, syncedTree as FormatTree, { readBlob: readBlobBytes, ...(baseModel ? { base: baseModel } : {}) })).changes;
         const diff = await diffTrees(cache, synced, remoteHead);
         const remoteChanged = new Set([...diff.added, ...diff.modified, ...diff.deleted]);

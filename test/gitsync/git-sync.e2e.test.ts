@@ -171,6 +171,33 @@ describe('git sync end to end', () => {
     expect(new TextDecoder().decode((await folio.store.revisions.pageBody(revB, changed[0]!))!)).toContain('pushed with the git CLI');
   });
 
+  it('import, edit in Folio, export with no remote change: the remote gets exactly the edit; exporting again is a no-op', async () => {
+    await server.createBareRepo('plain', { fromDir: path.join(work, 'src'), branch: 'main', message: 'corpus' });
+    const spaceId = await newSpace();
+    await gitImport(spaceId, 'plain');
+    const revA = (await folio.store.spaces.get(spaceId))!.revisionId!;
+    const { loadRevisionModel, modelToRevisionInput, flattenPages } = await import('../../src/gitsync/revision-records.js');
+    const loaded = (await loadRevisionModel(folio.store, revA))!;
+    const quote = flattenPages(loaded.model.pages).find((p: any) => p.git?.path === 'quote.md') as any;
+    quote.markdown += '\nEdited in Folio only.\n';
+    const fileBytes = new Map<string, { hash: string }>([...loaded.fileHashes].map(([id, hash]) => [id, { hash }]));
+    const { id: edited } = await folio.store.revisions.create(modelToRevisionInput(loaded.model, { spaceId, parents: [revA], type: 'edits', fileBytes }));
+    await folio.store.spaces.setPrimaryRevision(spaceId, edited, { expected: revA });
+    const before = await clone('plain');
+    const headBefore = (await runGit(['rev-parse', 'HEAD'], { cwd: before })).trim();
+
+    const info = await gitExport(spaceId, 'plain');
+    expect(info.operation).toMatchObject({ state: 'success', direction: 'export' });
+    const after = await clone('plain');
+    expect((await runGit(['rev-parse', 'HEAD~1'], { cwd: after })).trim()).toBe(headBefore);
+    expect((await runGit(['diff', '--name-only', 'HEAD~1', 'HEAD'], { cwd: after })).trim().split('\n')).toEqual(['quote.md']);
+    expect(await readFile(path.join(after, 'quote.md'), 'utf8')).toContain('Edited in Folio only.');
+
+    await gitExport(spaceId, 'plain');
+    const again = await clone('plain');
+    expect((await runGit(['rev-parse', 'HEAD'], { cwd: again })).trim()).toBe((await runGit(['rev-parse', 'HEAD'], { cwd: after })).trim());
+  });
+
   it('an export racing a remote push ends in CONFLICT naming the file and loses neither side; force proceeds', async () => {
     await server.createBareRepo('race', { fromDir: path.join(work, 'src'), branch: 'main', message: 'corpus' });
     const spaceId = await newSpace();
