@@ -130,7 +130,7 @@ export interface PageFile {
 }
 
 export interface ParseOptions {
-  /** Maximum accepted page size in bytes (UTF-16 length); larger input is parsed as a single raw block. Default 16 MiB. */
+  /** Maximum accepted page size in bytes (UTF-16 length); larger input is kept as a single raw block with a warning. Default 2 MiB. */
   maxLength?: number;
 }
 
