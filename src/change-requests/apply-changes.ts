@@ -127,6 +127,8 @@ export async function applyContentChanges(store: Store, spaceId: string, baseRev
     }
   }
   recomputePaths(pages);
-  const { id } = await store.revisions.create({ spaceId, parents: [baseRevisionId], type: 'edits', pages: toPageInputs(pages), files: toFileInputs(files) });
+  // Revision-level data (the converter's config and SUMMARY layout) carries over, so a later export keeps the tree.
+  const base = await store.revisions.get(baseRevisionId);
+  const { id } = await store.revisions.create({ spaceId, parents: [baseRevisionId], type: 'edits', data: base?.data ?? {}, pages: toPageInputs(pages), files: toFileInputs(files) });
   return { revisionId: id, affected };
 }

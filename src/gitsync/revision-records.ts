@@ -6,6 +6,7 @@
  * - A file's bytes are a blob (reused by hash when the git blob did not change); `role`, `referenced` go in `data`.
  * - Revision `data` holds `{ model: { version, config, summary } }`.
  */
+import { importTree } from '../format/index.js';
 import type { FileModel, PageModel, RevisionModel } from '../format/model.js';
 import type { FileInput, FileRecord, JsonObject, PageInput, PageRecord, RevisionInput, Store } from '../store/index.js';
 
@@ -76,12 +77,19 @@ export interface LoadedRevision {
   hashByGitOid: Map<string, string>;
 }
 
-/** The revision as a model, or null when it was not made by the converter (e.g. the empty first revision). */
+/**
+ * The revision as a model, or null when the revision is unknown. A revision that did not come from the
+ * converter (pages written through the API only) gets the converter's defaults for config and SUMMARY, so it
+ * exports as a new tree instead of as nothing.
+ */
 export async function loadRevisionModel(store: Store, revisionId: string): Promise<LoadedRevision | null> {
   const revision = await store.revisions.get(revisionId);
   if (!revision) return null;
-  const meta = (revision.data as { model?: { version: number; config: unknown; summary: unknown } }).model;
-  if (!meta) return null;
+  let meta = (revision.data as { model?: { version: number; config: unknown; summary: unknown } }).model;
+  if (!meta) {
+    const empty = (await importTree(new Map())).revision;
+    meta = { version: empty.version, config: empty.config, summary: empty.summary };
+  }
   const [pages, files] = await Promise.all([store.revisions.pages(revisionId), store.revisions.files(revisionId)]);
   const hashByGitOid = new Map<string, string>();
   const decoder = new TextDecoder();
@@ -117,7 +125,10 @@ export async function loadRevisionModel(store: Store, revisionId: string): Promi
     const base = { id: p.id, title: p.title, slug: p.slug ?? '', children: p.children.map(toModel) };
     if (modelKind === 'computed') return { ...data, ...base, kind: 'computed' } as PageModel;
     if (p.kind === 'document') {
-      return { ...data, ...base, kind: 'document', path: p.path ?? '', markdown: markdownNull ? null : (bodies.get(p.id) ?? '') } as PageModel;
+      // Pages written through the API (change requests) carry fewer fields than imported ones: defaults make
+      // them whole (an empty `derived` fingerprint marks them as edited, so export writes them).
+      const defaults = { titleSource: 'heading', hidden: false, noIndex: false, frontMatter: null, frontMatterValid: true, derived: '', references: [] };
+      return { ...defaults, ...data, ...base, kind: 'document', path: p.path ?? '', markdown: markdownNull ? null : (bodies.get(p.id) ?? '') } as PageModel;
     }
     return { ...data, ...base, kind: p.kind } as PageModel;
   };

@@ -1,3 +1,4 @@
+import type { JsonObject } from '../../store/index.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { applyContentChanges, type ContentChange } from '../../change-requests/apply-changes.js';
 import { conflictError, threeWayMerge } from '../../change-requests/merge.js';
@@ -138,6 +139,14 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
     };
   });
 
+  /** Revision-level data (converter config, SUMMARY layout) of the primary content, else of the change request. */
+  const revisionData = async (primary: string, other: string): Promise<JsonObject> => {
+    const [a, b] = await Promise.all([deps.store.revisions.get(primary), deps.store.revisions.get(other)]);
+    const pick = (a?.data as { model?: unknown } | undefined)?.model ? a : b;
+    const { changeRequestId: _drop, ...data } = (pick?.data ?? {}) as Record<string, unknown>;
+    return data as JsonObject;
+  };
+
   app.post('/v1/spaces/:spaceId/change-requests/:changeRequestId/merge', async (request) => {
     const { space, cr } = await load(request);
     assertSpaceEditable(space);
@@ -147,11 +156,12 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
     const merged = await threeWayMerge(deps.store, cr.revisionInitial, primary, cr.revisionId);
     if (merged.conflicts.length > 0) throw conflictError(merged.conflicts);
     const { pages, files } = merged;
+    const carried = await revisionData(primary, cr.revisionId);
     const { id } = await deps.store.revisions.create({
       spaceId: space.id,
       parents: [primary, cr.revisionId],
       type: 'merge',
-      data: { changeRequestId: cr.id },
+      data: { ...carried, changeRequestId: cr.id },
       pages,
       files,
       idempotencyKey: `merge/${cr.id}/${cr.revisionId}/${primary}`,
@@ -173,7 +183,7 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
     if (primary === cr.revisionInitial) return { revision: cr.revisionId, result: 'update' };
     const merged = await threeWayMerge(deps.store, cr.revisionInitial, primary, cr.revisionId);
     if (merged.conflicts.length > 0) throw conflictError(merged.conflicts);
-    const { id } = await deps.store.revisions.create({ spaceId: space.id, parents: [cr.revisionId, primary], type: 'update', pages: merged.pages, files: merged.files });
+    const { id } = await deps.store.revisions.create({ spaceId: space.id, parents: [cr.revisionId, primary], type: 'update', data: await revisionData(primary, cr.revisionId), pages: merged.pages, files: merged.files });
     await crs.setRevision(cr.id, id, cr.revisionId, { revisionInitial: primary });
     return { revision: id, result: 'update' };
   });

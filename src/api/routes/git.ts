@@ -93,14 +93,15 @@ export function gitRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.get<{ Params: { spaceId: string } }>('/v1/spaces/:spaceId/git/info', async (request) => {
     const space = await loadSpace(deps, request, request.params.spaceId);
     const state = await deps.store.gitSync.get(space.id);
-    if (!state.repo && !state.operation) throw notFound(`no git sync on space ${space.id}`);
+    const requests = await listRequests(deps.store.sql, space.id, 20);
+    // 404 only for a space that never asked for a sync; a queued first request already shows here.
+    if (!state.repo && !state.operation && requests.length === 0) throw notFound(`no git sync on space ${space.id}`);
     let queue: GitQueueView | null = null;
     try {
       queue = await deps.temporal.workflow.getHandle(workflowIds.gitQueue(space.id)).query(gitQueueStateQuery);
     } catch (err) {
       if (!(err instanceof WorkflowNotFoundError)) request.log.debug({ err: (err as Error).message }, 'git queue not queryable');
     }
-    const requests = await listRequests(deps.store.sql, space.id, 20);
     return gitInfoObject(state, { queue, requests });
   });
 }
