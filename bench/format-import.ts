@@ -18,8 +18,9 @@ import { importTree } from '../src/format/import.js';
 import { documents } from '../src/format/summary/from-revision.js';
 import { memoryEntry, readWorkingTree } from '../src/format/source-tree.js';
 import type { SourceTree } from '../src/format/model.js';
+import { corpusDir } from '../src/project-root.js';
 
-const CORPUS = process.env.FOLIO_CORPUS ?? '/work/shared/corpus';
+const CORPUS = corpusDir();
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

@@ -24,6 +24,7 @@ import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
 import remarkFrontmatter from 'remark-frontmatter';
 import { readdir } from 'node:fs/promises';
+import { corpusDir } from '../src/project-root.js';
 
 async function markdownFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -56,8 +57,8 @@ async function main() {
   const work = await mkdtemp(path.join(tmpdir(), 'folio-bench-gitsync-'));
   const server = await startGitServer();
   const src = path.join(work, 'src');
-  await cp(path.join('/work/shared/corpus', REPO), src, { recursive: true });
-  const source = (await readFile(path.join('/work/shared/corpus', `${REPO}.source`), 'utf8')).match(/^root:\s*(.*)$/m)?.[1]?.trim() ?? '.';
+  await cp(path.join(corpusDir(), REPO), src, { recursive: true });
+  const source = (await readFile(path.join(corpusDir(), `${REPO}.source`), 'utf8')).match(/^root:\s*(.*)$/m)?.[1]?.trim() ?? '.';
   const projectDirectory = source === '.' ? '' : source.replace(/^\.\//, '').replace(/\/$/, '');
   const logger = createLogger('bench', { level: 'error', pretty: false });
   const store = await openStore({ dataDir: 'memory://', migrate: true, logger });

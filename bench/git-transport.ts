@@ -15,8 +15,9 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { commit, fetchRef, openCache, push, writeTree } from '../src/git/index.js';
 import { runGit, startGitServer } from '../test/helpers/git-server.js';
+import { corpusDir } from '../src/project-root.js';
 
-const CORPUS = process.env.FOLIO_CORPUS ?? '/work/shared/corpus';
+const CORPUS = corpusDir();
 const REPO = process.argv[2] ?? 'FlowiseAI+FlowiseDocs';
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
 

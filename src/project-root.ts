@@ -12,3 +12,13 @@ export function projectRoot(): string {
     dir = parent;
   }
 }
+
+/**
+ * The corpus of real GitBook repositories used by tests and benchmarks: FOLIO_CORPUS, else `shared/corpus` beside
+ * the checkout, else /work/shared/corpus.
+ */
+export function corpusDir(): string {
+  if (process.env.FOLIO_CORPUS) return path.resolve(process.env.FOLIO_CORPUS);
+  const beside = path.resolve(projectRoot(), '..', 'shared', 'corpus');
+  return existsSync(beside) ? beside : '/work/shared/corpus';
+}

@@ -10,8 +10,9 @@ import { GitBookAPI } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
+import { corpusDir } from '../../src/project-root.js';
 
-const CORPUS = path.resolve(import.meta.dirname, '../../../shared/corpus/GitbookIO+git-sync-normalization');
+const CORPUS = path.join(corpusDir(), 'GitbookIO+git-sync-normalization');
 const REF = 'refs/heads/main';
 
 let folio: TestFolio;

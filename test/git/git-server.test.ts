@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
+import { corpusDir } from '../../src/project-root.js';
 
 const AUTH = { username: 'alice', password: 'pw-for-server-test' };
 let server: GitServer;
@@ -12,7 +13,7 @@ function pkt(line: string): string {
 
 beforeAll(async () => {
   server = await startGitServer({ auth: AUTH });
-  await server.createBareRepo('repo', { fromDir: '/work/shared/corpus/GitbookIO+git-sync-normalization', branch: 'trunk' });
+  await server.createBareRepo('repo', { fromDir: path.join(corpusDir(), 'GitbookIO+git-sync-normalization'), branch: 'trunk' });
 });
 afterAll(async () => {
   await server?.stop();

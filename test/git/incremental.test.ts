@@ -4,8 +4,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diffTrees, fetchRef, hasObject, openCache, readTree, type RepoCache } from '../../src/git/index.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
+import { corpusDir } from '../../src/project-root.js';
 
-const CORPUS = '/work/shared/corpus';
+const CORPUS = corpusDir();
 let server: GitServer;
 let work: string;
 let n = 0;

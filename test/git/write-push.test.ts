@@ -4,8 +4,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commit, fetchRef, getTrailer, openCache, push, readCommit, readTree, readTreeEntries, writeTree, EMPTY_TREE, type RepoCache } from '../../src/git/index.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
+import { corpusDir } from '../../src/project-root.js';
 
-const CORPUS = '/work/shared/corpus';
+const CORPUS = corpusDir();
 const AUTHOR = { name: 'Folio', email: 'folio@example.invalid', date: new Date('2026-01-02T03:04:05Z') };
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 

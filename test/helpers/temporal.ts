@@ -5,7 +5,7 @@ import { inject } from 'vitest';
 import type { ActivityDeps } from '../../activities/index.js';
 import { installRuntime } from '../../src/temporal/runtime.js';
 import { createWorker } from '../../src/temporal/worker.js';
-import { testLogger } from './logger.js';
+import { createLogger } from '../../src/log.js';
 
 /** A task queue of this test file's own, so files running in parallel never take each other's tasks. */
 export function uniqueTaskQueue(prefix = 'test'): string {
@@ -31,7 +31,8 @@ export interface RunningWorker {
 
 /** Starts a Folio worker (real activities built from `deps`) on the shared dev server with the shared bundle. */
 export async function startTestWorker(deps: ActivityDeps, options: { taskQueue?: string; activities?: Record<string, unknown> } = {}): Promise<RunningWorker> {
-  installRuntime(testLogger('temporal'));
+  // The SDK logs every expected activity failure as a warning: tests keep only errors (LOG_LEVEL overrides).
+  installRuntime(createLogger('temporal', { level: process.env.LOG_LEVEL ?? 'error', pretty: false }));
   const taskQueue = options.taskQueue ?? deps.config.taskQueue;
   const { worker, connection } = await createWorker({
     deps,

@@ -8,6 +8,7 @@ import type { ProcessOpenApiSpecResult } from '../../workflows/openapi.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
 import { assertContract } from '../helpers/openapi-contract.js';
 import { startSpecServer, type SpecServer } from '../openapi/spec-server.js';
+import { corpusDir } from '../../src/project-root.js';
 
 /**
  * OpenAPI specs through the HTTP API on the test dev server: processing workflow, versions, failures
@@ -15,7 +16,7 @@ import { startSpecServer, type SpecServer } from '../openapi/spec-server.js';
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixtures = path.join(here, '../openapi/fixtures');
-const corpusSpec = '/work/shared/corpus/aimlapi+api-docs/docs/capabilities/batch-get.json';
+const corpusSpec = path.join(corpusDir(), 'aimlapi+api-docs/docs/capabilities/batch-get.json');
 
 function filesUnder(dir: string, prefix = ''): Array<[string, string]> {
   const out: Array<[string, string]> = [];

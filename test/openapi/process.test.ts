@@ -4,11 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processSpec, type ProcessSpecFailure, type ProcessSpecResult, type ProcessSpecSuccess } from '../../src/openapi/process.js';
 import { startSpecServer, type Route, type SpecServer } from './spec-server.js';
+import { corpusDir } from '../../src/project-root.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixtures = path.join(here, 'fixtures');
 const root = path.resolve(here, '../..');
-const corpus = '/work/shared/corpus/aimlapi+api-docs/docs';
+const corpus = path.join(corpusDir(), 'aimlapi+api-docs/docs');
 const gitbookYaml = path.join(root, 'node_modules/@gitbook/api/spec/openapi.yaml');
 
 const CORPUS_SPECS = [

@@ -3,8 +3,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exportRevision, importTree, readWorkingTree, applyChanges, type ImportResult, type SourceTree } from '../../../src/format/index.js';
 import { compareTrees } from '../../../src/format/roundtrip.js';
+import { corpusDir } from '../../../src/project-root.js';
 
-export const CORPUS = process.env.FOLIO_CORPUS ?? '/work/shared/corpus';
+export const CORPUS = corpusDir();
 
 export interface CorpusRepo {
   name: string;
