@@ -134,7 +134,8 @@ describe('git queue workflow', () => {
     await Promise.all(sends);
     // And one newer request after all the stale ones: it must run.
     await send(spaceId, req(spaceId, 200_000));
-    const view = await waitFor(() => handle.query(gitQueueStateQuery), (v) => v.processed === N + 2, 120_000);
+    // `processed` counts a request when it leaves the queue; wait until it has also finished running.
+    const view = await waitFor(() => handle.query(gitQueueStateQuery), (v) => v.processed === N + 2 && v.running === null && v.pending.length === 0, 120_000);
     expect(view.runs).toBeGreaterThan(1);
     expect(view.dropped).toBe(N);
     expect(ran.filter((r) => r.spaceId === spaceId).map((r) => r.requestId)).toEqual(['r-100000', 'r-200000']);
