@@ -85,6 +85,8 @@ export interface Style {
   escapeUnderscore: 'always' | 'boundary';
   /** ASCII punctuation written backslash-escaped inside link/image destinations (legacy: `_~`). */
   destinationEscapes: string;
+  /** `&` inside link destinations written `\\&` (mdast default, current GitBook) or bare. */
+  destinationAmpersand: 'escaped' | 'plain';
   /** Escape `&` before a letter/`#` (`W\\&B`, mdast default) or only where it would form a reference (legacy). */
   escapeAmpersand: 'always' | 'reference';
   /** A literal backslash ending a paragraph is written `\\\\` (escaped) or `\\` (legacy). */

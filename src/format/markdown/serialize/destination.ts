@@ -37,7 +37,13 @@ export function destinationHandler(style: Style, type: 'link' | 'image' | 'defin
     }
     return base(node, parent, state, info);
   };
-  return (node: Link | Image | Definition, parent: Parents | undefined, state: State, info: Info) => {
+  const withAmp = (out: string): string => {
+    if (style.destinationAmpersand !== 'plain' || !out.includes('\\&')) return out;
+    const at = type === 'definition' ? out.indexOf(']:') : out.lastIndexOf('](');
+    return at < 0 ? out : out.slice(0, at) + out.slice(at).replace(/\\&/g, '&');
+  };
+  return (node: Link | Image | Definition, parent: Parents | undefined, state: State, info: Info) => withAmp(outer(node, parent, state, info));
+  function outer(node: Link | Image | Definition, parent: Parents | undefined, state: State, info: Info): string {
     const chars = [...style.destinationEscapes];
     if (chars.length === 0 || !chars.some((c) => node.url.includes(c)) || /[\uE001-\uE0FF]/.test(node.url)) return inner(node, parent, state, info);
     const url = node.url;
@@ -47,5 +53,5 @@ export function destinationHandler(style: Style, type: 'link' | 'image' | 'defin
     let out = inner(copy, parent, state, info);
     chars.forEach((c, i) => (out = out.replaceAll(`&#x${(BASE + i).toString(16).toUpperCase()};`, `\\${c}`)));
     return out;
-  };
+  }
 }

@@ -54,6 +54,8 @@ export function styleUnsafe(style: Style): Unsafe[] {
     // Liquid-looking text that is not a block: GitBook writes `\{% … %\}`.
     out.push({ character: '{', after: '%', inConstruct: 'phrasing', notInConstruct: SPANS });
     out.push({ character: '}', before: '%', inConstruct: 'phrasing', notInConstruct: SPANS });
+    out.push({ character: '{', after: '\\{', inConstruct: 'phrasing', notInConstruct: SPANS });
+    out.push({ character: '}', after: '\\}', inConstruct: 'phrasing', notInConstruct: SPANS });
   }
   if (style.escapeParens) {
     out.push({ character: '(', inConstruct: 'phrasing', notInConstruct: SPANS });

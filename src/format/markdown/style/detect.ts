@@ -23,6 +23,7 @@ export function currentStyle(): Style {
     escapeClosingBracket: false,
     escapeUnderscore: 'always',
     destinationEscapes: '',
+    destinationAmpersand: 'escaped',
     escapeAmpersand: 'always',
     escapeTrailingBackslash: true,
     escapeLiquid: true,
@@ -85,6 +86,7 @@ export function detectStyle(text: string, tree: Root): Style {
 
   const esc = { parenEscaped: 0, parenPlain: 0, bracketEscaped: 0, bracketPlain: 0, underscoreEscaped: 0, underscorePlain: 0, ampEscaped: 0, ampPlain: 0, ltEntity: 0, ltEscaped: 0, liquidEscaped: 0, liquidPlain: 0 };
   const destEsc = new Set<string>();
+  const destAmp = { escaped: 0, plain: 0 };
   const trailingBackslash = { escaped: 0, plain: 0 };
   const visit = (node: Nodes, parent: Nodes | null): void => {
     const start = node.position?.start.offset;
@@ -114,7 +116,10 @@ export function detectStyle(text: string, tree: Root): Style {
         case 'image':
         case 'definition': {
           const m = /\]\(\s*(<[^>]*>|[^\s)]+(?:\([^\s)]*\)[^\s)]*)*)/.exec(src) ?? /\]:\s*(\S+)/.exec(src);
-          if (m) for (const e of m[1]!.matchAll(/\\([!-/:-@[-`{-~])/g)) destEsc.add(e[1]!);
+          if (m) {
+            for (const e of m[1]!.matchAll(/\\([!-/:-@[-`{-~])/g)) if (e[1] !== '&') destEsc.add(e[1]!);
+            for (const e of m[1]!.matchAll(/(\\?)&[#A-Za-z]/g)) e[1] ? destAmp.escaped++ : destAmp.plain++;
+          }
           break;
         }
         case 'paragraph': {
@@ -184,6 +189,7 @@ export function detectStyle(text: string, tree: Root): Style {
     escapeClosingBracket: esc.bracketEscaped + esc.bracketPlain === 0 ? base.escapeClosingBracket : esc.bracketEscaped > esc.bracketPlain,
     escapeUnderscore: esc.underscorePlain > esc.underscoreEscaped ? 'boundary' : 'always',
     escapeLiquid: esc.liquidPlain === 0 || esc.liquidEscaped > 0,
+    destinationAmpersand: destAmp.plain > destAmp.escaped ? 'plain' : 'escaped',
     destinationEscapes: [...destEsc].sort().join(''),
     escapeAmpersand: esc.ampEscaped + esc.ampPlain === 0 ? base.escapeAmpersand : esc.ampEscaped >= esc.ampPlain ? 'always' : 'reference',
     escapeTrailingBackslash: trailingBackslash.escaped + trailingBackslash.plain === 0 ? base.escapeTrailingBackslash : trailingBackslash.escaped >= trailingBackslash.plain,
@@ -207,14 +213,14 @@ function countEscapes(src: string, c: { parenEscaped: number; parenPlain: number
       if (n === '(' || n === ')') c.parenEscaped++;
       else if (n === ']') c.bracketEscaped++;
       else if (n === '<') c.ltEscaped++;
-      else if (n === '{' && src[i + 2] === '%') c.liquidEscaped++;
+      else if (n === '{' && (src[i + 2] === '%' || src[i + 2] === '{')) c.liquidEscaped++;
       else if (n === '&' && /[A-Za-z#]/.test(src[i + 2] ?? '')) c.ampEscaped++;
       else if (n === '_' && /\w/.test(src[i - 1] ?? '') && /\w/.test(src[i + 2] ?? '')) c.underscoreEscaped++;
       i++;
       continue;
     }
     if (ch === '&' && src.startsWith('&lt;', i)) c.ltEntity++;
-    if (ch === '{' && src[i + 1] === '%') c.liquidPlain++;
+    if (ch === '{' && (src[i + 1] === '%' || src[i + 1] === '{')) c.liquidPlain++;
     if (ch === '(' || ch === ')') c.parenPlain++;
     else if (ch === ']') c.bracketPlain++;
     else if (ch === '&' && /[A-Za-z#]/.test(src[i + 1] ?? '') && !/^&(#x?[0-9a-f]+|[a-z][a-z0-9]*);/i.test(src.slice(i, i + 12))) c.ampPlain++;
