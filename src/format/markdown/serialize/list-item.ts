@@ -9,6 +9,9 @@ export function listItemHandler(style: Style): Handle {
     const data = (node.data ?? {}) as { markerWidth?: number; number?: string };
     const listData = (parent?.data ?? {}) as { marker?: string };
     let bullet = state.bulletCurrent ?? style.bullet;
+    // A list written with another marker than the file's usual one keeps it (unless the list
+    // handler had to switch markers to keep adjacent lists apart).
+    if (parent?.type === 'list' && !parent.ordered && listData.marker && bullet === style.bullet) bullet = listData.marker;
     if (parent && parent.type === 'list' && parent.ordered) {
       const delim = listData.marker ?? state.options.bulletOrdered ?? '.';
       const n = data.number ?? String((typeof parent.start === 'number' && parent.start > -1 ? parent.start : 1) + (state.options.incrementListMarker === false ? 0 : parent.children.indexOf(node)));

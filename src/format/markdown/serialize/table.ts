@@ -8,10 +8,14 @@ import type { Style } from '../types.js';
  * `| :--- |` delimiter row (three dashes, colons for the alignment).
  */
 export function tableHandler(style: Style): Handle {
-  const ext = gfmTableToMarkdown({ tablePipeAlign: style.tablePadding, tableCellPadding: true });
-  const base = ext.handlers!.table as unknown as (node: Table, parent: Parents | undefined, state: State, info: Info) => string;
+  type H = (node: Table, parent: Parents | undefined, state: State, info: Info) => string;
+  const padded = gfmTableToMarkdown({ tablePipeAlign: true, tableCellPadding: true }).handlers!.table as unknown as H;
+  const unpadded = gfmTableToMarkdown({ tablePipeAlign: false, tableCellPadding: true }).handlers!.table as unknown as H;
   return (node: Table, parent: Parents | undefined, state: State, info: Info) => {
-    const out = base(node, parent, state, info);
+    const own = (node.data as { padded?: boolean } | undefined)?.padded;
+    const pad = own ?? style.tablePadding;
+    const out = (pad ? padded : unpadded)(node, parent, state, info);
+    if (pad) return out;
     if (!style.tableDelimiterLegacy) return out;
     const lines = out.split('\n');
     const columns = Math.max(...node.children.map((r) => r.children.length), 0);

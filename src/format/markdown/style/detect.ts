@@ -149,8 +149,10 @@ export function detectStyle(text: string, tree: Root): Style {
           const delim = lines[1] ?? '';
           if (/\|\s*:?-{3}:?\s*\|/.test(delim) && /^\|?\s*:-{3}\s*\|/.test(delim)) tableLegacyDelim++;
           const header = lines[0] ?? '';
-          if (header.length === delim.length && lines.length > 1) tablePadded++;
+          const padded = header.length === delim.length && lines.length > 1;
+          if (padded) tablePadded++;
           else tableUnpadded++;
+          ((node.data ??= {}) as Record<string, unknown>).padded = padded;
           break;
         }
       }
@@ -158,6 +160,17 @@ export function detectStyle(text: string, tree: Root): Style {
     if ('children' in node) for (const c of node.children as Nodes[]) visit(c, node);
   };
   visit(tree, null);
+  // Tables whose padding differs from the file's majority keep their own.
+  const tablePaddingStyle = tablePadded + tableUnpadded === 0 ? null : tablePadded >= tableUnpadded;
+  const tidy = (node: Nodes): void => {
+    if (node.type === 'table' && node.data) {
+      const d = node.data as Record<string, unknown>;
+      if (d.padded === tablePaddingStyle || d.padded === undefined) delete d.padded;
+      if (Object.keys(d).length === 0) delete node.data;
+    }
+    if ('children' in node) for (const c of node.children as Nodes[]) tidy(c);
+  };
+  tidy(tree);
 
   if (esc.parenEscaped > 0) signals.legacy += 2;
   if (/\n\n$/.test(text)) signals.legacy += 1;

@@ -41,7 +41,7 @@ export function recordListMarkers(text: string, tree: Root, style: Style): void 
     });
     const expectedMarker = list.ordered ? style.orderedDelimiter : null;
     if (firstMarker !== null && expectedMarker !== null && firstMarker !== expectedMarker) ((list.data ??= {}) as Record<string, unknown>).marker = firstMarker;
-    if (firstMarker !== null && !list.ordered) ((list.data ??= {}) as Record<string, unknown>).sourceMarker = firstMarker;
+    if (firstMarker !== null && !list.ordered && firstMarker !== style.bullet) ((list.data ??= {}) as Record<string, unknown>).marker = firstMarker;
   };
   walk(tree);
 }
