@@ -21,7 +21,7 @@ export function textHandler(style: Style): Handle {
     if (style.escapeAmpersand === 'reference' && out.includes('\\&')) {
       out = out.replace(/\\&(?!#x?[0-9a-f]+;|#\d+;|[a-z][a-z0-9]*;)/gi, '&');
     }
-    if (style.namedEntities) out = out.replace(/\\</g, '&lt;');
+    if (style.namedEntities) out = out.replace(/\\</g, '&lt;').replace(/>/g, '&gt;');
     if (!style.escapeTrailingBackslash && out.endsWith('\\\\') && parent && 'children' in parent && parent.children.at(-1) === node && (parent.type === 'paragraph' || parent.type === 'heading')) {
       out = out.slice(0, -1);
     }

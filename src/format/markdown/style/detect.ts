@@ -149,7 +149,10 @@ export function detectStyle(text: string, tree: Root): Style {
           const delim = lines[1] ?? '';
           if (/\|\s*:?-{3}:?\s*\|/.test(delim) && /^\|?\s*:-{3}\s*\|/.test(delim)) tableLegacyDelim++;
           const header = lines[0] ?? '';
-          const padded = header.length === delim.length && lines.length > 1;
+          const delimCells = delim.split('|').map((c) => c.trim()).filter((c) => c !== '');
+          const threeDash = delimCells.length > 0 && delimCells.every((c) => /^:?-{3}:?$/.test(c));
+          const headerCells = header.split('|').map((c) => c.trim()).filter((c) => c !== '');
+          const padded = lines.length > 1 && (threeDash ? headerCells.every((c) => c.length <= 3) && header.length === delim.length : header.length === delim.length || delimCells.some((c) => c.replace(/:/g, '').length > 3));
           if (padded) tablePadded++;
           else tableUnpadded++;
           ((node.data ??= {}) as Record<string, unknown>).padded = padded;
