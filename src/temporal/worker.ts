@@ -15,11 +15,21 @@ export interface CreateWorkerOptions {
   workerOptions?: Partial<WorkerOptions>;
 }
 
-/** The workflows entry point: compiled JS next to this file when running from dist/, else the TS source. */
-export function workflowsPath(): string {
+/** The workflows entry point: the compiled JS in dist/ when it exists (and is preferred), else the TS source. */
+export function workflowsPath(options: { preferCompiled?: boolean } = {}): string {
   const root = projectRoot();
   const compiled = path.join(root, 'dist', 'workflows', 'index.js');
-  return existsSync(compiled) ? compiled : path.join(root, 'workflows', 'index.ts');
+  return (options.preferCompiled ?? true) && existsSync(compiled) ? compiled : path.join(root, 'workflows', 'index.ts');
+}
+
+/** Where `npm run build` puts the prebuilt workflow bundle. */
+export function prebuiltBundlePath(): string {
+  return path.join(projectRoot(), 'dist', 'workflow-bundle.js');
+}
+
+function defaultWorkflows(): { workflowBundle: { codePath: string } } | { workflowsPath: string } {
+  const prebuilt = prebuiltBundlePath();
+  return existsSync(prebuilt) ? { workflowBundle: { codePath: prebuilt } } : { workflowsPath: workflowsPath() };
 }
 
 export async function createWorker(options: CreateWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
@@ -29,8 +39,8 @@ export async function createWorker(options: CreateWorkerOptions): Promise<{ work
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     activities: createActivities(options.deps),
-    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: workflowsPath() }),
-    shutdownGraceTime: '8 seconds',
+    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : defaultWorkflows()),
+    shutdownGraceTime: '4 seconds',
     maxConcurrentActivityTaskExecutions: 8,
     ...options.workerOptions,
   });

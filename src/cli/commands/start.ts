@@ -34,8 +34,8 @@ export async function run(): Promise<number> {
     shuttingDown = true;
     logger.info('stopping');
     const [infra, roles] = [children.filter((c) => ['db', 'temporal'].includes(nameOf(c))), children.filter((c) => !['db', 'temporal'].includes(nameOf(c)))];
-    await Promise.all(roles.map((c) => c.stop(6000)));
-    await Promise.all(infra.map((c) => c.stop(2500)));
+    await Promise.all(roles.map((c) => c.stop(5000)));
+    await Promise.all(infra.map((c) => c.stop(2000)));
     logger.info({ seconds: (Date.now() - started) / 1000 }, 'stopped');
     process.exit(code);
   };

@@ -41,6 +41,8 @@ export async function run(): Promise<number> {
       process.stdin.resume();
     }
     await worker.run();
+    // Stop watching stdin, or the open pipe would keep this process alive after the worker drained.
+    process.stdin.destroy();
     await native.close();
     logger.info('worker stopped');
     return 0;
