@@ -112,6 +112,7 @@ export function createGitExportActivity(ctx: GitSyncContext) {
 
       progress.update({ phase: 'building tree' });
       const loaded = await loadRevisionModel(store, revisionId);
+      lap('load');
       const model: RevisionModel = loaded?.model ?? (await importTree(new Map(), { projectDirectory: request.projectDirectory })).revision;
       const readBlobBytes = async (oid: string): Promise<Uint8Array> => {
         if (await hasObject(cache, oid)) return readBlob(cache, oid, { maxFileBytes: config.gitMaxFileBytes });
@@ -121,6 +122,7 @@ export function createGitExportActivity(ctx: GitSyncContext) {
         return bytes;
       };
       const remoteTree: SourceTree = remoteHead ? await readTree(cache, remoteHead, { maxFileBytes: config.gitMaxFileBytes }) : new Map();
+      lap('tree');
 
       let changes: Map<string, Uint8Array | null>;
       let conflicts: string[] = [];

@@ -12,6 +12,7 @@ import {
   openCache,
   readCommit,
   readTree,
+  GitCancelledError,
   GitFileTooLargeError,
   type SourceTree,
 } from '../src/git/index.js';
@@ -102,6 +103,7 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       const previous = primary ? await loadRevisionModel(store, primary.id) : null;
       let previousTree: SourceTree = new Map();
       if (previous && baseCommit && (await hasObject(cache, baseCommit))) previousTree = await readTree(cache, baseCommit, { maxFileBytes: config.gitMaxFileBytes });
+      lap('previous');
       const imported = await importTree(counted, {
         projectDirectory: projectDir,
         ...(previous ? { previous: { revision: previous.model, tree: previousTree as FormatTree } } : {}),
@@ -126,6 +128,8 @@ export function createGitImportActivity(ctx: GitSyncContext) {
         filesChanged++;
       }
       lap('blobs');
+      // A cancel that arrived after the fetch (heartbeat answer) stops the import before anything is stored.
+      if (progress.signal?.aborted) throw new GitCancelledError('import');
       const { id: revisionId } = await store.revisions.create(
         modelToRevisionInput(imported.revision, {
           spaceId: request.spaceId,

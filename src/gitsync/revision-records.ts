@@ -103,13 +103,14 @@ export async function loadRevisionModel(store: Store, revisionId: string): Promi
   const flat: PageRecord[] = [];
   collect(pages, flat);
   const withBody = flat.filter((p) => p.bodyHash);
-  // Bodies are content-addressed: read each distinct blob once, a few at a time.
+  // Bodies are content-addressed: read each distinct blob once.
   const distinct = [...new Set(withBody.map((p) => p.bodyHash as string))];
   const texts = new Map<string, string>();
-  for (let i = 0; i < distinct.length; i += 32) {
-    const chunk = distinct.slice(i, i + 32);
-    const got = await Promise.all(chunk.map((h) => store.blobs.get(h)));
-    chunk.forEach((h, j) => texts.set(h, got[j] ? decoder.decode(got[j]!) : ''));
+  // One query per 500 bodies (a query per body cost ~0.5 s on a 345-page space).
+  for (let i = 0; i < distinct.length; i += 500) {
+    const chunk = distinct.slice(i, i + 500);
+    const got = await store.blobs.getMany(chunk);
+    for (const h of chunk) texts.set(h, got.has(h) ? decoder.decode(got.get(h)!) : '');
   }
   for (const p of withBody) {
     bodies.set(p.id, texts.get(p.bodyHash as string) ?? '');

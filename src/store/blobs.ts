@@ -150,6 +150,24 @@ export function createBlobStore(sql: Sql, options: BlobStoreOptions): BlobBacken
       const rows = await sql.query<{ bytes: unknown }>('SELECT bytes FROM blobs WHERE hash = $1', [hash]);
       return rows.length === 0 || rows[0]!.bytes === null ? null : toBytes(rows[0]!.bytes);
     },
+    async getMany(hashes) {
+      const valid = [...new Set(hashes.filter(isBlobHash))];
+      const out = new Map<string, Uint8Array>();
+      if (valid.length === 0) return out;
+      if (directory) {
+        for (const hash of await existing(sql, valid)) {
+          try {
+            out.set(hash, new Uint8Array(await readFile(fileOf(hash))));
+          } catch (err) {
+            if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+          }
+        }
+        return out;
+      }
+      const rows = await sql.query<{ hash: string; bytes: unknown }>('SELECT hash, bytes FROM blobs WHERE hash = ANY($1::text[])', [valid]);
+      for (const r of rows) if (r.bytes !== null) out.set(r.hash, toBytes(r.bytes));
+      return out;
+    },
     async has(hashes) {
       const valid = hashes.filter(isBlobHash);
       return existing(sql, valid);

@@ -349,6 +349,13 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       expect(await store.blobs.get(hash)).toEqual(bytes);
       expect(await store.blobs.get('0'.repeat(64))).toBeNull();
       expect(await store.blobs.get('not-a-hash')).toBeNull();
+      const other = new TextEncoder().encode(`other ${Math.random()}`);
+      const otherHash = await store.blobs.put(other);
+      const many = await store.blobs.getMany([hash, otherHash, '0'.repeat(64), 'not-a-hash', hash]);
+      expect([...many.keys()].sort()).toEqual([hash, otherHash].sort());
+      expect(many.get(hash)).toEqual(bytes);
+      expect(many.get(otherHash)).toEqual(other);
+      expect((await store.blobs.getMany([])).size).toBe(0);
       // Pinned (default one hour): survives collection until a revision references it.
       await store.blobs.deleteUnreferenced();
       expect((await store.blobs.has([hash])).has(hash)).toBe(true);
