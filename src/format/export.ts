@@ -152,7 +152,13 @@ export async function exportRevision(input: RevisionModel, target: SourceTree, o
   const referencedNow = new Set<string>();
 
   // ---- pages ----
+  // Serializing is synchronous: give the event loop a turn every ~50 ms (timers, heartbeats, RPC).
+  let lastYield = Date.now();
   for (const page of docs) {
+    if (Date.now() - lastYield > 50) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      lastYield = Date.now();
+    }
     const path = paths.get(page.id)!;
     for (const r of page.references) if (r.target.kind === 'file') referencedNow.add(r.target.fileId);
     if (page.cover?.fileId) referencedNow.add(page.cover.fileId);

@@ -264,7 +264,13 @@ export async function importTree(tree: SourceTree, options: ImportOptions = {}):
   let parsed = 0;
   let reused = 0;
   const rawUrls = new Map<string, string[]>();
+  // Parsing is synchronous: give the event loop a turn every ~50 ms so timers, heartbeats and RPC keep running.
+  let lastYield = Date.now();
   for (const { page, entry, tocText } of loads) {
+    if (Date.now() - lastYield > 50) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      lastYield = Date.now();
+    }
     const path = page.git!.path;
     const old = prev.byPath.get(path);
     const reuse = old && old.git?.oid === entry.oid ? old : (prev.byOid.get(entry.oid) ?? []).find((c) => c.id === page.id);
