@@ -7,10 +7,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workflowIds } from '../../workflows/definitions.js';
+import { corpusDir } from '../../src/project-root.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
 
-const CORPUS = '/work/shared/corpus/GitbookIO+git-sync-normalization';
+const CORPUS = path.join(corpusDir(), 'GitbookIO+git-sync-normalization');
 const PASSWORD = 'Sup3r-s3cret-pw';
 const REF = 'refs/heads/main';
 
