@@ -1,6 +1,6 @@
 /**
  * Git sync failures through the HTTP API and `git/info`, on the real dev server, git http-backend and store:
- * bad credentials, unknown repository, unknown ref, push rejected by a protected branch, too many pages, a
+ * a file over the size limit, bad credentials, unknown repository, unknown ref, push rejected by a protected branch, too many pages, a
  * cancelled operation. Each ends as a typed non-retryable failure (one activity attempt) and leaves the
  * space's content as it was. The whole run's logs are captured (pino to memory): no password in them, nor in
  * git/info, error messages, workflow histories, memos or search attributes.
@@ -23,6 +23,8 @@ const WRONG = { username: 'folio', password: 'Wr0ng-but-s3cret-too' };
 const SECRETS = [AUTH.password, WRONG.password];
 const REF = 'refs/heads/main';
 const MAX_PAGES = 5;
+/** FOLIO_GIT_MAX_FILE_BYTES in this file: small, so a test repository can exceed it cheaply (the default is 100 MB). */
+const MAX_FILE_BYTES = 64 * 1024;
 
 let folio: TestFolio;
 let server: GitServer;
@@ -102,13 +104,17 @@ beforeAll(async () => {
     },
   });
   const logger = createLogger('folio', { level: 'debug', pretty: false, destination: sink });
-  folio = await startFolio({ env: { DATA_DIR: path.join(work, 'data'), FOLIO_VAULT_KEY: 'failures-vault-key', FOLIO_GIT_MAX_PAGES: String(MAX_PAGES) }, logger });
+  folio = await startFolio({ env: { DATA_DIR: path.join(work, 'data'), FOLIO_VAULT_KEY: 'failures-vault-key', FOLIO_GIT_MAX_PAGES: String(MAX_PAGES), FOLIO_GIT_MAX_FILE_BYTES: String(MAX_FILE_BYTES) }, logger });
   server = await startGitServer({ auth: AUTH });
   proxy = await startHoldingProxy(server.port);
   await writeDocs(path.join(work, 'small'), 3);
   await writeDocs(path.join(work, 'many'), MAX_PAGES + 4);
   await server.createBareRepo('small', { fromDir: path.join(work, 'small'), branch: 'main', message: 'small' });
   await server.createBareRepo('many', { fromDir: path.join(work, 'many'), branch: 'main', message: 'many' });
+  await writeDocs(path.join(work, 'big'), 2);
+  await mkdir(path.join(work, 'big', '.gitbook', 'assets'), { recursive: true });
+  await writeFile(path.join(work, 'big', '.gitbook', 'assets', 'huge.bin'), Buffer.alloc(MAX_FILE_BYTES + 1, 7));
+  await server.createBareRepo('big', { fromDir: path.join(work, 'big'), branch: 'main', message: 'big' });
   await server.createBareRepo('protected');
   await server.protectBranch('protected', 'main');
 
@@ -131,6 +137,13 @@ afterAll(async () => {
 });
 
 describe('git sync failures', () => {
+  it('a file over the size limit: FILE_TOO_LARGE', async () => {
+    await send(spaceId, 'import', server.authedUrl('big'));
+    const info = await waitIdle(spaceId);
+    await expectTypedFailure(spaceId, info, 'FILE_TOO_LARGE');
+    await expectContentIntact();
+  });
+
   it('bad credentials: AUTH_FAILED', async () => {
     await send(spaceId, 'import', proxy.url('small', WRONG));
     const info = await waitIdle(spaceId);
