@@ -3,22 +3,16 @@
  * beside bare remark-parse + remark-stringify on the same files in the same run.
  * Prints one JSON object (median of FOLIO_BENCH_RUNS runs, default 5).
  *   npm run build && node dist/bench/format-markdown.js
- * Corpus: $FOLIO_CORPUS or ../shared/corpus relative to the repository root.
+ * Corpus: $FOLIO_CORPUS, else shared/corpus beside the checkout.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkStringify from 'remark-stringify';
 import type { Root } from 'mdast';
 import { parsePageFile, serializePageFile, type PageFile } from '../src/format/markdown/index.js';
-
-function repoRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!fs.existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-  return dir;
-}
+import { corpusDir } from '../src/project-root.js';
 
 function listMd(dir: string): string[] {
   const out: string[] = [];
@@ -42,7 +36,7 @@ function time(fn: () => void): number {
   return Number(process.hrtime.bigint() - t) / 1e6;
 }
 
-const corpus = process.env.FOLIO_CORPUS ?? path.resolve(repoRoot(), '../shared/corpus');
+const corpus = corpusDir();
 const runs = Number(process.env.FOLIO_BENCH_RUNS ?? 5);
 const files = fs
   .readdirSync(corpus, { withFileTypes: true })
