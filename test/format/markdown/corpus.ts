@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { corpusDir as findCorpus } from '../../../src/project-root.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-export const corpusDir = process.env.FOLIO_CORPUS ?? path.resolve(repoRoot, '../shared/corpus');
+export const corpusDir = findCorpus();
+
+/** Gives the event loop a turn (long synchronous corpus loops would starve vitest's worker RPC). */
+export const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface CorpusRepo {
   name: string;
