@@ -23,5 +23,5 @@ describe.each(REPOS)('corpus %s', (name) => {
     if (f.figure.summaryWrittenByGitbook) expect(f.figure.summaryIdentical).toBe(true);
     // Page files written by GitBook: parse → serialize gives them back (markdown layer target).
     expect(f.figure.combined).toBeGreaterThanOrEqual(0.97);
-  });
+  }, 300_000);
 });

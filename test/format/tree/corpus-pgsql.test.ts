@@ -9,7 +9,7 @@ describe(`corpus ${NAME} (1000-page case)`, () => {
   let first: ImportResult;
   beforeAll(async () => {
     repo = await loadRepo(NAME);
-  });
+  }, 300_000);
 
   it('round-trips byte for byte; reserialized SUMMARY.md and GitBook-written pages match', async () => {
     const f = await fidelity(repo);
@@ -20,7 +20,7 @@ describe(`corpus ${NAME} (1000-page case)`, () => {
     expect(f.plain.extra).toEqual([]);
     if (f.figure.summaryWrittenByGitbook) expect(f.figure.summaryIdentical).toBe(true);
     expect(f.figure.combined).toBeGreaterThanOrEqual(0.97);
-  });
+  }, 300_000);
 
   it('incremental import: one changed page is the only one parsed; all page ids stay', async () => {
     first ??= await importTree(repo.tree, { projectDirectory: repo.projectDirectory });
