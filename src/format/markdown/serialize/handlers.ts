@@ -6,6 +6,7 @@ import { listItemHandler } from './list-item.js';
 import { textHandler, markerUnsafe } from './text.js';
 import { destinationHandler, destinationUnsafe } from './destination.js';
 import { tableHandler } from './table.js';
+import { relaxDelimiterEscapes } from './delimiter-escapes.js';
 import { defaultHandlers } from 'mdast-util-to-markdown';
 
 /** `{% tag %}` … `{% endtag %}` blocks, children written as flow content. */
@@ -24,10 +25,10 @@ export const liquidBlockHandler: Handle = (node: LiquidBlock, _parent, state: St
 export const liquidTagHandler: Handle = (node: LiquidTag) => node.value;
 
 /** Leading indentation / trailing whitespace kept on a paragraph or heading line (legacy exports keep `text ` + newline). */
-function withWhitespace(base: Handle): Handle {
+function withWhitespace(base: Handle, style: Style): Handle {
   return (node, parent, state, info) => {
     const data = (node.data ?? {}) as { indent?: string; trailingWhitespace?: string };
-    const out = base(node, parent, state, info);
+    const out = relaxDelimiterEscapes(base(node, parent, state, info), style);
     return (data.indent ?? '') + out + (data.trailingWhitespace ?? '');
   };
 }
@@ -91,8 +92,8 @@ export function toMarkdownOptions(style: Style): ToMarkdownOptions {
       image: destinationHandler(style, 'image'),
       definition: destinationHandler(style, 'definition'),
       table: tableHandler(style),
-      paragraph: withWhitespace(defaultHandlers.paragraph as Handle),
-      heading: withWhitespace(defaultHandlers.heading as Handle),
+      paragraph: withWhitespace(defaultHandlers.paragraph as Handle, style),
+      heading: withWhitespace(defaultHandlers.heading as Handle, style),
     } as never,
     join: [spacingJoin],
     unsafe: styleUnsafe(style),

@@ -222,6 +222,9 @@ export function detectStyle(text: string, tree: Root): Style {
 
 /** Count escaped vs. literal `(`/`)`, `]` and intra-word `_` in the source of a text node. */
 function countEscapes(src: string, c: { parenEscaped: number; parenPlain: number; bracketEscaped: number; bracketPlain: number; underscoreEscaped: number; underscorePlain: number; ampEscaped: number; ampPlain: number; ltEntity: number; ltEscaped: number; liquidEscaped: number; liquidPlain: number }): void {
+  // A plain `_` at a word boundary is a legacy exporter's broken emphasis marker (`to_positions_,`):
+  // the intra-word `_` of the same run of text are such markers too, not evidence of `boundary` escaping.
+  const brokenMarkers = /(^|[^\\\p{L}\p{N}])_|_($|[^\p{L}\p{N}])/u.test(src.replace(/\\./g, 'x'));
   for (let i = 0; i < src.length; i++) {
     const ch = src[i]!;
     if (ch === '\\' && i + 1 < src.length) {
@@ -240,6 +243,6 @@ function countEscapes(src: string, c: { parenEscaped: number; parenPlain: number
     if (ch === '(' || ch === ')') c.parenPlain++;
     else if (ch === ']') c.bracketPlain++;
     else if (ch === '&' && /[A-Za-z#]/.test(src[i + 1] ?? '') && !/^&(#x?[0-9a-f]+|[a-z][a-z0-9]*);/i.test(src.slice(i, i + 12))) c.ampPlain++;
-    else if (ch === '_' && /[\p{L}\p{N}]/u.test(src[i - 1] ?? '') && /[\p{L}\p{N}]/u.test(src[i + 1] ?? '')) c.underscorePlain++;
+    else if (ch === '_' && !brokenMarkers && /[\p{L}\p{N}]/u.test(src[i - 1] ?? '') && /[\p{L}\p{N}]/u.test(src[i + 1] ?? '')) c.underscorePlain++;
   }
 }

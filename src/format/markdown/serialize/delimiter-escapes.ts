@@ -1,0 +1,106 @@
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import type { Root } from 'mdast';
+import { remarkGitbookGfm } from '../plugins/gfm.js';
+import { remarkGitbookMath } from '../plugins/math.js';
+import type { Style } from '../types.js';
+
+/**
+ * GitBook's 2018–21 exporter wrote emphasis markers without checking CommonMark's flanking rules
+ * (`**Release date: **2021`, `选**\)**`, `v_something … v_ 開頭`), so the file holds literal `*`/`_`
+ * that are *not* escaped, while real literal asterisks are written `\*`. When re-serializing, a
+ * pair of escaped delimiter runs (same character, same length, e.g. `\*\*` … `\*\*`) is written
+ * unescaped when re-parsing the phrasing still yields exactly the same tree — i.e. the escapes were
+ * not needed. Runs with whitespace on both sides,
+ * pairs enclosing nothing but other escaped runs (`\_\*\*\_`) and lone runs stay escaped.
+ * An underscore between ASCII word characters (`pg\_hba`) stays escaped (GitBook always escaped those),
+ * as do `*` pairs that are intra-word on both sides; escapes inside link destinations are left alone.
+ */
+const parser = unified().use(remarkParse).use(remarkGitbookGfm).use(remarkGitbookMath);
+
+interface Run {
+  char: '*' | '_';
+  len: number;
+  start: number;
+  end: number;
+  intraword: boolean;
+  /** ASCII word characters on both sides (`pg\_hba`): GitBook's always-escaped intra-word underscore. */
+  asciiIntraword: boolean;
+  /** Whitespace (or the edge of the phrasing) on both sides: never an emphasis marker. */
+  spaced: boolean;
+}
+
+const WORD = /[\p{L}\p{N}]/u;
+
+function strip(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(strip);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) if (k !== 'position') out[k] = strip(v);
+    return out;
+  }
+  return value;
+}
+
+function tree(markdown: string): string {
+  return JSON.stringify(strip(parser.parse(markdown) as Root));
+}
+
+function findRuns(out: string): Run[] {
+  const runs: Run[] = [];
+  // Escapes inside link/image destinations follow the destination style, not emphasis rules.
+  const destinations = [...out.matchAll(/\]\((?:<[^>\n]*>|[^)\s]*)/g)].map((m) => [m.index!, m.index! + m[0].length] as const);
+  for (const m of out.matchAll(/(?:\\\*)+|(?:\\_)+/g)) {
+    const start = m.index!;
+    if (destinations.some(([a, b]) => start >= a && start < b)) continue;
+    // `\\*` is an escaped backslash followed by a (real) delimiter: not ours.
+    let backslashes = 0;
+    for (let i = start - 1; i >= 0 && out[i] === '\\'; i--) backslashes++;
+    if (backslashes % 2 === 1) continue;
+    const end = start + m[0].length;
+    const before = out[start - 1] ?? '';
+    const after = out[end] === '\\' ? (out[end + 1] ?? '') : (out[end] ?? '');
+    const space = (c: string) => c === '' || /\s/.test(c);
+    runs.push({ char: m[0][1] as '*' | '_', len: m[0].length / 2, start, end, intraword: WORD.test(before) && WORD.test(after), asciiIntraword: /\w/.test(before) && /\w/.test(after), spaced: space(before) && space(after) });
+  }
+  return runs;
+}
+
+function unescape(out: string, runs: Run[]): string {
+  const sorted = [...runs].sort((a, b) => b.start - a.start);
+  let s = out;
+  for (const r of sorted) s = s.slice(0, r.start) + r.char.repeat(r.len) + s.slice(r.end);
+  return s;
+}
+
+/** Drop `\*` / `\_` escapes in serialized phrasing (a paragraph or heading) where they are not needed. */
+export function relaxDelimiterEscapes(out: string, style: Style): string {
+  if ((!out.includes('\\*') && !out.includes('\\_'))) return out;
+  const runs = findRuns(out);
+  if (runs.length === 0) return out;
+  const base = tree(out);
+  const accepted: Run[] = [];
+  const pending: Run[] = [];
+  for (const r of runs) {
+    let j = -1;
+    for (let i = pending.length - 1; i >= 0; i--) {
+      const p = pending[i]!;
+      if (p.char === r.char && p.len === r.len) {
+        j = i;
+        break;
+      }
+    }
+    if (j >= 0) {
+      const p = pending[j]!;
+      const inner = out.slice(p.end, r.start).replace(/\\[*_]/g, '');
+      const wordy = r.char === '_' ? p.asciiIntraword || r.asciiIntraword : p.intraword && r.intraword;
+      if (!wordy && !p.spaced && !r.spaced && inner !== '' && tree(unescape(out, [...accepted, p, r])) === base) {
+        accepted.push(p, r);
+        pending.splice(j, 1);
+        continue;
+      }
+    }
+    pending.push(r);
+  }
+  return accepted.length ? unescape(out, accepted) : out;
+}

@@ -1,0 +1,42 @@
+import { describe, it, expect } from 'vitest';
+import { parsePageFile, serializePageFile } from '../../../src/format/markdown/index.js';
+import { relaxDelimiterEscapes } from '../../../src/format/markdown/serialize/delimiter-escapes.js';
+import { legacyStyle } from '../../../src/format/markdown/style/detect.js';
+
+/** A legacy-era page (escaped parentheses, trailing blank line) with the given paragraph. */
+function legacyPage(paragraph: string): string {
+  return `# T\n\nSee \\(a\\) and \\(b\\).\n\n${paragraph}\n\n`;
+}
+
+describe('legacy delimiter escapes: only where needed', () => {
+  it('keeps broken-flanking emphasis markers unescaped (they re-parse as the same literal text)', () => {
+    for (const p of ['**Release date: **2021-09-30', 'GIN** **可以支援', '**練習：**試試看', '* **description \\(str,** 选**\\)**: UI', '由 .key 所組成_。_jsonb\\_ops 也支持']) {
+      const text = legacyPage(p);
+      expect(serializePageFile(parsePageFile(text))).toBe(text);
+    }
+  });
+
+  it('still escapes delimiters that would otherwise form emphasis, and lone or intra-word ones', () => {
+    const style = legacyStyle();
+    expect(relaxDelimiterEscapes('\\*foo\\* bar', style)).toBe('\\*foo\\* bar');
+    expect(relaxDelimiterEscapes('or \\*, it matches', style)).toBe('or \\*, it matches');
+    expect(relaxDelimiterEscapes('pg\\_hba and pg\\_ident', style)).toBe('pg\\_hba and pg\\_ident');
+    expect(relaxDelimiterEscapes('\\*\\*a: \\*\\*b', style)).toBe('**a: **b');
+  });
+
+  it('relaxes a pair across inline code; ASCII intra-word underscores and destinations stay escaped', () => {
+    const style = legacyStyle();
+    expect(relaxDelimiterEscapes('Byte\\_`n`\\_', style)).toBe('Byte_`n`_');
+    expect(relaxDelimiterEscapes('apply to\\_positions\\_, not\\_lexemes\\_. If', style)).toBe('apply to\\_positions\\_, not\\_lexemes\\_. If');
+    expect(relaxDelimiterEscapes('[a\\_b \\_](https://x.org/a\\_b/\\_/c)', style)).toBe('[a\\_b \\_](https://x.org/a\\_b/\\_/c)');
+  });
+});
+
+describe('legacy delimiter escapes: GitBook-escaped literals stay escaped', () => {
+  it('keeps escapes on spaced, empty and content-less runs', () => {
+    const style = legacyStyle();
+    expect(relaxDelimiterEscapes('3\\*eta, 27 \\(9 \\* eta\\)', style)).toBe('3\\*eta, 27 \\(9 \\* eta\\)');
+    expect(relaxDelimiterEscapes('x: \\_\\*\\*\\_This', style)).toBe('x: \\_\\*\\*\\_This');
+    expect(relaxDelimiterEscapes('\\*\\*\\*\\*[a](b)', style)).toBe('\\*\\*\\*\\*[a](b)');
+  });
+});
