@@ -81,6 +81,8 @@ export interface Style {
   /** Escape `(`/`)` and `]` in prose (legacy exporter). */
   escapeParens: boolean;
   escapeClosingBracket: boolean;
+  /** Escape `|` in prose outside tables (`\(int\|None\)`, legacy exporter). */
+  escapePipe: boolean;
   /** Escape every `_` in prose (`eth\\_send`), not only where it could start emphasis. */
   escapeUnderscore: 'always' | 'boundary';
   /** ASCII punctuation written backslash-escaped inside link/image destinations (legacy: `_~`). */

@@ -40,3 +40,14 @@ describe('legacy delimiter escapes: GitBook-escaped literals stay escaped', () =
     expect(relaxDelimiterEscapes('\\*\\*\\*\\*[a](b)', style)).toBe('\\*\\*\\*\\*[a](b)');
   });
 });
+
+describe('pipe escaping in prose follows the file', () => {
+  it('keeps `\\|` outside tables when the file escapes pipes, and plain `|` when it does not', () => {
+    const escaped = legacyPage('* **step** \\(int\\|None\\) – step number');
+    expect(parsePageFile(escaped).style.escapePipe).toBe(true);
+    expect(serializePageFile(parsePageFile(escaped))).toBe(escaped);
+    const plain = legacyPage('a | b and c | d');
+    expect(parsePageFile(plain).style.escapePipe).toBe(false);
+    expect(serializePageFile(parsePageFile(plain))).toBe(plain);
+  });
+});

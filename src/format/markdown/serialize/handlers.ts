@@ -62,6 +62,8 @@ export function styleUnsafe(style: Style): Unsafe[] {
     out.push({ character: '(', inConstruct: 'phrasing', notInConstruct: SPANS });
     out.push({ character: ')', inConstruct: 'phrasing', notInConstruct: SPANS });
   }
+  // Legacy exports escape `|` in prose and image alt text too (`\(int\|None\)`).
+  if (style.escapePipe) out.push({ character: '|', inConstruct: ['phrasing', 'label'], notInConstruct: SPANS });
   if (style.escapeClosingBracket) out.push({ character: ']', inConstruct: 'phrasing', notInConstruct: SPANS });
   return out;
 }
