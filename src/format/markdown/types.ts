@@ -83,6 +83,8 @@ export interface Style {
   escapeClosingBracket: boolean;
   /** Escape `|` in prose outside tables (`\(int\|None\)`, legacy exporter). */
   escapePipe: boolean;
+  /** Escape `#` in prose (`\# comment`, legacy exporter). */
+  escapeHash: boolean;
   /** Escape every `_` in prose (`eth\\_send`), not only where it could start emphasis. */
   escapeUnderscore: 'always' | 'boundary';
   /** ASCII punctuation written backslash-escaped inside link/image destinations (legacy: `_~`). */

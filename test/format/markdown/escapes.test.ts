@@ -51,3 +51,14 @@ describe('pipe escaping in prose follows the file', () => {
     expect(serializePageFile(parsePageFile(plain))).toBe(plain);
   });
 });
+
+describe('hash escaping in prose follows the file', () => {
+  it('keeps `\\#` in prose when the file escapes it, and plain `#` when it does not', () => {
+    const escaped = legacyPage('在 \\# 之前增加註解，see [x.html\\#modes](https://x.org/x.html#modes)');
+    expect(parsePageFile(escaped).style.escapeHash).toBe(true);
+    expect(serializePageFile(parsePageFile(escaped))).toBe(escaped);
+    const plain = legacyPage('issue #12 and #13');
+    expect(parsePageFile(plain).style.escapeHash).toBe(false);
+    expect(serializePageFile(parsePageFile(plain))).toBe(plain);
+  });
+});

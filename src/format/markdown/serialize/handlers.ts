@@ -64,6 +64,7 @@ export function styleUnsafe(style: Style): Unsafe[] {
   }
   // Legacy exports escape `|` in prose and image alt text too (`\(int\|None\)`).
   if (style.escapePipe) out.push({ character: '|', inConstruct: ['phrasing', 'label'], notInConstruct: SPANS });
+  if (style.escapeHash) out.push({ character: '#', inConstruct: 'phrasing', notInConstruct: SPANS });
   if (style.escapeClosingBracket) out.push({ character: ']', inConstruct: 'phrasing', notInConstruct: SPANS });
   return out;
 }
