@@ -85,6 +85,8 @@ export interface Style {
   escapePipe: boolean;
   /** Escape `#` in prose (`\# comment`, legacy exporter). */
   escapeHash: boolean;
+  /** Escape `~` in prose (`\~/.pgpass`, mdast default with GFM strikethrough) or write it plain where that re-parses the same. */
+  escapeTilde: boolean;
   /** Escape every `_` in prose (`eth\\_send`), not only where it could start emphasis. */
   escapeUnderscore: 'always' | 'boundary';
   /** ASCII punctuation written backslash-escaped inside link/image destinations (legacy: `_~`). */

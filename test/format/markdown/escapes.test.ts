@@ -62,3 +62,21 @@ describe('hash escaping in prose follows the file', () => {
     expect(serializePageFile(parsePageFile(plain))).toBe(plain);
   });
 });
+
+describe('tilde escaping in prose follows the file', () => {
+  it('writes `~` plain when the file does, in prose and table cells', () => {
+    const plain = legacyPage('透過 chmod 0600 ~/.pgpass 等命令\n\n| a | b |\n| :--- | :--- |\n| x | defaults to ~/.config/wandb |');
+    expect(parsePageFile(plain).style.escapeTilde).toBe(false);
+    expect(serializePageFile(parsePageFile(plain))).toBe(plain);
+    const escaped = legacyPage('運算子 LIKE 和 \\~ 的查詢');
+    expect(parsePageFile(escaped).style.escapeTilde).toBe(true);
+    expect(serializePageFile(parsePageFile(escaped))).toBe(escaped);
+  });
+
+  it('keeps the escape where a plain `~` would form strikethrough', () => {
+    const style = { ...legacyStyle(), escapeTilde: false };
+    // Unescaping both would give strikethrough: one escape is kept.
+    expect(relaxDelimiterEscapes('a \\~b\\~ c', style)).toBe('a ~b\\~ c');
+    expect(relaxDelimiterEscapes('see \\~/x and \\~\\~\\~\\~passing', style)).toBe('see ~/x and ~~~~passing');
+  });
+});

@@ -19,7 +19,7 @@ import type { Style } from '../types.js';
 const parser = unified().use(remarkParse).use(remarkGitbookGfm).use(remarkGitbookMath);
 
 interface Run {
-  char: '*' | '_';
+  char: '*' | '_' | '~';
   len: number;
   start: number;
   end: number;
@@ -49,7 +49,7 @@ function tree(markdown: string): string {
 function findRuns(out: string): Run[] {
   const runs: Run[] = [];
   // Escapes inside link/image destinations follow the destination style, not emphasis rules.
-  const destinations = [...out.matchAll(/\]\((?:<[^>\n]*>|[^)\s]*)/g)].map((m) => [m.index!, m.index! + m[0].length] as const);
+  const destinations = destinationSpans(out);
   for (const m of out.matchAll(/(?:\\\*)+|(?:\\_)+/g)) {
     const start = m.index!;
     if (destinations.some(([a, b]) => start >= a && start < b)) continue;
@@ -73,8 +73,42 @@ function unescape(out: string, runs: Run[]): string {
   return s;
 }
 
-/** Drop `\*` / `\_` escapes in serialized phrasing (a paragraph or heading) where they are not needed. */
+/** Drop `\*` / `\_` (and, when the file writes `~` plain, `\~`) escapes in serialized phrasing where they are not needed. */
 export function relaxDelimiterEscapes(out: string, style: Style): string {
+  return relaxTildes(relaxPairs(out, style), style);
+}
+
+/**
+ * Files whose prose has plain `~` (`chmod 0600 ~/.pgpass`, `~~~~passing`): GFM strikethrough makes
+ * mdast-util-to-markdown escape every `~`; each escaped run is written plain when re-parsing still
+ * yields the same tree (so `~a~` that would become strikethrough stays escaped).
+ */
+export function relaxTildes(out: string, style: Style): string {
+  if (style.escapeTilde || !out.includes('\\~')) return out;
+  const destinations = destinationSpans(out);
+  const runs: Run[] = [];
+  for (const m of out.matchAll(/(?:\\~)+/g)) {
+    const start = m.index!;
+    if (destinations.some(([a, b]) => start >= a && start < b)) continue;
+    let backslashes = 0;
+    for (let i = start - 1; i >= 0 && out[i] === '\\'; i--) backslashes++;
+    if (backslashes % 2 === 1) continue;
+    runs.push({ char: '~', len: m[0].length / 2, start, end: start + m[0].length, intraword: false, asciiIntraword: false, spaced: false });
+  }
+  if (runs.length === 0) return out;
+  const base = tree(out);
+  const all = unescape(out, runs);
+  if (tree(all) === base) return all;
+  const accepted: Run[] = [];
+  for (const r of runs) if (tree(unescape(out, [...accepted, r])) === base) accepted.push(r);
+  return accepted.length ? unescape(out, accepted) : out;
+}
+
+function destinationSpans(out: string): Array<readonly [number, number]> {
+  return [...out.matchAll(/\]\((?:<[^>\n]*>|[^)\s]*)/g)].map((m) => [m.index!, m.index! + m[0].length] as const);
+}
+
+function relaxPairs(out: string, style: Style): string {
   if ((!out.includes('\\*') && !out.includes('\\_'))) return out;
   const runs = findRuns(out);
   if (runs.length === 0) return out;

@@ -2,6 +2,7 @@ import type { Handle, State, Info } from 'mdast-util-to-markdown';
 import { gfmTableToMarkdown } from 'mdast-util-gfm-table';
 import type { Table, Parents } from 'mdast';
 import type { Style } from '../types.js';
+import { relaxTildes } from './delimiter-escapes.js';
 
 /**
  * Pipe tables. Current GitBook pads cells; the legacy exporter wrote unpadded rows with a
@@ -14,7 +15,19 @@ export function tableHandler(style: Style): Handle {
   return (node: Table, parent: Parents | undefined, state: State, info: Info) => {
     const own = (node.data as { padded?: boolean } | undefined)?.padded;
     const pad = own ?? style.tablePadding;
-    const out = (pad ? padded : unpadded)(node, parent, state, info);
+    // Cells are serialized by the GFM handler through `containerPhrasing`: relax their escapes there,
+    // before the column widths are computed.
+    const containerPhrasing = state.containerPhrasing;
+    state.containerPhrasing = function (this: State, ...args: Parameters<State['containerPhrasing']>) {
+      const value = containerPhrasing.apply(this, args);
+      return args[0].type === 'tableCell' ? relaxTildes(value, style) : value;
+    } as State['containerPhrasing'];
+    let out: string;
+    try {
+      out = (pad ? padded : unpadded)(node, parent, state, info);
+    } finally {
+      state.containerPhrasing = containerPhrasing;
+    }
     if (pad) return out;
     if (!style.tableDelimiterLegacy) return out;
     const lines = out.split('\n');

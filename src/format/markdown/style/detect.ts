@@ -23,6 +23,7 @@ export function currentStyle(): Style {
     escapeClosingBracket: false,
     escapePipe: false,
     escapeHash: false,
+    escapeTilde: true,
     escapeUnderscore: 'always',
     destinationEscapes: '',
     destinationAmpersand: 'escaped',
@@ -86,7 +87,7 @@ export function detectStyle(text: string, tree: Root): Style {
   let tableLegacyDelim = 0;
   let fences: Counts<'`' | '~'> = {};
 
-  const esc = { parenEscaped: 0, parenPlain: 0, bracketEscaped: 0, bracketPlain: 0, underscoreEscaped: 0, underscorePlain: 0, ampEscaped: 0, ampPlain: 0, ltEntity: 0, ltEscaped: 0, liquidEscaped: 0, liquidPlain: 0, pipeEscaped: 0, pipePlain: 0, hashEscaped: 0, hashPlain: 0 };
+  const esc = { parenEscaped: 0, parenPlain: 0, bracketEscaped: 0, bracketPlain: 0, underscoreEscaped: 0, underscorePlain: 0, ampEscaped: 0, ampPlain: 0, ltEntity: 0, ltEscaped: 0, liquidEscaped: 0, liquidPlain: 0, pipeEscaped: 0, pipePlain: 0, hashEscaped: 0, hashPlain: 0, tildeEscaped: 0, tildePlain: 0 };
   const destEsc = new Set<string>();
   const destAmp = { escaped: 0, plain: 0 };
   const trailingBackslash = { escaped: 0, plain: 0 };
@@ -207,6 +208,7 @@ export function detectStyle(text: string, tree: Root): Style {
     escapeClosingBracket: esc.bracketEscaped + esc.bracketPlain === 0 ? base.escapeClosingBracket : esc.bracketEscaped > esc.bracketPlain,
     escapePipe: esc.pipeEscaped > esc.pipePlain,
     escapeHash: esc.hashEscaped > esc.hashPlain,
+    escapeTilde: esc.tildePlain === 0 || esc.tildeEscaped >= esc.tildePlain,
     escapeUnderscore: esc.underscorePlain > esc.underscoreEscaped ? 'boundary' : 'always',
     escapeLiquid: esc.liquidPlain === 0 || esc.liquidEscaped > 0,
     destinationAmpersand: destAmp.plain > destAmp.escaped ? 'plain' : 'escaped',
@@ -225,7 +227,7 @@ export function detectStyle(text: string, tree: Root): Style {
 }
 
 /** Count escaped vs. literal `(`/`)`, `]` and intra-word `_` in the source of a text node. */
-function countEscapes(src: string, c: { parenEscaped: number; parenPlain: number; bracketEscaped: number; bracketPlain: number; underscoreEscaped: number; underscorePlain: number; ampEscaped: number; ampPlain: number; ltEntity: number; ltEscaped: number; liquidEscaped: number; liquidPlain: number; pipeEscaped: number; pipePlain: number; hashEscaped: number; hashPlain: number }, inTableCell = false): void {
+function countEscapes(src: string, c: { parenEscaped: number; parenPlain: number; bracketEscaped: number; bracketPlain: number; underscoreEscaped: number; underscorePlain: number; ampEscaped: number; ampPlain: number; ltEntity: number; ltEscaped: number; liquidEscaped: number; liquidPlain: number; pipeEscaped: number; pipePlain: number; hashEscaped: number; hashPlain: number; tildeEscaped: number; tildePlain: number }, inTableCell = false): void {
   // A plain `_` at a word boundary is a legacy exporter's broken emphasis marker (`to_positions_,`):
   // the intra-word `_` of the same run of text are such markers too, not evidence of `boundary` escaping.
   const brokenMarkers = /(^|[^\\\p{L}\p{N}])_|_($|[^\p{L}\p{N}])/u.test(src.replace(/\\./g, 'x'));
@@ -241,6 +243,7 @@ function countEscapes(src: string, c: { parenEscaped: number; parenPlain: number
       else if (n === '{' && (src[i + 2] === '%' || src[i + 2] === '{')) c.liquidEscaped++;
       else if (n === '&' && /[A-Za-z#]/.test(src[i + 2] ?? '')) c.ampEscaped++;
       else if (n === '_' && /\w/.test(src[i - 1] ?? '') && /\w/.test(src[i + 2] ?? '')) c.underscoreEscaped++;
+      else if (n === '~') c.tildeEscaped++;
       i++;
       continue;
     }
@@ -248,6 +251,7 @@ function countEscapes(src: string, c: { parenEscaped: number; parenPlain: number
     if (ch === '{' && (src[i + 1] === '%' || src[i + 1] === '{')) c.liquidPlain++;
     if (ch === '|' && !inTableCell) c.pipePlain++;
     if (ch === '#' && i > 0 && src[i - 1] !== '\n') c.hashPlain++;
+    if (ch === '~') c.tildePlain++;
     if (ch === '(' || ch === ')') c.parenPlain++;
     else if (ch === ']') c.bracketPlain++;
     else if (ch === '&' && /[A-Za-z#]/.test(src[i + 1] ?? '') && !/^&(#x?[0-9a-f]+|[a-z][a-z0-9]*);/i.test(src.slice(i, i + 12))) c.ampPlain++;
