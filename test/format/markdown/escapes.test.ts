@@ -80,3 +80,21 @@ describe('tilde escaping in prose follows the file', () => {
     expect(relaxDelimiterEscapes('see \\~/x and \\~\\~\\~\\~passing', style)).toBe('see ~/x and ~~~~passing');
   });
 });
+
+describe('text inside inline HTML in table cells', () => {
+  const table = (cell: string) => `| a |\n| - |\n| ${cell} |\n`;
+  it('is written as HTML content (`&#x3C;`, `&#x26;`, literal `*`/`[`) when the cell re-parses the same', () => {
+    for (const cell of ['<p><code>count</code> ( <code>*</code> )</p>', '<p><code>&#x3C;anonymous></code> and <code>?&#x26;</code></p>', "<p><code>'[2011-01-01,2011-03-01)'::tsrange @> x</code></p>", '<p>reads as <code>********</code></p>']) {
+      const text = table(cell).replace('| - |', `| ${'-'.repeat(cell.length)} |`).replace('| a |', `| a${' '.repeat(cell.length - 1)} |`);
+      expect(serializePageFile(parsePageFile(text))).toBe(text);
+    }
+  });
+
+  it('keeps Markdown escapes where the raw text would change the cell', () => {
+    const text = '| a |\n| - |\n| <b>\\*x</b> <b>y\\*</b> |\n';
+    const page = parsePageFile(text);
+    const again = parsePageFile(serializePageFile(page));
+    expect(JSON.stringify(again.document, (k, v) => (k === 'position' ? undefined : v))).toBe(JSON.stringify(page.document, (k, v) => (k === 'position' ? undefined : v)));
+    expect(serializePageFile(page)).toContain('\\*x');
+  });
+});

@@ -42,7 +42,7 @@ function strip(value: unknown): unknown {
   return value;
 }
 
-function tree(markdown: string): string {
+export function tree(markdown: string): string {
   return JSON.stringify(strip(parser.parse(markdown) as Root));
 }
 

@@ -1,4 +1,5 @@
 import type { Nodes } from 'mdast';
+import type { State } from 'mdast-util-to-markdown';
 
 const VOID = new Set(['br', 'img', 'hr', 'input', 'source', 'wbr', 'col', 'area', 'embed', 'meta', 'link']);
 
@@ -31,4 +32,51 @@ export function rawSafe(value: string): boolean {
     if (!/[\p{L}\p{N}]/u.test(value[i - 1] ?? '') || !/[\p{L}\p{N}_]/u.test(value[i + 1] ?? '')) return false;
   }
   return true;
+}
+
+/**
+ * Text inside inline HTML that is not {@link rawSafe}: GitBook writes it as HTML content — `<` as
+ * `&#x3C;`, `&` as `&#x26;`, everything else (`*`, `[`, `\``…) as is. That form is only a candidate:
+ * {@link verifyHtmlContent} keeps it only when the enclosing phrasing re-parses to the same tree.
+ */
+export function htmlContent(value: string): string {
+  return value.replace(/&/g, '&#x26;').replace(/</g, '&#x3C;');
+}
+
+const KEY = Symbol('htmlContent');
+type Mode = { used: boolean } | 'off';
+type Marked = State & { [KEY]?: Mode };
+
+/** Whether the text handler may write HTML content (and records that it did). */
+export function htmlContentAllowed(state: State): boolean {
+  const mode = (state as Marked)[KEY];
+  if (mode === undefined || mode === 'off') return false;
+  mode.used = true;
+  return true;
+}
+
+/**
+ * Run a phrasing serializer with HTML-content text allowed; when that was used and the result does
+ * not re-parse (`tree`) like the fully escaped serialization, the escaped one wins.
+ */
+export function verifyHtmlContent(state: State, tree: (markdown: string) => string, run: () => string): string {
+  const s = state as Marked;
+  if (s[KEY] !== undefined) return run();
+  const mode: Mode = { used: false };
+  s[KEY] = mode;
+  let candidate: string;
+  try {
+    candidate = run();
+  } finally {
+    delete s[KEY];
+  }
+  if (!mode.used) return candidate;
+  s[KEY] = 'off';
+  let escaped: string;
+  try {
+    escaped = run();
+  } finally {
+    delete s[KEY];
+  }
+  return candidate === escaped || tree(candidate) === tree(escaped) ? candidate : escaped;
 }

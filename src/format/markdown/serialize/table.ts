@@ -2,12 +2,16 @@ import type { Handle, State, Info } from 'mdast-util-to-markdown';
 import { gfmTableToMarkdown } from 'mdast-util-gfm-table';
 import type { Table, Parents } from 'mdast';
 import type { Style } from '../types.js';
-import { relaxTildes } from './delimiter-escapes.js';
+import { relaxTildes, tree } from './delimiter-escapes.js';
+import { verifyHtmlContent } from './html-context.js';
 
 /**
  * Pipe tables. Current GitBook pads cells; the legacy exporter wrote unpadded rows with a
  * `| :--- |` delimiter row (three dashes, colons for the alignment).
  */
+/** A cell re-parsed as a one-cell table (alone, `<p>…` would start an HTML block). */
+const cellTree = (cell: string): string => tree(`| ${cell} |\n| --- |`);
+
 export function tableHandler(style: Style): Handle {
   type H = (node: Table, parent: Parents | undefined, state: State, info: Info) => string;
   const padded = gfmTableToMarkdown({ tablePipeAlign: true, tableCellPadding: true }).handlers!.table as unknown as H;
@@ -19,8 +23,8 @@ export function tableHandler(style: Style): Handle {
     // before the column widths are computed.
     const containerPhrasing = state.containerPhrasing;
     state.containerPhrasing = function (this: State, ...args: Parameters<State['containerPhrasing']>) {
-      const value = containerPhrasing.apply(this, args);
-      return args[0].type === 'tableCell' ? relaxTildes(value, style) : value;
+      if (args[0].type !== 'tableCell') return containerPhrasing.apply(this, args);
+      return relaxTildes(verifyHtmlContent(this, cellTree, () => containerPhrasing.apply(this, args)), style);
     } as State['containerPhrasing'];
     let out: string;
     try {

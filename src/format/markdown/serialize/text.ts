@@ -1,7 +1,7 @@
 import type { Handle, State, Info } from 'mdast-util-to-markdown';
 import type { Text } from 'mdast';
 import type { Style } from '../types.js';
-import { insideInlineHtml, rawSafe } from './html-context.js';
+import { insideInlineHtml, rawSafe, htmlContent, htmlContentAllowed } from './html-context.js';
 
 const MARK = '\uE000';
 const MARK_REF = '&#xE000;';
@@ -14,7 +14,11 @@ const MARK_REF = '&#xE000;';
 export function textHandler(style: Style): Handle {
   return (node: Text, parent, state: State, info: Info) => {
     const value = node.value;
-    if (rawSafe(value) && insideInlineHtml(parent as never, node)) return value;
+    if (insideInlineHtml(parent as never, node)) {
+      if (rawSafe(value)) return value;
+      // `|` must stay escaped inside a table cell whatever the re-parse of the cell alone says.
+      if (!(value.includes('|') && state.stack.includes('tableCell')) && htmlContentAllowed(state)) return htmlContent(value);
+    }
     let out: string;
     if (style.escapeUnderscore !== 'always' || !value.includes('_') || value.includes(MARK)) out = state.safe(value, info);
     else out = state.safe(value.replaceAll('_', MARK), info).replaceAll(MARK_REF, '\\_');
