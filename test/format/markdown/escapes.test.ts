@@ -98,3 +98,10 @@ describe('text inside inline HTML in table cells', () => {
     expect(serializePageFile(page)).toContain('\\*x');
   });
 });
+
+describe('list item spacing', () => {
+  it('keeps a list mixing blank-separated and adjacent items as written', () => {
+    const text = legacyPage('* one\n* two\n* three\n\n  more of three\n\n* four');
+    expect(serializePageFile(parsePageFile(text))).toBe(text);
+  });
+});

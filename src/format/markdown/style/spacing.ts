@@ -1,6 +1,6 @@
 import type { Root, Nodes, Parent } from 'mdast';
 
-const FLOW_PARENTS = new Set(['root', 'blockquote', 'listItem', 'liquidBlock', 'footnoteDefinition']);
+const FLOW_PARENTS = new Set(['root', 'blockquote', 'list', 'listItem', 'liquidBlock', 'footnoteDefinition']);
 
 /**
  * Record, on every flow node, the number of blank lines before it when that is not the single
@@ -27,7 +27,11 @@ export function recordSpacing(tree: Root, text: string): void {
         const right = parent.children[i]!;
         if (!left.position || !right.position) continue;
         const blank = right.position.start.line - left.position.end.line - 1;
-        if (node.type === 'listItem') {
+        if (node.type === 'list') {
+          // Items of a loose list are written one blank line apart, of a tight list none; a list
+          // mixing both (legacy exports) keeps each item's own spacing.
+          if (blank === ((node as { spread?: boolean | null }).spread ? 1 : 0)) continue;
+        } else if (node.type === 'listItem') {
           const spread = (node as { spread?: boolean | null }).spread;
           if ((spread && blank === 1) || (!spread && blank === 0)) continue;
         } else if (blank === 1) continue;
