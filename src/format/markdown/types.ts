@@ -101,6 +101,8 @@ export interface Style {
   escapeLiquid: boolean;
   /** Use named entities (&quot; …) rather than hex references for characters that must be encoded. */
   namedEntities: boolean;
+  /** Apostrophes in image alt text written `&apos;` (a legacy exporter's HTML-encoded captions). */
+  altApos: boolean;
   /** List items with several blocks use "wide" markers (`*   `) with a 4-column indent. */
   listItemIndent: 'one' | 'tab' | 'mixed';
   /** Number of newlines ending the file (current: 1, legacy: 2). 0 when the file has no final newline. */

@@ -105,3 +105,19 @@ describe('list item spacing', () => {
     expect(serializePageFile(parsePageFile(text))).toBe(text);
   });
 });
+
+describe('image alt text follows the file', () => {
+  it('counts `\\|` in alt text as the file escaping pipes', () => {
+    const text = legacyPage('![Every model \\| Airbnb Project](../a.png)');
+    expect(parsePageFile(text).style.escapePipe).toBe(true);
+    expect(serializePageFile(parsePageFile(text))).toBe(text);
+  });
+
+  it('keeps `&apos;` in alt text when the file writes it so', () => {
+    const text = legacyPage('![Here&apos;s the settings.](../a.png)');
+    expect(parsePageFile(text).style.altApos).toBe(true);
+    expect(serializePageFile(parsePageFile(text))).toBe(text);
+    const plain = legacyPage("![Here's the settings.](../a.png)");
+    expect(serializePageFile(parsePageFile(plain))).toBe(plain);
+  });
+});

@@ -42,7 +42,11 @@ export function destinationHandler(style: Style, type: 'link' | 'image' | 'defin
     const at = type === 'definition' ? out.indexOf(']:') : out.lastIndexOf('](');
     return at < 0 ? out : out.slice(0, at) + out.slice(at).replace(/\\&/g, '&');
   };
-  return (node: Link | Image | Definition, parent: Parents | undefined, state: State, info: Info) => withAmp(outer(node, parent, state, info));
+  const withApos = (out: string): string => {
+    if (type !== 'image' || !style.altApos) return out;
+    return out.replace(/^!\[((?:\\.|[^\\\]])*)\]/, (_, label: string) => `![${label.replace(/'/g, '&apos;')}]`);
+  };
+  return (node: Link | Image | Definition, parent: Parents | undefined, state: State, info: Info) => withApos(withAmp(outer(node, parent, state, info)));
   function outer(node: Link | Image | Definition, parent: Parents | undefined, state: State, info: Info): string {
     const chars = [...style.destinationEscapes];
     if (chars.length === 0 || !chars.some((c) => node.url.includes(c)) || /[\uE001-\uE0FF]/.test(node.url)) return inner(node, parent, state, info);

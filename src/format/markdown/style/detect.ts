@@ -31,6 +31,7 @@ export function currentStyle(): Style {
     escapeTrailingBackslash: true,
     escapeLiquid: true,
     namedEntities: false,
+    altApos: false,
     listItemIndent: 'mixed',
     trailingNewlines: 1,
     lineEnding: '\n',
@@ -88,6 +89,7 @@ export function detectStyle(text: string, tree: Root): Style {
   let fences: Counts<'`' | '~'> = {};
 
   const esc = { parenEscaped: 0, parenPlain: 0, bracketEscaped: 0, bracketPlain: 0, underscoreEscaped: 0, underscorePlain: 0, ampEscaped: 0, ampPlain: 0, ltEntity: 0, ltEscaped: 0, liquidEscaped: 0, liquidPlain: 0, pipeEscaped: 0, pipePlain: 0, hashEscaped: 0, hashPlain: 0, tildeEscaped: 0, tildePlain: 0 };
+  const alt = { apos: 0, aposPlain: 0 };
   const destEsc = new Set<string>();
   const destAmp = { escaped: 0, plain: 0 };
   const trailingBackslash = { escaped: 0, plain: 0 };
@@ -118,6 +120,13 @@ export function detectStyle(text: string, tree: Root): Style {
         case 'link':
         case 'image':
         case 'definition': {
+          if (node.type === 'image') {
+            // Alt text is prose: its `|` escaping counts with the text's; `'` may be `&apos;`.
+            const label = /^!\[([^]*)\]\(/.exec(src)?.[1] ?? '';
+            for (const e of label.matchAll(/\\?\|/g)) e[0].length === 2 ? esc.pipeEscaped++ : esc.pipePlain++;
+            alt.apos += label.split('&apos;').length - 1;
+            alt.aposPlain += label.split("'").length - 1;
+          }
           const m = /\]\(\s*(<[^>]*>|[^\s)]+(?:\([^\s)]*\)[^\s)]*)*)/.exec(src) ?? /\]:\s*(\S+)/.exec(src);
           if (m) {
             for (const e of m[1]!.matchAll(/\\([!-/:-@[-`{-~])/g)) if (e[1] !== '&') destEsc.add(e[1]!);
@@ -215,6 +224,7 @@ export function detectStyle(text: string, tree: Root): Style {
     destinationEscapes: [...destEsc].sort().join(''),
     escapeAmpersand: esc.ampEscaped + esc.ampPlain === 0 ? base.escapeAmpersand : esc.ampEscaped >= esc.ampPlain ? 'always' : 'reference',
     escapeTrailingBackslash: trailingBackslash.escaped + trailingBackslash.plain === 0 ? base.escapeTrailingBackslash : trailingBackslash.escaped >= trailingBackslash.plain,
+    altApos: alt.apos > alt.aposPlain,
     namedEntities: esc.ltEntity + esc.ltEscaped === 0 ? base.namedEntities : esc.ltEntity > esc.ltEscaped,
   };
   style.bulletOther = style.bullet === '-' ? '*' : '-';
