@@ -10,7 +10,7 @@ function legacyPage(paragraph: string): string {
 
 describe('legacy delimiter escapes: only where needed', () => {
   it('keeps broken-flanking emphasis markers unescaped (they re-parse as the same literal text)', () => {
-    for (const p of ['**Release date: **2021-09-30', 'GIN** **可以支援', '**練習：**試試看', '* **description \\(str,** 选**\\)**: UI', '由 .key 所組成_。_jsonb\\_ops 也支持']) {
+    for (const p of ['**Unable. ** “Unable” is nearly the passive voice.', '**Release date: **2021-09-30', 'GIN** **可以支援', '**練習：**試試看', '* **description \\(str,** 选**\\)**: UI', '由 .key 所組成_。_jsonb\\_ops 也支持']) {
       const text = legacyPage(p);
       expect(serializePageFile(parsePageFile(text))).toBe(text);
     }
@@ -22,6 +22,10 @@ describe('legacy delimiter escapes: only where needed', () => {
     expect(relaxDelimiterEscapes('or \\*, it matches', style)).toBe('or \\*, it matches');
     expect(relaxDelimiterEscapes('pg\\_hba and pg\\_ident', style)).toBe('pg\\_hba and pg\\_ident');
     expect(relaxDelimiterEscapes('\\*\\*a: \\*\\*b', style)).toBe('**a: **b');
+    // A spaced closer only closes a strong pair whose opener touches its text.
+    expect(relaxDelimiterEscapes('\\*\\*Bad. \\*\\* Error', style)).toBe('**Bad. ** Error');
+    expect(relaxDelimiterEscapes('x \\*\\* a \\*\\* b', style)).toBe('x \\*\\* a \\*\\* b');
+    expect(relaxDelimiterEscapes('a\\* b \\* c', style)).toBe('a\\* b \\* c');
   });
 
   it('relaxes a pair across inline code; ASCII intra-word underscores and destinations stay escaped', () => {

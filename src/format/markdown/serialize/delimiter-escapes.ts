@@ -28,6 +28,8 @@ interface Run {
   asciiIntraword: boolean;
   /** Whitespace (or the edge of the phrasing) on both sides: never an emphasis marker. */
   spaced: boolean;
+  /** Whitespace (or the edge) right after the run. */
+  spaceAfter?: boolean;
 }
 
 const WORD = /[\p{L}\p{N}]/u;
@@ -61,7 +63,7 @@ function findRuns(out: string): Run[] {
     const before = out[start - 1] ?? '';
     const after = out[end] === '\\' ? (out[end + 1] ?? '') : (out[end] ?? '');
     const space = (c: string) => c === '' || /\s/.test(c);
-    runs.push({ char: m[0][1] as '*' | '_', len: m[0].length / 2, start, end, intraword: WORD.test(before) && WORD.test(after), asciiIntraword: /\w/.test(before) && /\w/.test(after), spaced: space(before) && space(after) });
+    runs.push({ char: m[0][1] as '*' | '_', len: m[0].length / 2, start, end, intraword: WORD.test(before) && WORD.test(after), asciiIntraword: /\w/.test(before) && /\w/.test(after), spaced: space(before) && space(after), spaceAfter: space(after) });
   }
   return runs;
 }
@@ -128,7 +130,9 @@ function relaxPairs(out: string, style: Style): string {
       const p = pending[j]!;
       const inner = out.slice(p.end, r.start).replace(/\\[*_]/g, '');
       const wordy = r.char === '_' ? p.asciiIntraword || r.asciiIntraword : p.intraword && r.intraword;
-      if (!wordy && !p.spaced && !r.spaced && inner !== '' && tree(unescape(out, [...accepted, p, r])) === base) {
+      // A strong pair whose text ended with a space (`**Unable. ** “Unable”…`): the closer is spaced.
+      const closer = !r.spaced || (r.len >= 2 && !p.spaceAfter);
+      if (!wordy && !p.spaced && closer && inner !== '' && tree(unescape(out, [...accepted, p, r])) === base) {
         accepted.push(p, r);
         pending.splice(j, 1);
         continue;
