@@ -125,3 +125,10 @@ describe('image alt text follows the file', () => {
     expect(serializePageFile(parsePageFile(plain))).toBe(plain);
   });
 });
+
+describe('autolinks are no evidence of escaping', () => {
+  it('ignores `~` inside `<http://…>` when detecting tilde escaping', () => {
+    const text = legacyPage('<http://x.org/~checkout~/a> and [http://x.org/~checkout\\~/b](http://x.org/b)');
+    expect(parsePageFile(text).style.escapeTilde).toBe(true);
+  });
+});

@@ -115,7 +115,8 @@ export function detectStyle(text: string, tree: Root): Style {
           break;
         }
         case 'text':
-          if (!insideInlineHtml(parent ?? undefined, node)) countEscapes(src, esc, parent?.type === 'tableCell');
+          // Autolink text (`<http://…/~user>`) is written verbatim: no evidence about escaping.
+          if (!insideInlineHtml(parent ?? undefined, node) && !(parent?.type === 'link' && src === (parent as { url: string }).url.replace(/^mailto:/, '') && text[start - 1] === '<')) countEscapes(src, esc, parent?.type === 'tableCell');
           break;
         case 'link':
         case 'image':
