@@ -132,3 +132,12 @@ describe('autolinks are no evidence of escaping', () => {
     expect(parsePageFile(text).style.escapeTilde).toBe(true);
   });
 });
+
+describe('blank line after a list inside a blockquote', () => {
+  it('keeps the paragraph after the list a separate paragraph', () => {
+    const text = '# T\n\n> Run:\n>\n> * one\n> * two\n>\n> Proceed? (yes/no)\n';
+    const page = parsePageFile(text);
+    expect(serializePageFile(page)).toBe(text);
+    expect(page.document.children[0]!.type === 'blockquote' && page.document.children[0]!.children.length).toBe(3);
+  });
+});

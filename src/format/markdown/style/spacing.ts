@@ -26,7 +26,7 @@ export function recordSpacing(tree: Root, text: string): void {
         const left = parent.children[i - 1]!;
         const right = parent.children[i]!;
         if (!left.position || !right.position) continue;
-        const blank = right.position.start.line - left.position.end.line - 1;
+        const blank = right.position.start.line - endLine(left, text) - 1;
         if (node.type === 'list') {
           // Items of a loose list are written one blank line apart, of a tight list none; a list
           // mixing both (legacy exports) keeps each item's own spacing.
@@ -52,4 +52,16 @@ export function recordSpacing(tree: Root, text: string): void {
     }
   };
   walk(tree);
+}
+
+/**
+ * Last line of a flow node. Inside a blockquote a list's position runs over the following
+ * blank `>` line(s): those are separating blank lines, not part of the list.
+ */
+function endLine(node: Nodes, text: string): number {
+  const end = node.position!.end;
+  if (node.type !== 'list' || end.offset === undefined) return end.line;
+  const src = text.slice(node.position!.start.offset!, end.offset);
+  const m = /(?:\n[ \t>]*)+$/.exec(src);
+  return m ? end.line - (m[0].match(/\n/g)?.length ?? 0) : end.line;
 }
