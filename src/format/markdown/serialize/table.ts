@@ -35,7 +35,9 @@ export function tableHandler(style: Style): Handle {
     if (pad) return out;
     if (!style.tableDelimiterLegacy) return out;
     const lines = out.split('\n');
-    const columns = Math.max(...node.children.map((r) => r.children.length), 0);
+    // As many delimiter cells as header cells: extra cells in a body row (a source row split by a
+    // stray `|`) must not widen the delimiter row, or the header no longer matches it.
+    const columns = node.align?.length || (node.children[0]?.children.length ?? 0);
     const cells: string[] = [];
     for (let i = 0; i < columns; i++) {
       const a = node.align?.[i];

@@ -25,7 +25,14 @@ export function textHandler(style: Style): Handle {
     if (style.escapeAmpersand === 'reference' && out.includes('\\&')) {
       out = out.replace(/\\&(?!#x?[0-9a-f]+;|#\d+;|[a-z][a-z0-9]*;)/gi, '&');
     }
-    if (style.namedEntities) out = out.replace(/\\</g, '&lt;').replace(/>/g, '&gt;');
+    if (style.namedEntities) {
+      // `\<` / `\>` (escaped) become `&lt;` / `&gt;`; an escaped backslash before them stays.
+      out = out.replace(/(\\*)([<>])/g, (m, bs: string, c: string) => {
+        const odd = bs.length % 2 === 1;
+        if (c === '<' && !odd) return m;
+        return (odd ? bs.slice(1) : bs) + (c === '<' ? '&lt;' : '&gt;');
+      });
+    }
     if (!style.escapeTrailingBackslash && out.endsWith('\\\\') && parent && 'children' in parent && parent.children.at(-1) === node && (parent.type === 'paragraph' || parent.type === 'heading')) {
       out = out.slice(0, -1);
     }
