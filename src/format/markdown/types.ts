@@ -101,6 +101,8 @@ export interface Style {
   escapeLiquid: boolean;
   /** Use named entities (&quot; …) rather than hex references for characters that must be encoded. */
   namedEntities: boolean;
+  /** Every `<` in prose written `&lt;`, even where no escape is needed (`&lt;= 12`; legacy files with no plain `<`). */
+  ltEntityAlways: boolean;
   /** Apostrophes in image alt text written `&apos;` (a legacy exporter's HTML-encoded captions). */
   altApos: boolean;
   /** List items with several blocks use "wide" markers (`*   `) with a 4-column indent. */

@@ -156,3 +156,17 @@ describe('legacy named entities and broken tables re-parse to the same model', (
     expect(model(out)).toBe(model(text));
   });
 });
+
+describe('`<` as `&lt;` everywhere when the file never writes it plain', () => {
+  it('writes `&lt;=` (no escape needed) as the file does', () => {
+    const text = legacyPage('a &lt;b&gt; c\n\n| x | y |\n| :--- | :--- |\n| `04:05 PM` | hour must be &lt;= 12 |');
+    expect(parsePageFile(text).style.ltEntityAlways).toBe(true);
+    expect(serializePageFile(parsePageFile(text))).toBe(text);
+  });
+
+  it('keeps plain `<` where the file has some', () => {
+    const text = legacyPage('a &lt;b&gt; c and x <= 12');
+    expect(parsePageFile(text).style.ltEntityAlways).toBe(false);
+    expect(serializePageFile(parsePageFile(text))).toBe(text);
+  });
+});

@@ -29,7 +29,7 @@ export function textHandler(style: Style): Handle {
       // `\<` / `\>` (escaped) become `&lt;` / `&gt;`; an escaped backslash before them stays.
       out = out.replace(/(\\*)([<>])/g, (m, bs: string, c: string) => {
         const odd = bs.length % 2 === 1;
-        if (c === '<' && !odd) return m;
+        if (c === '<' && !odd && !style.ltEntityAlways) return m;
         return (odd ? bs.slice(1) : bs) + (c === '<' ? '&lt;' : '&gt;');
       });
     }

@@ -31,6 +31,7 @@ export function currentStyle(): Style {
     escapeTrailingBackslash: true,
     escapeLiquid: true,
     namedEntities: false,
+    ltEntityAlways: false,
     altApos: false,
     listItemIndent: 'mixed',
     trailingNewlines: 1,
@@ -88,7 +89,7 @@ export function detectStyle(text: string, tree: Root): Style {
   let tableLegacyDelim = 0;
   let fences: Counts<'`' | '~'> = {};
 
-  const esc = { parenEscaped: 0, parenPlain: 0, bracketEscaped: 0, bracketPlain: 0, underscoreEscaped: 0, underscorePlain: 0, ampEscaped: 0, ampPlain: 0, ltEntity: 0, ltEscaped: 0, liquidEscaped: 0, liquidPlain: 0, pipeEscaped: 0, pipePlain: 0, hashEscaped: 0, hashPlain: 0, tildeEscaped: 0, tildePlain: 0 };
+  const esc = newEscapeCounts();
   const alt = { apos: 0, aposPlain: 0 };
   const destEsc = new Set<string>();
   const destAmp = { escaped: 0, plain: 0 };
@@ -227,6 +228,7 @@ export function detectStyle(text: string, tree: Root): Style {
     escapeTrailingBackslash: trailingBackslash.escaped + trailingBackslash.plain === 0 ? base.escapeTrailingBackslash : trailingBackslash.escaped >= trailingBackslash.plain,
     altApos: alt.apos > alt.aposPlain,
     namedEntities: esc.ltEntity + esc.ltEscaped === 0 ? base.namedEntities : esc.ltEntity > esc.ltEscaped,
+    ltEntityAlways: esc.ltEntity > 0 && esc.ltPlain === 0 && esc.ltEntity > esc.ltEscaped,
   };
   style.bulletOther = style.bullet === '-' ? '*' : '-';
   if (rule && /^([*_-])(?:\s*\1){2,}$/.test(rule)) {
@@ -237,8 +239,13 @@ export function detectStyle(text: string, tree: Root): Style {
   return style;
 }
 
+function newEscapeCounts() {
+  return { parenEscaped: 0, parenPlain: 0, bracketEscaped: 0, bracketPlain: 0, underscoreEscaped: 0, underscorePlain: 0, ampEscaped: 0, ampPlain: 0, ltEntity: 0, ltEscaped: 0, ltPlain: 0, liquidEscaped: 0, liquidPlain: 0, pipeEscaped: 0, pipePlain: 0, hashEscaped: 0, hashPlain: 0, tildeEscaped: 0, tildePlain: 0 };
+}
+type EscapeCounts = ReturnType<typeof newEscapeCounts>;
+
 /** Count escaped vs. literal `(`/`)`, `]` and intra-word `_` in the source of a text node. */
-function countEscapes(src: string, c: { parenEscaped: number; parenPlain: number; bracketEscaped: number; bracketPlain: number; underscoreEscaped: number; underscorePlain: number; ampEscaped: number; ampPlain: number; ltEntity: number; ltEscaped: number; liquidEscaped: number; liquidPlain: number; pipeEscaped: number; pipePlain: number; hashEscaped: number; hashPlain: number; tildeEscaped: number; tildePlain: number }, inTableCell = false): void {
+function countEscapes(src: string, c: EscapeCounts, inTableCell = false): void {
   // A plain `_` at a word boundary is a legacy exporter's broken emphasis marker (`to_positions_,`):
   // the intra-word `_` of the same run of text are such markers too, not evidence of `boundary` escaping.
   const brokenMarkers = /(^|[^\\\p{L}\p{N}])_|_($|[^\p{L}\p{N}])/u.test(src.replace(/\\./g, 'x'));
@@ -259,6 +266,7 @@ function countEscapes(src: string, c: { parenEscaped: number; parenPlain: number
       continue;
     }
     if (ch === '&' && src.startsWith('&lt;', i)) c.ltEntity++;
+    if (ch === '<') c.ltPlain++;
     if (ch === '{' && (src[i + 1] === '%' || src[i + 1] === '{')) c.liquidPlain++;
     if (ch === '|' && !inTableCell) c.pipePlain++;
     if (ch === '#' && i > 0 && src[i - 1] !== '\n') c.hashPlain++;
