@@ -170,3 +170,10 @@ describe('`<` as `&lt;` everywhere when the file never writes it plain', () => {
     expect(serializePageFile(parsePageFile(text))).toBe(text);
   });
 });
+
+describe('blank lines holding spaces', () => {
+  it('are written back as they are between top-level paragraphs', () => {
+    const text = legacyPage('Click **Add**.  \n\n  \nThen choose **X**.  \n  \nYou are done.');
+    expect(serializePageFile(parsePageFile(text))).toBe(text);
+  });
+});

@@ -24,12 +24,13 @@ export const liquidBlockHandler: Handle = (node: LiquidBlock, _parent, state: St
 
 export const liquidTagHandler: Handle = (node: LiquidTag) => node.value;
 
-/** Leading indentation / trailing whitespace kept on a paragraph or heading line (legacy exports keep `text ` + newline). */
+/** Leading indentation / trailing whitespace kept on a paragraph or heading line (legacy exports keep `text ` + newline), and whitespace-holding blank lines before it. */
 function withWhitespace(base: Handle, style: Style): Handle {
   return (node, parent, state, info) => {
-    const data = (node.data ?? {}) as { indent?: string; trailingWhitespace?: string };
+    const data = (node.data ?? {}) as { indent?: string; trailingWhitespace?: string; blankLines?: string[] };
     const out = relaxDelimiterEscapes(base(node, parent, state, info), style);
-    return (data.indent ?? '') + out + (data.trailingWhitespace ?? '');
+    const blank = data.blankLines?.map((l) => l + '\n').join('') ?? '';
+    return blank + (data.indent ?? '') + out + (data.trailingWhitespace ?? '');
   };
 }
 

@@ -27,6 +27,15 @@ export function recordSpacing(tree: Root, text: string): void {
         const right = parent.children[i]!;
         if (!left.position || !right.position) continue;
         const blank = right.position.start.line - endLine(left, text) - 1;
+        if (node.type === 'root' && (right.type === 'paragraph' || right.type === 'heading') && blank > 0 && left.position.end.offset !== undefined) {
+          // Blank lines holding spaces (`  `, hand-edited legacy files): written back as they are.
+          const lines = text.slice(left.position.end.offset, right.position.start.offset).split('\n').slice(1, -1);
+          if (lines.length === blank && lines.some((l) => l !== '') && lines.every((l) => /^[ \t]*$/.test(l))) {
+            (right.data ??= {}) as Record<string, unknown>;
+            Object.assign(right.data as Record<string, unknown>, { blankBefore: 0, blankLines: lines });
+            continue;
+          }
+        }
         if (node.type === 'list') {
           // Items of a loose list are written one blank line apart, of a tight list none; a list
           // mixing both (legacy exports) keeps each item's own spacing.
