@@ -72,6 +72,8 @@ describe('tilde escaping in prose follows the file', () => {
     const plain = legacyPage('透過 chmod 0600 ~/.pgpass 等命令\n\n| a | b |\n| :--- | :--- |\n| x | defaults to ~/.config/wandb |');
     expect(parsePageFile(plain).style.escapeTilde).toBe(false);
     expect(serializePageFile(parsePageFile(plain))).toBe(plain);
+    const cell = legacyPage('透過 ~/.pgpass\n\n| a | b |\n| :--- | :--- |\n| x | <p>see</p> ~/.config |');
+    expect(serializePageFile(parsePageFile(cell))).toBe(cell);
     const escaped = legacyPage('運算子 LIKE 和 \\~ 的查詢');
     expect(parsePageFile(escaped).style.escapeTilde).toBe(true);
     expect(serializePageFile(parsePageFile(escaped))).toBe(escaped);

@@ -85,7 +85,7 @@ export function relaxDelimiterEscapes(out: string, style: Style): string {
  * mdast-util-to-markdown escape every `~`; each escaped run is written plain when re-parsing still
  * yields the same tree (so `~a~` that would become strikethrough stays escaped).
  */
-export function relaxTildes(out: string, style: Style): string {
+export function relaxTildes(out: string, style: Style, parse: (markdown: string) => string = tree): string {
   if (style.escapeTilde || !out.includes('\\~')) return out;
   const destinations = destinationSpans(out);
   const runs: Run[] = [];
@@ -98,11 +98,11 @@ export function relaxTildes(out: string, style: Style): string {
     runs.push({ char: '~', len: m[0].length / 2, start, end: start + m[0].length, intraword: false, asciiIntraword: false, spaced: false });
   }
   if (runs.length === 0) return out;
-  const base = tree(out);
+  const base = parse(out);
   const all = unescape(out, runs);
-  if (tree(all) === base) return all;
+  if (parse(all) === base) return all;
   const accepted: Run[] = [];
-  for (const r of runs) if (tree(unescape(out, [...accepted, r])) === base) accepted.push(r);
+  for (const r of runs) if (parse(unescape(out, [...accepted, r])) === base) accepted.push(r);
   return accepted.length ? unescape(out, accepted) : out;
 }
 
