@@ -26,6 +26,9 @@ describe('legacy delimiter escapes: only where needed', () => {
     expect(relaxDelimiterEscapes('\\*\\*Bad. \\*\\* Error', style)).toBe('**Bad. ** Error');
     expect(relaxDelimiterEscapes('x \\*\\* a \\*\\* b', style)).toBe('x \\*\\* a \\*\\* b');
     expect(relaxDelimiterEscapes('a\\* b \\* c', style)).toBe('a\\* b \\* c');
+    // An underscore "pair" opening before closing punctuation / closing after opening punctuation is literal.
+    expect(relaxDelimiterEscapes('「pg\\_」開頭，「 pg\\_」開頭', style)).toBe('「pg\\_」開頭，「 pg\\_」開頭');
+    expect(relaxDelimiterEscapes('實體「\\_SYSTEM」授予。不是「\\_SYSTEM」', style)).toBe('實體「\\_SYSTEM」授予。不是「\\_SYSTEM」');
   });
 
   it('relaxes a pair across inline code; ASCII intra-word underscores and destinations stay escaped', () => {

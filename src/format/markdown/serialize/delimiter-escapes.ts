@@ -30,6 +30,9 @@ interface Run {
   spaced: boolean;
   /** Whitespace (or the edge) right after the run. */
   spaceAfter?: boolean;
+  /** The characters around the run. */
+  before?: string;
+  after?: string;
 }
 
 const WORD = /[\p{L}\p{N}]/u;
@@ -63,7 +66,7 @@ function findRuns(out: string): Run[] {
     const before = out[start - 1] ?? '';
     const after = out[end] === '\\' ? (out[end + 1] ?? '') : (out[end] ?? '');
     const space = (c: string) => c === '' || /\s/.test(c);
-    runs.push({ char: m[0][1] as '*' | '_', len: m[0].length / 2, start, end, intraword: WORD.test(before) && WORD.test(after), asciiIntraword: /\w/.test(before) && /\w/.test(after), spaced: space(before) && space(after), spaceAfter: space(after) });
+    runs.push({ char: m[0][1] as '*' | '_', len: m[0].length / 2, start, end, intraword: WORD.test(before) && WORD.test(after), asciiIntraword: /\w/.test(before) && /\w/.test(after), spaced: space(before) && space(after), spaceAfter: space(after), before, after });
   }
   return runs;
 }
@@ -132,7 +135,11 @@ function relaxPairs(out: string, style: Style): string {
       const wordy = r.char === '_' ? p.asciiIntraword || r.asciiIntraword : p.intraword && r.intraword;
       // A strong pair whose text ended with a space (`**Unable. ** “Unable”…`): the closer is spaced.
       const closer = !r.spaced || (r.len >= 2 && !p.spaceAfter);
-      if (!wordy && !p.spaced && closer && inner !== '' && tree(unescape(out, [...accepted, p, r])) === base) {
+      // Emphasized text neither starts with closing punctuation nor ends with opening punctuation:
+      // `「pg\_」 … 「\_SYSTEM」` are literal underscores, not a broken pair.
+      // (Underscores only: `选**\)**` is a real strong around a parenthesis.)
+      const bracketed = r.char === '_' && (/^[\p{Pe}\p{Pf}]$/u.test(p.after ?? '') || /^[\p{Ps}\p{Pi}]$/u.test(r.before ?? ''));
+      if (!wordy && !bracketed && !p.spaced && closer && inner !== '' && tree(unescape(out, [...accepted, p, r])) === base) {
         accepted.push(p, r);
         pending.splice(j, 1);
         continue;
