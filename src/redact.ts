@@ -3,7 +3,8 @@
  * `https://user:secret@host/x` becomes `https://***@host/x`; bearer tokens are masked.
  */
 const URL_USERINFO = /([a-z][a-z0-9+.-]*:\/\/)([^/\s@]+)@/gi;
-const BEARER = /(bearer\s+)[A-Za-z0-9._~+/=-]+/gi;
+// The word "token" after "bearer" is prose ("a valid bearer token is required"), not a credential.
+const BEARER = /(bearer\s+)(?!token\b)[A-Za-z0-9._~+/=-]+/gi;
 
 export function redact(text: string): string {
   return text.replace(URL_USERINFO, '$1***@').replace(BEARER, '$1***');
