@@ -2,7 +2,7 @@ import { ApplicationFailure, Context, heartbeat } from '@temporalio/activity';
 import { NotFoundError } from '../src/errors.js';
 import { processSpec } from '../src/openapi/process.js';
 import { createOpenApiRepository } from '../src/openapi/repository.js';
-import { updateRefreshScheduleAfterRun } from '../src/openapi/schedule.js';
+import { deleteRefreshSchedule, updateRefreshScheduleAfterRun } from '../src/openapi/schedule.js';
 import type { OpenApiFailureDetails, OpenApiProcessCode } from '../workflows/openapi.js';
 import type { ActivityDeps } from './deps.js';
 
@@ -18,6 +18,13 @@ function notFound(err: unknown): never {
 export function createOpenApiActivities({ store, config, logger }: ActivityDeps) {
   const repo = createOpenApiRepository(store);
   return {
+    /** Removes the refresh schedule of a spec that no longer exists (false: there was none). */
+    async openapiDeleteSchedule(input: { specId: string }): Promise<{ deleted: boolean }> {
+      const deleted = await deleteRefreshSchedule(Context.current().client, input.specId);
+      if (deleted) logger.info({ specId: input.specId }, 'refresh schedule of a deleted OpenAPI spec removed');
+      return { deleted };
+    },
+
     /** Numbers a run for a scheduled refresh (API-started runs are numbered by the API). */
     async openapiStartRun(input: { specId: string }): Promise<{ run: number }> {
       const { run } = await repo.startRun(input.specId).catch(notFound);

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { checkRefreshInterval } from './openapi/refresh-interval.js';
 
 /** Folio's configuration, read from the environment (every variable is documented in README.md). */
 export interface Config {
@@ -62,7 +63,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gitMaxPages: int(env, 'FOLIO_GIT_MAX_PAGES', 5000),
     gitMaxFileBytes: int(env, 'FOLIO_GIT_MAX_FILE_BYTES', 100 * 1024 * 1024),
     openapiFetchTimeoutMs: int(env, 'OPENAPI_FETCH_TIMEOUT_MS', 30000),
-    openapiRefreshInterval: env.OPENAPI_REFRESH_INTERVAL || '6h',
+    openapiRefreshInterval: checkRefreshInterval(env.OPENAPI_REFRESH_INTERVAL || '6h'),
     fetchDenyPrivateNetworks: bool(env, 'FETCH_DENY_PRIVATE_NETWORKS', false),
   };
 }

@@ -4,4 +4,4 @@ export { purgeSpaceWorkflow } from './purge.js';
 export { gitQueueWorkflow } from './git-queue.js';
 export { gitImportWorkflow } from './git-import.js';
 export { gitExportWorkflow } from './git-export.js';
-export { processOpenApiSpecWorkflow } from './openapi.js';
+export { processOpenApiSpecWorkflow, refreshOpenApiSpecWorkflow } from './openapi.js';

@@ -1,5 +1,6 @@
-import { ActivityFailure, ApplicationFailure, TimeoutFailure, log, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, ParentClosePolicy, TimeoutFailure, executeChild, log, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import { OpenApiSpecIdAttribute, OperationAttribute, OrganizationIdAttribute, workflowIds } from './definitions.js';
 
 export type OpenApiProcessCode = 'FETCH_TIMEOUT' | 'FETCH_ERROR' | 'PARSE_ERROR';
 const CODES: readonly string[] = ['FETCH_TIMEOUT', 'FETCH_ERROR', 'PARSE_ERROR'];
@@ -7,7 +8,11 @@ const CODES: readonly string[] = ['FETCH_TIMEOUT', 'FETCH_ERROR', 'PARSE_ERROR']
 export interface ProcessOpenApiSpecInput {
   specId: string;
   organizationId: string;
-  /** The run number allocated by the caller (`openapi/<specId>/process/<run>`); scheduled runs allocate their own. */
+  /**
+   * The run number allocated by the caller: the workflow runs as `openapi/<specId>/process/<run>`. Without it
+   * (a schedule created before refreshOpenApiSpecWorkflow existed), the workflow numbers a run and starts it
+   * as a child, like a scheduled refresh.
+   */
   run?: number;
   trigger: 'create' | 'update' | 'schedule';
   /** startToClose of the processing activity; longer than the fetch timeout (a timeout maps to FETCH_TIMEOUT). */
@@ -24,6 +29,9 @@ export interface ProcessOpenApiSpecResult {
   versionCreated?: boolean;
   schedulePaused?: boolean;
 }
+
+/** Input of a scheduled refresh: the processing input without a run number (the refresh numbers it). */
+export type RefreshOpenApiSpecInput = Omit<ProcessOpenApiSpecInput, 'run' | 'trigger'>;
 
 /** Details carried by the typed failures of `openapiProcess` (small: a bounded list of problems). */
 export interface OpenApiFailureDetails {
@@ -73,15 +81,8 @@ export async function processOpenApiSpecWorkflow(input: ProcessOpenApiSpecInput)
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 2, nonRetryableErrorTypes: ['PARSE_ERROR', 'NOT_FOUND'] },
   });
 
-  let run = input.run;
-  if (run === undefined) {
-    try {
-      run = (await small.openapiStartRun({ specId: input.specId })).run;
-    } catch (err) {
-      if (isNotFound(err)) return { outcome: 'gone' };
-      throw err;
-    }
-  }
+  const run = input.run;
+  if (run === undefined) return await processNextRun(input);
 
   try {
     const done = await openapiProcess({ specId: input.specId, run });
@@ -106,4 +107,50 @@ export async function processOpenApiSpecWorkflow(input: ProcessOpenApiSpecInput)
     });
     return { outcome: 'failed', run, code: failure.code, schedulePaused: schedule?.paused ?? false };
   }
+}
+
+/**
+ * Numbers the next run of the spec in the store (state `pending`) and runs `openapi/<specId>/process/<n>` as
+ * a child, waiting for it so that the schedule's overlap policy covers the whole run. A spec deleted in the
+ * meantime ends as `gone`, and its leftover refresh schedule is removed.
+ */
+async function processNextRun(input: RefreshOpenApiSpecInput): Promise<ProcessOpenApiSpecResult> {
+  let run: number;
+  try {
+    run = (await small.openapiStartRun({ specId: input.specId })).run;
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    await small.openapiDeleteSchedule({ specId: input.specId });
+    return { outcome: 'gone' };
+  }
+  const childInput: ProcessOpenApiSpecInput = {
+    specId: input.specId,
+    organizationId: input.organizationId,
+    run,
+    trigger: 'schedule',
+    processTimeoutMs: input.processTimeoutMs,
+    pauseScheduleAfterFailures: input.pauseScheduleAfterFailures,
+  };
+  return await executeChild(processOpenApiSpecWorkflow, {
+    workflowId: workflowIds.openapiProcess(input.specId, run),
+    args: [childInput],
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+    typedSearchAttributes: [
+      { key: OpenApiSpecIdAttribute, value: input.specId },
+      { key: OrganizationIdAttribute, value: input.organizationId },
+      { key: OperationAttribute, value: 'openapi-process' },
+    ],
+    staticSummary: `Process OpenAPI spec ${input.specId}, run ${run}, schedule`,
+    workflowExecutionTimeout: '1 hour',
+  });
+}
+
+/**
+ * Started by the spec's refresh schedule (`openapi/<specId>/refresh`): numbers the next run and processes
+ * the spec as `openapi/<specId>/process/<n>`, exactly like a run started by the API. The processing run
+ * pauses the schedule with a note after repeated failures.
+ */
+export async function refreshOpenApiSpecWorkflow(input: RefreshOpenApiSpecInput): Promise<ProcessOpenApiSpecResult> {
+  if (!input?.specId) throw ApplicationFailure.nonRetryable('specId is required', 'BAD_INPUT');
+  return await processNextRun(input);
 }

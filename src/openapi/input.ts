@@ -1,11 +1,17 @@
 import { ValidationError } from '../errors.js';
 
-/** Slug of a specification: lowercase words joined by single dashes, 1..100 characters. */
-export const SPEC_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** Slug of a specification, as the platform API's `OpenAPISpecSlug`: letters and digits in words joined by single dashes, 1..100 characters. */
+export const SPEC_SLUG_PATTERN = /^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$/;
 export const SPEC_SLUG_MAX = 100;
 export const SOURCE_URL_MAX = 2048;
 /** A text source is held to the same cap as a fetched document. */
 export const SOURCE_TEXT_MAX_BYTES = 20 * 1024 * 1024;
+/**
+ * Body limit of the requests that carry a source: the text cap plus JSON overhead. Escaping at most doubles
+ * the characters it touches (newlines, quotes, backslashes), so any text within the cap fits, and a larger
+ * body is refused (413) before it is parsed.
+ */
+export const SOURCE_BODY_LIMIT_BYTES = 2 * SOURCE_TEXT_MAX_BYTES + 64 * 1024;
 
 export type SpecVisibility = 'private' | 'public';
 export const SPEC_VISIBILITIES: readonly SpecVisibility[] = ['private', 'public'];

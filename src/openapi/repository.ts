@@ -78,6 +78,12 @@ export interface OpenApiRepository {
   sourceOf(spec: OpenApiSpecRecord): Promise<SpecSource>;
   /** Numbers a new processing run and sets the state to `pending`. */
   startRun(id: string): Promise<{ spec: OpenApiSpecRecord; run: number }>;
+  /**
+   * Gives up a run that was numbered but never started (the workflow service refused it): it counts as
+   * recorded, so its number is never reused and a late result of it is ignored; the state goes back to
+   * `complete` when an earlier run was recorded (otherwise it stays `pending`). A no-op for an older run.
+   */
+  abandonRun(id: string, run: number): Promise<OpenApiSpecRecord>;
   /** `progress`, unless a newer run's outcome is already recorded. */
   markProgress(id: string, run: number): Promise<OpenApiSpecRecord>;
   /**
@@ -304,6 +310,19 @@ export function createOpenApiRepository(store: { sql: Sql; blobs: BlobStore }): 
       );
       if (!rows[0]) throw new NotFoundError('openapi spec', String(id));
       return { spec: specFromRow(rows[0]), run: Number(rows[0].process_runs) };
+    },
+
+    async abandonRun(id, run) {
+      checkRun(run);
+      const rows = await sql.query<SpecRow>(
+        `UPDATE openapi_specs SET applied_run = GREATEST(applied_run, $2),
+                processing_state = CASE WHEN $2 >= process_runs AND last_processed_at IS NOT NULL THEN 'complete' ELSE processing_state END,
+                updated_at = now()
+          WHERE id = $1 RETURNING ${SPEC_COLUMNS}`,
+        [id, run],
+      );
+      if (!rows[0]) throw new NotFoundError('openapi spec', String(id));
+      return specFromRow(rows[0]);
     },
 
     async markProgress(id, run) {

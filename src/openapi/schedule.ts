@@ -1,6 +1,7 @@
-import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type Client, type ScheduleDescription, type ScheduleOptionsStartWorkflowAction } from '@temporalio/client';
 import { OpenApiSpecIdAttribute, OperationAttribute, OrganizationIdAttribute } from '../../workflows/definitions.js';
-import type { ProcessOpenApiSpecInput } from '../../workflows/openapi.js';
+import type { RefreshOpenApiSpecInput, refreshOpenApiSpecWorkflow } from '../../workflows/openapi.js';
+import { parseRefreshInterval } from './refresh-interval.js';
 
 /** Note left on a refresh schedule paused by Folio; only such a pause is lifted automatically by a success. */
 export const AUTO_PAUSE_NOTE_PREFIX = 'folio: paused after';
@@ -9,9 +10,12 @@ export function refreshScheduleId(specId: string): string {
   return `openapi/${specId}/refresh`;
 }
 
-/** Prefix of the ids of scheduled runs (Temporal appends the scheduled time). */
-export function scheduledRunWorkflowId(specId: string): string {
-  return `openapi/${specId}/process/scheduled`;
+/**
+ * Prefix of the ids of the schedule's refresh workflows (Temporal appends the scheduled time). Each numbers
+ * the next run and processes it as `openapi/<specId>/process/<n>`.
+ */
+export function refreshWorkflowId(specId: string): string {
+  return `openapi/${specId}/refresh/run`;
 }
 
 export interface RefreshScheduleOptions {
@@ -20,35 +24,75 @@ export interface RefreshScheduleOptions {
   taskQueue: string;
   /** Interval such as `6h` (OPENAPI_REFRESH_INTERVAL). */
   every: string;
-  input: ProcessOpenApiSpecInput;
+  input: RefreshOpenApiSpecInput;
 }
 
-/** Creates the schedule that re-processes a URL spec every `every`. Idempotent (an existing one is kept). */
-export async function ensureRefreshSchedule(client: Client, options: RefreshScheduleOptions): Promise<void> {
+function refreshAction(options: RefreshScheduleOptions): ScheduleOptionsStartWorkflowAction<typeof refreshOpenApiSpecWorkflow> {
+  return {
+    type: 'startWorkflow',
+    workflowType: 'refreshOpenApiSpecWorkflow',
+    workflowId: refreshWorkflowId(options.specId),
+    taskQueue: options.taskQueue,
+    args: [options.input],
+    typedSearchAttributes: [
+      { key: OpenApiSpecIdAttribute, value: options.specId },
+      { key: OrganizationIdAttribute, value: options.organizationId },
+      { key: OperationAttribute, value: 'openapi-refresh' },
+    ],
+    staticSummary: `Refresh OpenAPI spec ${options.specId}`,
+  };
+}
+
+/** JSON with sorted keys: compares decoded workflow arguments regardless of key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+}
+
+/** Whether an existing schedule already does what `options` asks: same interval, workflow, queue and arguments. */
+function scheduleMatches(d: ScheduleDescription, options: RefreshScheduleOptions, everyMs: number): boolean {
+  const intervals = d.spec.intervals ?? [];
+  const a = d.action;
+  return (
+    intervals.length === 1 &&
+    intervals[0]!.every === everyMs &&
+    (d.spec.calendars ?? []).length === 0 &&
+    a.type === 'startWorkflow' &&
+    a.workflowType === 'refreshOpenApiSpecWorkflow' &&
+    a.workflowId === refreshWorkflowId(options.specId) &&
+    a.taskQueue === options.taskQueue &&
+    canonical(a.args) === canonical([options.input])
+  );
+}
+
+/**
+ * Makes sure the schedule that re-processes a URL spec every `every` exists and matches the configuration:
+ * created when missing, updated (interval, workflow, arguments) when it differs, left alone otherwise. An
+ * update keeps the schedule's pause state and note.
+ */
+export async function ensureRefreshSchedule(client: Client, options: RefreshScheduleOptions): Promise<'created' | 'updated' | 'unchanged'> {
+  const everyMs = parseRefreshInterval(options.every);
   try {
     await client.schedule.create({
       scheduleId: refreshScheduleId(options.specId),
-      spec: { intervals: [{ every: options.every as '6h' }] },
-      action: {
-        type: 'startWorkflow',
-        workflowType: 'processOpenApiSpecWorkflow',
-        workflowId: scheduledRunWorkflowId(options.specId),
-        taskQueue: options.taskQueue,
-        args: [options.input],
-        typedSearchAttributes: [
-          { key: OpenApiSpecIdAttribute, value: options.specId },
-          { key: OrganizationIdAttribute, value: options.organizationId },
-          { key: OperationAttribute, value: 'openapi-refresh' },
-        ],
-        staticSummary: `Refresh OpenAPI spec ${options.specId}`,
-      },
+      spec: { intervals: [{ every: everyMs }] },
+      action: refreshAction(options),
       policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute' },
       state: { note: `refresh of OpenAPI spec ${options.specId} every ${options.every}` },
     });
+    return 'created';
   } catch (err) {
-    if (err instanceof ScheduleAlreadyRunning) return;
-    throw err;
+    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
   }
+  const handle = client.schedule.getHandle(refreshScheduleId(options.specId));
+  if (scheduleMatches(await handle.describe(), options, everyMs)) return 'unchanged';
+  await handle.update<typeof refreshOpenApiSpecWorkflow>((previous) => ({
+    ...previous,
+    spec: { intervals: [{ every: everyMs }] },
+    action: refreshAction(options),
+  }));
+  return 'updated';
 }
 
 /** Removes the schedule; false when there was none. */

@@ -1,9 +1,28 @@
 import type { Client } from '@temporalio/client';
+import { FolioError } from '../errors.js';
 import type { Config } from '../config.js';
 import { OpenApiSpecIdAttribute, OperationAttribute, OrganizationIdAttribute, workflowIds } from '../../workflows/definitions.js';
-import type { ProcessOpenApiSpecInput, processOpenApiSpecWorkflow } from '../../workflows/openapi.js';
+import type { ProcessOpenApiSpecInput, RefreshOpenApiSpecInput, processOpenApiSpecWorkflow } from '../../workflows/openapi.js';
 import type { OpenApiRepository, OpenApiSpecRecord } from './repository.js';
 import { deleteRefreshSchedule, ensureRefreshSchedule } from './schedule.js';
+
+/**
+ * The workflow service (Temporal) refused or did not answer a call that starts or schedules processing.
+ * The API answers 503: the request can be retried as is.
+ */
+export class WorkflowServiceUnavailableError extends FolioError {
+  constructor(what: string, cause: unknown) {
+    super('UNAVAILABLE', `the workflow service is unavailable (${what}); retry the request`, { cause, retryable: true });
+  }
+}
+
+async function viaWorkflowService<T>(what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    throw new WorkflowServiceUnavailableError(what, err);
+  }
+}
 
 /** Consecutive failed runs after which the refresh schedule is paused (with a note). */
 export const PAUSE_SCHEDULE_AFTER_FAILURES = 3;
@@ -11,6 +30,16 @@ export const PAUSE_SCHEDULE_AFTER_FAILURES = 3;
 /** The processing activity's deadline: every fetch may take the fetch timeout, plus validation time. */
 export function processTimeoutMs(config: Pick<Config, 'openapiFetchTimeoutMs'>): number {
   return Math.max(60_000, config.openapiFetchTimeoutMs * 4 + 30_000);
+}
+
+/** The arguments of the spec's scheduled refreshes (each numbers its own run). */
+export function refreshInput(spec: OpenApiSpecRecord, config: Pick<Config, 'openapiFetchTimeoutMs'>): RefreshOpenApiSpecInput {
+  return {
+    specId: spec.id,
+    organizationId: spec.organizationId,
+    processTimeoutMs: processTimeoutMs(config),
+    pauseScheduleAfterFailures: PAUSE_SCHEDULE_AFTER_FAILURES,
+  };
 }
 
 export function processInput(spec: OpenApiSpecRecord, config: Pick<Config, 'openapiFetchTimeoutMs'>, trigger: ProcessOpenApiSpecInput['trigger'], run?: number): ProcessOpenApiSpecInput {
@@ -26,7 +55,9 @@ export function processInput(spec: OpenApiSpecRecord, config: Pick<Config, 'open
 
 /**
  * Numbers a new run (state `pending`) and starts `openapi/<specId>/process/<run>`. Returns without waiting
- * for the result; callers read the outcome from the spec.
+ * for the result; callers read the outcome from the spec. When the workflow service does not take the run,
+ * the run is abandoned (the spec does not stay `pending` for a run that never comes) and
+ * WorkflowServiceUnavailableError is thrown.
  */
 export async function startOpenApiProcessing(
   deps: { client: Client; config: Pick<Config, 'openapiFetchTimeoutMs' | 'taskQueue'>; repo: OpenApiRepository },
@@ -35,35 +66,44 @@ export async function startOpenApiProcessing(
 ): Promise<{ spec: OpenApiSpecRecord; run: number; workflowId: string }> {
   const started = await deps.repo.startRun(spec.id);
   const workflowId = workflowIds.openapiProcess(spec.id, started.run);
-  await deps.client.workflow.start<typeof processOpenApiSpecWorkflow>('processOpenApiSpecWorkflow', {
-    workflowId,
-    taskQueue: deps.config.taskQueue,
-    args: [processInput(started.spec, deps.config, trigger, started.run)],
-    typedSearchAttributes: [
-      { key: OpenApiSpecIdAttribute, value: spec.id },
-      { key: OrganizationIdAttribute, value: spec.organizationId },
-      { key: OperationAttribute, value: 'openapi-process' },
-    ],
-    staticSummary: `Process OpenAPI spec ${spec.slug} (${spec.id}), run ${started.run}, ${trigger}`,
-    workflowExecutionTimeout: '1 hour',
-  });
+  try {
+    await viaWorkflowService('starting the processing workflow', () =>
+      deps.client.workflow.start<typeof processOpenApiSpecWorkflow>('processOpenApiSpecWorkflow', {
+        workflowId,
+        taskQueue: deps.config.taskQueue,
+        args: [processInput(started.spec, deps.config, trigger, started.run)],
+        typedSearchAttributes: [
+          { key: OpenApiSpecIdAttribute, value: spec.id },
+          { key: OrganizationIdAttribute, value: spec.organizationId },
+          { key: OperationAttribute, value: 'openapi-process' },
+        ],
+        staticSummary: `Process OpenAPI spec ${spec.slug} (${spec.id}), run ${started.run}, ${trigger}`,
+        workflowExecutionTimeout: '1 hour',
+      }),
+    );
+  } catch (err) {
+    await deps.repo.abandonRun(spec.id, started.run);
+    throw err;
+  }
   return { spec: started.spec, run: started.run, workflowId };
 }
 
-/** A URL spec has a refresh schedule, a text spec none. */
+/** A URL spec has a refresh schedule, a text spec none. WorkflowServiceUnavailableError when Temporal fails. */
 export async function syncRefreshSchedule(
   deps: { client: Client; config: Pick<Config, 'openapiFetchTimeoutMs' | 'taskQueue' | 'openapiRefreshInterval'> },
   spec: OpenApiSpecRecord,
 ): Promise<void> {
   if (spec.source.kind === 'url') {
-    await ensureRefreshSchedule(deps.client, {
-      specId: spec.id,
-      organizationId: spec.organizationId,
-      taskQueue: deps.config.taskQueue,
-      every: deps.config.openapiRefreshInterval,
-      input: processInput(spec, deps.config, 'schedule'),
-    });
+    await viaWorkflowService('scheduling the refresh', () =>
+      ensureRefreshSchedule(deps.client, {
+        specId: spec.id,
+        organizationId: spec.organizationId,
+        taskQueue: deps.config.taskQueue,
+        every: deps.config.openapiRefreshInterval,
+        input: refreshInput(spec, deps.config),
+      }),
+    );
   } else {
-    await deleteRefreshSchedule(deps.client, spec.id);
+    await viaWorkflowService('removing the refresh schedule', () => deleteRefreshSchedule(deps.client, spec.id));
   }
 }

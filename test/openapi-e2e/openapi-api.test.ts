@@ -2,10 +2,16 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeRefreshSchedule, refreshScheduleId } from '../../src/openapi/schedule.js';
-import { workflowIds } from '../../workflows/definitions.js';
+import { Client, Connection } from '@temporalio/client';
+import { buildServer } from '../../src/api/server.js';
+import { SOURCE_BODY_LIMIT_BYTES, SOURCE_TEXT_MAX_BYTES } from '../../src/openapi/input.js';
+import { createOpenApiRepository } from '../../src/openapi/repository.js';
+import { describeRefreshSchedule, ensureRefreshSchedule, refreshScheduleId, refreshWorkflowId } from '../../src/openapi/schedule.js';
+import { WorkflowServiceUnavailableError, refreshInput, startOpenApiProcessing } from '../../src/openapi/start-processing.js';
+import { OpenApiSpecIdAttribute, workflowIds } from '../../workflows/definitions.js';
 import type { ProcessOpenApiSpecResult } from '../../workflows/openapi.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { testLogger } from '../helpers/logger.js';
 import { assertContract } from '../helpers/openapi-contract.js';
 import { startSpecServer, type SpecServer } from '../openapi/spec-server.js';
 import { corpusDir } from '../../src/project-root.js';
@@ -53,6 +59,12 @@ async function waitComplete(slug: string, minRuns = 1): Promise<any> {
 }
 
 const org = () => `/v1/orgs/${folio.organizationId}`;
+
+/** Runs numbered so far for a spec (`n` of the newest `openapi/<specId>/process/<n>`). */
+async function runsOf(specId: string): Promise<number> {
+  const rows = await folio.store.sql.query<{ process_runs: number }>('SELECT process_runs FROM openapi_specs WHERE id = $1', [specId]);
+  return Number(rows[0]!.process_runs);
+}
 
 /** The result of API-started run `run` of a spec (the workflow also updates the schedule after recording). */
 async function runResult(specId: string, run: number): Promise<ProcessOpenApiSpecResult> {
@@ -137,10 +149,13 @@ describe('OpenAPI specs through the API', () => {
     expect(good.lastProcessedErrorCount).toBeGreaterThan(0);
 
     let runs = 1;
+    // Valid JSON that violates the OpenAPI schema: `info.version` missing, a path item that is not an object.
+    const schemaInvalid = JSON.stringify({ openapi: '3.0.3', info: { title: 'Broken' }, paths: { '/pets': 'nope' } });
     const cases: Array<[string, import('../openapi/spec-server.js').Route, string]> = [
       ['FETCH_ERROR', { status: 500, body: 'down' }, '500'],
       ['FETCH_TIMEOUT', (_req, res) => void hanging.push(res), 'timed out'],
       ['PARSE_ERROR', { body: 'openapi: 3.0.3\ninfo:\n  title: [broken\n' }, 'flaky.json:'],
+      ['PARSE_ERROR', { body: schemaInvalid, headers: { 'content-type': 'application/json' } }, '#/info'],
     ];
     for (const [code, route, hint] of cases) {
       server.routes.set('/flaky.json', route);
@@ -152,6 +167,15 @@ describe('OpenAPI specs through the API', () => {
       expect(failed.lastVersion).toBe(good.lastVersion);
       expect(failed.lastProcessedErrors.length).toBeGreaterThan(0);
       expect(JSON.stringify(failed.lastProcessedErrors), code).toContain(hint);
+      if (hint.startsWith('#/')) {
+        expect(failed.lastProcessedErrors).toEqual(
+          expect.arrayContaining([
+            { location: '#/info', message: expect.stringContaining('version') },
+            { location: '#/paths/~1pets', message: expect.stringContaining('object') },
+          ]),
+        );
+        for (const e of failed.lastProcessedErrors) expect(e.location).toMatch(/^#\//);
+      }
       const latest = await call('GET', `${org()}/openapi/flaky/versions/latest/content`);
       expect(Object.keys(latest.body.filesystem)).toEqual(['flaky.json']);
     }
@@ -185,15 +209,174 @@ describe('OpenAPI specs through the API', () => {
     expect((await describeRefreshSchedule(folio.client, created.body.id))!.paused).toBe(false);
   });
 
-  it('a scheduled run re-processes the spec', async () => {
+  it('a scheduled run re-processes the spec as openapi/<specId>/process/<n>, numbered like API runs', async () => {
     const spec = await waitComplete('split');
-    const [{ process_runs: before }] = await folio.store.sql.query<{ process_runs: number }>('SELECT process_runs FROM openapi_specs WHERE id = $1', [spec.id]);
+    const before = await runsOf(spec.id);
     await folio.client.schedule.getHandle(refreshScheduleId(spec.id)).trigger();
     const after = await waitComplete('split', before + 1);
     expect(after.lastProcessErrorCode).toBeUndefined();
-    const workflows: string[] = [];
-    for await (const wf of folio.client.workflow.list({ query: `WorkflowId STARTS_WITH "openapi/${spec.id}/process/scheduled"` })) workflows.push(wf.workflowId);
-    expect(workflows.length).toBeGreaterThan(0);
+    expect(await runsOf(spec.id)).toBe(before + 1);
+    expect(await runResult(spec.id, before + 1)).toMatchObject({ outcome: 'processed', run: before + 1 });
+    const described = await folio.client.workflow.getHandle(workflowIds.openapiProcess(spec.id, before + 1)).describe();
+    expect(described.type).toBe('processOpenApiSpecWorkflow');
+    expect(described.typedSearchAttributes.get(OpenApiSpecIdAttribute)).toBe(spec.id);
+    // Started by the schedule's refresh workflow, which only numbers the run.
+    expect(described.parentExecution?.workflowId).toMatch(new RegExp(`^${refreshWorkflowId(spec.id)}`));
+  });
+
+  it('scheduled runs that keep failing pause the schedule with a note', async () => {
+    server.routes.set('/sched.yaml', { body: readFileSync(path.join(fixtures, 'swagger2.yaml')) });
+    const created = await call('POST', `${org()}/openapi`, { slug: 'sched-fail', source: { url: `${server.url}/sched.yaml` } });
+    const id = created.body.id as string;
+    expect((await runResult(id, 1)).outcome).toBe('processed');
+    server.routes.set('/sched.yaml', { status: 503, body: 'down' });
+    const schedule = folio.client.schedule.getHandle(refreshScheduleId(id));
+    for (let run = 2; run <= 4; run++) {
+      await schedule.trigger();
+      const spec = await waitComplete('sched-fail', run);
+      expect(spec.lastProcessErrorCode).toBe('FETCH_ERROR');
+      expect(await runResult(id, run)).toMatchObject({ outcome: 'failed', code: 'FETCH_ERROR', run, schedulePaused: run === 4 });
+    }
+    const paused = await describeRefreshSchedule(folio.client, id);
+    expect(paused).toMatchObject({ paused: true });
+    expect(paused!.note).toContain('3 consecutive failures (last: FETCH_ERROR)');
+    expect((await call('DELETE', `${org()}/openapi/sched-fail`)).status).toBe(205);
+  });
+
+  it('keeps an existing schedule in line with the configuration (interval and arguments), idempotently', async () => {
+    const created = await call('POST', `${org()}/openapi`, { slug: 'sched-sync', source: { url: `${server.url}/specs/swagger2.yaml` } });
+    await waitComplete('sched-sync');
+    const record = (await createOpenApiRepository(folio.store).get(created.body.id))!;
+    const options = (every: string, config = folio.config) => ({
+      specId: record.id,
+      organizationId: record.organizationId,
+      taskQueue: config.taskQueue,
+      every,
+      input: refreshInput(record, config),
+    });
+    expect(await ensureRefreshSchedule(folio.client, options('1h'))).toBe('unchanged');
+    const handle = folio.client.schedule.getHandle(refreshScheduleId(record.id));
+    await handle.pause('paused by an operator');
+    expect(await ensureRefreshSchedule(folio.client, options('2h'))).toBe('updated');
+    let d = await handle.describe();
+    expect(d.spec.intervals).toEqual([expect.objectContaining({ every: 2 * 3600_000 })]);
+    expect(d.state).toMatchObject({ paused: true, note: 'paused by an operator' });
+    expect(await ensureRefreshSchedule(folio.client, options('2h'))).toBe('unchanged');
+    // Other arguments (a longer fetch timeout gives a longer processing deadline) replace the action's.
+    const slower = { ...folio.config, openapiFetchTimeoutMs: 90_000 };
+    expect(await ensureRefreshSchedule(folio.client, options('2h', slower))).toBe('updated');
+    d = await handle.describe();
+    expect(d.action.args).toEqual([refreshInput(record, slower)]);
+    expect(d.action.workflowType).toBe('refreshOpenApiSpecWorkflow');
+    // A PUT brings it back to the running configuration.
+    await call('PUT', `${org()}/openapi/sched-sync`, { source: { url: `${server.url}/specs/swagger2.yaml` } });
+    d = await handle.describe();
+    expect(d.spec.intervals).toEqual([expect.objectContaining({ every: 3600_000 })]);
+    expect(d.action.args).toEqual([refreshInput(record, folio.config)]);
+    await waitComplete('sched-sync', 2);
+    expect((await call('DELETE', `${org()}/openapi/sched-sync`)).status).toBe(205);
+  });
+
+  it('shows processingState "progress" while the document is being fetched', async () => {
+    // A Folio whose fetch waits long enough for the test to look: the server holds the response until then.
+    const patient = await startFolio({ env: { OPENAPI_FETCH_TIMEOUT_MS: '120000' }, store: folio.store });
+    let held: import('node:http').ServerResponse | undefined;
+    let arrived!: () => void;
+    const requested = new Promise<void>((resolve) => (arrived = resolve));
+    const body = readFileSync(path.join(fixtures, 'swagger2.yaml'));
+    server.routes.set('/held.yaml', (_req, res) => {
+      if (held) return void res.end(body);
+      held = res;
+      arrived();
+    });
+    try {
+      const created = await patient.request('POST', `${org()}/openapi`, { slug: 'held', source: { text: 'placeholder' } });
+      expect(created.status).toBe(201);
+      await waitComplete('held');
+      const put = await patient.request('PUT', `${org()}/openapi/held`, { source: { url: `${server.url}/held.yaml` } });
+      expect(put.status).toBe(200);
+      await requested;
+      const during = await call('GET', `${org()}/openapi/held`);
+      expect(during.body.processingState).toBe('progress');
+      held!.writeHead(200, { 'content-type': 'application/yaml' }).end(body);
+      const done = await waitComplete('held', 2);
+      expect(done.lastProcessErrorCode).toBeUndefined();
+      expect(done.lastVersion).toEqual(expect.any(String));
+      expect((await patient.request('DELETE', `${org()}/openapi/held`)).status).toBe(205);
+    } finally {
+      held?.destroy();
+      await patient.stop();
+    }
+  });
+
+  it('accepts slugs with capitals, as the platform API does; slugs are case-sensitive', async () => {
+    const text = readFileSync(path.join(fixtures, 'swagger2.yaml'), 'utf8');
+    const created = await call('POST', `${org()}/openapi`, { slug: 'Pet-Store-V2', source: { text } });
+    expect(created.status).toBe(201);
+    expect(created.body.slug).toBe('Pet-Store-V2');
+    expect((await call('GET', `${org()}/openapi/Pet-Store-V2`)).status).toBe(200);
+    expect((await folio.request('GET', `${org()}/openapi/pet-store-v2`)).status).toBe(404);
+    const put = await call('PUT', `${org()}/openapi/PetStore3`, { source: { text } });
+    expect(put.status).toBe(201);
+    await waitComplete('Pet-Store-V2');
+    await waitComplete('PetStore3');
+    expect((await folio.request('DELETE', `${org()}/openapi/Pet-Store-V2`)).status).toBe(205);
+    expect((await folio.request('DELETE', `${org()}/openapi/PetStore3`)).status).toBe(205);
+  });
+
+  it('refuses a body larger than the text cap allows with 413 in the error shape; a text over the cap is a 400', async () => {
+    const tooBig = await folio.request('POST', `${org()}/openapi`, { slug: 'huge', source: { text: 'a'.repeat(SOURCE_BODY_LIMIT_BYTES) } });
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body).toEqual({ error: { code: 413, message: expect.any(String) } });
+    // Above fastify's global 10 MiB body limit, within the route's: the text cap itself answers.
+    const overCap = await folio.request('PUT', `${org()}/openapi/huge`, { source: { text: 'a'.repeat(SOURCE_TEXT_MAX_BYTES + 1) } });
+    expect(overCap.status).toBe(400);
+    expect(overCap.body.error).toMatchObject({ code: 400, message: expect.stringContaining('source.text must be at most') });
+    expect((await folio.request('GET', `${org()}/openapi/huge`)).status).toBe(404);
+  });
+
+  it('answers 503 when Temporal is unreachable, without leaving a spec pending for a run that never comes', async () => {
+    // A client of an address where nothing listens, without the SDK's retries: every call fails at once.
+    const dead = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1', connectTimeout: '2s', interceptors: [] }), namespace: 'default' });
+    const app = await buildServer({ store: folio.store, temporal: dead, config: folio.config, logger: testLogger('no-temporal') });
+    const send = async (method: 'POST' | 'PUT', url: string, payload: unknown) => {
+      const res = await app.inject({ method, url, payload: payload as object, headers: { authorization: `Bearer ${folio.token}` } });
+      return { status: res.statusCode, body: res.json() };
+    };
+    const unavailable = { error: { code: 503, message: expect.stringContaining('workflow service is unavailable') } };
+    try {
+      // A new spec (URL or text, POST or PUT) is not kept: the same request can be repeated.
+      expect(await send('POST', `${org()}/openapi`, { slug: 'no-temporal', source: { url: `${server.url}/specs/swagger2.yaml` } })).toEqual({ status: 503, body: unavailable });
+      expect((await folio.request('GET', `${org()}/openapi/no-temporal`)).status).toBe(404);
+      expect(await send('PUT', `${org()}/openapi/no-temporal`, { source: { text: 'openapi: 3.1.0' } })).toEqual({ status: 503, body: unavailable });
+      expect((await folio.request('GET', `${org()}/openapi/no-temporal`)).status).toBe(404);
+
+      // An existing spec keeps its state and version; a PUT through a working Folio processes it.
+      const text = readFileSync(path.join(fixtures, 'swagger2.yaml'), 'utf8');
+      expect((await call('POST', `${org()}/openapi`, { slug: 'kept', source: { text } })).status).toBe(201);
+      const before = await waitComplete('kept');
+      const changed = text.replace(/title: .*/, 'title: Changed');
+      expect(await send('PUT', `${org()}/openapi/kept`, { source: { text: changed } })).toEqual({ status: 503, body: unavailable });
+      const after = (await call('GET', `${org()}/openapi/kept`)).body;
+      expect(after).toMatchObject({ processingState: 'complete', lastVersion: before.lastVersion });
+
+      // The run numbered just before Temporal refused to start it is given up, not left pending.
+      const repo = createOpenApiRepository(folio.store);
+      const spec = (await repo.get(before.id))!;
+      await expect(startOpenApiProcessing({ client: dead, config: folio.config, repo }, spec, 'update')).rejects.toBeInstanceOf(WorkflowServiceUnavailableError);
+      const abandoned = (await repo.get(before.id))!;
+      expect(abandoned.processRuns).toBe(spec.processRuns + 1);
+      expect(abandoned.appliedRun).toBe(abandoned.processRuns);
+      expect(abandoned.processingState).toBe('complete');
+
+      expect((await call('PUT', `${org()}/openapi/kept`, { source: { text: changed } })).status).toBe(200);
+      const done = await waitComplete('kept', abandoned.processRuns + 1);
+      expect(done.lastVersion).not.toBe(before.lastVersion);
+      expect((await call('GET', `${org()}/openapi/kept/versions/latest/content`)).body.filesystem).toEqual({ 'openapi.yaml': changed });
+    } finally {
+      await app.close();
+      await dead.connection.close();
+    }
   });
 
   it('a text source is processed without a schedule; switching sources adds or removes the schedule', async () => {
@@ -229,8 +412,11 @@ describe('OpenAPI specs through the API', () => {
 
     const id = put.body.id as string;
     expect(await describeRefreshSchedule(folio.client, id)).not.toBeNull();
-    expect((await folio.request('DELETE', `${org()}/openapi/made-by-put`)).status).toBe(204);
+    // As the platform API defines it: 205 when deleted, 204 when there was no such spec.
+    expect((await folio.request('DELETE', `${org()}/openapi/made-by-put`)).status).toBe(205);
     expect(await describeRefreshSchedule(folio.client, id)).toBeNull();
+    expect((await folio.request('DELETE', `${org()}/openapi/made-by-put`)).status).toBe(204);
+    expect((await folio.request('DELETE', `${org()}/openapi/never-existed`)).status).toBe(204);
     expect((await folio.request('GET', `${org()}/openapi/made-by-put`)).status).toBe(404);
     expect((await folio.request('GET', `${org()}/openapi/made-by-put/versions/latest`)).status).toBe(404);
   });
@@ -238,6 +424,8 @@ describe('OpenAPI specs through the API', () => {
   it('validates input: slug pattern, source shape, duplicates, visibility, other organizations', async () => {
     const bad = [
       { slug: 'Bad Slug', source: { url: `${server.url}/x` } },
+      { slug: 'bad--slug', source: { url: `${server.url}/x` } },
+      { slug: 'a'.repeat(101), source: { url: `${server.url}/x` } },
       { slug: 'ok', source: { url: 'file:///etc/passwd' } },
       { slug: 'ok', source: {} },
       { slug: 'ok', source: { text: '' } },

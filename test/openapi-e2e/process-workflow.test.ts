@@ -6,7 +6,8 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { createOpenApiRepository, type OpenApiRepository } from '../../src/openapi/repository.js';
 import type { Store } from '../../src/store/index.js';
 import { workflowIds } from '../../workflows/definitions.js';
-import type { processOpenApiSpecWorkflow } from '../../workflows/openapi.js';
+import { describeRefreshSchedule, ensureRefreshSchedule, refreshWorkflowId } from '../../src/openapi/schedule.js';
+import type { processOpenApiSpecWorkflow, refreshOpenApiSpecWorkflow } from '../../workflows/openapi.js';
 import { testLogger } from '../helpers/logger.js';
 import { createTestStore } from '../helpers/store.js';
 import { startSpecServer, type SpecServer } from '../openapi/spec-server.js';
@@ -82,13 +83,35 @@ describe('processOpenApiSpecWorkflow: timeouts, deleted specs, denied networks',
     expect(after.consecutiveFailures).toBe(1);
   });
 
-  it('ends as "gone" when the spec was deleted before a scheduled run', async () => {
-    const result = await client.workflow.execute<typeof processOpenApiSpecWorkflow>('processOpenApiSpecWorkflow', {
-      workflowId: `openapi/missing/process/scheduled-${Date.now()}`,
+  it('a scheduled refresh of a deleted spec ends as "gone" and removes the leftover schedule', async () => {
+    const specId = `missing-${Date.now()}`;
+    const input = { specId, organizationId: 'wf-org', processTimeoutMs: 60_000, pauseScheduleAfterFailures: 3 };
+    await ensureRefreshSchedule(client, { specId, organizationId: 'wf-org', taskQueue: worker.taskQueue, every: '6h', input });
+    expect(await describeRefreshSchedule(client, specId)).not.toBeNull();
+    const result = await client.workflow.execute<typeof refreshOpenApiSpecWorkflow>('refreshOpenApiSpecWorkflow', {
+      workflowId: `${refreshWorkflowId(specId)}-${Date.now()}`,
       taskQueue: worker.taskQueue,
-      args: [{ specId: 'missing', organizationId: 'wf-org', trigger: 'schedule', processTimeoutMs: 60_000, pauseScheduleAfterFailures: 3 }],
+      args: [input],
     });
     expect(result).toEqual({ outcome: 'gone' });
+    expect(await describeRefreshSchedule(client, specId)).toBeNull();
+  });
+
+  it('a scheduled refresh numbers the next run in the store and processes it as openapi/<specId>/process/<n>', async () => {
+    const spec = await repo.create('wf-org', { slug: 'refreshed', source: { text: 'openapi: 3.1.0\ninfo: { title: T, version: "1" }\npaths: {}\n' } });
+    await repo.startRun(spec.id);
+    await repo.startRun(spec.id);
+    const result = await client.workflow.execute<typeof refreshOpenApiSpecWorkflow>('refreshOpenApiSpecWorkflow', {
+      workflowId: `${refreshWorkflowId(spec.id)}-${Date.now()}`,
+      taskQueue: worker.taskQueue,
+      args: [{ specId: spec.id, organizationId: 'wf-org', processTimeoutMs: 60_000, pauseScheduleAfterFailures: 3 }],
+    });
+    expect(result).toMatchObject({ outcome: 'processed', run: 3, versionCreated: true });
+    const child = await client.workflow.getHandle(workflowIds.openapiProcess(spec.id, 3)).describe();
+    expect(child.type).toBe('processOpenApiSpecWorkflow');
+    expect(child.status.name).toBe('COMPLETED');
+    const after = (await repo.get(spec.id))!;
+    expect(after).toMatchObject({ processRuns: 3, appliedRun: 3, processingState: 'complete', lastProcessErrorCode: null });
   });
 
   it('with FETCH_DENY_PRIVATE_NETWORKS, a spec on a loopback address fails with FETCH_ERROR and is never fetched', async () => {

@@ -66,7 +66,7 @@ describe(name, () => {
     });
 
     it('rejects bad slugs, sources and visibilities with ValidationError', async () => {
-      for (const slug of ['', 'Upper', 'two--dashes', '-lead', 'trail-', 'sp ace', 'a'.repeat(101)]) {
+      for (const slug of ['', 'two--dashes', '-lead', 'trail-', 'sp ace', 'under_score', 'a'.repeat(101)]) {
         await expect(repo.create(ORG, { slug, source: { url: 'https://example.com/x' } }), slug).rejects.toBeInstanceOf(ValidationError);
       }
       const bad: unknown[] = [{}, { url: 'ftp://x/y' }, { url: 'not a url' }, { url: `https://x/${'a'.repeat(2048)}` }, { text: '' }, { url: 'https://x', text: 'y' }, null, 'https://x'];
@@ -200,6 +200,25 @@ describe(name, () => {
       const late = await repo.recordSuccess(spec.id, older.run, success({ 'openapi.yaml': 'older still' }));
       expect(late.applied).toBe(false);
       expect((await repo.get(spec.id))!.lastProcessErrorCode).toBe('FETCH_ERROR');
+    });
+
+    it('abandons a run that never started: its number is not reused, its late outcome is ignored, the state goes back', async () => {
+      const spec = await repo.create(ORG, { slug: 'abandoned', source: { url: 'https://example.com/openapi.yaml' } });
+      const never = await repo.startRun(spec.id);
+      // Never processed: stays pending (nothing to go back to).
+      expect(await repo.abandonRun(spec.id, never.run)).toMatchObject({ processingState: 'pending', processRuns: 1, appliedRun: 1 });
+      const first = await repo.startRun(spec.id);
+      expect(first.run).toBe(2);
+      const done = await repo.recordSuccess(spec.id, first.run, success({ 'openapi.yaml': 'v1' }));
+      const refused = await repo.startRun(spec.id);
+      expect(refused.spec.processingState).toBe('pending');
+      expect(await repo.abandonRun(spec.id, refused.run)).toMatchObject({ processingState: 'complete', processRuns: 3, appliedRun: 3, lastVersionId: done.version!.id });
+      expect((await repo.recordSuccess(spec.id, refused.run, success({ 'openapi.yaml': 'late' }))).applied).toBe(false);
+      // Abandoning an older run changes nothing for a newer one.
+      const next = await repo.startRun(spec.id);
+      expect(await repo.abandonRun(spec.id, refused.run)).toMatchObject({ processingState: 'pending', processRuns: next.run, appliedRun: 3 });
+      expect((await repo.get(spec.id))!.lastVersionId).toBe(done.version!.id);
+      await expect(repo.abandonRun('missing', 1)).rejects.toBeInstanceOf(NotFoundError);
     });
 
     it('refuses invalid runs and unknown specs', async () => {

@@ -1,9 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { openApiContentObject, openApiRawContentObject, openApiSpecObject, openApiVersionObject } from '../../openapi/api-objects.js';
-import { checkSlug, checkSource, checkVisibility } from '../../openapi/input.js';
+import { SOURCE_BODY_LIMIT_BYTES, checkSlug, checkSource, checkVisibility } from '../../openapi/input.js';
 import { createOpenApiRepository, type OpenApiSpecRecord, type OpenApiVersionRecord } from '../../openapi/repository.js';
 import { deleteRefreshSchedule } from '../../openapi/schedule.js';
-import { startOpenApiProcessing, syncRefreshSchedule } from '../../openapi/start-processing.js';
+import { WorkflowServiceUnavailableError, startOpenApiProcessing, syncRefreshSchedule } from '../../openapi/start-processing.js';
+import { redact } from '../../redact.js';
 import { requireAuth } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
 import { badRequest, forbidden, notFound } from '../http-errors.js';
@@ -47,6 +48,30 @@ export function openApiRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuil
     return { spec, version };
   }
 
+  /**
+   * Schedules (URL source) and starts processing of a spec just created or updated, and answers `status`.
+   * When Temporal does not take it, the answer is 503: a spec created by this request is removed again (the
+   * request can be repeated as is); an updated one keeps its new source and its previous state, and a PUT
+   * processes it again.
+   */
+  async function processAndReply(reply: FastifyReply, spec: OpenApiSpecRecord, trigger: 'create' | 'update', status: number): Promise<FastifyReply> {
+    let started: OpenApiSpecRecord;
+    try {
+      await syncRefreshSchedule(control, spec);
+      started = (await startOpenApiProcessing(control, spec, trigger)).spec;
+    } catch (err) {
+      if (!(err instanceof WorkflowServiceUnavailableError)) throw err;
+      const cause = err.cause instanceof Error ? err.cause.message : String(err.cause);
+      reply.log.warn({ specId: spec.id, trigger, cause: redact(cause) }, 'OpenAPI processing not started: the workflow service failed');
+      if (trigger === 'create') {
+        await deleteRefreshSchedule(deps.temporal, spec.id).catch(() => false);
+        await repo.delete(spec.id);
+      }
+      return reply.status(503).header('retry-after', '10').send({ error: { code: 503, message: err.message } });
+    }
+    return reply.status(status).send(openApiSpecObject(started, urls));
+  }
+
   app.get<{ Params: { organizationId: string } }>('/v1/orgs/:organizationId/openapi', async (request) => {
     await checkOrg(request, request.params.organizationId);
     const result = await repo.list(request.params.organizationId, pageQuery(request.query as Record<string, unknown>));
@@ -56,16 +81,14 @@ export function openApiRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuil
     );
   });
 
-  app.post<{ Params: { organizationId: string } }>('/v1/orgs/:organizationId/openapi', async (request, reply) => {
+  app.post<{ Params: { organizationId: string } }>('/v1/orgs/:organizationId/openapi', { bodyLimit: SOURCE_BODY_LIMIT_BYTES }, async (request, reply) => {
     const { organizationId } = request.params;
     await checkOrg(request, organizationId);
     const b = body(request);
     const slug = checkSlug(b.slug);
     const source = checkSource(b.source);
     const created = await repo.create(organizationId, { slug, source });
-    await syncRefreshSchedule(control, created);
-    const { spec } = await startOpenApiProcessing(control, created, 'create');
-    return reply.status(201).send(openApiSpecObject(spec, urls));
+    return processAndReply(reply, created, 'create', 201);
   });
 
   app.get<{ Params: SpecParams }>('/v1/orgs/:organizationId/openapi/:specSlug', async (request) => {
@@ -73,7 +96,7 @@ export function openApiRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuil
   });
 
   // Create or update; the same source processes the spec again now.
-  app.put<{ Params: SpecParams }>('/v1/orgs/:organizationId/openapi/:specSlug', async (request, reply) => {
+  app.put<{ Params: SpecParams }>('/v1/orgs/:organizationId/openapi/:specSlug', { bodyLimit: SOURCE_BODY_LIMIT_BYTES }, async (request, reply) => {
     const { organizationId, specSlug } = request.params;
     await checkOrg(request, organizationId);
     const source = checkSource(body(request).source);
@@ -85,9 +108,7 @@ export function openApiRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuil
     } else {
       spec = (await repo.setSource(spec.id, source)).spec;
     }
-    await syncRefreshSchedule(control, spec);
-    const started = await startOpenApiProcessing(control, spec, status === 201 ? 'create' : 'update');
-    return reply.status(status).send(openApiSpecObject(started.spec, urls));
+    return processAndReply(reply, spec, status === 201 ? 'create' : 'update', status);
   });
 
   app.patch<{ Params: SpecParams }>('/v1/orgs/:organizationId/openapi/:specSlug', async (request) => {
@@ -96,11 +117,15 @@ export function openApiRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuil
     return openApiSpecObject(await repo.setVisibility(spec.id, visibility), urls);
   });
 
+  // As in the platform API: 205 when the spec was deleted, 204 when there was no such spec.
   app.delete<{ Params: SpecParams }>('/v1/orgs/:organizationId/openapi/:specSlug', async (request, reply) => {
-    const spec = await loadSpec(request, request.params);
+    const { organizationId, specSlug } = request.params;
+    await checkOrg(request, organizationId);
+    const spec = await repo.getBySlug(organizationId, specSlug);
+    if (!spec) return reply.status(204).send();
     await deleteRefreshSchedule(deps.temporal, spec.id);
-    await repo.delete(spec.id);
-    return reply.status(204).send();
+    const deleted = await repo.delete(spec.id);
+    return reply.status(deleted ? 205 : 204).send();
   });
 
   app.get<{ Params: SpecParams }>('/v1/orgs/:organizationId/openapi/:specSlug/versions', async (request) => {
