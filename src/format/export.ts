@@ -48,7 +48,8 @@ async function listedPagePaths(target: SourceTree, projectDirectory: string): Pr
   const out = new Set<string>();
   try {
     const { config } = await resolveSpaceConfig(target, projectDirectory);
-    const entry = target.get(config.summary);
+    const found = target.get(config.summary);
+    const entry = found?.mode === '120000' ? undefined : found;
     const toc = entry ? parseSummary(new TextDecoder().decode(await entry.read()), config.summary).toc : inferToc(target, config.root, config.readme, config.summary);
     const dir = dirname(config.summary);
     const walk = (es: typeof toc.sections[number]['entries']) => {
@@ -262,7 +263,10 @@ export async function exportRevision(input: RevisionModel, target: SourceTree, o
   const text = summaryText(revision, paths);
   const fp = summaryFingerprint(text);
   const tocChanged = fp !== revision.summary.fingerprint;
-  if (tocChanged || options.reserialize) {
+  const summaryIsSymlink = target.get(config.summary)?.mode === '120000';
+  if (summaryIsSymlink && (tocChanged || options.reserialize)) {
+    if (tocChanged) warnings.push(warning(FormatWarningCodes.SUMMARY_SYMLINK, `${config.summary} is a symbolic link; the changed table of contents is not written over it`, { severity: 'error', path: config.summary }));
+  } else if (tocChanged || options.reserialize) {
     const bytes = encoder.encode(text);
     const oid = gitBlobOid(bytes);
     if (target.get(config.summary)?.oid !== oid) changes.set(config.summary, bytes);

@@ -126,6 +126,7 @@ export async function importTree(tree: SourceTree, options: ImportOptions = {}):
     toc = parsed.toc;
     warnings.push(...parsed.warnings);
   } else {
+    if (summaryEntry) warnings.push(warning(FormatWarningCodes.SUMMARY_SYMLINK, `${config.summary} is a symbolic link; it is not followed, the table of contents is inferred from the folders and the link is left untouched`, { severity: 'error', path: config.summary }));
     toc = inferToc(tree, root, config.readme, config.summary);
   }
 

@@ -224,6 +224,25 @@ describe('bad input', () => {
     expect((await exportRevision(revision, tree, { reserialize: true })).changes.size).toBe(0);
   });
 
+  it('a symlinked SUMMARY.md or .gitbook.yaml is not followed: typed error warnings, defaults, never written over', async () => {
+    const tree = base({ 'guide.md': '# Guide\n', 'real-summary.md': '# Table of contents\n\n* [Home](README.md)\n', 'real.yaml': 'root: ./elsewhere/\n' });
+    tree.set('SUMMARY.md', memoryEntry(enc('real-summary.md'), '120000'));
+    tree.set('.gitbook.yaml', memoryEntry(enc('real.yaml'), '120000'));
+    const { revision, warnings } = await importTree(tree);
+    const symlinks = warnings.filter((w) => w.code === 'FORMAT_SUMMARY_SYMLINK' || w.code === 'FORMAT_CONFIG_SYMLINK');
+    expect(symlinks.map((w) => [w.code, w.severity, w.path]).sort()).toEqual([
+      ['FORMAT_CONFIG_SYMLINK', 'error', '.gitbook.yaml'], ['FORMAT_SUMMARY_SYMLINK', 'error', 'SUMMARY.md'],
+    ]);
+    expect(revision.config).toMatchObject({ configPath: null, root: '' });
+    // The table of contents is inferred from the folders.
+    expect([...documents(revision.pages)].map((p) => p.git!.path).sort()).toEqual(['README.md', 'guide.md', 'real-summary.md']);
+    expect((await exportRevision(revision, tree, { reserialize: true })).changes.has('SUMMARY.md')).toBe(false);
+    revision.pages.splice(1, 1); // a TOC change: SUMMARY.md would be rewritten, but it is a symlink
+    const changed = await exportRevision(revision, tree);
+    expect(changed.changes.has('SUMMARY.md')).toBe(false);
+    expect(changed.warnings.map((w) => w.code)).toContain('FORMAT_SUMMARY_SYMLINK');
+  });
+
   it('duplicate SUMMARY entries, entries outside the root and missing files become links with warnings', async () => {
     const { revision, warnings } = await importTree(base({
       'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [A](a.md)\n* [A again](a.md)\n* [Escape](../../x.md)\n* [Gone](gone.md)\n',
