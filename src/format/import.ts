@@ -130,17 +130,6 @@ export async function importTree(tree: SourceTree, options: ImportOptions = {}):
     toc = inferToc(tree, root, config.readme, config.summary);
   }
 
-  // Count file entries first: the page limit applies before anything is read.
-  let entryCount = 0;
-  const countEntries = (es: TocEntry[]) => {
-    for (const e of es) {
-      entryCount++;
-      countEntries(e.children);
-    }
-  };
-  for (const s of toc.sections) countEntries(s.entries);
-  if (entryCount > limits.maxPages) throw new TooManyPagesError(entryCount, limits.maxPages);
-
   const summaryDir = dirname(config.summary);
   const pageByPath = new Map<string, DocumentPage>();
   /** Document pages to load, in TOC order. */
@@ -242,6 +231,9 @@ export async function importTree(tree: SourceTree, options: ImportOptions = {}):
       pages.push(g);
     }
   }
+
+  // The page limit counts document pages (not links, groups or computed entries); nothing has been read yet.
+  if (loads.length > limits.maxPages) throw new TooManyPagesError(loads.length, limits.maxPages);
 
   // ---- ids: by path, then by content, then new ----
   for (const { page } of loads) {

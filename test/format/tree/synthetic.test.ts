@@ -265,6 +265,31 @@ describe('bad input', () => {
     await expect(importTree(base({}), { projectDirectory: '../x' })).rejects.toMatchObject({ code: 'FORMAT_ROOT_OUTSIDE_REPOSITORY' });
   });
 
+  it('the default page limit (5000) counts document pages only, not links or groups; nothing is read before it applies', async () => {
+    const make = (pages: number, links: number) => {
+      const lines = ['# Table of contents', ''];
+      const files = new Map<string, string>();
+      for (let i = 0; i < pages; i++) {
+        lines.push(`* [P${i}](p${i}.md)`);
+        files.set(`p${i}.md`, `# P${i}\n`);
+      }
+      lines.push('', '## Links', '');
+      for (let i = 0; i < links; i++) lines.push(`* [L${i}](https://example.com/${i})`, `* [Again ${i}](p${i}.md#top)`);
+      files.set('SUMMARY.md', lines.join('\n') + '\n');
+      return treeFromFiles(files);
+    };
+    // 5,001 pages: a typed error before any page is read.
+    const over = make(5001, 0);
+    let reads = 0;
+    for (const [p, e] of over) if (p !== 'SUMMARY.md') over.set(p, { ...e, read: async () => { reads++; return e.read(); } });
+    await expect(importTree(over)).rejects.toMatchObject({ code: 'FORMAT_TOO_MANY_PAGES', data: { count: 5001, limit: 5000 } });
+    expect(reads).toBe(0);
+    // 5,000 pages and 400 link entries (external and anchor links): within the limit.
+    const { stats, revision } = await importTree(make(5000, 200));
+    expect(stats.pages).toBe(5000);
+    expect(revision.pages.at(-1)!.children).toHaveLength(400);
+  }, 120_000);
+
   it('more pages than the limit is a typed error', async () => {
     const files: Record<string, string> = { 'SUMMARY.md': '# T\n\n' + Array.from({ length: 6 }, (_, i) => `* [P${i}](p${i}.md)\n`).join('') };
     for (let i = 0; i < 6; i++) files[`p${i}.md`] = `# P${i}\n`;
