@@ -41,11 +41,18 @@ function humanize(name: string): string {
 interface PreviousIndex {
   byPath: Map<string, DocumentPage>;
   byOid: Map<string, DocumentPage[]>;
-  groupsByTitle: Map<string, GroupPage>;
-  linksByHref: Map<string, LinkPage>;
-  otherIds: Map<string, string>;
+  /** Same-keyed entries in TOC order: the n-th one today takes the n-th one's id. */
+  groupsByTitle: Map<string, GroupPage[]>;
+  linksByHref: Map<string, LinkPage[]>;
+  otherIds: Map<string, string[]>;
   filesByPath: Map<string, FileModel>;
   filesByOid: Map<string, FileModel>;
+}
+
+function push<T>(m: Map<string, T[]>, key: string, value: T): void {
+  const list = m.get(key);
+  if (list) list.push(value);
+  else m.set(key, [value]);
 }
 
 function indexPrevious(prev: RevisionModel | undefined): PreviousIndex {
@@ -57,9 +64,9 @@ function indexPrevious(prev: RevisionModel | undefined): PreviousIndex {
       const list = idx.byOid.get(p.git.oid) ?? [];
       list.push(p);
       idx.byOid.set(p.git.oid, list);
-    } else if (p.kind === 'group') idx.groupsByTitle.set(`${p.untitled ? '***' : p.title}`, p);
-    else if (p.kind === 'link') idx.linksByHref.set(p.href, p);
-    else if (p.kind === 'computed') idx.otherIds.set(p.source, p.id);
+    } else if (p.kind === 'group') push(idx.groupsByTitle, p.untitled ? '***' : p.title, p);
+    else if (p.kind === 'link') push(idx.linksByHref, p.href, p);
+    else if (p.kind === 'computed') push(idx.otherIds, p.source, p.id);
   }
   for (const f of prev.files) {
     if (f.git) {
@@ -248,9 +255,10 @@ export async function importTree(tree: SourceTree, options: ImportOptions = {}):
   }
   for (const p of allPages(pages)) {
     if (p.id !== '') continue;
-    if (p.kind === 'group') p.id = claim(prev.groupsByTitle.get(p.untitled ? '***' : p.title)?.id);
-    else if (p.kind === 'link') p.id = claim(prev.linksByHref.get(p.href)?.id);
-    else if (p.kind === 'computed') p.id = claim(prev.otherIds.get(p.source));
+    const free = (ids: string[] | undefined) => ids?.find((id) => !usedIds.has(id));
+    if (p.kind === 'group') p.id = claim(free(prev.groupsByTitle.get(p.untitled ? '***' : p.title)?.map((g) => g.id)));
+    else if (p.kind === 'link') p.id = claim(free(prev.linksByHref.get(p.href)?.map((l) => l.id)));
+    else if (p.kind === 'computed') p.id = claim(free(prev.otherIds.get(p.source)));
   }
 
   // ---- page contents ----

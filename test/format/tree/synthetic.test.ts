@@ -189,6 +189,20 @@ describe('incremental import', () => {
     expect(doc(second.revision, 'intro.md').title).toBe('Intro changed');
   });
 
+  it('TOC links and groups that repeat (same href, same title) each keep their own id', async () => {
+    const summary = '# Table of contents\n\n* [A](a.md)\n  * [Wallet](https://example.com/w)\n* [B](b.md)\n  * [Wallet](https://example.com/w)\n\n## Same\n\n* [C](c.md)\n\n## Same\n\n* [D](d.md)\n';
+    const tree = treeFromFiles({ 'SUMMARY.md': summary, 'a.md': '# A\n', 'b.md': '# B\n', 'c.md': '# C\n', 'd.md': '# D\n' });
+    const first = await importTree(tree);
+    const second = await importTree(tree, { previous: { revision: first.revision, tree } });
+    const ids = (r: RevisionModel) => {
+      const out: string[] = [];
+      const walk = (ps: RevisionModel['pages']) => ps.forEach((p) => (out.push(`${p.kind} ${p.title} ${p.id}`), walk(p.children)));
+      walk(r.pages);
+      return out;
+    };
+    expect(ids(second.revision)).toEqual(ids(first.revision));
+  });
+
   it('a moved file keeps its page id (matched by blob oid)', async () => {
     const tree = treeFromFiles({ 'SUMMARY.md': '# Table of contents\n\n* [A](a.md)\n* [B](b.md)\n', 'a.md': '# A\n', 'b.md': '# B\n' });
     const first = await importTree(tree);
