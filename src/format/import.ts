@@ -11,6 +11,7 @@ import type {
   DocumentPage, FileModel, GroupPage, ImportLimits, ImportOptions, ImportResult, LinkPage, PageModel, PageReference, RevisionModel, SourceEntry, SourceTree,
 } from './model.js';
 import { REVISION_MODEL_VERSION } from './model.js';
+import { DEFAULT_MAX_LENGTH } from './markdown/index.js';
 import { decodePage, fieldsFingerprint, leadingEmoji, type PageFields } from './page-codec.js';
 import { basename, dirname, isExternalUrl, isMarkdownPath, isWithin, joinPath, resolvePath, safeDecode, splitFragment } from './paths.js';
 import { resolveReference, type ReferenceIndex } from './resolve-reference.js';
@@ -19,7 +20,11 @@ import { inferToc } from './summary/infer.js';
 import { parseSummary } from './summary/parse.js';
 import type { ParsedToc, TocEntry } from './summary/types.js';
 
-export const DEFAULT_LIMITS: Required<ImportLimits> = { maxPages: 5000, maxPageBytes: 5 * 1024 * 1024 };
+/**
+ * Default limits. The page size limit is the markdown layer's parse limit (2 MiB), so a page is
+ * either parsed whole or kept opaque with one FORMAT_PAGE_TOO_LARGE warning, never half-parsed.
+ */
+export const DEFAULT_LIMITS: Required<ImportLimits> = { maxPages: 5000, maxPageBytes: DEFAULT_MAX_LENGTH };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -311,7 +316,8 @@ export async function importTree(tree: SourceTree, options: ImportOptions = {}):
           if (text === null) warnings.push(warning(FormatWarningCodes.PAGE_BINARY, `${path} is not UTF-8 text; imported without content and left untouched`, { severity: 'error', path }));
         }
         if (text !== null) {
-          const decoded = decodePage(text);
+          // Within the byte limit, so within the parser's length limit too (UTF-16 length ≤ UTF-8 bytes).
+          const decoded = decodePage(text, Math.max(limits.maxPageBytes, DEFAULT_MAX_LENGTH));
           fields = decoded.fields;
           page.markdown = text;
           for (const w of decoded.warnings) {

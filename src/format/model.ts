@@ -216,7 +216,7 @@ export type SourceTree = Map<string, SourceEntry>;
 export interface ImportLimits {
   /** Maximum number of pages (documents) in the TOC; more raises TooManyPagesError. Default 5000. */
   maxPages?: number;
-  /** Page files larger than this (bytes) are kept opaque with a warning. Default 5 MiB. */
+  /** Page files larger than this (bytes) are kept opaque with a warning. Default 2 MiB (the markdown layer's parse limit). */
   maxPageBytes?: number;
 }
 

@@ -257,6 +257,18 @@ describe('bad input', () => {
     expect(changed.warnings.map((w) => w.code)).toContain('FORMAT_SUMMARY_SYMLINK');
   });
 
+  it('page size: one limit for import and parsing; a page over it is opaque with one warning, a raised limit parses it whole', async () => {
+    const filler = 'Some text of the page.\n\n'.repeat(Math.ceil((2.1 * 1024 * 1024) / 24)); // ~2.1 MiB, over the default
+    const tree = base({ 'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Big](big.md)\n', 'big.md': `# Big\n\n[Home](README.md)\n\n${filler}` });
+    const small = await importTree(tree);
+    expect(small.warnings.filter((w) => w.path === 'big.md').map((w) => w.code)).toEqual(['FORMAT_PAGE_TOO_LARGE']);
+    expect(doc(small.revision, 'big.md').markdown).toBeNull();
+    const raised = await importTree(tree, { limits: { maxPageBytes: 3 * 1024 * 1024 } });
+    expect(raised.warnings.filter((w) => w.path === 'big.md')).toEqual([]);
+    const big = doc(raised.revision, 'big.md');
+    expect(big.references.map((r) => r.target.kind)).toEqual(['page']);
+  }, 120_000);
+
   it('duplicate SUMMARY entries, entries outside the root and missing files become links with warnings', async () => {
     const { revision, warnings } = await importTree(base({
       'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [A](a.md)\n* [A again](a.md)\n* [Escape](../../x.md)\n* [Gone](gone.md)\n',
