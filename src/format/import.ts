@@ -18,7 +18,7 @@ import { resolveReference, type ReferenceIndex } from './resolve-reference.js';
 import { documents, summaryFingerprint, summaryText, allPages } from './summary/from-revision.js';
 import { inferToc } from './summary/infer.js';
 import { parseSummary } from './summary/parse.js';
-import type { ParsedToc, TocEntry } from './summary/types.js';
+import type { ParsedToc, TocEntry, TocSection } from './summary/types.js';
 
 /**
  * Default limits. The page size limit is the markdown layer's parse limit (2 MiB), so a page is
@@ -178,6 +178,8 @@ export async function importTree(tree: SourceTree, options: ImportOptions = {}):
     return p;
   };
 
+  /** The page built for each TOC entry or group section (to record where SUMMARY comments stood). */
+  const builtFrom = new Map<TocEntry | TocSection, PageModel>();
   const buildEntry = (e: TocEntry): PageModel => {
     if (e.kind === 'yaml') {
       const computed: PageModel = { id: '', kind: 'computed', title: '', slug: '', source: e.source, children: [] };
@@ -229,6 +231,7 @@ export async function importTree(tree: SourceTree, options: ImportOptions = {}):
       }
     }
     node.children = e.children.map(buildEntry);
+    builtFrom.set(e, node);
     return node;
   };
 
@@ -241,6 +244,7 @@ export async function importTree(tree: SourceTree, options: ImportOptions = {}):
       if (section.group.untitled) g.untitled = true;
       if (section.group.anchor !== undefined) g.explicitAnchor = true;
       pages.push(g);
+      builtFrom.set(section, g);
     }
   }
 
@@ -448,6 +452,12 @@ export async function importTree(tree: SourceTree, options: ImportOptions = {}):
       comments: toc.comments,
     },
   };
+  if (toc.commentPlaces && toc.commentPlaces.length === toc.comments.length) {
+    revision.summary.commentPlaces = toc.commentPlaces.map((c) => {
+      const at = 'top' in c.after ? undefined : builtFrom.get('entry' in c.after ? c.after.entry : c.after.section);
+      return { after: at?.id ?? null, blankBefore: c.blankBefore };
+    });
+  }
   if (summaryPresent) revision.summary.git = { oid: summaryEntry.oid, path: config.summary };
   revision.summary.fingerprint = summaryFingerprint(summaryText(revision, pagePaths(revision)));
   const docCount = [...documents(pages)].length;

@@ -170,6 +170,25 @@ describe('project directory with .gitbook.yaml root and structure', () => {
   });
 });
 
+describe('SUMMARY.md comments (hidden entries)', () => {
+  it('stay where they stood when SUMMARY.md is rewritten; a comment after a deleted page moves to the end', async () => {
+    const summary = '# Table of contents\n\n* [A](a.md)\n  <!-- * [A draft](a-draft.md) -->\n* [B](b.md)\n<!-- * [B draft](b-draft.md) -->\n* [C](c.md)\n\n## Group\n\n<!-- * [G draft](g.md) -->\n* [D](d.md)\n';
+    const tree = treeFromFiles({ 'SUMMARY.md': summary, 'a.md': '# A\n', 'b.md': '# B\n', 'c.md': '# C\n', 'd.md': '# D\n' });
+    const { revision } = await importTree(tree);
+    expect((await exportRevision(revision, tree, { reserialize: true })).changes.has('SUMMARY.md')).toBe(false);
+    // Rename C: SUMMARY.md is rewritten, every comment at its place.
+    (revision.pages[2] as DocumentPage).tocTitle = 'See';
+    const renamed = await exportRevision(revision, tree);
+    expect(dec(renamed.changes.get('SUMMARY.md'))).toBe(summary.replace('[C](c.md)', '[See](c.md)'));
+    // Delete B: its comment has no place any more and goes to the end.
+    revision.pages.splice(1, 1);
+    const deleted = await exportRevision(revision, tree);
+    expect(dec(deleted.changes.get('SUMMARY.md'))).toBe(
+      '# Table of contents\n\n* [A](a.md)\n  <!-- * [A draft](a-draft.md) -->\n* [See](c.md)\n\n## Group\n\n<!-- * [G draft](g.md) -->\n* [D](d.md)\n\n<!-- * [B draft](b-draft.md) -->\n',
+    );
+  });
+});
+
 describe('incremental import', () => {
   it('reuses unchanged pages without reading them and keeps ids, also for moved files', async () => {
     const tree = folderRepo();
