@@ -5,7 +5,7 @@ import { parsePageFile } from '../../../src/format/markdown/index.js';
 import { CORPUS, loadRepo } from './corpus.js';
 import { existsSync } from 'node:fs';
 
-const dec = (b: Uint8Array | null | undefined) => (b ? new TextDecoder().decode(b) : b);
+const dec = (b: Uint8Array | null | undefined) => (b ? new TextDecoder('utf-8', { ignoreBOM: true }).decode(b) : b);
 const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
 
 function doc(revision: RevisionModel, path: string): DocumentPage {
@@ -121,6 +121,18 @@ describe('export of an edited page: minimal diff, changed blocks in GitBook curr
     revision.pages.push(fresh);
     const { changes } = await exportRevision(revision, tree);
     expect(dec(changes.get('fresh.md'))).toBe('# Fresh\n\n* a\n* b\n\nSome _text_.\n');
+  });
+
+  it('a BOM/CRLF page whose markdown lost its BOM (text decoded elsewhere) is not rewritten; an edit keeps BOM and CRLF', async () => {
+    const text = '\uFEFF# Title\r\n\r\nOne.\r\n\r\nTwo.\r\n';
+    const tree = treeFromFiles({ 'SUMMARY.md': '# Table of contents\n\n* [T](README.md)\n', 'README.md': text });
+    const { revision } = await importTree(tree);
+    const page = doc(revision, 'README.md');
+    page.markdown = page.markdown!.replace(/^\uFEFF/, '');
+    expect((await exportRevision(revision, tree)).changes.size).toBe(0);
+    page.markdown = page.markdown.replace('Two.', 'Two, edited.');
+    const { changes } = await exportRevision(revision, tree);
+    expect(dec(changes.get('README.md'))).toBe('\uFEFF# Title\r\n\r\nOne.\r\n\r\nTwo, edited.\r\n');
   });
 
   const CORPUS_REPOS = ['NSO-developer+nso-gitbook', 'FlowiseAI+FlowiseDocs', 'wandb+gitbook'].filter((n) => existsSync(`${CORPUS}/${n}`));
