@@ -7,11 +7,16 @@
  *   - full import (time, peak RSS, peak heap) beside bare remark-parse of the same page files
  *     (baseline measured in the same run; ratio = import / remark-parse);
  *   - incremental import of pgsql-tw+gitbook-docs with one page changed (must parse only that
- *     page; its cost as a ratio of the full import).
+ *     page; its cost as a ratio of the full import);
+ *   - peak memory of one full import of the largest repository in a child process that loads only
+ *     that repository (RSS and heap deltas against just before the import);
+ *   - whether the goals hold (`incremental.parsed === 1`, `ratioVsFull < 0.05`).
  * Prints one JSON object with medians over the runs.
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import { importTree } from '../src/format/import.js';
@@ -63,7 +68,39 @@ async function measure<T>(fn: () => Promise<T> | T): Promise<{ ms: number; peakR
 const MB = 1024 * 1024;
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 
+/**
+ * Child mode (`--memory-child --repo <name>`): load only that repository, then measure one full
+ * import against the process's footprint just before it.
+ */
+async function memoryChild(repo: string): Promise<void> {
+  const tree = await readWorkingTree(join(CORPUS, repo));
+  const projectDirectory = projectDirectoryOf(repo);
+  global.gc?.();
+  const rssBefore = process.memoryUsage.rss();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const r = await measure(() => importTree(tree, { projectDirectory }));
+  process.stdout.write(JSON.stringify({
+    repo,
+    pages: r.value.stats.pages,
+    gcExposed: typeof global.gc === 'function',
+    importMs: round(r.ms),
+    rssBeforeMB: round(rssBefore / MB),
+    peakRssMB: round(r.peakRss / MB),
+    peakRssDeltaMB: round((r.peakRss - rssBefore) / MB),
+    peakHeapDeltaMB: round((r.peakHeap - heapBefore) / MB),
+  }) + '\n');
+}
+
+/** Runs memoryChild in a fresh process (so no other repository or earlier run weighs on it). */
+function isolatedMemory(repo: string): Record<string, unknown> {
+  const r = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--memory-child', '--repo', repo], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+  const line = r.stdout.trim().split('\n').reverse().find((l) => l.startsWith('{'));
+  if (r.status !== 0 || !line) return { error: `exit ${r.status}`, stderr: r.stderr.slice(-2000) };
+  return JSON.parse(line) as Record<string, unknown>;
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--memory-child')) return memoryChild(arg('repo', 'pgsql-tw+gitbook-docs'));
   const runs = Number(arg('runs', '3'));
   const repos = readdirSync(CORPUS).filter((n) => n.endsWith('.source')).map((n) => n.slice(0, -'.source'.length));
   // Largest repository = most page files listed as GitBook-written + others: count .md files.
@@ -142,6 +179,15 @@ async function main(): Promise<void> {
     },
     ratioImportVsRemarkParse: round(median(full.map((r) => r.ms)) / median(bare.map((r) => r.ms)), 2),
     incremental,
+    /** One full import of the largest repository in a process that loaded only that repository. */
+    isolatedFullImportMemory: isolatedMemory(largest),
+    goals: incremental
+      ? {
+          incrementalParsesOnlyTheChangedPage: incremental.parsed === 1,
+          incrementalUnder5PercentOfFull: (incremental.ratioVsFull as number) < 0.05,
+          allHold: incremental.parsed === 1 && (incremental.ratioVsFull as number) < 0.05,
+        }
+      : { skipped: 'pgsql-tw+gitbook-docs not in the corpus' },
   };
   process.stdout.write(JSON.stringify(result) + '\n');
 }

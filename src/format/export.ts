@@ -6,7 +6,7 @@
 import { BlobUnavailableError, FormatWarningCodes, InvalidRevisionError, warning, type FormatWarning } from './errors.js';
 import { resolveSpaceConfig } from './gitbook-yaml.js';
 import type { DocumentPage, ExportOptions, ExportResult, PageModel, RevisionModel, SourceTree } from './model.js';
-import { encodePage, fieldsFingerprint, reserializePage, type PageFields } from './page-codec.js';
+import { decodePage, encodePage, fieldsFingerprint, reserializePage, serializeNewPage, type PageFields } from './page-codec.js';
 import { basename, dirname, isMarkdownPath, isWithin, joinPath, resolvePath, safeDecode, splitFragment, isExternalUrl } from './paths.js';
 import { formatReference, resolveReference, type ReferenceIndex } from './resolve-reference.js';
 import { allPages, documents, summaryFingerprint, summaryText } from './summary/from-revision.js';
@@ -15,6 +15,7 @@ import { inferToc } from './summary/infer.js';
 import { gitBlobOid } from './source-tree.js';
 
 const encoder = new TextEncoder();
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function modelFields(page: DocumentPage): PageFields {
   const f: PageFields = { hidden: page.hidden, noIndex: page.noIndex, frontMatter: page.frontMatter, frontMatterValid: page.frontMatterValid };
@@ -47,7 +48,8 @@ async function listedPagePaths(target: SourceTree, projectDirectory: string): Pr
   const out = new Set<string>();
   try {
     const { config } = await resolveSpaceConfig(target, projectDirectory);
-    const entry = target.get(config.summary);
+    const found = target.get(config.summary);
+    const entry = found?.mode === '120000' ? undefined : found;
     const toc = entry ? parseSummary(new TextDecoder().decode(await entry.read()), config.summary).toc : inferToc(target, config.root, config.readme, config.summary);
     const dir = dirname(config.summary);
     const walk = (es: typeof toc.sections[number]['entries']) => {
@@ -151,6 +153,37 @@ export async function exportRevision(input: RevisionModel, target: SourceTree, o
   };
   const referencedNow = new Set<string>();
 
+  // ---- the layout the revision was imported from ----
+  // Destinations in an edited page's markdown are written relative to where the page was (its git
+  // path), among the pages and files as they were; a new page's relative to where it goes.
+  const sourceIndex: ReferenceIndex = {
+    pagesByPath: new Map(docs.map((p) => [p.git?.path ?? paths.get(p.id)!, p.id])),
+    filesByPath: new Map([...revision.files.flatMap((f) => (f.git ? [[f.git.path, f.id] as const] : [])), ...revision.files.map((f) => [f.path, f.id] as const)]),
+    exists: (p) => target.has(p),
+  };
+  let oidPaths: Map<string, string> | null = null;
+  const findByOid = (oid: string): string | undefined => {
+    if (!oidPaths) {
+      oidPaths = new Map();
+      for (const [p, e] of target) if (!oidPaths.has(e.oid)) oidPaths.set(e.oid, p);
+    }
+    return oidPaths.get(oid);
+  };
+  /** Text of the blob a page was imported from, when it can be read (undefined otherwise). */
+  const sourceText = async (git: { oid: string; path: string }): Promise<string | undefined> => {
+    let bytes: Uint8Array | undefined;
+    const at = target.get(git.path);
+    const from = at?.oid === git.oid ? git.path : findByOid(git.oid);
+    if (from !== undefined) bytes = await target.get(from)!.read();
+    else if (options.readBlob) bytes = await options.readBlob(git.oid).catch(() => undefined);
+    if (!bytes) return undefined;
+    try {
+      return utf8.decode(bytes);
+    } catch {
+      return undefined;
+    }
+  };
+
   // ---- pages ----
   // Serializing is synchronous: give the event loop a turn every ~50 ms (timers, heartbeats, RPC).
   let lastYield = Date.now();
@@ -160,6 +193,13 @@ export async function exportRevision(input: RevisionModel, target: SourceTree, o
       lastYield = Date.now();
     }
     const path = paths.get(page.id)!;
+    // A page whose markdown is not its imported blob was edited (or is new): its references are
+    // re-derived from the text, so removed uses free their assets and new links get rewritten.
+    const edited = page.markdown !== null && (!page.git || gitBlobOid(encoder.encode(page.markdown)) !== page.git.oid);
+    if (edited) {
+      const from = page.git?.path ?? path;
+      page.references = decodePage(page.markdown!).urls.map((url) => ({ url, target: resolveReference(url, from, sourceIndex).target }));
+    }
     for (const r of page.references) if (r.target.kind === 'file') referencedNow.add(r.target.fileId);
     if (page.cover?.fileId) referencedNow.add(page.cover.fileId);
     if (page.markdown === null) {
@@ -189,7 +229,14 @@ export async function exportRevision(input: RevisionModel, target: SourceTree, o
       if (!same) rewrites.set(r.url, formatReference(r.url, path, targetPath, anchor));
     }
     let text = page.markdown;
-    if (fieldsChanged || rewrites.size > 0) text = encodePage(text, fields, (url) => rewrites.get(url));
+    const rewrite = (url: string) => rewrites.get(url);
+    if (edited) {
+      // Changed page: a minimal diff against the imported blob, changed blocks in GitBook's current
+      // style. Without a readable source blob (or for a new page) the whole page is written that way.
+      const source = page.git ? await sourceText(page.git) : undefined;
+      const wanted = fieldsChanged ? fields : null;
+      text = source !== undefined ? encodePage(text, wanted, rewrite, source) : encodePage(serializeNewPage(text), wanted, rewrite);
+    } else if (fieldsChanged || rewrites.size > 0) text = encodePage(text, fields, rewrite);
     if (options.reserialize) text = reserializePage(text);
     if (rewrites.size > 0) page.references = page.references.map((r) => (rewrites.has(r.url) ? { ...r, url: rewrites.get(r.url)! } : r));
     const bytes = encoder.encode(text);
@@ -216,7 +263,10 @@ export async function exportRevision(input: RevisionModel, target: SourceTree, o
   const text = summaryText(revision, paths);
   const fp = summaryFingerprint(text);
   const tocChanged = fp !== revision.summary.fingerprint;
-  if (tocChanged || options.reserialize) {
+  const summaryIsSymlink = target.get(config.summary)?.mode === '120000';
+  if (summaryIsSymlink && (tocChanged || options.reserialize)) {
+    if (tocChanged) warnings.push(warning(FormatWarningCodes.SUMMARY_SYMLINK, `${config.summary} is a symbolic link; the changed table of contents is not written over it`, { severity: 'error', path: config.summary }));
+  } else if (tocChanged || options.reserialize) {
     const bytes = encoder.encode(text);
     const oid = gitBlobOid(bytes);
     if (target.get(config.summary)?.oid !== oid) changes.set(config.summary, bytes);
@@ -226,14 +276,6 @@ export async function exportRevision(input: RevisionModel, target: SourceTree, o
   revision.summary.fingerprint = fp;
 
   // ---- files ----
-  let oidPaths: Map<string, string> | null = null;
-  const findByOid = (oid: string): string | undefined => {
-    if (!oidPaths) {
-      oidPaths = new Map();
-      for (const [p, e] of target) if (!oidPaths.has(e.oid)) oidPaths.set(e.oid, p);
-    }
-    return oidPaths.get(oid);
-  };
   const keptFiles: typeof revision.files = [];
   const filePathSet = new Set(revision.files.map((f) => f.path));
   for (const f of revision.files) {

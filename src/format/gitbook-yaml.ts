@@ -57,7 +57,8 @@ export async function resolveSpaceConfig(tree: SourceTree, projectDirectory: str
   const configPath = joinPath(project, '.gitbook.yaml');
   const entry = tree.get(configPath);
   let parsed: ReturnType<typeof parseGitbookYaml> = { redirects: [], warnings: [] };
-  if (entry && entry.mode !== '120000') {
+  const symlink = entry?.mode === '120000';
+  if (entry && !symlink) {
     const text = new TextDecoder('utf-8', { fatal: false }).decode(await entry.read());
     parsed = parseGitbookYaml(text, configPath);
   }
@@ -66,11 +67,12 @@ export async function resolveSpaceConfig(tree: SourceTree, projectDirectory: str
   const readme = resolvePath(root, parsed.readme ?? 'README.md');
   const summary = resolvePath(root, parsed.summary ?? 'SUMMARY.md');
   const warnings = parsed.warnings;
+  if (symlink) warnings.push(warning(FormatWarningCodes.CONFIG_SYMLINK, `${configPath} is a symbolic link; it is not followed, defaults apply and it is left untouched`, { severity: 'error', path: configPath }));
   if (readme === null) throw new RootOutsideRepositoryError(parsed.readme ?? '');
   if (summary === null) throw new RootOutsideRepositoryError(parsed.summary ?? '');
   const redirects: Redirect[] = parsed.redirects.map((r) => ({ from: r.from, to: r.to }));
   return {
-    config: { projectDirectory: project, configPath: entry ? configPath : null, root, readme, summary, redirects },
+    config: { projectDirectory: project, configPath: entry && !symlink ? configPath : null, root, readme, summary, redirects },
     warnings,
   };
 }

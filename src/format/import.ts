@@ -11,15 +11,20 @@ import type {
   DocumentPage, FileModel, GroupPage, ImportLimits, ImportOptions, ImportResult, LinkPage, PageModel, PageReference, RevisionModel, SourceEntry, SourceTree,
 } from './model.js';
 import { REVISION_MODEL_VERSION } from './model.js';
+import { DEFAULT_MAX_LENGTH } from './markdown/index.js';
 import { decodePage, fieldsFingerprint, leadingEmoji, type PageFields } from './page-codec.js';
 import { basename, dirname, isExternalUrl, isMarkdownPath, isWithin, joinPath, resolvePath, safeDecode, splitFragment } from './paths.js';
 import { resolveReference, type ReferenceIndex } from './resolve-reference.js';
 import { documents, summaryFingerprint, summaryText, allPages } from './summary/from-revision.js';
 import { inferToc } from './summary/infer.js';
 import { parseSummary } from './summary/parse.js';
-import type { ParsedToc, TocEntry } from './summary/types.js';
+import type { ParsedToc, TocEntry, TocSection } from './summary/types.js';
 
-export const DEFAULT_LIMITS: Required<ImportLimits> = { maxPages: 5000, maxPageBytes: 5 * 1024 * 1024 };
+/**
+ * Default limits. The page size limit is the markdown layer's parse limit (2 MiB), so a page is
+ * either parsed whole or kept opaque with one FORMAT_PAGE_TOO_LARGE warning, never half-parsed.
+ */
+export const DEFAULT_LIMITS: Required<ImportLimits> = { maxPages: 5000, maxPageBytes: DEFAULT_MAX_LENGTH };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -41,11 +46,18 @@ function humanize(name: string): string {
 interface PreviousIndex {
   byPath: Map<string, DocumentPage>;
   byOid: Map<string, DocumentPage[]>;
-  groupsByTitle: Map<string, GroupPage>;
-  linksByHref: Map<string, LinkPage>;
-  otherIds: Map<string, string>;
+  /** Same-keyed entries in TOC order: the n-th one today takes the n-th one's id. */
+  groupsByTitle: Map<string, GroupPage[]>;
+  linksByHref: Map<string, LinkPage[]>;
+  otherIds: Map<string, string[]>;
   filesByPath: Map<string, FileModel>;
   filesByOid: Map<string, FileModel>;
+}
+
+function push<T>(m: Map<string, T[]>, key: string, value: T): void {
+  const list = m.get(key);
+  if (list) list.push(value);
+  else m.set(key, [value]);
 }
 
 function indexPrevious(prev: RevisionModel | undefined): PreviousIndex {
@@ -57,9 +69,9 @@ function indexPrevious(prev: RevisionModel | undefined): PreviousIndex {
       const list = idx.byOid.get(p.git.oid) ?? [];
       list.push(p);
       idx.byOid.set(p.git.oid, list);
-    } else if (p.kind === 'group') idx.groupsByTitle.set(`${p.untitled ? '***' : p.title}`, p);
-    else if (p.kind === 'link') idx.linksByHref.set(p.href, p);
-    else if (p.kind === 'computed') idx.otherIds.set(p.source, p.id);
+    } else if (p.kind === 'group') push(idx.groupsByTitle, p.untitled ? '***' : p.title, p);
+    else if (p.kind === 'link') push(idx.linksByHref, p.href, p);
+    else if (p.kind === 'computed') push(idx.otherIds, p.source, p.id);
   }
   for (const f of prev.files) {
     if (f.git) {
@@ -126,19 +138,9 @@ export async function importTree(tree: SourceTree, options: ImportOptions = {}):
     toc = parsed.toc;
     warnings.push(...parsed.warnings);
   } else {
+    if (summaryEntry) warnings.push(warning(FormatWarningCodes.SUMMARY_SYMLINK, `${config.summary} is a symbolic link; it is not followed, the table of contents is inferred from the folders and the link is left untouched`, { severity: 'error', path: config.summary }));
     toc = inferToc(tree, root, config.readme, config.summary);
   }
-
-  // Count file entries first: the page limit applies before anything is read.
-  let entryCount = 0;
-  const countEntries = (es: TocEntry[]) => {
-    for (const e of es) {
-      entryCount++;
-      countEntries(e.children);
-    }
-  };
-  for (const s of toc.sections) countEntries(s.entries);
-  if (entryCount > limits.maxPages) throw new TooManyPagesError(entryCount, limits.maxPages);
 
   const summaryDir = dirname(config.summary);
   const pageByPath = new Map<string, DocumentPage>();
@@ -176,6 +178,8 @@ export async function importTree(tree: SourceTree, options: ImportOptions = {}):
     return p;
   };
 
+  /** The page built for each TOC entry or group section (to record where SUMMARY comments stood). */
+  const builtFrom = new Map<TocEntry | TocSection, PageModel>();
   const buildEntry = (e: TocEntry): PageModel => {
     if (e.kind === 'yaml') {
       const computed: PageModel = { id: '', kind: 'computed', title: '', slug: '', source: e.source, children: [] };
@@ -227,6 +231,7 @@ export async function importTree(tree: SourceTree, options: ImportOptions = {}):
       }
     }
     node.children = e.children.map(buildEntry);
+    builtFrom.set(e, node);
     return node;
   };
 
@@ -239,8 +244,12 @@ export async function importTree(tree: SourceTree, options: ImportOptions = {}):
       if (section.group.untitled) g.untitled = true;
       if (section.group.anchor !== undefined) g.explicitAnchor = true;
       pages.push(g);
+      builtFrom.set(section, g);
     }
   }
+
+  // The page limit counts document pages (not links, groups or computed entries); nothing has been read yet.
+  if (loads.length > limits.maxPages) throw new TooManyPagesError(loads.length, limits.maxPages);
 
   // ---- ids: by path, then by content, then new ----
   for (const { page } of loads) {
@@ -255,9 +264,10 @@ export async function importTree(tree: SourceTree, options: ImportOptions = {}):
   }
   for (const p of allPages(pages)) {
     if (p.id !== '') continue;
-    if (p.kind === 'group') p.id = claim(prev.groupsByTitle.get(p.untitled ? '***' : p.title)?.id);
-    else if (p.kind === 'link') p.id = claim(prev.linksByHref.get(p.href)?.id);
-    else if (p.kind === 'computed') p.id = claim(prev.otherIds.get(p.source));
+    const free = (ids: string[] | undefined) => ids?.find((id) => !usedIds.has(id));
+    if (p.kind === 'group') p.id = claim(free(prev.groupsByTitle.get(p.untitled ? '***' : p.title)?.map((g) => g.id)));
+    else if (p.kind === 'link') p.id = claim(free(prev.linksByHref.get(p.href)?.map((l) => l.id)));
+    else if (p.kind === 'computed') p.id = claim(free(prev.otherIds.get(p.source)));
   }
 
   // ---- page contents ----
@@ -310,7 +320,8 @@ export async function importTree(tree: SourceTree, options: ImportOptions = {}):
           if (text === null) warnings.push(warning(FormatWarningCodes.PAGE_BINARY, `${path} is not UTF-8 text; imported without content and left untouched`, { severity: 'error', path }));
         }
         if (text !== null) {
-          const decoded = decodePage(text);
+          // Within the byte limit, so within the parser's length limit too (UTF-16 length ≤ UTF-8 bytes).
+          const decoded = decodePage(text, Math.max(limits.maxPageBytes, DEFAULT_MAX_LENGTH));
           fields = decoded.fields;
           page.markdown = text;
           for (const w of decoded.warnings) {
@@ -441,6 +452,12 @@ export async function importTree(tree: SourceTree, options: ImportOptions = {}):
       comments: toc.comments,
     },
   };
+  if (toc.commentPlaces && toc.commentPlaces.length === toc.comments.length) {
+    revision.summary.commentPlaces = toc.commentPlaces.map((c) => {
+      const at = 'top' in c.after ? undefined : builtFrom.get('entry' in c.after ? c.after.entry : c.after.section);
+      return { after: at?.id ?? null, blankBefore: c.blankBefore };
+    });
+  }
   if (summaryPresent) revision.summary.git = { oid: summaryEntry.oid, path: config.summary };
   revision.summary.fingerprint = summaryFingerprint(summaryText(revision, pagePaths(revision)));
   const docCount = [...documents(pages)].length;

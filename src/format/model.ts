@@ -187,8 +187,14 @@ export interface SummaryStyle {
   trailingNewlines: number;
   /** Fingerprint of the TOC as imported; export rewrites SUMMARY.md only when it changes. */
   fingerprint: string;
-  /** HTML comments of the original file (hidden entries), re-emitted at the end of a rewrite. */
+  /** HTML comments of the original file (hidden entries), re-emitted on a rewrite. */
   comments: string[];
+  /**
+   * Where each comment stood (same order as `comments`): after the line of the page or group with
+   * id `after` (null: right after the `# heading`), with or without a blank line before it. A
+   * comment whose page is gone, or without a place (older revisions), is written at the end.
+   */
+  commentPlaces?: Array<{ after: string | null; blankBefore: boolean }>;
 }
 
 export interface RevisionModel {
@@ -216,7 +222,7 @@ export type SourceTree = Map<string, SourceEntry>;
 export interface ImportLimits {
   /** Maximum number of pages (documents) in the TOC; more raises TooManyPagesError. Default 5000. */
   maxPages?: number;
-  /** Page files larger than this (bytes) are kept opaque with a warning. Default 5 MiB. */
+  /** Page files larger than this (bytes) are kept opaque with a warning. Default 2 MiB (the markdown layer's parse limit). */
   maxPageBytes?: number;
 }
 

@@ -5,7 +5,7 @@
  */
 import type { Nodes, Root } from 'mdast';
 import { createHash } from 'node:crypto';
-import { FrontMatter, parsePageFile, serializePageFile, type PageFile } from './markdown/index.js';
+import { FrontMatter, currentStyle, parsePageFile, serializePageFile, type PageFile, type Style } from './markdown/index.js';
 import type { MetaLinks, PageCover } from './model.js';
 
 /** Metadata of a page as written in its file. */
@@ -134,15 +134,38 @@ export function decodePage(text: string, maxLength?: number): DecodedPage {
 }
 
 /**
- * Regenerate a page file: apply the fields that differ from what `original` says and rewrite
- * destinations through `rewrite` (return undefined to keep one). Returns the original text when
- * nothing changes.
+ * Style for the blocks export (re)writes in a changed page: GitBook's current exporter conventions,
+ * with the file-level layout of the source file (line endings, BOM, trailing newlines, blank lines
+ * after the front matter and title) so that unchanged parts keep their lines.
  */
-export function encodePage(original: string, fields: PageFields, rewrite: (url: string) => string | undefined): string {
-  const before = decodePage(original);
-  const file = parsePageFile(original);
+export function changedPageStyle(source: Style): Style {
+  return {
+    ...currentStyle(),
+    trailingNewlines: source.trailingNewlines,
+    lineEnding: source.lineEnding,
+    bom: source.bom,
+    blankAfterFrontMatter: source.blankAfterFrontMatter,
+    blankAfterTitle: source.blankAfterTitle,
+  };
+}
+
+/**
+ * Regenerate a page file: apply the fields that differ from what the text says (null: keep the
+ * text's fields) and rewrite
+ * destinations through `rewrite` (return undefined to keep one).
+ *
+ * `text` is the page's current markdown. `source` is the text of the blob the page was imported
+ * from when `text` was edited since (undefined: `text` is that blob). The result is a minimal diff
+ * against `source` (or `text`): blocks equal to the source keep their bytes, changed or new blocks
+ * are written in GitBook's current style (see `changedPageStyle`). Returns `text` unchanged when
+ * there is no source, no field differs and no destination is rewritten.
+ */
+export function encodePage(text: string, wanted: PageFields | null, rewrite: (url: string) => string | undefined, source?: string): string {
+  const before = decodePage(text);
+  const file = parsePageFile(text);
   const now = before.fields;
-  let changed = false;
+  const fields = wanted ?? now;
+  let changed = source !== undefined && source !== text;
   let fm = file.frontMatter;
   const ensureFm = (): FrontMatter => {
     if (!fm) {
@@ -186,8 +209,18 @@ export function encodePage(original: string, fields: PageFields, rewrite: (url: 
     }
     return undefined;
   });
-  if (!changed) return original;
-  return serializePageFile(file, { original: { text: original, page: before.file } });
+  if (!changed) return text;
+  const baseText = source ?? text;
+  const base = source === undefined ? before.file : parsePageFile(source);
+  file.style = changedPageStyle(base.style);
+  return serializePageFile(file, { original: { text: baseText, page: base } });
+}
+
+/** A new page (no source blob) written entirely in GitBook's current style. */
+export function serializeNewPage(text: string): string {
+  const file = parsePageFile(text);
+  file.style = changedPageStyle(currentStyle());
+  return serializePageFile(file);
 }
 
 /** Write a page from its model alone (no byte reuse): used by `roundtrip --reserialize`. */

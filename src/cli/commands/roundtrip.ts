@@ -2,24 +2,28 @@
  * `folio roundtrip <dir> [--root <projectDirectory>] --out <outDir> [--reserialize]`: import a
  * working tree, export it into <outDir> (everything Folio would write plus the unmanaged files
  * copied through) and print `{ pages, files, identical, changed, missing, extra }` against <dir>.
+ * <outDir> is replaced: it must not be, contain or lie inside <dir>, and a non-empty directory that
+ * is not an earlier roundtrip output is refused unless `--force`.
  */
 import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs, stringOption } from '../args.js';
 import { readWorkingTree } from '../../format/source-tree.js';
 import { roundtripTree } from '../../format/roundtrip.js';
 import { isFolioError } from '../../errors.js';
+import { checkOutputDirectory, OUTPUT_MARKER, writeOutputMarker } from '../output-directory.js';
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['reserialize', 'list']);
+  const args = parseArgs(argv, ['reserialize', 'list', 'force']);
   const dir = args.positionals[0];
   const out = stringOption(args, 'out');
   if (!dir || !out) {
-    process.stderr.write('usage: folio roundtrip <dir> [--root <projectDirectory>] --out <outDir> [--reserialize] [--list]\n');
+    process.stderr.write('usage: folio roundtrip <dir> [--root <projectDirectory>] --out <outDir> [--reserialize] [--list] [--force]\n');
     return 2;
   }
-  if (resolve(out) === resolve(dir)) {
-    process.stderr.write('folio roundtrip: --out must differ from the input directory\n');
+  const check = await checkOutputDirectory(dir, out, args.options.force === true);
+  if (!check.ok) {
+    process.stderr.write(`folio roundtrip: ${check.reason}\n`);
     return 2;
   }
   const projectDirectory = stringOption(args, 'root');
@@ -28,6 +32,7 @@ export async function run(argv: string[]): Promise<number> {
     const result = await roundtripTree(tree, { ...(projectDirectory === undefined ? {} : { projectDirectory }), reserialize: args.options.reserialize === true });
     await rm(out, { recursive: true, force: true });
     await mkdir(out, { recursive: true });
+    await writeOutputMarker(out);
     for (const [path, entry] of result.output) {
       const target = join(out, path);
       await mkdir(dirname(target), { recursive: true });
@@ -37,6 +42,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     // Measure what is actually on disk, not what we meant to write.
     const written = await readWorkingTree(out);
+    written.delete(OUTPUT_MARKER);
     const { compareTrees } = await import('../../format/roundtrip.js');
     const cmp = compareTrees(tree, written);
     const report: Record<string, unknown> = {

@@ -1,7 +1,7 @@
 export type { PageFile, PageTitle, Style, Era, MarkdownWarning, ParseOptions, SerializeOptions, LiquidBlock, LiquidTag, LiquidAttribute } from './types.js';
 export { FrontMatter } from './front-matter.js';
 export type { FrontMatterLinks } from './front-matter.js';
-export { parsePageFile } from './parse.js';
+export { parsePageFile, DEFAULT_MAX_LENGTH } from './parse.js';
 export { serializePageFile } from './serialize.js';
 export { currentStyle, legacyStyle, detectStyle } from './style/detect.js';
 export { MarkdownCodes, MarkdownFormatError, FrontMatterInvalidError, LiquidUnterminatedError, LiquidUnmatchedEndError, BinaryContentError, PageTooLargeError } from './errors.js';

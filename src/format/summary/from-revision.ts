@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { DocumentPage, PageModel, RevisionModel } from '../model.js';
 import { dirname, relativePath } from '../paths.js';
 import { serializeSummary } from './serialize.js';
-import type { ParsedToc, TocEntry, TocSection } from './types.js';
+import type { CommentAnchor, ParsedToc, TocEntry, TocSection } from './types.js';
 
 /** Where each document page's file lives (page id → repository-relative path). */
 export type PagePaths = Map<string, string>;
@@ -16,11 +16,18 @@ export function tocFromRevision(revision: RevisionModel, paths: PagePaths): Pars
     style: { heading: s.heading, indent: s.indent, bullet: s.bullet, escapeDestinations: s.escapeDestinations, escapeParens: s.escapeParens ?? false, separator: s.separator, trailingNewlines: s.trailingNewlines ?? 1 },
     comments: [...s.comments],
   };
+  // page id → the entry or section written for it (to put comments back where they stood)
+  const written = new Map<string, TocEntry | TocSection>();
   const destOf = (pageId: string): string | undefined => {
     const p = paths.get(pageId);
     return p === undefined ? undefined : relativePath(summaryDir, p);
   };
   const entryOf = (page: PageModel): TocEntry | null => {
+    const e = entryFor(page);
+    if (e) written.set(page.id, e);
+    return e;
+  };
+  const entryFor = (page: PageModel): TocEntry | null => {
     const children = page.children.map(entryOf).filter((e): e is TocEntry => e !== null);
     switch (page.kind) {
       case 'document': {
@@ -54,6 +61,7 @@ export function tocFromRevision(revision: RevisionModel, paths: PagePaths): Pars
       if (page.explicitAnchor) group.anchor = page.slug;
       current = { group, entries: [] };
       toc.sections.push(current);
+      written.set(page.id, current);
       for (const c of page.children) {
         const e = entryOf(c);
         if (e) current.entries.push(e);
@@ -62,6 +70,14 @@ export function tocFromRevision(revision: RevisionModel, paths: PagePaths): Pars
       const e = entryOf(page);
       if (e) current.entries.push(e);
     }
+  }
+  if (s.commentPlaces && s.commentPlaces.length === s.comments.length) {
+    toc.commentPlaces = s.commentPlaces.map((c) => {
+      const at = c.after === null ? undefined : written.get(c.after);
+      // A comment after a page that is no longer written keeps no place: it goes to the end.
+      const after: CommentAnchor = c.after === null ? { top: true } : at === undefined ? { section: { group: null, entries: [] } } : 'entries' in at ? { section: at } : { entry: at };
+      return { after, blankBefore: c.blankBefore };
+    });
   }
   return toc;
 }

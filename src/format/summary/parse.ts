@@ -1,6 +1,6 @@
 import { FormatWarningCodes, warning, type FormatWarning } from '../errors.js';
 import { unescapeMarkdown } from './escape.js';
-import type { ParsedToc, TocEntry, TocSection, TocStyle } from './types.js';
+import type { CommentAnchor, ParsedToc, TocEntry, TocSection, TocStyle } from './types.js';
 
 const ITEM = /^( *)([*+-])[ \t]+(.*)$/;
 const GROUP = /^##[ \t]+(.*?)[ \t]*$/;
@@ -82,6 +82,8 @@ export function parseSummary(text: string, path: string): { toc: ParsedToc; warn
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   const sections: TocSection[] = [{ group: null, entries: [] }];
   const comments: string[] = [];
+  const commentPlaces: NonNullable<ParsedToc['commentPlaces']> = [];
+  let last: CommentAnchor = { top: true };
   const style: TocStyle = { heading: 'Table of contents', indent: 2, bullet: '*', escapeDestinations: false, escapeParens: false, separator: '***', trailingNewlines: 1 };
   let headingSeen = false;
   let indentSeen = false;
@@ -102,6 +104,7 @@ export function parseSummary(text: string, path: string): { toc: ParsedToc; warn
       while (j < lines.length && !lines[j]!.includes('-->')) j++;
       const raw = lines.slice(n, Math.min(j, lines.length - 1) + 1).join('\n');
       comments.push(raw);
+      commentPlaces.push({ after: last, blankBefore: n > 0 && lines[n - 1]!.trim() === '' });
       for (const inner of raw.split('\n')) {
         const m = /\[([^\]]*)\]\(([^)]*)\)/.exec(inner);
         if (m) warnings.push(warning(FormatWarningCodes.SUMMARY_COMMENTED_ENTRY, `entry ${JSON.stringify(m[2])} is hidden in an HTML comment and not imported`, { severity: 'info', path, line: lineNo }));
@@ -125,13 +128,17 @@ export function parseSummary(text: string, path: string): { toc: ParsedToc; warn
       }
       const group: NonNullable<TocSection['group']> = { title: unescapeMarkdown(title.trim()), untitled: false, line: lineNo };
       if (anchor !== undefined) group.anchor = anchor;
-      sections.push({ group, entries: [] });
+      const section: TocSection = { group, entries: [] };
+      sections.push(section);
+      last = { section };
       stack = [];
       continue;
     }
     if (SEPARATOR.test(line) && !ITEM.test(line.replace(/^( *[*+-])[ \t]+\[/, ''))) {
       style.separator = line.trim();
-      sections.push({ group: { title: '', untitled: true, line: lineNo }, entries: [] });
+      const section: TocSection = { group: { title: '', untitled: true, line: lineNo }, entries: [] };
+      sections.push(section);
+      last = { section };
       stack = [];
       continue;
     }
@@ -181,6 +188,7 @@ export function parseSummary(text: string, path: string): { toc: ParsedToc; warn
     if (parent) parent.entry.children.push(entry);
     else current().entries.push(entry);
     stack.push({ indent, entry });
+    last = { entry };
   }
-  return { toc: { sections, style, comments }, warnings };
+  return { toc: { sections, style, comments, commentPlaces }, warnings };
 }

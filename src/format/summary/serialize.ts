@@ -1,10 +1,29 @@
 import { escapeLinkText, formatDestination, formatLinkTitle } from './escape.js';
-import type { ParsedToc, TocEntry } from './types.js';
+import type { ParsedToc, TocEntry, TocSection } from './types.js';
 
 /** Write SUMMARY.md in GitBook's style (heading, blank line around groups, no blank between items). */
 export function serializeSummary(toc: ParsedToc): string {
   const { style } = toc;
   const out: string[] = [`# ${style.heading}`, ''];
+  // Comments placed after a line that is still written go there; the others go to the end.
+  const placed = new Map<TocEntry | TocSection | 'top', Array<{ text: string; blankBefore: boolean }>>();
+  const atEnd: string[] = [];
+  const present = new Set<TocEntry | TocSection>();
+  const collect = (es: TocEntry[]) => es.forEach((e) => (present.add(e), collect(e.children)));
+  toc.sections.forEach((s) => (present.add(s), collect(s.entries)));
+  toc.comments.forEach((text, i) => {
+    const place = toc.commentPlaces?.length === toc.comments.length ? toc.commentPlaces[i]! : undefined;
+    const key = !place ? undefined : 'top' in place.after ? 'top' : 'entry' in place.after ? place.after.entry : place.after.section;
+    if (key === undefined || (key !== 'top' && !present.has(key))) atEnd.push(text);
+    else placed.set(key, [...(placed.get(key) ?? []), { text, blankBefore: place!.blankBefore }]);
+  });
+  const emit = (key: TocEntry | TocSection | 'top') => {
+    for (const c of placed.get(key) ?? []) {
+      if (c.blankBefore && out[out.length - 1] !== '') out.push('');
+      out.push(c.text);
+    }
+  };
+  emit('top');
   const writeEntries = (entries: TocEntry[], depth: number) => {
     const pad = ' '.repeat(style.indent * depth);
     for (const e of entries) {
@@ -17,6 +36,7 @@ export function serializeSummary(toc: ParsedToc): string {
         const title = e.linkTitle !== undefined ? ` ${formatLinkTitle(e.linkTitle)}` : '';
         out.push(`${pad}${style.bullet} [${escapeLinkText(e.text, style.escapeParens)}](${formatDestination(e.dest, style.escapeDestinations)}${title})`);
       }
+      emit(e);
       writeEntries(e.children, depth + 1);
     }
   };
@@ -29,10 +49,14 @@ export function serializeSummary(toc: ParsedToc): string {
         out.push(`## ${escapeLinkText(section.group.title)}${anchor}`);
       }
       out.push('');
+      if (placed.has(section)) {
+        out.pop();
+        emit(section);
+      }
     }
     writeEntries(section.entries, 0);
   });
-  for (const c of toc.comments) {
+  for (const c of atEnd) {
     if (out[out.length - 1] !== '') out.push('');
     out.push(c);
   }

@@ -40,8 +40,13 @@ export interface TocStyle {
   trailingNewlines: number;
 }
 
+/** The line an HTML comment followed: the `# heading` (top), an entry's line or a group heading. */
+export type CommentAnchor = { top: true } | { entry: TocEntry } | { section: TocSection };
+
 export interface ParsedToc {
   sections: TocSection[];
   style: TocStyle;
   comments: string[];
+  /** Where each of `comments` stands (same order); absent: all at the end of the file. */
+  commentPlaces?: Array<{ after: CommentAnchor; blankBefore: boolean }>;
 }

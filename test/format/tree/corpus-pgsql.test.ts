@@ -18,6 +18,9 @@ describe(`corpus ${NAME} (1000-page case)`, () => {
     expect(f.plain.changed).toEqual([]);
     expect(f.plain.missing).toEqual([]);
     expect(f.plain.extra).toEqual([]);
+    expect(f.plain.identical).toBe(repo.tree.size);
+    expect(f.reserialized.missing).toEqual([]);
+    expect(f.reserialized.extra).toEqual([]);
     if (f.figure.summaryWrittenByGitbook) expect(f.figure.summaryIdentical).toBe(true);
     expect(f.figure.combined).toBeGreaterThanOrEqual(0.97);
   }, 300_000);

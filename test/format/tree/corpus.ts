@@ -1,7 +1,7 @@
 /** Helpers for the corpus fidelity tests (not a test file). */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { exportRevision, importTree, readWorkingTree, applyChanges, type ImportResult, type SourceTree } from '../../../src/format/index.js';
+import { documents, exportRevision, importTree, readWorkingTree, applyChanges, type ImportResult, type SourceTree } from '../../../src/format/index.js';
 import { compareTrees } from '../../../src/format/roundtrip.js';
 import { corpusDir } from '../../../src/project-root.js';
 
@@ -29,7 +29,20 @@ export interface Fidelity {
   imported: ImportResult;
   plain: ReturnType<typeof compareTrees>;
   reserialized: ReturnType<typeof compareTrees>;
-  figure: { repo: string; pages: number; files: number; plainIdentical: string; summaryWrittenByGitbook: boolean; summaryIdentical: boolean | null; pagesIdentical: string; combined: number };
+  figure: {
+    repo: string;
+    pages: number;
+    files: number;
+    plainIdentical: string;
+    summaryWrittenByGitbook: boolean;
+    summaryIdentical: boolean | null;
+    /** GitBook-written files that are imported pages (reserialized from their model): identical / all. */
+    pagesIdentical: string;
+    /** GitBook-written `.md` files that are not pages of the TOC (never reserialized, so not scored). */
+    writtenNotPages: number;
+    /** (identical reserialized GitBook-written pages + SUMMARY.md when GitBook wrote it) / their count. */
+    combined: number;
+  };
 }
 
 export async function fidelity(repo: CorpusRepo): Promise<Fidelity> {
@@ -40,10 +53,14 @@ export async function fidelity(repo: CorpusRepo): Promise<Fidelity> {
   const reserialized = compareTrees(repo.tree, reOut);
   const summaryPath = imported.revision.config.summary;
   const same = (p: string) => repo.tree.get(p)?.oid === reOut.get(p)?.oid;
-  const writtenPages = repo.written.filter((p) => p !== summaryPath);
+  // Only pages written from their model count: a page with content (not a symlink, binary or oversized file).
+  const reserializedPages = new Set([...documents(imported.revision.pages)].flatMap((p) => (p.git && p.markdown !== null ? [p.git.path] : [])));
+  const written = repo.written.filter((p) => p !== summaryPath);
+  const writtenPages = written.filter((p) => reserializedPages.has(p));
   const identicalPages = writtenPages.filter(same).length;
   const summaryWritten = repo.written.includes(summaryPath);
   const combinedOk = identicalPages + (summaryWritten && same(summaryPath) ? 1 : 0);
+  const scored = writtenPages.length + (summaryWritten ? 1 : 0);
   return {
     imported,
     plain,
@@ -56,7 +73,8 @@ export async function fidelity(repo: CorpusRepo): Promise<Fidelity> {
       summaryWrittenByGitbook: summaryWritten,
       summaryIdentical: summaryWritten ? same(summaryPath) : null,
       pagesIdentical: `${identicalPages}/${writtenPages.length}`,
-      combined: Math.round((combinedOk / repo.written.length) * 10000) / 10000,
+      writtenNotPages: written.length - writtenPages.length,
+      combined: Math.round((combinedOk / scored) * 10000) / 10000,
     },
   };
 }

@@ -54,6 +54,31 @@ describe('SUMMARY.md parser', () => {
     expect(toc.sections[0]!.entries).toHaveLength(2);
     expect(warnings.map((w) => w.code)).toEqual(['FORMAT_SUMMARY_COMMENTED_ENTRY']);
     expect(toc.comments).toEqual(['<!-- * [Hidden](hidden.md) -->']);
+    // Written back where it stood, not at the end.
+    expect(serializeSummary(toc)).toBe(text);
+  });
+
+  it('keeps comments at their place: after the heading, inside nested entries, after a group heading, at the end', () => {
+    const text = [
+      '# Table of contents',
+      '',
+      '<!-- top note -->',
+      '* [A](a.md)',
+      '  * [A1](a1.md)',
+      '  <!-- * [A2](a2.md) -->',
+      '* [B](b.md)',
+      '',
+      '## Group',
+      '',
+      '<!-- * [G0](g0.md) -->',
+      '* [G1](g1.md)',
+      '',
+      '<!-- end -->',
+      '',
+    ].join('\n');
+    const { toc } = parseSummary(text, 'SUMMARY.md');
+    expect(toc.comments).toHaveLength(4);
+    expect(serializeSummary(toc)).toBe(text);
   });
 
   it('reads OpenAPI YAML entries verbatim', () => {

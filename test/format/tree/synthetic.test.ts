@@ -170,6 +170,25 @@ describe('project directory with .gitbook.yaml root and structure', () => {
   });
 });
 
+describe('SUMMARY.md comments (hidden entries)', () => {
+  it('stay where they stood when SUMMARY.md is rewritten; a comment after a deleted page moves to the end', async () => {
+    const summary = '# Table of contents\n\n* [A](a.md)\n  <!-- * [A draft](a-draft.md) -->\n* [B](b.md)\n<!-- * [B draft](b-draft.md) -->\n* [C](c.md)\n\n## Group\n\n<!-- * [G draft](g.md) -->\n* [D](d.md)\n';
+    const tree = treeFromFiles({ 'SUMMARY.md': summary, 'a.md': '# A\n', 'b.md': '# B\n', 'c.md': '# C\n', 'd.md': '# D\n' });
+    const { revision } = await importTree(tree);
+    expect((await exportRevision(revision, tree, { reserialize: true })).changes.has('SUMMARY.md')).toBe(false);
+    // Rename C: SUMMARY.md is rewritten, every comment at its place.
+    (revision.pages[2] as DocumentPage).tocTitle = 'See';
+    const renamed = await exportRevision(revision, tree);
+    expect(dec(renamed.changes.get('SUMMARY.md'))).toBe(summary.replace('[C](c.md)', '[See](c.md)'));
+    // Delete B: its comment has no place any more and goes to the end.
+    revision.pages.splice(1, 1);
+    const deleted = await exportRevision(revision, tree);
+    expect(dec(deleted.changes.get('SUMMARY.md'))).toBe(
+      '# Table of contents\n\n* [A](a.md)\n  <!-- * [A draft](a-draft.md) -->\n* [See](c.md)\n\n## Group\n\n<!-- * [G draft](g.md) -->\n* [D](d.md)\n\n<!-- * [B draft](b-draft.md) -->\n',
+    );
+  });
+});
+
 describe('incremental import', () => {
   it('reuses unchanged pages without reading them and keeps ids, also for moved files', async () => {
     const tree = folderRepo();
@@ -187,6 +206,20 @@ describe('incremental import', () => {
     const ids = (r: RevisionModel) => [...documents(r.pages)].map((p) => `${p.git!.path}=${p.id}`).sort();
     expect(ids(second.revision)).toEqual(ids(first.revision));
     expect(doc(second.revision, 'intro.md').title).toBe('Intro changed');
+  });
+
+  it('TOC links and groups that repeat (same href, same title) each keep their own id', async () => {
+    const summary = '# Table of contents\n\n* [A](a.md)\n  * [Wallet](https://example.com/w)\n* [B](b.md)\n  * [Wallet](https://example.com/w)\n\n## Same\n\n* [C](c.md)\n\n## Same\n\n* [D](d.md)\n';
+    const tree = treeFromFiles({ 'SUMMARY.md': summary, 'a.md': '# A\n', 'b.md': '# B\n', 'c.md': '# C\n', 'd.md': '# D\n' });
+    const first = await importTree(tree);
+    const second = await importTree(tree, { previous: { revision: first.revision, tree } });
+    const ids = (r: RevisionModel) => {
+      const out: string[] = [];
+      const walk = (ps: RevisionModel['pages']) => ps.forEach((p) => (out.push(`${p.kind} ${p.title} ${p.id}`), walk(p.children)));
+      walk(r.pages);
+      return out;
+    };
+    expect(ids(second.revision)).toEqual(ids(first.revision));
   });
 
   it('a moved file keeps its page id (matched by blob oid)', async () => {
@@ -224,6 +257,37 @@ describe('bad input', () => {
     expect((await exportRevision(revision, tree, { reserialize: true })).changes.size).toBe(0);
   });
 
+  it('a symlinked SUMMARY.md or .gitbook.yaml is not followed: typed error warnings, defaults, never written over', async () => {
+    const tree = base({ 'guide.md': '# Guide\n', 'real-summary.md': '# Table of contents\n\n* [Home](README.md)\n', 'real.yaml': 'root: ./elsewhere/\n' });
+    tree.set('SUMMARY.md', memoryEntry(enc('real-summary.md'), '120000'));
+    tree.set('.gitbook.yaml', memoryEntry(enc('real.yaml'), '120000'));
+    const { revision, warnings } = await importTree(tree);
+    const symlinks = warnings.filter((w) => w.code === 'FORMAT_SUMMARY_SYMLINK' || w.code === 'FORMAT_CONFIG_SYMLINK');
+    expect(symlinks.map((w) => [w.code, w.severity, w.path]).sort()).toEqual([
+      ['FORMAT_CONFIG_SYMLINK', 'error', '.gitbook.yaml'], ['FORMAT_SUMMARY_SYMLINK', 'error', 'SUMMARY.md'],
+    ]);
+    expect(revision.config).toMatchObject({ configPath: null, root: '' });
+    // The table of contents is inferred from the folders.
+    expect([...documents(revision.pages)].map((p) => p.git!.path).sort()).toEqual(['README.md', 'guide.md', 'real-summary.md']);
+    expect((await exportRevision(revision, tree, { reserialize: true })).changes.has('SUMMARY.md')).toBe(false);
+    revision.pages.splice(1, 1); // a TOC change: SUMMARY.md would be rewritten, but it is a symlink
+    const changed = await exportRevision(revision, tree);
+    expect(changed.changes.has('SUMMARY.md')).toBe(false);
+    expect(changed.warnings.map((w) => w.code)).toContain('FORMAT_SUMMARY_SYMLINK');
+  });
+
+  it('page size: one limit for import and parsing; a page over it is opaque with one warning, a raised limit parses it whole', async () => {
+    const filler = 'Some text of the page.\n\n'.repeat(Math.ceil((2.1 * 1024 * 1024) / 24)); // ~2.1 MiB, over the default
+    const tree = base({ 'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Big](big.md)\n', 'big.md': `# Big\n\n[Home](README.md)\n\n${filler}` });
+    const small = await importTree(tree);
+    expect(small.warnings.filter((w) => w.path === 'big.md').map((w) => w.code)).toEqual(['FORMAT_PAGE_TOO_LARGE']);
+    expect(doc(small.revision, 'big.md').markdown).toBeNull();
+    const raised = await importTree(tree, { limits: { maxPageBytes: 3 * 1024 * 1024 } });
+    expect(raised.warnings.filter((w) => w.path === 'big.md')).toEqual([]);
+    const big = doc(raised.revision, 'big.md');
+    expect(big.references.map((r) => r.target.kind)).toEqual(['page']);
+  }, 120_000);
+
   it('duplicate SUMMARY entries, entries outside the root and missing files become links with warnings', async () => {
     const { revision, warnings } = await importTree(base({
       'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [A](a.md)\n* [A again](a.md)\n* [Escape](../../x.md)\n* [Gone](gone.md)\n',
@@ -245,6 +309,31 @@ describe('bad input', () => {
     await expect(importTree(base({ '.gitbook.yaml': 'root: ../../elsewhere\n' }))).rejects.toMatchObject({ code: 'FORMAT_ROOT_OUTSIDE_REPOSITORY' });
     await expect(importTree(base({}), { projectDirectory: '../x' })).rejects.toMatchObject({ code: 'FORMAT_ROOT_OUTSIDE_REPOSITORY' });
   });
+
+  it('the default page limit (5000) counts document pages only, not links or groups; nothing is read before it applies', async () => {
+    const make = (pages: number, links: number) => {
+      const lines = ['# Table of contents', ''];
+      const files = new Map<string, string>();
+      for (let i = 0; i < pages; i++) {
+        lines.push(`* [P${i}](p${i}.md)`);
+        files.set(`p${i}.md`, `# P${i}\n`);
+      }
+      lines.push('', '## Links', '');
+      for (let i = 0; i < links; i++) lines.push(`* [L${i}](https://example.com/${i})`, `* [Again ${i}](p${i}.md#top)`);
+      files.set('SUMMARY.md', lines.join('\n') + '\n');
+      return treeFromFiles(files);
+    };
+    // 5,001 pages: a typed error before any page is read.
+    const over = make(5001, 0);
+    let reads = 0;
+    for (const [p, e] of over) if (p !== 'SUMMARY.md') over.set(p, { ...e, read: async () => { reads++; return e.read(); } });
+    await expect(importTree(over)).rejects.toMatchObject({ code: 'FORMAT_TOO_MANY_PAGES', data: { count: 5001, limit: 5000 } });
+    expect(reads).toBe(0);
+    // 5,000 pages and 400 link entries (external and anchor links): within the limit.
+    const { stats, revision } = await importTree(make(5000, 200));
+    expect(stats.pages).toBe(5000);
+    expect(revision.pages.at(-1)!.children).toHaveLength(400);
+  }, 120_000);
 
   it('more pages than the limit is a typed error', async () => {
     const files: Record<string, string> = { 'SUMMARY.md': '# T\n\n' + Array.from({ length: 6 }, (_, i) => `* [P${i}](p${i}.md)\n`).join('') };
