@@ -92,7 +92,8 @@ export async function loadRevisionModel(store: Store, revisionId: string): Promi
   }
   const [pages, files] = await Promise.all([store.revisions.pages(revisionId), store.revisions.files(revisionId)]);
   const hashByGitOid = new Map<string, string>();
-  const decoder = new TextDecoder();
+  // A page's markdown keeps a leading BOM (the importer decodes with ignoreBOM), so the body read back must too.
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   const bodies = new Map<string, string>();
   const collect = (list: PageRecord[], out: PageRecord[]) => {
     for (const p of list) {
