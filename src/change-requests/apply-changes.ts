@@ -7,13 +7,34 @@ import { allIds, locate, recomputePaths, slugify, toEditable, toFileInputs, toPa
 /** One change of `POST …/change-requests/{id}/content` (the official spec's `ChangeRequestContentChange`). */
 export type ContentChange =
   | { operation: 'insert_page'; into?: string; at?: number; ref?: string; title?: string; slug?: string; emoji?: string; description?: string; document: { markdown?: string; document?: unknown } }
-  | { operation: 'update_page'; page: string; title?: string; slug?: string; emoji?: string; description?: string; into?: string; at?: number; document?: { markdown?: string; document?: unknown } }
+  | { operation: 'update_page'; page: string; title?: string; slug?: string; emoji?: string; description?: string; into?: string | null; at?: number; document?: { markdown?: string; document?: unknown } }
   | { operation: 'delete_page'; page: string }
   | { operation: 'insert_files'; files: Array<{ ref?: string; name: string; contentType?: string; base64?: string; url?: string }> };
 
 export type AffectedPage = { object: 'created_page'; ref?: string; id: string } | { object: 'updated_page'; id: string } | { object: 'deleted_page'; id: string };
 
 const MAX_BASE64_BYTES = 1024 * 1024;
+
+/** A page whose path must be recomputed (moved or renamed), with its descendants. */
+function clearPaths(page: EditablePage): void {
+  if (page.kind !== 'link') page.path = null;
+  for (const child of page.children) clearPaths(child);
+}
+
+/**
+ * One entry per page, in the order the batch first touched it: a page created then updated stays
+ * `created_page`; one created then deleted is not listed; one updated then deleted is `deleted_page`.
+ */
+function affectedPages(touched: AffectedPage[]): AffectedPage[] {
+  const byId = new Map<string, AffectedPage | null>();
+  for (const t of touched) {
+    const first = byId.get(t.id);
+    if (first === undefined) byId.set(t.id, t);
+    else if (first === null) continue;
+    else if (t.object === 'deleted_page') byId.set(t.id, first.object === 'created_page' ? null : t);
+  }
+  return [...byId.values()].filter((a): a is AffectedPage => a !== null);
+}
 
 /** Metadata read from a page file: its front matter (description, hidden, …) and `# H1` title. */
 function metadataFromMarkdown(markdown: string): { title?: string; data: JsonObject } {
@@ -46,15 +67,22 @@ function uniqueSlug(siblings: EditablePage[], wanted: string, self?: string): st
  * Applies a batch of changes to `baseRevisionId` and stores the result as a new revision (`type: edits`,
  * parent: the base). All or nothing: a bad change is a ValidationError and nothing is written.
  */
-export async function applyContentChanges(store: Store, spaceId: string, baseRevisionId: string, changes: ContentChange[]): Promise<{ revisionId: string; affected: AffectedPage[] }> {
+export async function applyContentChanges(
+  store: Store,
+  spaceId: string,
+  baseRevisionId: string,
+  changes: ContentChange[],
+): Promise<{ revisionId: string; affected: AffectedPage[]; insertedFiles: string[] }> {
   const pages = toEditable(await store.revisions.pages(baseRevisionId));
   const files: FileRecord[] = [...(await store.revisions.files(baseRevisionId))];
-  const affected: AffectedPage[] = [];
+  const touched: AffectedPage[] = [];
+  const insertedFiles: string[] = [];
   const encoder = new TextEncoder();
 
-  const place = (page: EditablePage, into: string | undefined, at: number | undefined) => {
+  /** `into`: the new parent's id; null or undefined: the root. */
+  const place = (page: EditablePage, into: string | null | undefined, at: number | undefined) => {
     let siblings = pages;
-    if (into !== undefined) {
+    if (into !== undefined && into !== null) {
       const parent = locate(pages, into);
       if (!parent) throw new ValidationError(`into: no page ${into}`);
       if (parent.page.kind === 'link') throw new ValidationError(`into: page ${into} is a link and cannot hold pages`);
@@ -77,41 +105,46 @@ export async function applyContentChanges(store: Store, spaceId: string, baseRev
       const bodyHash = await store.blobs.put(encoder.encode(markdown));
       const page: EditablePage = { id: newId(), kind: 'document', title, slug: change.slug ?? slugify(title), path: null, data, bodyHash, children: [] };
       place(page, change.into, change.at);
-      affected.push({ object: 'created_page', id: page.id, ...(change.ref ? { ref: change.ref } : {}) });
+      touched.push({ object: 'created_page', id: page.id, ...(change.ref ? { ref: change.ref } : {}) });
     } else if (change.operation === 'update_page') {
       const found = locate(pages, change.page);
       if (!found) throw new ValidationError(`${where}: no page ${change.page}`);
       const page = found.page;
       const markdown = requireMarkdown(change.document, where);
-      if (markdown !== undefined) {
+      const meta = markdown !== undefined ? metadataFromMarkdown(markdown) : undefined;
+      if (markdown !== undefined && meta) {
         if (page.kind !== 'document') throw new ValidationError(`${where}: page ${page.id} is a ${page.kind} and has no document`);
         // The markdown's front matter and heading replace the metadata; without a document it stays as it was.
-        const meta = metadataFromMarkdown(markdown);
         const kept: JsonObject = { ...page.data };
         for (const k of ['description', 'icon', 'layout', 'frontMatter', 'hidden', 'noIndex', 'frontMatterValid', 'emoji']) delete kept[k];
         page.data = { ...kept, ...meta.data };
         if (meta.title) page.title = meta.title;
         page.bodyHash = await store.blobs.put(encoder.encode(markdown));
       }
-      if (change.title !== undefined && !(markdown !== undefined && metadataFromMarkdown(markdown).title)) page.title = change.title;
-      if (change.description !== undefined && page.data.description === undefined) page.data = { ...page.data, description: change.description };
+      // The fields apply unless the document of the same change says otherwise (its `# H1`, its front matter).
+      if (change.title !== undefined && !meta?.title) page.title = change.title;
+      if (change.description !== undefined && meta?.data.description === undefined) page.data = { ...page.data, description: change.description };
       if (change.emoji !== undefined) page.data = { ...page.data, emoji: change.emoji };
       if (change.slug !== undefined && change.slug !== page.slug) {
         page.slug = uniqueSlug(found.siblings, change.slug, page.id);
-        page.path = null;
+        clearPaths(page);
       }
       if (change.into !== undefined || change.at !== undefined) {
-        found.siblings.splice(found.index, 1);
-        page.path = null;
-        if (change.into !== undefined && allIds([page]).has(change.into)) throw new ValidationError(`${where}: a page cannot move into itself`);
-        place(page, change.into ?? found.parent?.id, change.at);
+        if (typeof change.into === 'string' && allIds([page]).has(change.into)) throw new ValidationError(`${where}: a page cannot move into itself or one of its descendants`);
+        const current = found.siblings.indexOf(page);
+        found.siblings.splice(current, 1);
+        const into = change.into === undefined ? (found.parent?.id ?? null) : change.into;
+        if (into !== (found.parent?.id ?? null)) clearPaths(page);
+        // Moved to another parent without `at`: appended at the end; same parent without `at`: stays where it was.
+        place(page, into, change.at ?? (change.into === undefined || into === (found.parent?.id ?? null) ? current : undefined));
       }
-      affected.push({ object: 'updated_page', id: page.id });
+      touched.push({ object: 'updated_page', id: page.id });
     } else if (change.operation === 'delete_page') {
       const found = locate(pages, change.page);
       if (!found) throw new ValidationError(`${where}: no page ${change.page}`);
       found.siblings.splice(found.index, 1);
-      affected.push({ object: 'deleted_page', id: change.page });
+      touched.push({ object: 'deleted_page', id: change.page });
+      for (const id of allIds(found.page.children)) touched.push({ object: 'deleted_page', id });
     } else if (change.operation === 'insert_files') {
       for (const file of change.files) {
         if (file.url !== undefined) throw new ValidationError(`${where}: files by url are not supported by Folio; send base64`);
@@ -120,7 +153,9 @@ export async function applyContentChanges(store: Store, spaceId: string, baseRev
         if (bytes.length > MAX_BASE64_BYTES) throw new ValidationError(`${where}: file ${file.name} is larger than 1 MB`);
         if (!file.contentType) throw new ValidationError(`${where}: contentType is required with base64`);
         const hash = await store.blobs.put(new Uint8Array(bytes));
-        files.push({ id: newId(), name: file.name, path: `.gitbook/assets/${file.name}`, contentType: file.contentType, size: bytes.length, git: null, data: {}, hash, position: files.length });
+        const id = newId();
+        insertedFiles.push(id);
+        files.push({ id, name: file.name, path: `.gitbook/assets/${file.name}`, contentType: file.contentType, size: bytes.length, git: null, data: {}, hash, position: files.length });
       }
     } else {
       throw new ValidationError(`${where}: unknown operation`);
@@ -130,5 +165,5 @@ export async function applyContentChanges(store: Store, spaceId: string, baseRev
   // Revision-level data (the converter's config and SUMMARY layout) carries over, so a later export keeps the tree.
   const base = await store.revisions.get(baseRevisionId);
   const { id } = await store.revisions.create({ spaceId, parents: [baseRevisionId], type: 'edits', data: base?.data ?? {}, pages: toPageInputs(pages), files: toFileInputs(files) });
-  return { revisionId: id, affected };
+  return { revisionId: id, affected: affectedPages(touched), insertedFiles };
 }

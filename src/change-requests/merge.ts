@@ -1,6 +1,6 @@
 import { ConflictError } from '../errors.js';
-import type { FileRecord, Store } from '../store/index.js';
-import { locate, toEditable, toFileInputs, toPageInputs, type EditablePage } from './tree.js';
+import type { FileInput, FileRecord, PageInput, Store } from '../store/index.js';
+import { toEditable, toFileInputs, toPageInputs, type EditablePage } from './tree.js';
 
 /** What a page is, for three-way comparison (its place in the tree excluded). */
 function fingerprint(p: EditablePage | undefined): string {
@@ -9,12 +9,33 @@ function fingerprint(p: EditablePage | undefined): string {
 }
 const fileFingerprint = (f: FileRecord | undefined) => (f ? JSON.stringify([f.name, f.contentType, f.hash, f.path]) : '∅');
 
-function flat(pages: EditablePage[], out = new Map<string, { page: EditablePage; parent: string | null; index: number }>(), parent: string | null = null) {
-  pages.forEach((page, index) => {
-    out.set(page.id, { page, parent, index });
+interface Entry {
+  page: EditablePage;
+  parent: string | null;
+}
+type Flat = Map<string, Entry>;
+
+function flat(pages: EditablePage[], out: Flat = new Map(), parent: string | null = null): Flat {
+  for (const page of pages) {
+    out.set(page.id, { page, parent });
     flat(page.children, out, page.id);
-  });
+  }
   return out;
+}
+
+/** The ids of the children of `parent` (null: the root) in one tree, in order. */
+function childrenOf(tree: { pages: EditablePage[]; flat: Flat }, parent: string | null): string[] {
+  if (parent === null) return tree.pages.map((p) => p.id);
+  return tree.flat.get(parent)?.page.children.map((p) => p.id) ?? [];
+}
+
+/** True when `side` put the siblings it shares with `base` in another relative order. */
+function reordered(base: string[], side: string[]): boolean {
+  const inSide = new Set(side);
+  const inBase = new Set(base);
+  const a = base.filter((id) => inSide.has(id));
+  const b = side.filter((id) => inBase.has(id));
+  return a.some((id, i) => b[i] !== id);
 }
 
 export interface MergeConflict {
@@ -23,57 +44,93 @@ export interface MergeConflict {
   reason: string;
 }
 
+export interface MergeResult {
+  conflicts: MergeConflict[];
+  pages: PageInput[];
+  files: FileInput[];
+}
+
 /**
  * Three-way merge of `theirs` (a change request) into `ours` (the primary content) from their common `base`,
- * page by page and file by file: a side that did not touch an item takes the other side's version; both
- * changing the same item differently (or one editing what the other deleted) is a conflict. Pages the change
- * request created are inserted under their parent (at the root when that parent is gone); pages it moved
- * follow it. Returns the merged tree, or the conflicts (nothing is written either way).
+ * page by page and file by file. For each page, its content (kind, title, slug, metadata, body) and its parent
+ * are compared with the base on each side: a side that did not change one takes the other side's; both
+ * changing it differently is a conflict, and so is one side deleting a page the other edited or moved. A
+ * page's position among its siblings is not compared by index (siblings inserted or deleted shift it): the
+ * order of a parent's children is the side's that reordered them (the primary's otherwise), with the other
+ * side's new or moved-in pages after their preceding sibling there. A page whose parent the merge deletes,
+ * or moves that would make a cycle, are conflicts. Returns the merged tree, or the conflicts (nothing is
+ * written either way).
  */
-export async function threeWayMerge(store: Store, baseId: string, oursId: string, theirsId: string) {
-  const load = async (id: string) => ({ pages: toEditable(await store.revisions.pages(id)), files: await store.revisions.files(id) });
+export async function threeWayMerge(store: Store, baseId: string, oursId: string, theirsId: string): Promise<MergeResult> {
+  const load = async (id: string) => {
+    const pages = toEditable(await store.revisions.pages(id));
+    return { pages, flat: flat(pages), files: await store.revisions.files(id) };
+  };
   const [base, ours, theirs] = await Promise.all([load(baseId), load(oursId), load(theirsId)]);
   const conflicts: MergeConflict[] = [];
-  const b = flat(base.pages);
-  const o = flat(ours.pages);
-  const t = flat(theirs.pages);
-  const result = ours.pages; // start from the primary tree, apply the change request's changes
-  const ids = new Set([...b.keys(), ...t.keys()]);
+  const pageConflict = (id: string, reason: string) => conflicts.push({ kind: 'page', id, reason });
 
+  /** The merged page (content without children) and its parent, per id kept. */
+  const kept = new Map<string, { page: EditablePage; parent: string | null; from: Array<'ours' | 'theirs'> }>();
+  const ids = new Set([...base.flat.keys(), ...ours.flat.keys(), ...theirs.flat.keys()]);
   for (const id of ids) {
-    const fb = fingerprint(b.get(id)?.page);
-    const fo = fingerprint(o.get(id)?.page);
-    const ft = fingerprint(t.get(id)?.page);
-    const theirsChanged = ft !== fb;
-    const oursChanged = fo !== fb;
-    const tEntry = t.get(id);
-    const bEntry = b.get(id);
-    const moved = tEntry && bEntry && (tEntry.parent !== bEntry.parent || tEntry.index !== bEntry.index);
-    if (!theirsChanged && !moved) continue;
-    if (theirsChanged && oursChanged && fo !== ft) {
-      conflicts.push({ kind: 'page', id, reason: !tEntry ? 'deleted in the change request, edited in the primary content' : !o.get(id) && bEntry ? 'edited in the change request, deleted in the primary content' : 'edited on both sides' });
+    const b = base.flat.get(id);
+    const o = ours.flat.get(id);
+    const t = theirs.flat.get(id);
+    if (!o && !t) continue; // deleted on both sides
+    const fb = fingerprint(b?.page);
+    if (b && (!o || !t)) {
+      // Deleted on one side: the deletion stands unless the other side edited or moved the page.
+      const other = (o ?? t)!;
+      const edited = fingerprint(other.page) !== fb;
+      const moved = other.parent !== b.parent;
+      if (edited || moved) {
+        const what = edited ? 'edited' : 'moved';
+        pageConflict(id, o ? `deleted in the change request, ${what} in the primary content` : `${what} in the change request, deleted in the primary content`);
+      }
       continue;
     }
-    if (!tEntry) {
-      const here = locate(result, id);
-      if (here) here.siblings.splice(here.index, 1, ...here.page.children.filter((c) => t.has(c.id) && !b.has(c.id)));
+    // Present on both sides (or created on one or both).
+    let page: EditablePage;
+    if (o && t) {
+      const fo = fingerprint(o.page);
+      const ft = fingerprint(t.page);
+      if (ft === fb || ft === fo) page = o.page;
+      else if (fo === fb) page = t.page;
+      else {
+        pageConflict(id, b ? 'edited on both sides' : 'created on both sides with different content');
+        continue;
+      }
+    } else page = (o ?? t)!.page;
+    let parent: string | null;
+    if (o && t) {
+      if (t.parent === b?.parent || t.parent === o.parent) parent = o.parent;
+      else if (o.parent === b?.parent) parent = t.parent;
+      else {
+        pageConflict(id, 'moved to different parents on both sides');
+        continue;
+      }
+    } else parent = (o ?? t)!.parent;
+    kept.set(id, { page, parent, from: [...(o ? (['ours'] as const) : []), ...(t ? (['theirs'] as const) : [])] });
+  }
+
+  // Every kept page needs a kept parent, and moves on both sides must not make a cycle.
+  for (const [id, entry] of kept) {
+    if (entry.parent !== null && !kept.has(entry.parent)) {
+      if (!conflicts.some((c) => c.id === entry.parent)) {
+        const parentDeletedBy = ours.flat.has(entry.parent) ? 'the change request' : 'the primary content';
+        pageConflict(id, `its parent page ${entry.parent} is deleted in ${parentDeletedBy}`);
+      }
       continue;
     }
-    const here = locate(result, id);
-    const parentId = tEntry.parent;
-    if (here && !moved) {
-      Object.assign(here.page, { kind: tEntry.page.kind, title: tEntry.page.title, slug: tEntry.page.slug, path: tEntry.page.path, data: tEntry.page.data, bodyHash: tEntry.page.bodyHash });
-      continue;
+    const seen = new Set([id]);
+    for (let p = entry.parent; p !== null; p = kept.get(p)?.parent ?? null) {
+      if (seen.has(p)) {
+        pageConflict(id, 'moves on both sides would put the page inside itself');
+        break;
+      }
+      seen.add(p);
     }
-    if (!here && bEntry) continue; // deleted in primary, unchanged content in the CR (moved only): stays deleted
-    const node: EditablePage = here ? here.page : { ...tEntry.page, children: [] };
-    if (here) {
-      here.siblings.splice(here.index, 1);
-      Object.assign(node, { title: tEntry.page.title, slug: tEntry.page.slug, path: tEntry.page.path, data: tEntry.page.data, bodyHash: tEntry.page.bodyHash });
-    }
-    const parent = parentId ? locate(result, parentId) : null;
-    const siblings = parent ? parent.page.children : result;
-    siblings.splice(Math.min(tEntry.index, siblings.length), 0, node);
   }
 
   const bf = new Map(base.files.map((f) => [f.id, f]));
@@ -84,16 +141,80 @@ export async function threeWayMerge(store: Store, baseId: string, oursId: string
     const fb = fileFingerprint(bf.get(id));
     const fo = fileFingerprint(of.get(id));
     const ft = fileFingerprint(tf.get(id));
-    if (ft === fb) continue;
-    if (fo !== fb && fo !== ft) {
-      conflicts.push({ kind: 'file', id, reason: 'changed on both sides' });
+    if (ft === fb || ft === fo) continue;
+    if (fo !== fb) {
+      conflicts.push({ kind: 'file', id, reason: !tf.get(id) ? 'deleted in the change request, changed in the primary content' : !of.get(id) ? 'changed in the change request, deleted in the primary content' : 'changed on both sides' });
       continue;
     }
     const theirsFile = tf.get(id);
     if (theirsFile) files.set(id, theirsFile);
     else files.delete(id);
   }
-  return { conflicts, pages: toPageInputs(result), files: toFileInputs([...files.values()]) };
+  if (conflicts.length > 0) return { conflicts, pages: [], files: [] };
+
+  // Children per parent, ordered as described above.
+  const byParent = new Map<string | null, Set<string>>();
+  for (const [id, entry] of kept) {
+    const set = byParent.get(entry.parent) ?? new Set<string>();
+    set.add(id);
+    byParent.set(entry.parent, set);
+  }
+  const order = (parent: string | null): string[] => {
+    const members = byParent.get(parent);
+    if (!members) return [];
+    const b = childrenOf(base, parent);
+    const o = childrenOf(ours, parent);
+    const t = childrenOf(theirs, parent);
+    const [primary, secondary] = reordered(b, t) && !reordered(b, o) ? [t, o] : [o, t];
+    const list = primary.filter((id) => members.has(id));
+    const placed = new Set(list);
+    secondary.forEach((id, i) => {
+      if (!members.has(id) || placed.has(id)) return;
+      let before = -1;
+      for (let j = i - 1; j >= 0 && before < 0; j--) before = list.indexOf(secondary[j]!);
+      list.splice(before + 1, 0, id);
+      placed.add(id);
+    });
+    for (const id of members) if (!placed.has(id)) list.push(id);
+    return list;
+  };
+
+  // Paths: a page keeps the path it has on a side where it sits under the same path (its nearest document
+  // ancestor's) with the same slug; otherwise (moved, renamed, or under a page whose path changed) a document's
+  // path is recomputed from its slug. Groups and links keep theirs.
+  const oursContext = contexts(ours.pages);
+  const theirsContext = contexts(theirs.pages);
+  const build = (parent: string | null, context: string): EditablePage[] =>
+    order(parent).map((id) => {
+      const entry = kept.get(id)!;
+      let path = entry.page.path;
+      if (entry.page.kind === 'document') {
+        const same = entry.from.find((side) => {
+          const tree = side === 'ours' ? ours : theirs;
+          return (side === 'ours' ? oursContext : theirsContext).get(id) === context && tree.flat.get(id)!.page.slug === entry.page.slug;
+        });
+        path = same ? (same === 'ours' ? ours : theirs).flat.get(id)!.page.path : context ? `${context}/${entry.page.slug ?? ''}` : (entry.page.slug ?? '');
+      }
+      const node: EditablePage = { ...entry.page, path, children: [] };
+      node.children = build(id, entry.page.kind === 'document' ? (path ?? context) : context);
+      return node;
+    });
+  return { conflicts, pages: toPageInputs(build(null, '')), files: toFileInputs([...files.values()]) };
+}
+
+/** For each page of a tree, the path its own path is under (its nearest document ancestor's; '' at the top). */
+function contexts(pages: EditablePage[], out = new Map<string, string>(), context = ''): Map<string, string> {
+  for (const page of pages) {
+    out.set(page.id, context);
+    contexts(page.children, out, page.kind === 'document' ? (page.path ?? context) : context);
+  }
+  return out;
+}
+
+/** A revision's content as a merge result (what merging a change request that is not behind gives). */
+export async function contentOf(store: Store, revisionId: string): Promise<MergeResult> {
+  const [pages, files] = await Promise.all([store.revisions.pages(revisionId), store.revisions.files(revisionId)]);
+  return { conflicts: [], pages: toPageInputs(toEditable(pages)), files: toFileInputs(files) };
 }
 
 export function conflictError(conflicts: MergeConflict[]): ConflictError {

@@ -40,7 +40,8 @@ describe('change requests', () => {
       ],
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const ids = Object.fromEntries(res.body.pages.map((p: { ref: string; page: { id: string } }) => [p.ref, p.page.id]));
+    assertContract('POST', `/v1/spaces/${spaceId}/change-requests/${cr}/content?compat=false`, 200, res.body);
+    const ids = Object.fromEntries(res.body.changes.map((p: { ref: string; page: { id: string } }) => [p.ref, p.page.id]));
     await call('POST', `/v1/spaces/${spaceId}/change-requests/${cr}/merge`);
     return { spaceId, a: ids.a, b: ids.b };
   }
@@ -85,6 +86,65 @@ describe('change requests', () => {
     expect((await folio.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr}/content`, { changes: [] })).status).toBe(400);
   });
 
+  it('compat=false answers the spec’s ChangeRequestContentUpdate: changes (one per page) and insertedFiles', async () => {
+    const { spaceId, a, b } = await seeded();
+    const cr = await newCr(spaceId);
+    const path = `/v1/spaces/${spaceId}/change-requests/${cr}/content?compat=false`;
+    const body = await call('POST', path, {
+      changes: [
+        { operation: 'insert_page', ref: 'n', document: { markdown: '# New\n' } },
+        { operation: 'update_page', page: a, title: 'A1' },
+        { operation: 'update_page', page: a, title: 'A2' },
+        { operation: 'delete_page', page: b },
+        { operation: 'insert_files', files: [{ ref: 'pic', name: 'pic.png', contentType: 'image/png', base64: Buffer.from('png bytes').toString('base64') }] },
+      ],
+    });
+    expect(body.pages).toBeUndefined();
+    expect(body.changeRequest).toMatchObject({ object: 'change-request', id: cr });
+    expect(body.changes.map((c: { object: string; ref?: string; page: string | { id: string } }) => [c.object, c.ref, typeof c.page === 'string' ? c.page : c.page.id])).toEqual([
+      ['created_page', 'n', expect.any(String)],
+      ['updated_page', undefined, a],
+      ['deleted_page', undefined, b],
+    ]);
+    expect(body.insertedFiles).toHaveLength(1);
+    expect(body.insertedFiles[0]).toMatchObject({ name: 'pic.png', contentType: 'image/png', size: 9 });
+    const file = await call('GET', `/v1/spaces/${spaceId}/change-requests/${cr}/content/files/${body.insertedFiles[0].id}`);
+    expect(file.name).toBe('pic.png');
+    expect((await folio.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr}/content?compat=maybe`, { changes: [{ operation: 'delete_page', page: a }] })).status).toBe(400);
+  });
+
+  it('update_page: description replaces an existing one, into: null moves to the root, moves keep or append the position', async () => {
+    const { spaceId, a, b } = await seeded();
+    const cr = await newCr(spaceId);
+    const { c } = await edit(spaceId, cr, [{ operation: 'insert_page', ref: 'c', into: a, document: { markdown: '# Gamma\n' } }]);
+    await edit(spaceId, cr, [
+      { operation: 'update_page', page: b, description: 'Replaced' },
+      { operation: 'update_page', page: a, description: 'First description' },
+    ]);
+    const pages = async () => (await call('GET', `/v1/spaces/${spaceId}/change-requests/${cr}/content/pages`)).pages as Array<{ id: string; description?: string; path: string; pages: Tree }>;
+    expect((await pages()).map((p) => [p.id, p.description])).toEqual([
+      [a, 'First description'],
+      [b, 'Replaced'],
+    ]);
+    // The document's own front matter wins over the field in the same change.
+    await edit(spaceId, cr, [{ operation: 'update_page', page: b, description: 'ignored', document: { markdown: '---\ndescription: From front matter\n---\n\n# Beta\n' } }]);
+    expect((await pages()).find((p) => p.id === b)?.description).toBe('From front matter');
+
+    await edit(spaceId, cr, [{ operation: 'update_page', page: c!, into: null }]);
+    expect(shape(await pages())).toEqual([a, b, c]);
+    expect((await pages()).find((p) => p.id === c)?.path).toBe('gamma');
+    await edit(spaceId, cr, [{ operation: 'update_page', page: a, title: 'Alpha again', slug: 'alpha-again' }]);
+    expect(shape(await pages())).toEqual([a, b, c]);
+    await edit(spaceId, cr, [{ operation: 'update_page', page: c!, into: b, at: 0 }, { operation: 'update_page', page: b, into: a }]);
+    const nested = await pages();
+    expect(shape(nested)).toEqual([{ [a]: [{ [b]: [c] }] }]);
+    // Paths follow a moved page's descendants.
+    expect(nested[0]!.pages[0]!.pages![0]).toMatchObject({ id: c, path: 'alpha-again/beta/gamma' });
+    const cycle = await folio.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr}/content`, { changes: [{ operation: 'update_page', page: a, into: c }] });
+    expect(cycle.status).toBe(400);
+    assertContract('POST', `/v1/spaces/${spaceId}/change-requests/${cr}/content`, 400, cycle.body);
+  });
+
   it('merges into a new primary revision of type merge; behind, merges three-way per page', async () => {
     const { spaceId, a, b } = await seeded();
     const one = await newCr(spaceId, 'one');
@@ -101,6 +161,84 @@ describe('change requests', () => {
     expect(await markdown(spaceId, b)).toBe('# Beta\n\nfrom two\n');
     const changes = (await call('GET', `/v1/spaces/${spaceId}/revisions/${m1.revision}/changes`)).changes;
     expect(changes.map((c: { type: string; page: { id: string } }) => [c.type, c.page.id])).toEqual([['page_edited', a]]);
+  });
+
+  /** Applies one batch (compat=false) to a change request; returns page ids by ref. */
+  async function edit(spaceId: string, cr: string, changes: unknown[]): Promise<Record<string, string>> {
+    const body = await call('POST', `/v1/spaces/${spaceId}/change-requests/${cr}/content?compat=false`, { changes });
+    return Object.fromEntries(body.changes.filter((c: { ref?: string }) => c.ref).map((c: { ref: string; page: { id: string } }) => [c.ref, c.page.id]));
+  }
+  type Tree = Array<{ id: string; pages?: Tree }>;
+  const shape = (pages: Tree): unknown[] => pages.map((p) => (p.pages?.length ? { [p.id]: shape(p.pages) } : p.id));
+  const primaryShape = async (spaceId: string) => shape((await call('GET', `/v1/spaces/${spaceId}/content/pages`)).pages);
+
+  it('behind: a sibling deleted by one change request does not turn another’s edit of a page into a move', async () => {
+    const { spaceId, a, b } = await seeded();
+    const one = await newCr(spaceId, 'delete a');
+    const two = await newCr(spaceId, 'edit b');
+    await edit(spaceId, one, [{ operation: 'delete_page', page: a }]);
+    await edit(spaceId, two, [{ operation: 'update_page', page: b, document: { markdown: '# Beta\n\nedited by two\n' } }]);
+    await call('POST', `/v1/spaces/${spaceId}/change-requests/${two}/merge`);
+    await call('POST', `/v1/spaces/${spaceId}/change-requests/${one}/merge`);
+    expect(await primaryShape(spaceId)).toEqual([b]);
+    expect(await markdown(spaceId, b)).toBe('# Beta\n\nedited by two\n');
+  });
+
+  it('a child moved out of a parent the change request deletes survives the merge (behind or not)', async () => {
+    for (const behind of [false, true]) {
+      const { spaceId, a, b } = await seeded();
+      const setup = await newCr(spaceId, 'child');
+      const { c } = await edit(spaceId, setup, [{ operation: 'insert_page', ref: 'c', into: a, document: { markdown: '# Child\n\nc\n' } }]);
+      await call('POST', `/v1/spaces/${spaceId}/change-requests/${setup}/merge`);
+      const cr = await newCr(spaceId, 'move and delete');
+      await edit(spaceId, cr, [
+        { operation: 'update_page', page: c!, into: b },
+        { operation: 'delete_page', page: a },
+      ]);
+      expect(shape((await call('GET', `/v1/spaces/${spaceId}/change-requests/${cr}/content/pages`)).pages)).toEqual([{ [b]: [c] }]);
+      if (behind) {
+        const other = await newCr(spaceId, 'edit b');
+        await edit(spaceId, other, [{ operation: 'update_page', page: b, document: { markdown: '# Beta\n\nfrom other\n' } }]);
+        await call('POST', `/v1/spaces/${spaceId}/change-requests/${other}/merge`);
+      }
+      await call('POST', `/v1/spaces/${spaceId}/change-requests/${cr}/merge`);
+      expect(await primaryShape(spaceId), `behind: ${behind}`).toEqual([{ [b]: [c] }]);
+      expect(await markdown(spaceId, c!)).toBe('# Child\n\nc\n');
+      const moved = await call('GET', `/v1/spaces/${spaceId}/content/page/${c}`);
+      expect(moved.path).toBe(`beta/child`);
+      if (behind) expect(await markdown(spaceId, b)).toBe('# Beta\n\nfrom other\n');
+    }
+  });
+
+  it('behind: reorders, inserts and moves on both sides combine; delete against move is a 409', async () => {
+    const { spaceId, a, b } = await seeded();
+    const one = await newCr(spaceId, 'reorder and add');
+    const two = await newCr(spaceId, 'add and nest');
+    const { x } = await edit(spaceId, one, [
+      { operation: 'update_page', page: b, at: 0 },
+      { operation: 'insert_page', ref: 'x', document: { markdown: '# X\n' } },
+    ]);
+    const { y } = await edit(spaceId, two, [
+      { operation: 'insert_page', ref: 'y', at: 0, document: { markdown: '# Y\n' } },
+      { operation: 'update_page', page: a, title: 'Alpha!' },
+    ]);
+    await call('POST', `/v1/spaces/${spaceId}/change-requests/${one}/merge`);
+    await call('POST', `/v1/spaces/${spaceId}/change-requests/${two}/merge`);
+    expect(await primaryShape(spaceId)).toEqual([y, b, a, x]);
+    expect((await call('GET', `/v1/spaces/${spaceId}/content/page/${a}`)).title).toBe('Alpha!');
+
+    const mover = await newCr(spaceId, 'nest a');
+    const deleter = await newCr(spaceId, 'delete a');
+    await edit(spaceId, mover, [{ operation: 'update_page', page: a, into: b }]);
+    await edit(spaceId, deleter, [{ operation: 'delete_page', page: a }]);
+    await call('POST', `/v1/spaces/${spaceId}/change-requests/${mover}/merge`);
+    const primary = (await folio.store.spaces.get(spaceId))!.revisionId;
+    const clash = await folio.request('POST', `/v1/spaces/${spaceId}/change-requests/${deleter}/merge`);
+    expect(clash.status).toBe(409);
+    assertContract('POST', `/v1/spaces/${spaceId}/change-requests/${deleter}/merge`, 409, clash.body);
+    expect(clash.body.error.message).toContain(a);
+    expect((await folio.store.spaces.get(spaceId))!.revisionId).toBe(primary);
+    expect(await primaryShape(spaceId)).toEqual([y, { [b]: [a] }, x]);
   });
 
   it('a real conflict is a 409 that changes nothing; update brings a change request up to date', async () => {

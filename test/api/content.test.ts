@@ -121,6 +121,72 @@ describe('content reads', () => {
     expect((await folio.request('GET', `/v1/spaces/${spaceId}/revisions/nope`)).status).toBe(404);
   });
 
+  it('serves a revision’s and a change request’s pages, files and paths in the documented shapes', async () => {
+    const rev = `/v1/spaces/${spaceId}/revisions/${second}`;
+    expect((await get(`${rev}/pages`)).pages.map((p: { id: string }) => p.id)).toEqual(['intro', 'guides', 'install']);
+    expect(await get(`${rev}/page/intro?format=markdown`)).toMatchObject({ id: 'intro', markdown: '# Welcome\n\nHi.\n' });
+    expect((await get(`${rev}/page/intro`)).document.object).toBe('document');
+    expect(await get(`${rev}/path/guides/new?format=markdown`)).toMatchObject({ id: 'new', markdown: '# New\n' });
+    expect(await get(`${rev}/files`)).toMatchObject({ count: 1, items: [{ id: 'logo', size: 3 }] });
+    expect(await get(`${rev}/files/logo`)).toMatchObject({ id: 'logo', size: 3 });
+
+    const created = await folio.request('POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Reads' });
+    const cr = `/v1/spaces/${spaceId}/change-requests/${created.body.id}`;
+    const edited = await folio.request('POST', `${cr}/content`, { changes: [{ operation: 'update_page', page: 'install', document: { markdown: '# Install\n\nRun it twice.\n' } }] });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(await get(`${cr}/content`)).toMatchObject({ object: 'revision', id: edited.body.revision, parents: [first] });
+    expect(await get(`${cr}/content/files`)).toMatchObject({ count: 1, items: [{ id: 'logo', size: png.length }] });
+    expect(await get(`${cr}/content/files/logo`)).toMatchObject({ id: 'logo', name: 'logo.png' });
+    expect(await get(`${cr}/content/path/guides/install?format=markdown`)).toMatchObject({ id: 'install', markdown: '# Install\n\nRun it twice.\n' });
+    expect(await get(`${cr}/content/page/install`)).toMatchObject({ id: 'install', path: 'guides/install' });
+    await get(`${cr}/content/page/nope`, 404);
+    await get(`${cr}/content/files/nope`, 404);
+  });
+
+  it('answers errors in the spec’s error shape: 400, 401, 403, 404, 413, and 500 without internals', async () => {
+    const bad = await get(`/v1/spaces/${spaceId}/content/page/intro?format=pdf`, 400);
+    expect(bad.error.message).toMatch(/format/);
+    await get(`/v1/spaces/${spaceId}/content/files?limit=0`, 400);
+    await get(`/v1/spaces/${spaceId}/content/page/nope`, 404);
+    await get('/v1/spaces/no-such-space', 404);
+
+    const anonymous = await fetch(`${folio.baseUrl}/v1/spaces/${spaceId}`);
+    expect(anonymous.status).toBe(401);
+    assertContract('get', `/v1/spaces/${spaceId}`, 401, await anonymous.json());
+    const wrongToken = await folio.request('GET', `/v1/spaces/${spaceId}`, undefined, { authorization: 'Bearer not-a-token' });
+    expect(wrongToken.status).toBe(401);
+    assertContract('get', `/v1/spaces/${spaceId}`, 401, wrongToken.body);
+
+    await folio.store.orgs.ensure({ id: 'elsewhere', title: 'Elsewhere' });
+    const foreign = await folio.store.spaces.create('elsewhere', { title: 'Not yours' });
+    await get(`/v1/spaces/${foreign.id}`, 403);
+    await get(`/v1/spaces/${foreign.id}/content/pages`, 403);
+
+    // A body over the limit (10 MB): 413, in the error shape, and nothing changes.
+    const before = (await folio.request('GET', `/v1/spaces/${spaceId}`)).body;
+    const huge = await folio.request('PATCH', `/v1/spaces/${spaceId}`, { title: 'Too big', padding: 'x'.repeat(11 * 1024 * 1024) });
+    expect(huge.status).toBe(413);
+    assertContract('patch', `/v1/spaces/${spaceId}`, 413, huge.body);
+    expect((await folio.request('GET', `/v1/spaces/${spaceId}`)).body.title).toBe(before.title);
+
+    // An unexpected failure is a 500 that says nothing of the failure: no stack trace, no message, no secret.
+    const spaces = folio.store.spaces;
+    const original = spaces.get;
+    spaces.get = async () => {
+      throw new Error('database exploded at postgres://folio:hunter2@db.internal:5432/folio');
+    };
+    let failed;
+    try {
+      failed = await folio.request('GET', `/v1/spaces/${spaceId}`);
+    } finally {
+      spaces.get = original;
+    }
+    expect(failed.status).toBe(500);
+    assertContract('get', `/v1/spaces/${spaceId}`, 500, failed.body);
+    const text = JSON.stringify(failed.body);
+    for (const leak of ['hunter2', 'db.internal', 'exploded', '.ts:', '.js:', 'at ']) expect(text).not.toContain(leak);
+  });
+
   it('answers orgs and spaces in the documented shapes', async () => {
     await get('/v1/orgs');
     await get(`/v1/orgs/${folio.organizationId}`);

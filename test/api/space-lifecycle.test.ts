@@ -1,9 +1,15 @@
+import { access, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cacheKey } from '../../src/git/index.js';
 import { workflowIds } from '../../workflows/definitions.js';
 import type { PurgeSpaceResult } from '../../workflows/purge.js';
 import { createPurgeActivities } from '../../activities/purge.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { startGitServer, type GitServer } from '../helpers/git-server.js';
 import { testLogger } from '../helpers/logger.js';
+import { assertContract } from '../helpers/openapi-contract.js';
 
 /**
  * PATCH, DELETE and restore of spaces on the dev server, with a purge window of a few seconds
@@ -11,15 +17,47 @@ import { testLogger } from '../helpers/logger.js';
  */
 describe('spaces: update, delete, restore, purge', () => {
   let folio: TestFolio;
+  let git: GitServer;
+  let work: string;
   const encoder = new TextEncoder();
 
   beforeAll(async () => {
-    folio = await startFolio({ env: { FOLIO_PURGE_AFTER_MS: '4000' } });
+    work = await mkdtemp(path.join(tmpdir(), 'folio-lifecycle-'));
+    folio = await startFolio({ env: { FOLIO_PURGE_AFTER_MS: '4000', DATA_DIR: path.join(work, 'data'), FOLIO_VAULT_KEY: 'lifecycle-test-key' } });
     await folio.store.orgs.ensure({ id: 'someone-else', title: 'Someone else' });
+    git = await startGitServer();
+    const src = path.join(work, 'src');
+    await mkdir(src, { recursive: true });
+    await writeFile(path.join(src, 'README.md'), '# Home\n\nWelcome.\n');
+    await writeFile(path.join(src, 'guide.md'), '# Guide\n\nSteps.\n');
+    await writeFile(path.join(src, 'SUMMARY.md'), '# Table of contents\n\n* [Home](README.md)\n* [Guide](guide.md)\n');
+    await git.createBareRepo('docs', { fromDir: src, branch: 'main', message: 'docs' });
   });
   afterAll(async () => {
     await folio?.stop();
+    await git?.stop();
+    if (work) await rm(work, { recursive: true, force: true });
   });
+
+  /** Queues an import and waits until the request log of the space's git info shows it finished; returns its status. */
+  async function importDocs(spaceId: string, extra: Record<string, unknown> = {}): Promise<string> {
+    const timestamp = new Date().toISOString();
+    const res = await folio.request('POST', `/v1/spaces/${spaceId}/git/import`, { url: git.url('docs'), ref: 'refs/heads/main', timestamp, ...extra });
+    expect(res.status, JSON.stringify(res.body)).toBe(204);
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const info = await folio.request('GET', `/v1/spaces/${spaceId}/git/info`);
+      const mine = (info.body?.requests as Array<{ timestamp: string; status: string }> | undefined)?.find((r) => Date.parse(r.timestamp) === Date.parse(timestamp));
+      if (mine && mine.status !== 'queued' && mine.status !== 'running') return mine.status;
+      if (Date.now() > deadline) throw new Error(`the import did not finish: ${JSON.stringify(info.body).slice(0, 500)}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  const exists = (p: string) =>
+    access(p).then(
+      () => true,
+      () => false,
+    );
 
   async function createSpace(title: string): Promise<string> {
     const res = await folio.request('POST', `/v1/orgs/${folio.organizationId}/spaces`, { title });
@@ -63,13 +101,20 @@ describe('spaces: update, delete, restore, purge', () => {
 
   it('refuses another organization’s space with 403 and no token with 401', async () => {
     const foreign = await folio.store.spaces.create('someone-else', { title: 'Theirs' });
-    expect((await folio.request('GET', `/v1/spaces/${foreign.id}`)).status).toBe(403);
-    expect((await folio.request('PATCH', `/v1/spaces/${foreign.id}`, { title: 'mine' })).status).toBe(403);
-    expect((await folio.request('DELETE', `/v1/spaces/${foreign.id}`)).status).toBe(403);
-    expect((await folio.request('POST', `/v1/spaces/${foreign.id}/restore`)).status).toBe(403);
+    for (const [method, path, body] of [
+      ['GET', `/v1/spaces/${foreign.id}`],
+      ['PATCH', `/v1/spaces/${foreign.id}`, { title: 'mine' }],
+      ['DELETE', `/v1/spaces/${foreign.id}`],
+      ['POST', `/v1/spaces/${foreign.id}/restore`],
+    ] as const) {
+      const res = await folio.request(method, path, body);
+      expect(res.status).toBe(403);
+      assertContract(method, path, 403, res.body);
+    }
     expect((await folio.store.spaces.get(foreign.id))?.deletedAt).toBeNull();
     const anonymous = await fetch(`${folio.baseUrl}/v1/spaces/${foreign.id}`, { method: 'DELETE' });
     expect(anonymous.status).toBe(401);
+    assertContract('delete', `/v1/spaces/${foreign.id}`, 401, await anonymous.json());
   });
 
   it('deletes (205), hides the space, and restores it untouched within the window', async () => {
@@ -79,6 +124,7 @@ describe('spaces: update, delete, restore, purge', () => {
 
     const del = await folio.request('DELETE', `/v1/spaces/${id}`);
     expect(del.status).toBe(205);
+    assertContract('delete', `/v1/spaces/${id}`, 205, del.body);
     expect((await folio.request('GET', `/v1/spaces/${id}`)).status).toBe(404);
     const listed = await folio.request('GET', `/v1/orgs/${folio.organizationId}/spaces?limit=1000`);
     expect(listed.body.items.map((s: { id: string }) => s.id)).not.toContain(id);
@@ -89,6 +135,7 @@ describe('spaces: update, delete, restore, purge', () => {
 
     const restored = await folio.request('POST', `/v1/spaces/${id}/restore`);
     expect(restored.status).toBe(200);
+    assertContract('post', `/v1/spaces/${id}/restore`, 200, restored.body);
     expect(restored.body).toMatchObject({ id, title: 'Keep me', revision: revisionId });
     expect(restored.body.deletedAt).toBeUndefined();
     expect(await purgeResult(id)).toEqual({ outcome: 'restored' });
@@ -124,10 +171,49 @@ describe('spaces: update, delete, restore, purge', () => {
     expect(kept.has(ownHash)).toBe(false);
     const restore = await folio.request('POST', `/v1/spaces/${doomed}/restore`);
     expect(restore.status).toBe(404);
-    expect(restore.body).toMatchObject({ error: { code: 404 } });
+    assertContract('post', `/v1/spaces/${doomed}/restore`, 404, restore.body);
     expect((await folio.request('GET', `/v1/spaces/${other}`)).status).toBe(200);
     // Deleting it again: it does not exist any more.
-    expect((await folio.request('DELETE', `/v1/spaces/${doomed}`)).status).toBe(204);
+    const again = await folio.request('DELETE', `/v1/spaces/${doomed}`);
+    expect(again.status).toBe(204);
+    assertContract('delete', `/v1/spaces/${doomed}`, 204, again.body);
+  });
+
+  it('refuses an import into a locked space with a clear 403, and nothing changes', async () => {
+    const id = await createSpace('Locked');
+    const revisionId = await addContent(id, '# Intro\n\nkept\n', 'kept file');
+    expect((await folio.request('PATCH', `/v1/spaces/${id}`, { editMode: 'locked' })).status).toBe(200);
+    const path = `/v1/spaces/${id}/git/import`;
+    const res = await folio.request('POST', path, { url: git.url('docs'), ref: 'refs/heads/main', timestamp: new Date().toISOString() });
+    expect(res.status).toBe(403);
+    assertContract('post', path, 403, res.body);
+    expect(res.body.error.message).toMatch(/locked/);
+    expect(res.body.error.message).toContain('editMode');
+    // Nothing was queued or recorded, and the content is the same.
+    await expect(folio.client.workflow.getHandle(workflowIds.gitQueue(id)).describe()).rejects.toThrow();
+    expect((await folio.request('GET', `/v1/spaces/${id}/git/info`)).status).toBe(404);
+    expect((await folio.store.spaces.get(id))!.revisionId).toBe(revisionId);
+    expect((await folio.request('GET', `/v1/spaces/${id}/content/pages`)).body.pages.map((p: { title: string }) => p.title)).toEqual(['Intro']);
+  });
+
+  it('the purge removes the space’s git caches (by repository and by the space’s repoCacheID)', async () => {
+    const id = await createSpace('Synced');
+    expect(await importDocs(id)).toBe('succeeded');
+    // The same commit again (a no-op for the content), through the space's own cache.
+    expect(['succeeded', 'noop']).toContain(await importDocs(id, { repoCacheID: id }));
+    const root = path.join(folio.config.dataDir, 'git-cache');
+    const byRepo = path.join(root, cacheKey({ url: git.url('docs'), ref: 'refs/heads/main' }));
+    const byId = path.join(root, cacheKey({ url: '', ref: '', repoCacheID: id }));
+    expect(await exists(path.join(byRepo, 'config'))).toBe(true);
+    expect(await exists(path.join(byId, 'config'))).toBe(true);
+    expect((await folio.request('DELETE', `/v1/spaces/${id}`)).status).toBe(205);
+    // Still there during the window (a restore would need nothing refetched)…
+    expect(await exists(byRepo)).toBe(true);
+    expect(await purgeResult(id)).toMatchObject({ outcome: 'purged' });
+    // …and gone after it.
+    expect(await exists(byRepo)).toBe(false);
+    expect(await exists(byId)).toBe(false);
+    expect(await folio.store.gitSync.get(id)).toMatchObject({ repo: null, operation: null });
   });
 
   it('a second DELETE is 204 and keeps the one purge run', async () => {

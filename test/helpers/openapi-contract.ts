@@ -12,7 +12,7 @@ const SPEC_ID = 'gitbook-openapi';
 
 interface Operation {
   operationId?: string;
-  responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+  responses?: Record<string, { $ref?: string; content?: Record<string, { schema?: unknown }> }>;
 }
 type Spec = { paths: Record<string, Record<string, Operation>>; components: Record<string, unknown> };
 
@@ -83,10 +83,22 @@ export function specOperation(method: string, path: string): Operation & { templ
  */
 export function contractErrors(method: string, path: string, status: number, body: unknown): string[] {
   const op = specOperation(method, path);
-  const response = op.responses?.[String(status)] ?? op.responses?.[`${String(status)[0]}XX`];
+  let response = resolveResponse(op.responses?.[String(status)] ?? op.responses?.[`${String(status)[0]}XX`]);
+  const errors: string[] = [];
+  if (status >= 400) {
+    // Every error has the spec's error shape; an error status the operation does not list is checked against
+    // the spec's shared response for that status (`UnexpectedError`, the generic `Error`, for the others).
+    response ??= resolveResponse({ $ref: `#/components/responses/${GENERIC_ERRORS[status] ?? 'UnexpectedError'}` });
+    const code = (body as { error?: { code?: unknown } } | undefined)?.error?.code;
+    if (code !== status) errors.push(`/error/code is ${JSON.stringify(code)}, not the HTTP status ${status}`);
+    const keys = body && typeof body === 'object' ? Object.keys(body) : [];
+    const inner = keys.includes('error') ? Object.keys((body as { error: object }).error ?? {}) : [];
+    if (keys.join() !== 'error' || inner.some((k) => k !== 'code' && k !== 'message')) errors.push(`an error body is { error: { code, message } } only, got ${JSON.stringify(body)}`);
+    if (/\bat .+:\d+:\d+\)?/.test(JSON.stringify(body))) errors.push('the error body carries a stack trace');
+  }
   if (!response) return [`${method.toUpperCase()} ${op.template} documents no ${status} response (documented: ${Object.keys(op.responses ?? {}).join(', ')})`];
   const schema = response.content?.['application/json']?.schema;
-  if (!schema) return body === undefined || body === '' ? [] : [`${method.toUpperCase()} ${op.template} ${status} documents no JSON body`];
+  if (!schema) return body === undefined || body === '' ? errors : [...errors, `${method.toUpperCase()} ${op.template} ${status} documents no JSON body`];
   const key = `${method.toLowerCase()} ${op.template} ${status}`;
   let validate = validators.get(key);
   if (!validate) {
@@ -95,8 +107,22 @@ export function contractErrors(method: string, path: string, status: number, bod
     validate = ajv.compile(rewritten);
     validators.set(key, validate);
   }
-  if (validate(body)) return [];
-  return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+  if (validate(body)) return errors;
+  return [...errors, ...(validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`)];
+}
+
+type Response = { $ref?: string; content?: Record<string, { schema?: unknown }> };
+
+/** The spec's shared error responses by HTTP status. */
+const GENERIC_ERRORS: Record<number, string> = { 400: 'BadRequestError', 401: 'UnauthorizedError', 403: 'ForbiddenError', 404: 'NotFoundError', 409: 'ConflictError', 412: 'PreconditionFailedError' };
+
+/** Follows a response's `$ref` into `components.responses`. */
+function resolveResponse(response: Response | undefined): Response | undefined {
+  if (!response?.$ref) return response;
+  const name = response.$ref.replace('#/components/responses/', '');
+  const shared = (load().spec.components.responses as Record<string, Response> | undefined)?.[name];
+  if (!shared) throw new Error(`the spec has no response ${response.$ref}`);
+  return shared;
 }
 
 /** Throws with every schema error when `body` does not match the documented response. */

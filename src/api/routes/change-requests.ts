@@ -1,14 +1,14 @@
 import type { JsonObject } from '../../store/index.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { applyContentChanges, type ContentChange } from '../../change-requests/apply-changes.js';
-import { conflictError, threeWayMerge } from '../../change-requests/merge.js';
+import { conflictError, contentOf, threeWayMerge } from '../../change-requests/merge.js';
 import { changeRequestStore, type ChangeRequestRecord, type ChangeRequestStatus } from '../../change-requests/store.js';
 import type { RevisionRecord, SpaceRecord } from '../../store/index.js';
 import { requireAuth } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
 import { badRequest, conflict, notFound } from '../http-errors.js';
 import { changeRequestObject } from '../objects/change-request.js';
-import { revisionObject } from '../objects/revision.js';
+import { fileObject, revisionObject } from '../objects/revision.js';
 import type { UrlBuilder } from '../objects/urls.js';
 import { listEnvelope, pageQuery } from '../pagination.js';
 import { assertSpaceEditable } from '../space-editable.js';
@@ -21,7 +21,7 @@ const pageMeta = {
   slug: { type: 'string', maxLength: 100 },
   emoji: { type: 'string', maxLength: 50 },
   description: { type: 'string', maxLength: 1000 },
-  into: { type: 'string' },
+  into: { type: ['string', 'null'] },
   at: { type: 'integer', minimum: 0 },
   document: { type: 'object' },
 } as const;
@@ -124,18 +124,24 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
     },
   );
 
-  app.post<{ Body: { changes: ContentChange[] } }>('/v1/spaces/:spaceId/change-requests/:changeRequestId/content', { schema: { body: contentBody } }, async (request) => {
+  app.post<{ Body: { changes: ContentChange[] }; Querystring: { compat?: 'true' | 'false' } }>(
+    '/v1/spaces/:spaceId/change-requests/:changeRequestId/content',
+    { schema: { body: contentBody, querystring: { type: 'object', properties: { compat: { type: 'string', enum: ['true', 'false'] } } } } },
+    async (request) => {
     const { space, cr } = await load(request);
     assertSpaceEditable(space);
     open(cr);
-    const { revisionId, affected } = await applyContentChanges(deps.store, space.id, cr.revisionId, request.body.changes);
+    const { revisionId, affected, insertedFiles } = await applyContentChanges(deps.store, space.id, cr.revisionId, request.body.changes);
     const updated = await crs.setRevision(cr.id, revisionId, cr.revisionId);
-    const compat = (request.query as { compat?: string }).compat !== 'false';
-    if (compat) return object(updated, space);
+    if (request.query.compat !== 'false') return object(updated, space);
+    // compat=false: the spec's ChangeRequestContentUpdate (the change request, the affected pages, the files inserted).
     const pageRef = (id: string) => ({ object: 'page', id, urls: { location: urls.api(`/spaces/${space.id}/change-requests/${cr.id}/content/page/${id}`) } });
+    const scope = { spaceId: space.id, revisionId };
+    const files = await Promise.all(insertedFiles.map((id) => deps.store.revisions.file(revisionId, id)));
     return {
       changeRequest: object(updated, space),
-      pages: affected.map((a) => (a.object === 'deleted_page' ? { object: a.object, page: a.id } : { object: a.object, ...('ref' in a && a.ref ? { ref: a.ref } : {}), page: pageRef(a.id) })),
+      changes: affected.map((a) => (a.object === 'deleted_page' ? { object: a.object, page: a.id } : { object: a.object, ...('ref' in a && a.ref ? { ref: a.ref } : {}), page: pageRef(a.id) })),
+      insertedFiles: files.filter((f) => f !== null).map((f) => fileObject(f, scope, urls)),
     };
   });
 
@@ -153,7 +159,7 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
     open(cr);
     const primary = space.revisionId!;
     // Not behind: the merge result is the change request's content. Behind: three-way, per page.
-    const merged = await threeWayMerge(deps.store, cr.revisionInitial, primary, cr.revisionId);
+    const merged = primary === cr.revisionInitial ? await contentOf(deps.store, cr.revisionId) : await threeWayMerge(deps.store, cr.revisionInitial, primary, cr.revisionId);
     if (merged.conflicts.length > 0) throw conflictError(merged.conflicts);
     const { pages, files } = merged;
     const carried = await revisionData(primary, cr.revisionId);
