@@ -16,6 +16,8 @@ export interface ChangeRequestRecord {
   /** The primary revision it was created from (or last updated against). */
   revisionInitial: string;
   mergedRevisionId: string | null;
+  /** Who merged it (an API token id); null before the merge, or for merges recorded before this was kept. */
+  mergedBy: string | null;
   createdAt: Date;
   updatedAt: Date;
   mergedAt: Date | null;
@@ -32,12 +34,13 @@ interface Row {
   revision_id: string;
   revision_initial: string;
   merged_revision_id: string | null;
+  merged_by: string | null;
   created_at: Date | string;
   updated_at: Date | string;
   merged_at: Date | string | null;
 }
 
-const COLUMNS = 'id, seq, space_id, number, status, subject, created_by, revision_id, revision_initial, merged_revision_id, created_at, updated_at, merged_at';
+const COLUMNS = 'id, seq, space_id, number, status, subject, created_by, revision_id, revision_initial, merged_revision_id, merged_by, created_at, updated_at, merged_at';
 const date = (v: Date | string) => (v instanceof Date ? v : new Date(v));
 
 function fromRow(r: Row): ChangeRequestRecord {
@@ -51,6 +54,7 @@ function fromRow(r: Row): ChangeRequestRecord {
     revisionId: r.revision_id,
     revisionInitial: r.revision_initial,
     mergedRevisionId: r.merged_revision_id,
+    mergedBy: r.merged_by,
     createdAt: date(r.created_at),
     updatedAt: date(r.updated_at),
     mergedAt: r.merged_at === null ? null : date(r.merged_at),
@@ -134,10 +138,10 @@ export function changeRequestStore(sql: Sql) {
       return fromRow(rows[0]);
     },
 
-    async markMerged(id: string, mergedRevisionId: string): Promise<ChangeRequestRecord> {
+    async markMerged(id: string, mergedRevisionId: string, mergedBy: string | null = null): Promise<ChangeRequestRecord> {
       const rows = await sql.query<Row>(
-        `UPDATE change_requests SET status = 'merged', merged_revision_id = $2, merged_at = now(), updated_at = now() WHERE id = $1 RETURNING ${COLUMNS}`,
-        [id, mergedRevisionId],
+        `UPDATE change_requests SET status = 'merged', merged_revision_id = $2, merged_by = $3, merged_at = now(), updated_at = now() WHERE id = $1 RETURNING ${COLUMNS}`,
+        [id, mergedRevisionId, mergedBy],
       );
       if (!rows[0]) throw new NotFoundError('change request', id);
       return fromRow(rows[0]);

@@ -64,6 +64,29 @@ describe('change requests', () => {
     expect((await folio.request('GET', `/v1/spaces/${spaceId}/change-requests/nope`)).status).toBe(404);
   });
 
+  it('an archived change request is not merged; a merge records who merged it and the merged revision', async () => {
+    const { spaceId, a } = await seeded();
+    const primaryBefore = (await call('GET', `/v1/spaces/${spaceId}`)).revision;
+    const cr = await newCr(spaceId, 'archived edit');
+    await call('POST', `/v1/spaces/${spaceId}/change-requests/${cr}/content`, { changes: [{ operation: 'update_page', page: a, document: { markdown: '# Alpha\n\narchived\n' } }] });
+    await call('PATCH', `/v1/spaces/${spaceId}/change-requests/${cr}`, { status: 'archived' });
+    const refused = await folio.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr}/merge`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toMatch(/archived/);
+    expect((await call('GET', `/v1/spaces/${spaceId}`)).revision).toBe(primaryBefore);
+    expect(await markdown(spaceId, a)).toBe('# Alpha\n\nfirst\n');
+
+    // Reopened, it merges; another token merges it, so mergedBy is that token, not the creator.
+    await call('PATCH', `/v1/spaces/${spaceId}/change-requests/${cr}`, { status: 'open' });
+    const other = await folio.store.tokens.create(folio.organizationId, { label: 'merger' });
+    const merged = await folio.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr}/merge`, undefined, { authorization: `Bearer ${other.token}` });
+    expect(merged.status, JSON.stringify(merged.body)).toBe(200);
+    const after = await call('GET', `/v1/spaces/${spaceId}/change-requests/${cr}`);
+    expect(after).toMatchObject({ status: 'merged', revisionMerged: merged.body.revision, mergedBy: { id: other.id } });
+    expect(after.createdBy.id).not.toBe(other.id);
+    expect((await call('GET', `/v1/spaces/${spaceId}`)).revision).toBe(merged.body.revision);
+  });
+
   it('update_page: front matter updates metadata, no front matter leaves it; bad batches change nothing', async () => {
     const { spaceId, a, b } = await seeded();
     const cr = await newCr(spaceId);

@@ -154,9 +154,11 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
   };
 
   app.post('/v1/spaces/:spaceId/change-requests/:changeRequestId/merge', async (request) => {
+    const auth = requireAuth(request);
     const { space, cr } = await load(request);
     assertSpaceEditable(space);
     open(cr);
+    if (cr.status === 'archived') throw badRequest(`change request ${cr.number} is archived; reopen it (status "open") before merging`);
     const primary = space.revisionId!;
     // Not behind: the merge result is the change request's content. Behind: three-way, per page.
     const merged = primary === cr.revisionInitial ? await contentOf(deps.store, cr.revisionId) : await threeWayMerge(deps.store, cr.revisionInitial, primary, cr.revisionId);
@@ -178,7 +180,7 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
       if ((err as { code?: string }).code === 'CONFLICT') throw conflict('the primary content changed during the merge; retry');
       throw err;
     }
-    await crs.markMerged(cr.id, id);
+    await crs.markMerged(cr.id, id, auth.tokenId);
     return { revision: id, result: 'merge' };
   });
 

@@ -3,9 +3,10 @@ import { migration as core } from './001_core.js';
 import { migration as gitSync } from './002_git_sync.js';
 import { migration as openapi } from './003_openapi.js';
 import { migration as changeRequests } from './004_change_requests.js';
+import { migration as changeRequestMergedBy } from './005_change_request_merged_by.js';
 
 /**
  * Every migration, in order. To add one: create `NNN_name.ts` exporting `migration: Migration`
  * (id `NNN_name`) and append it here. Applied migrations are never edited; write a new one.
  */
-export const migrations: readonly Migration[] = [core, gitSync, openapi, changeRequests];
+export const migrations: readonly Migration[] = [core, gitSync, openapi, changeRequests, changeRequestMergedBy];
