@@ -40,14 +40,30 @@ describe('purge after 7 days (time-skipping)', () => {
     await store?.close();
   });
 
-  async function deletedSpace(): Promise<{ spaceId: string; deletionId: string }> {
+  const encoder = new TextEncoder();
+  /** A space with a revision (one page, one file) whose page body another space shares; then deleted. */
+  async function deletedSpace(): Promise<{ spaceId: string; deletionId: string; revisionId: string; sharedHash: string; ownHash: string }> {
     const space = await store.spaces.create('ts-org', { title: 'Week' });
+    const neighbour = await store.spaces.create('ts-org', { title: 'Neighbour' });
+    const content = (spaceId: string, fileText: string) =>
+      store.revisions.create({
+        spaceId,
+        parents: [],
+        type: 'edits',
+        pages: [{ id: 'p1', kind: 'document', title: 'Intro', slug: 'intro', path: 'intro', body: encoder.encode('# Shared page\n') }],
+        files: [{ id: 'f1', name: 'a.txt', size: fileText.length, contentType: 'text/plain', bytes: encoder.encode(fileText) }],
+      });
+    const { id: revisionId } = await content(space.id, `only in ${space.id}`);
+    await store.spaces.setPrimaryRevision(space.id, revisionId);
+    await store.spaces.setPrimaryRevision(neighbour.id, (await content(neighbour.id, `neighbour ${neighbour.id}`)).id);
+    const sharedHash = (await store.revisions.page(revisionId, 'p1'))!.bodyHash!;
+    const ownHash = (await store.revisions.file(revisionId, 'f1'))!.hash!;
     const { deletionId } = await store.spaces.markDeleted(space.id);
-    return { spaceId: space.id, deletionId };
+    return { spaceId: space.id, deletionId, revisionId, sharedHash, ownHash };
   }
 
-  it('keeps the space for 7 days, then removes it', async () => {
-    const { spaceId, deletionId } = await deletedSpace();
+  it('keeps the space for 7 days, then removes it with its revisions, pages, files and unshared blobs', async () => {
+    const { spaceId, deletionId, revisionId, sharedHash, ownHash } = await deletedSpace();
     const worker = await newWorker();
     await worker.runUntil(async () => {
       const handle = await env.client.workflow.start<typeof purgeSpaceWorkflow>('purgeSpaceWorkflow', {
@@ -57,10 +73,17 @@ describe('purge after 7 days (time-skipping)', () => {
       });
       await env.sleep(7 * DAY - 3600 * 1000);
       expect(await store.spaces.get(spaceId, { includeDeleted: true })).not.toBeNull();
+      expect(await store.revisions.get(revisionId)).not.toBeNull();
       const result = await handle.result();
-      expect(result).toMatchObject({ outcome: 'purged' });
+      expect(result).toMatchObject({ outcome: 'purged', revisions: 1 });
     });
     expect(await store.spaces.get(spaceId, { includeDeleted: true })).toBeNull();
+    expect(await store.revisions.get(revisionId)).toBeNull();
+    expect(await store.revisions.page(revisionId, 'p1')).toBeNull();
+    expect(await store.revisions.file(revisionId, 'f1')).toBeNull();
+    const kept = await store.blobs.has([sharedHash, ownHash]);
+    expect(kept.has(sharedHash)).toBe(true);
+    expect(kept.has(ownHash)).toBe(false);
   });
 
   it('a restore on day 6 ends the run and the space stays', async () => {
