@@ -10,6 +10,7 @@ import { workflowIds } from '../../workflows/definitions.js';
 import { corpusDir } from '../../src/project-root.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
+import { startHoldingProxy, type HoldingProxy } from './holding-proxy.js';
 
 const CORPUS = path.join(corpusDir(), 'GitbookIO+git-sync-normalization');
 const PASSWORD = 'Sup3r-s3cret-pw';
@@ -17,6 +18,7 @@ const REF = 'refs/heads/main';
 
 let folio: TestFolio;
 let server: GitServer;
+let proxy: HoldingProxy;
 let work: string;
 let tick = Date.UTC(2025, 5, 1);
 const nextTimestamp = () => new Date((tick += 60_000)).toISOString();
@@ -72,6 +74,7 @@ beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'folio-gitsync-'));
   folio = await startFolio({ env: { DATA_DIR: path.join(work, 'data'), FOLIO_VAULT_KEY: 'test-vault-key' } });
   server = await startGitServer({ auth: { username: 'folio', password: PASSWORD } });
+  proxy = await startHoldingProxy(server.port);
   const src = path.join(work, 'src');
   await cp(CORPUS, src, { recursive: true });
   await server.createBareRepo('docs', { fromDir: src, branch: 'main', message: 'corpus' });
@@ -79,6 +82,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await folio?.stop();
+  await proxy?.stop();
   await server?.stop();
   if (work) await rm(work, { recursive: true, force: true });
 });
@@ -199,40 +203,55 @@ describe('git sync end to end', () => {
     expect((await runGit(['rev-parse', 'HEAD'], { cwd: again })).trim()).toBe((await runGit(['rev-parse', 'HEAD'], { cwd: after })).trim());
   });
 
-  it('an export racing a remote push ends in CONFLICT naming the file and loses neither side; force proceeds', async () => {
+  it('an export racing a remote push (landing while the export pushes) ends in CONFLICT naming the file and loses neither side; force proceeds', async () => {
     await server.createBareRepo('race', { fromDir: path.join(work, 'src'), branch: 'main', message: 'corpus' });
+    // Folio talks to the repository through the holding proxy (import and export: same URL, same sync marks).
+    const viaProxy = proxy.url('race', { username: 'folio', password: PASSWORD });
     const spaceId = await newSpace();
-    await gitImport(spaceId, 'race');
+    await gitImport(spaceId, 'race', { url: viaProxy });
     const revA = (await folio.store.spaces.get(spaceId))!.revisionId!;
     // A Folio-side edit of quote.md: a new revision made primary.
-    const { loadRevisionModel, modelToRevisionInput } = await import('../../src/gitsync/revision-records.js');
+    const { loadRevisionModel, modelToRevisionInput, flattenPages } = await import('../../src/gitsync/revision-records.js');
     const loaded = (await loadRevisionModel(folio.store, revA))!;
-    const quote = (function find(ps: any[]): any {
-      for (const p of ps) {
-        if (p.git?.path === 'quote.md') return p;
-        const c = find(p.children);
-        if (c) return c;
-      }
-    })(loaded.model.pages);
+    const quote = flattenPages(loaded.model.pages).find((p: any) => p.git?.path === 'quote.md') as any;
     quote.markdown += '\nEdited in Folio.\n';
     const fileBytes = new Map<string, { hash: string }>([...loaded.fileHashes].map(([id, hash]) => [id, { hash }]));
     const { id: edited } = await folio.store.revisions.create(modelToRevisionInput(loaded.model, { spaceId, parents: [revA], type: 'edits', fileBytes }));
     await folio.store.spaces.setPrimaryRevision(spaceId, edited, { expected: revA });
-    // Meanwhile someone pushes a change to the same file.
+    const folioQuoteBefore = new TextDecoder().decode((await folio.store.revisions.pageBody(edited, quote.id))!);
+
+    // The export fetches the remote head and builds its commit on it; its push request is held at the proxy.
+    const held = proxy.holdNext('git-receive-pack');
+    const res = await folio.request('POST', `/v1/spaces/${spaceId}/git/export`, { url: viaProxy, ref: REF, timestamp: nextTimestamp(), commitMessage: 'Update from Folio' });
+    expect(res.status).toBe(204);
+    await held;
+    // Meanwhile someone pushes a change to the same file (straight to the server), then the export's push goes on.
     const dir = await clone('race');
     await writeFile(path.join(dir, 'quote.md'), (await readFile(path.join(dir, 'quote.md'), 'utf8')) + '\nEdited on the remote.\n');
     await runGit(['commit', '-qam', 'remote edit'], { cwd: dir });
     await runGit(['push', '-q', 'origin', 'main'], { cwd: dir });
     const remoteHead = (await runGit(['rev-parse', 'HEAD'], { cwd: dir })).trim();
+    proxy.release('forward');
 
-    const info = await gitExport(spaceId, 'race');
+    const info = await waitIdle(spaceId);
     expect(info.operation).toMatchObject({ state: 'failure', direction: 'export', errorCode: 'CONFLICT' });
     expect(info.operation.error).toContain('quote.md');
+    // The path taken: the push was rejected (the branch moved), the retry fetched again and found the conflict.
+    const history = await folio.client.workflow.getHandle(workflowIds.gitExport(spaceId, info.operation.requestId)).fetchHistory();
+    const exportStarted = (history.events ?? [])
+      .filter((e) => e.activityTaskStartedEventAttributes)
+      .map((e) => e.activityTaskStartedEventAttributes!)
+      .find((a) => (a.attempt ?? 1) >= 2);
+    expect(exportStarted?.lastFailure?.applicationFailureInfo?.type).toBe('NON_FAST_FORWARD');
+    // Neither side lost: the remote commit is the branch head, Folio's content is unchanged.
     const after = await clone('race');
     expect((await runGit(['rev-parse', 'HEAD'], { cwd: after })).trim()).toBe(remoteHead);
+    expect(await readFile(path.join(after, 'quote.md'), 'utf8')).toContain('Edited on the remote.');
+    expect(await readFile(path.join(after, 'quote.md'), 'utf8')).not.toContain('Edited in Folio.');
     expect((await folio.store.spaces.get(spaceId))!.revisionId).toBe(edited);
+    expect(new TextDecoder().decode((await folio.store.revisions.pageBody(edited, quote.id))!)).toBe(folioQuoteBefore);
 
-    const forced = await gitExport(spaceId, 'race', { force: true });
+    const forced = await gitExport(spaceId, 'race', { url: viaProxy, force: true });
     expect(forced.operation.state).toBe('success');
     const final = await clone('race');
     // The remote commit is kept in history (no force-push); Folio's version of the file wins.
