@@ -49,6 +49,14 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       if (!request.standalone && space.editMode === 'locked') throw ApplicationFailure.create({ type: 'LOCKED', message: `space ${space.id} is locked (editMode: locked)`, nonRetryable: true });
       const sync = await store.gitSync.get(request.spaceId);
       const primary = space.revisionId ? await store.revisions.get(space.revisionId) : null;
+      const idempotencyKey = `git-import/${request.requestId}`;
+      // A retry of an attempt that stored the revision and made it primary, then died before completing: done.
+      if (primary && primary.idempotencyKey === idempotencyKey && primary.git?.oid) {
+        await store.gitSync.update(request.spaceId, {
+          lastImport: { timestamp: request.timestamp, commit: primary.git.oid, requestId: request.requestId, revisionId: primary.id, ...({ url: request.url } as object) },
+        });
+        return { requestId: request.requestId, direction: 'import', outcome: 'applied', commit: primary.git.oid, revisionId: primary.id, detail: `imported ${primary.git.oid.slice(0, 12)} (completed by a retry)` };
+      }
       const cache = await openCache({ root: ctx.cacheRoot, url: request.url, ref: request.ref, ...(request.repoCacheID ? { repoCacheID: request.repoCacheID } : {}) });
       const baseCommit = primary?.git?.oid && primary.git.url === request.url ? primary.git.oid : undefined;
       const fetched = await fetchRef({
@@ -142,7 +150,7 @@ export function createGitImportActivity(ctx: GitSyncContext) {
             url: request.url,
             createdByService: trailerRevision !== undefined,
           },
-          idempotencyKey: `git-import/${request.requestId}`,
+          idempotencyKey,
           fileBytes,
         }),
       );
