@@ -178,6 +178,7 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       });
       lap('write');
       progress.update({ phase: 'pushing' });
+      await progress.assertNotCancelled('export');
       await push({ cache, url: request.url, ref: request.ref, commit: newCommit, ...(creds ? { auth: creds } : {}), ...(progress.signal ? { signal: progress.signal } : {}) });
       await markExported(newCommit);
       lap('push');

@@ -12,7 +12,6 @@ import {
   openCache,
   readCommit,
   readTree,
-  GitCancelledError,
   GitFileTooLargeError,
   type SourceTree,
 } from '../src/git/index.js';
@@ -136,8 +135,9 @@ export function createGitImportActivity(ctx: GitSyncContext) {
         filesChanged++;
       }
       lap('blobs');
-      // A cancel that arrived after the fetch (heartbeat answer) stops the import before anything is stored.
-      if (progress.signal?.aborted) throw new GitCancelledError('import');
+      // A cancel that arrived after the fetch stops the import before anything is stored (asked of the server:
+      // the heartbeat answer that would carry it may not have come yet).
+      await progress.assertNotCancelled('import');
       const { id: revisionId } = await store.revisions.create(
         modelToRevisionInput(imported.revision, {
           spaceId: request.spaceId,
@@ -155,6 +155,7 @@ export function createGitImportActivity(ctx: GitSyncContext) {
         }),
       );
       if (!request.standalone) {
+        await progress.assertNotCancelled('import');
         try {
           await store.spaces.setPrimaryRevision(request.spaceId, revisionId, { expected: space.revisionId });
         } catch (err) {

@@ -181,9 +181,13 @@ describe('git sync failures', () => {
     await expectContentIntact();
   });
 
-  it('a cancelled import: CANCELLED in git/info, nothing imported', async () => {
+  it('a cancelled import: CANCELLED in git/info; the held fetch then goes through and still nothing is stored', async () => {
+    // A repository this space never imported and that imports fine: only the cancel can keep it out.
+    await writeDocs(path.join(work, 'cancel'), 4);
+    await writeFile(path.join(work, 'cancel', 'page-1.md'), '# Page 1\n\nOnly in the cancelled import.\n');
+    await server.createBareRepo('cancel', { fromDir: path.join(work, 'cancel'), branch: 'main', message: 'cancel' });
     const held = proxy.holdNext();
-    await send(spaceId, 'import', proxy.url('many', AUTH), { force: true });
+    await send(spaceId, 'import', proxy.url('cancel', AUTH));
     await held; // the activity runs and waits for the pack
     const running = await folio.request('GET', `/v1/spaces/${spaceId}/git/info`);
     expect(running.body.operation).toMatchObject({ state: 'running', direction: 'import' });
@@ -197,11 +201,19 @@ describe('git sync failures', () => {
       if (Date.now() > end) throw new Error(`not cancelled: ${JSON.stringify(info.operation)}`);
       await new Promise((r) => setTimeout(r, 200));
     }
-    proxy.release('destroy');
     expect(info.operation).toMatchObject({ state: 'failure', errorCode: 'CANCELLED' });
+    // The fetch completes after all: the activity (its heartbeats throttled, no cancel seen yet) goes on, and
+    // must find out about the cancel before it stores anything.
+    proxy.release('forward');
+    const until = Date.now() + 90_000;
+    while (folio.worker.worker.getStatus().numInFlightActivities > 0) {
+      if (Date.now() > until) throw new Error('the cancelled import activity did not finish');
+      await new Promise((r) => setTimeout(r, 200));
+    }
     info = await waitIdle(spaceId);
     const request = info.requests.find((r: any) => r.requestId === requestId);
     expect(request).toMatchObject({ status: 'failed', code: 'CANCELLED' });
+    expect(info.operation).toMatchObject({ requestId, state: 'failure', errorCode: 'CANCELLED' });
     await expectContentIntact();
   });
 
