@@ -143,7 +143,10 @@ describe('git sync end to end', () => {
     expect((await folio.request('POST', `/v1/spaces/${spaceId}/git/import`, { url: server.url('docs'), ref: 'main' })).status).toBe(400);
     expect((await folio.request('POST', `/v1/spaces/${spaceId}/git/export`, { url: server.url('docs'), ref: REF })).status).toBe(400);
     expect((await folio.request('POST', `/v1/spaces/nope/git/import`, { url: server.url('docs'), ref: REF })).status).toBe(404);
-    expect((await folio.request('GET', `/v1/spaces/${spaceId}/git/info`)).status).toBe(404);
+    // A space that never asked for a sync has no Git info: 404, as the official spec says.
+    const never = await folio.request('GET', `/v1/spaces/${spaceId}/git/info`);
+    expect(never.status).toBe(404);
+    expect(never.body).toMatchObject({ error: { code: 404 } });
   });
 
   it('imports a corpus repository, exports it to a new empty repository: git clone gives identical files, fsck is clean; credentials leave no trace', async () => {
