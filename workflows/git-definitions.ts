@@ -62,6 +62,8 @@ export interface GitQueueOutcome {
   code?: string;
   message?: string;
   at: string;
+  /** Vault id of the credentials of a request that never runs (dropped, duplicate): the recorder deletes them. */
+  credentialId?: string;
 }
 
 /** Carried across continue-as-new. Bounded: `seen` and `recent` are trimmed. */

@@ -96,6 +96,8 @@ export async function gitQueueWorkflow(initial: GitQueueState): Promise<void> {
     timestamp: r.timestamp,
     status,
     at: new Date().toISOString(),
+    // A request that will not run hands its credentials to the recorder, which deletes them.
+    ...((status === 'dropped-stale' || status === 'duplicate') && r.credentialId ? { credentialId: r.credentialId } : {}),
     ...extra,
   });
 
