@@ -6,7 +6,8 @@ import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workflowIds } from '../../workflows/definitions.js';
+import { OperationAttribute, OrganizationIdAttribute, SpaceIdAttribute, workflowIds } from '../../workflows/definitions.js';
+import { gitProgressQuery } from '../../workflows/git-definitions.js';
 import { corpusDir } from '../../src/project-root.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
@@ -191,6 +192,57 @@ describe('git sync end to end', () => {
     const { cloned } = await roundTrip(corpus);
     expect(cloned.length).toBeGreaterThan(50);
   }, 180_000);
+
+  it('operators see an import: search attributes, memo without credentials, static summary, live progress in a query and the current details', async () => {
+    await server.createBareRepo('ops', { fromDir: path.join(work, 'src'), branch: 'main', message: 'corpus' });
+    const viaProxy = proxy.url('ops', { username: 'folio', password: PASSWORD });
+    const spaceId = await newSpace();
+    const timestamp = nextTimestamp();
+    const held = proxy.holdNext();
+    const res = await folio.request('POST', `/v1/spaces/${spaceId}/git/import`, { url: viaProxy, ref: REF, timestamp });
+    expect(res.status).toBe(204);
+    await held; // the import is running, waiting for the pack
+    const running = await folio.request('GET', `/v1/spaces/${spaceId}/git/info`);
+    const requestId = running.body.operation.requestId as string;
+    const handle = folio.client.workflow.getHandle(workflowIds.gitImport(spaceId, requestId));
+    const metadata = async () => (await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata')).currentDetails ?? '';
+    // Live: the activity reported its first phase (signal → query and current details).
+    const live = await (async () => {
+      const end = Date.now() + 30_000;
+      for (;;) {
+        const p = await handle.query(gitProgressQuery);
+        if (p) return p;
+        if (Date.now() > end) throw new Error('no progress while running');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    })();
+    expect(live.phase).toBeTruthy();
+    expect(await metadata()).toContain(`**${live.phase}**`);
+    proxy.release('forward');
+    const info = await waitIdle(spaceId);
+    expect(info.operation).toMatchObject({ state: 'success', requestId });
+
+    const desc = await handle.describe();
+    expect(desc.typedSearchAttributes.get(SpaceIdAttribute)).toBe(spaceId);
+    expect(desc.typedSearchAttributes.get(OrganizationIdAttribute)).toBe(folio.organizationId);
+    expect(desc.typedSearchAttributes.get(OperationAttribute)).toBe('git-import');
+    expect(desc.memo).toMatchObject({ requestId, ref: REF, timestamp, url: proxy.url('ops'), direction: 'import' });
+    const summary = await desc.staticSummary();
+    expect(summary).toContain('Git import');
+    expect(summary).toContain(spaceId);
+    expect(summary).toContain(proxy.url('ops'));
+    // Found by the operators' query too.
+    const found: string[] = [];
+    for await (const wf of folio.client.workflow.list({ query: `SpaceId = '${spaceId}' AND Operation = 'git-import' AND OrganizationId = '${folio.organizationId}'` })) found.push(wf.workflowId);
+    expect(found).toContain(handle.workflowId);
+    // The final progress: files read and pages parsed, in the query and in the current details of the run.
+    const final = await handle.query(gitProgressQuery);
+    expect(final?.filesRead).toBeGreaterThan(0);
+    expect(final?.pagesParsed).toBeGreaterThan(0);
+    expect(await metadata()).toMatch(/\*\*applied\*\*/);
+    const text = JSON.stringify(desc.memo) + (summary ?? '') + JSON.stringify(final);
+    expect(text).not.toContain(PASSWORD);
+  });
 
   it('import A, push B with the git CLI, import B: only B\'s pages change and page ids stay', async () => {
     const spaceId = await newSpace();
