@@ -4,9 +4,11 @@
  * current details and answers the `gitProgress` query.
  */
 import { Context } from '@temporalio/activity';
-import { temporal } from '@temporalio/proto';
 import { GitCancelledError } from '../src/git/index.js';
 import { gitProgressSignal, type GitProgress } from '../workflows/git-definitions.js';
+
+/** temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_CANCEL_REQUESTED (@temporalio/proto is CommonJS: no named ESM import under plain Node). */
+const PENDING_ACTIVITY_STATE_CANCEL_REQUESTED = 3;
 
 export interface ProgressReporter {
   update(p: Partial<GitProgress>): void;
@@ -71,7 +73,7 @@ export function progressReporter(phase: string, intervalMs = 2000): ProgressRepo
       const description = await client.workflow.getHandle(workflowId, runId).describe();
       if (description.status.name !== 'RUNNING') throw new GitCancelledError(operation);
       const pending = description.raw.pendingActivities?.find((a) => a.activityId === ctx.info.activityId);
-      if (!pending || pending.state === temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_CANCEL_REQUESTED || (pending.attempt ?? 1) !== ctx.info.attempt) {
+      if (!pending || pending.state === PENDING_ACTIVITY_STATE_CANCEL_REQUESTED || (pending.attempt ?? 1) !== ctx.info.attempt) {
         throw new GitCancelledError(operation);
       }
     },
