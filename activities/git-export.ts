@@ -76,6 +76,7 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       }
 
       let remoteHead: string | null = null;
+      let syncedFound = false;
       try {
         const fetched = await fetchRef({
           cache,
@@ -87,6 +88,9 @@ export function createGitExportActivity(ctx: GitSyncContext) {
           ...(progress.signal ? { signal: progress.signal } : {}),
         });
         remoteHead = fetched.commit;
+        // fetchRef deepened the (possibly shallow or evicted) cache until it holds the synced commit, or the whole
+        // remote history is there without it (the branch was rewritten).
+        syncedFound = synced !== undefined && (fetched.baseCommitFound ?? (await hasObject(cache, synced)));
       } catch (err) {
         if (!(err instanceof GitRefNotFoundError)) throw err;
       }
@@ -126,7 +130,16 @@ export function createGitExportActivity(ctx: GitSyncContext) {
 
       let changes: Map<string, Uint8Array | null>;
       let conflicts: string[] = [];
-      if (remoteHead && synced && (await hasObject(cache, synced))) {
+      if (remoteHead && synced && !syncedFound && !request.force) {
+        // Without the synced commit there is no telling what the remote changed since: never overwrite blindly.
+        throw ApplicationFailure.create({
+          type: 'SYNC_BASE_UNAVAILABLE',
+          message: `the last synced commit ${synced.slice(0, 12)} is not in the history of ${request.ref} (the branch was rewritten?): cannot check the remote's changes for conflicts; import first, or export with force`,
+          details: [{ synced }],
+          nonRetryable: true,
+        });
+      }
+      if (remoteHead && synced && syncedFound) {
         // What Folio changed since the synced commit, checked against what the remote changed since.
         const syncedTree = await readTree(cache, synced, { maxFileBytes: config.gitMaxFileBytes });
         // The model that corresponds to the synced tree (unchanged pages keep their bytes); none when unknown.
@@ -165,6 +178,7 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       });
       lap('write');
       progress.update({ phase: 'pushing' });
+      await progress.assertNotCancelled('export');
       await push({ cache, url: request.url, ref: request.ref, commit: newCommit, ...(creds ? { auth: creds } : {}), ...(progress.signal ? { signal: progress.signal } : {}) });
       await markExported(newCommit);
       lap('push');

@@ -12,7 +12,6 @@ import {
   openCache,
   readCommit,
   readTree,
-  GitCancelledError,
   GitFileTooLargeError,
   type SourceTree,
 } from '../src/git/index.js';
@@ -49,6 +48,14 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       if (!request.standalone && space.editMode === 'locked') throw ApplicationFailure.create({ type: 'LOCKED', message: `space ${space.id} is locked (editMode: locked)`, nonRetryable: true });
       const sync = await store.gitSync.get(request.spaceId);
       const primary = space.revisionId ? await store.revisions.get(space.revisionId) : null;
+      const idempotencyKey = `git-import/${request.requestId}`;
+      // A retry of an attempt that stored the revision and made it primary, then died before completing: done.
+      if (primary && primary.idempotencyKey === idempotencyKey && primary.git?.oid) {
+        await store.gitSync.update(request.spaceId, {
+          lastImport: { timestamp: request.timestamp, commit: primary.git.oid, requestId: request.requestId, revisionId: primary.id, ...({ url: request.url } as object) },
+        });
+        return { requestId: request.requestId, direction: 'import', outcome: 'applied', commit: primary.git.oid, revisionId: primary.id, detail: `imported ${primary.git.oid.slice(0, 12)} (completed by a retry)` };
+      }
       const cache = await openCache({ root: ctx.cacheRoot, url: request.url, ref: request.ref, ...(request.repoCacheID ? { repoCacheID: request.repoCacheID } : {}) });
       const baseCommit = primary?.git?.oid && primary.git.url === request.url ? primary.git.oid : undefined;
       const fetched = await fetchRef({
@@ -128,8 +135,9 @@ export function createGitImportActivity(ctx: GitSyncContext) {
         filesChanged++;
       }
       lap('blobs');
-      // A cancel that arrived after the fetch (heartbeat answer) stops the import before anything is stored.
-      if (progress.signal?.aborted) throw new GitCancelledError('import');
+      // A cancel that arrived after the fetch stops the import before anything is stored (asked of the server:
+      // the heartbeat answer that would carry it may not have come yet).
+      await progress.assertNotCancelled('import');
       const { id: revisionId } = await store.revisions.create(
         modelToRevisionInput(imported.revision, {
           spaceId: request.spaceId,
@@ -142,11 +150,12 @@ export function createGitImportActivity(ctx: GitSyncContext) {
             url: request.url,
             createdByService: trailerRevision !== undefined,
           },
-          idempotencyKey: `git-import/${request.requestId}`,
+          idempotencyKey,
           fileBytes,
         }),
       );
       if (!request.standalone) {
+        await progress.assertNotCancelled('import');
         try {
           await store.spaces.setPrimaryRevision(request.spaceId, revisionId, { expected: space.revisionId });
         } catch (err) {

@@ -46,8 +46,13 @@ export function createGitSyncActivities(deps: ActivityDeps) {
   const { store, logger } = deps;
   const log = logger.child({ component: 'git-sync' });
   return {
-    /** Records queue outcomes (dropped, duplicate, failed, …) in the request log. */
+    /**
+     * Records queue outcomes (dropped, duplicate, failed, …) in the request log; deletes the credentials of
+     * requests that will never run, and any expired ones (a request lost on the way).
+     */
     async gitRecordOutcome(spaceId: string, outcomes: GitQueueOutcome[]): Promise<void> {
+      for (const o of outcomes) if (o.credentialId) await ctx.vault().delete(o.credentialId);
+      await ctx.vault().sweep();
       for (const o of outcomes) {
         if (o.status === 'dropped-stale' || o.status === 'duplicate') log.info({ spaceId, requestId: o.requestId, direction: o.direction, timestamp: o.timestamp, status: o.status }, 'git request dropped');
         await recordRequest(store.sql, spaceId, { requestId: o.requestId, direction: o.direction, timestamp: o.timestamp, status: o.status, code: o.code ?? null, message: o.message ?? null }).catch((err: unknown) => {

@@ -51,7 +51,8 @@ export interface GitOperationResult {
   timingsMs?: Record<string, number>;
 }
 
-export type GitQueueOutcomeStatus = 'succeeded' | 'noop' | 'failed' | 'dropped-stale' | 'duplicate';
+/** `dropped-overflow`: the queue was full (QUEUE_FULL) and a newer request of the same direction superseded it. */
+export type GitQueueOutcomeStatus = 'succeeded' | 'noop' | 'failed' | 'dropped-stale' | 'dropped-overflow' | 'duplicate';
 
 export interface GitQueueOutcome {
   requestId: string;
@@ -62,6 +63,8 @@ export interface GitQueueOutcome {
   code?: string;
   message?: string;
   at: string;
+  /** Vault id of the credentials of a request that never runs (dropped, duplicate): the recorder deletes them. */
+  credentialId?: string;
 }
 
 /** Carried across continue-as-new. Bounded: `seen` and `recent` are trimmed. */
@@ -82,6 +85,13 @@ export interface GitQueueState {
   maxHistoryEvents?: number;
   /** Complete the queue after this long without requests (ms). Default 10 minutes. */
   idleTimeoutMs?: number;
+  /**
+   * Bounds of `pending` (carried through continue-as-new, so it must stay far below the 2 MiB payload limit):
+   * at most this many requests (default MAX_PENDING) and this many bytes of JSON (default MAX_PENDING_BYTES).
+   * Beyond, the oldest request superseded by a newer one of its direction is dropped (`dropped-overflow`).
+   */
+  maxPending?: number;
+  maxPendingBytes?: number;
 }
 
 export interface GitQueueView {
@@ -112,6 +122,8 @@ export const gitProgressSignal = defineSignal<[GitProgress]>('gitProgress');
 export const gitProgressQuery = defineQuery<GitProgress | null>('gitProgress');
 
 export const RECENT_OUTCOMES = 50;
+export const MAX_PENDING = 1000;
+export const MAX_PENDING_BYTES = 1024 * 1024;
 export const SEEN_IDS = 1000;
 
 /** Failure types of git operations that no retry can fix. */
@@ -123,6 +135,7 @@ export const NON_RETRYABLE_GIT_ERRORS = [
   'FILE_TOO_LARGE',
   'TOO_MANY_PAGES',
   'CONFLICT',
+  'SYNC_BASE_UNAVAILABLE',
   'INVALID_REQUEST',
   'INVALID_PATH',
   'NOT_FOUND',

@@ -31,6 +31,8 @@ import { OperationAttribute, OrganizationIdAttribute, SpaceIdAttribute, workflow
 import {
   enqueueGitRequestSignal,
   gitQueueStateQuery,
+  MAX_PENDING,
+  MAX_PENDING_BYTES,
   RECENT_OUTCOMES,
   SEEN_IDS,
   type GitOperationResult,
@@ -87,8 +89,29 @@ export async function gitQueueWorkflow(initial: GitQueueState): Promise<void> {
   const record = (outcome: GitQueueOutcome) => {
     state.recent.push(outcome);
     if (state.recent.length > RECENT_OUTCOMES) state.recent.splice(0, state.recent.length - RECENT_OUTCOMES);
-    if (outcome.status === 'dropped-stale' || outcome.status === 'duplicate') state.dropped++;
+    if (outcome.status === 'dropped-stale' || outcome.status === 'dropped-overflow' || outcome.status === 'duplicate') state.dropped++;
     unrecorded.push(outcome);
+  };
+  const maxPending = state.maxPending ?? MAX_PENDING;
+  const maxPendingBytes = state.maxPendingBytes ?? MAX_PENDING_BYTES;
+  const sizeOf = (r: GitSyncRequest) => JSON.stringify(r).length;
+  let pendingBytes = state.pending.reduce((n, r) => n + sizeOf(r), 0);
+  /**
+   * Keeps `pending` within its bounds: drops the oldest request that a newer pending request of the same
+   * direction supersedes (non-forced ones first), recorded as `dropped-overflow` / QUEUE_FULL for operators.
+   * Nothing that decides the end state is lost: the newest request of each direction always stays.
+   */
+  const trimPending = () => {
+    while (state.pending.length > maxPending || (pendingBytes > maxPendingBytes && state.pending.length > 2)) {
+      const superseded = (i: number) => state.pending.slice(i + 1).some((later) => later.direction === state.pending[i]!.direction);
+      let victim = state.pending.findIndex((r, i) => !r.force && superseded(i));
+      if (victim < 0) victim = state.pending.findIndex((_, i) => superseded(i));
+      if (victim < 0) break;
+      const [dropped] = state.pending.splice(victim, 1);
+      pendingBytes -= sizeOf(dropped!);
+      state.processed++;
+      record(outcomeOf(dropped!, 'dropped-overflow', { code: 'QUEUE_FULL', message: `the queue held more than ${maxPending} requests or ${maxPendingBytes} bytes; a newer ${dropped!.direction} supersedes this one` }));
+    }
   };
   const outcomeOf = (r: GitSyncRequest, status: GitQueueOutcome['status'], extra: Partial<GitQueueOutcome> = {}): GitQueueOutcome => ({
     requestId: r.requestId,
@@ -96,6 +119,8 @@ export async function gitQueueWorkflow(initial: GitQueueState): Promise<void> {
     timestamp: r.timestamp,
     status,
     at: new Date().toISOString(),
+    // A request that will not run hands its credentials to the recorder, which deletes them.
+    ...((status === 'dropped-stale' || status === 'dropped-overflow' || status === 'duplicate') && r.credentialId ? { credentialId: r.credentialId } : {}),
     ...extra,
   });
 
@@ -107,6 +132,8 @@ export async function gitQueueWorkflow(initial: GitQueueState): Promise<void> {
     remember(request.requestId);
     state.pending.push(request);
     state.pending.sort(compareRequests);
+    pendingBytes += sizeOf(request);
+    trimPending();
   });
   setHandler(gitQueueStateQuery, () => ({
     spaceId: state.spaceId,
@@ -132,6 +159,7 @@ export async function gitQueueWorkflow(initial: GitQueueState): Promise<void> {
     const gotWork = await condition(() => state.pending.length > 0 || unrecorded.length > 0, idleTimeoutMs);
     while (state.pending.length > 0) {
       const request = state.pending.shift()!;
+      pendingBytes -= sizeOf(request);
       state.processed++;
       if (isStale(request, state.lastApplied)) {
         record(outcomeOf(request, 'dropped-stale', { code: 'STALE', message: `older than the last applied ${request.direction} (${state.lastApplied[request.direction]})` }));

@@ -2,7 +2,8 @@
  * The `git/info` object: the official `GitSyncState` members Folio can fill (`repoName`, `url`,
  * `installationProvider`, `operation`, `updatedAt`) plus Folio's own (`repo`, `lastImport`, `lastExport`,
  * `queue`, `requests`). `operation` is `{ state: running|success|failure|timeout, direction, startedAt,
- * endedAt, error }`.
+ * endedAt, error }`, absent before the first operation. A space that never asked for a sync has no Git info:
+ * the API answers 404 there, as the official spec says ("Returns 404 if no Git provider is configured").
  */
 import type { GitSyncState } from '../store/index.js';
 import type { GitQueueView } from '../../workflows/git-definitions.js';
@@ -36,16 +37,19 @@ export function gitInfoObject(state: GitSyncState, extra: { queue: GitQueueView 
     ...(repo ? { repoName: repoName(repo.url), url: repo.infoURL ?? repo.treeURL ?? repo.url } : {}),
     ...(repo?.provider ? { installationProvider: repo.provider } : {}),
     repo: repo ? { url: repo.url, ref: repo.ref, projectDirectory: repo.projectDirectory ?? '' } : null,
-    operation: op
+    // The spec's `operation` is an object (not nullable): absent until the first operation starts.
+    ...(op
       ? {
-          state: STATES[op.state] ?? 'failure',
-          direction: op.direction,
-          startedAt: op.startedAt,
-          ...(op.endedAt ? { endedAt: op.endedAt } : {}),
-          ...(op.error ? { error: `${op.error.code}: ${op.error.message}`, errorCode: op.error.code } : {}),
-          ...(op.requestId ? { requestId: op.requestId } : {}),
+          operation: {
+            state: STATES[op.state] ?? 'failure',
+            direction: op.direction,
+            startedAt: op.startedAt,
+            ...(op.endedAt ? { endedAt: op.endedAt } : {}),
+            ...(op.error ? { error: `${op.error.code}: ${op.error.message}`, errorCode: op.error.code } : {}),
+            ...(op.requestId ? { requestId: op.requestId } : {}),
+          },
         }
-      : null,
+      : {}),
     lastImport: state.lastImport,
     lastExport: state.lastExport,
     queue: extra.queue,

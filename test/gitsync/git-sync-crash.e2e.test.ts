@@ -4,6 +4,10 @@
  * processes reach. The import is caught while it waits for the pack (a holding proxy in front of the git
  * server), the process is killed, a new worker process (own git cache) starts, the activity is retried after
  * its heartbeat timeout and the workflow completes with exactly one new revision, made primary.
+ *
+ * The second test kills the worker where a crash could duplicate or lose work: after the revision is stored but
+ * before it is primary, then (next attempt) after it is primary but before the activity completes (hold points
+ * of ./worker-process.ts, HOLD_AT).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -27,8 +31,15 @@ let proxy: HoldingProxy;
 let work: string;
 const children: ChildProcess[] = [];
 
-/** Starts ./worker-process.ts and resolves once it polls. */
-async function startWorkerProcess(taskQueue: string, dataDir: string): Promise<ChildProcess> {
+interface WorkerProcess {
+  child: ChildProcess;
+  /** Resolves when the process printed `line` (e.g. `held before-primary`). */
+  printed(line: string): Promise<void>;
+  kill(): Promise<void>;
+}
+
+/** Starts ./worker-process.ts (with `env`, e.g. HOLD_AT) and resolves once it polls. */
+async function startWorkerProcess(taskQueue: string, dataDir: string, env: Record<string, string> = {}): Promise<WorkerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'worker-process.ts')], {
     cwd: path.resolve(import.meta.dirname, '../..'),
     env: {
@@ -40,21 +51,38 @@ async function startWorkerProcess(taskQueue: string, dataDir: string): Promise<C
       DATA_DIR: dataDir,
       FOLIO_VAULT_KEY: 'crash-test-vault-key',
       LOG_LEVEL: 'error',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
   let stderr = '';
+  let out = '';
+  const waiters: Array<{ line: string; resolve: () => void }> = [];
   child.stderr!.on('data', (c: Buffer) => (stderr += String(c)));
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += String(c);
-      if (out.includes('ready')) resolve();
-    });
-    child.once('exit', (code, signal) => reject(new Error(`worker process exited (${code ?? signal}) before ready: ${stderr.slice(-2000)}`)));
+  child.stdout!.on('data', (c: Buffer) => {
+    out += String(c);
+    for (const w of waiters.splice(0)) {
+      if (out.split('\n').includes(w.line)) w.resolve();
+      else waiters.push(w);
+    }
   });
-  return child;
+  const printed = (line: string) =>
+    new Promise<void>((resolve, reject) => {
+      if (out.split('\n').includes(line)) return resolve();
+      waiters.push({ line, resolve });
+      child.once('exit', (code, signal) => reject(new Error(`worker process exited (${code ?? signal}) before printing ${line}: ${stderr.slice(-2000)}`)));
+    });
+  await printed('ready');
+  return {
+    child,
+    printed,
+    async kill() {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
 }
 
 beforeAll(async () => {
@@ -107,9 +135,7 @@ describe.skipIf(!pg)(`git import survives a killed worker${pg ? '' : ` (skipped:
       const handle = await client.workflow.start('gitImportWorkflow', { workflowId: workflowIds.gitImport(space.id, request.requestId), taskQueue, args: [request] });
       await held; // attempt 1 of the import activity is running in the first process
       expect((await store.gitSync.get(space.id)).operation).toMatchObject({ state: 'running', requestId: request.requestId });
-      const exited = new Promise((r) => first.once('exit', r));
-      first.kill('SIGKILL');
-      await exited;
+      await first.kill();
       proxy.release('destroy');
       expect((await store.revisions.listForSpace(space.id, { limit: 100 })).items.map((r) => r.id)).toEqual(before);
       expect((await store.spaces.get(space.id))!.revisionId).toBe(primaryBefore);
@@ -132,6 +158,60 @@ describe.skipIf(!pg)(`git import survives a killed worker${pg ? '' : ` (skipped:
       expect(scheduled).toHaveLength(1);
       const started = (history.events ?? []).find((e) => e.activityTaskStartedEventAttributes && e.activityTaskStartedEventAttributes.scheduledEventId?.toString() === scheduled[0]!.eventId?.toString());
       expect(started?.activityTaskStartedEventAttributes?.attempt).toBeGreaterThanOrEqual(2);
+      expect(started?.activityTaskStartedEventAttributes?.lastFailure?.timeoutFailureInfo).toBeTruthy();
+    } finally {
+      await client.connection.close();
+    }
+  });
+
+  it('SIGKILL after the revision is stored (before it is primary), again after it is primary (before the activity completes): exactly one new revision', { timeout: 400_000 }, async () => {
+    const space = await store.spaces.create('crash-org', { title: 'Crash after store' });
+    const before = (await store.revisions.listForSpace(space.id, { limit: 100 })).items.map((r) => r.id);
+    const primaryBefore = (await store.spaces.get(space.id))!.revisionId;
+    const newRevisions = async () => (await store.revisions.listForSpace(space.id, { limit: 100 })).items.filter((r) => !before.includes(r.id));
+    const taskQueue = uniqueTaskQueue('crash2');
+    const request: GitSyncRequest = {
+      requestId: 'crash-import-2',
+      direction: 'import',
+      spaceId: space.id,
+      organizationId: 'crash-org',
+      url: server.url('docs'),
+      ref: 'refs/heads/main',
+      timestamp: new Date().toISOString(),
+      force: false,
+      standalone: false,
+      projectDirectory: '',
+      receivedAt: new Date().toISOString(),
+    };
+    const client = await testClient();
+    try {
+      const first = await startWorkerProcess(taskQueue, path.join(work, 'data-3'), { HOLD_AT: 'before-primary' });
+      const heldBefore = first.printed('held before-primary');
+      const handle = await client.workflow.start('gitImportWorkflow', { workflowId: workflowIds.gitImport(space.id, request.requestId), taskQueue, args: [request] });
+      await heldBefore;
+      const stored = await newRevisions();
+      expect(stored).toHaveLength(1);
+      expect((await store.spaces.get(space.id))!.revisionId).toBe(primaryBefore);
+      await first.kill();
+
+      // Attempt 2 (after the heartbeat timeout) on a new worker: reuses the stored revision, makes it primary, dies.
+      const second = await startWorkerProcess(taskQueue, path.join(work, 'data-4'), { HOLD_AT: 'after-primary' });
+      await second.printed('held after-primary');
+      expect((await newRevisions()).map((r) => r.id)).toEqual([stored[0]!.id]);
+      expect((await store.spaces.get(space.id))!.revisionId).toBe(stored[0]!.id);
+      await second.kill();
+
+      // Attempt 3 completes the import without a second revision and reports it as applied.
+      await startWorkerProcess(taskQueue, path.join(work, 'data-5'));
+      const result = (await handle.result()) as GitOperationResult;
+      expect(result).toMatchObject({ outcome: 'applied', revisionId: stored[0]!.id });
+      expect((await newRevisions()).map((r) => r.id)).toEqual([stored[0]!.id]);
+      expect((await store.spaces.get(space.id))!.revisionId).toBe(stored[0]!.id);
+      const sync = await store.gitSync.get(space.id);
+      expect(sync.lastImport).toMatchObject({ requestId: request.requestId, revisionId: stored[0]!.id });
+      expect(sync.operation).toMatchObject({ state: 'success', requestId: request.requestId });
+      const history = await handle.fetchHistory();
+      const started = (history.events ?? []).find((e) => e.activityTaskStartedEventAttributes && (e.activityTaskStartedEventAttributes.attempt ?? 1) >= 3);
       expect(started?.activityTaskStartedEventAttributes?.lastFailure?.timeoutFailureInfo).toBeTruthy();
     } finally {
       await client.connection.close();

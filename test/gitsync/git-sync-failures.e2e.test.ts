@@ -2,8 +2,9 @@
  * Git sync failures through the HTTP API and `git/info`, on the real dev server, git http-backend and store:
  * a file over the size limit, bad credentials, unknown repository, unknown ref, push rejected by a protected branch, too many pages, a
  * cancelled operation. Each ends as a typed non-retryable failure (one activity attempt) and leaves the
- * space's content as it was. The whole run's logs are captured (pino to memory): no password in them, nor in
- * git/info, error messages, workflow histories, memos or search attributes.
+ * space's content as it was. The whole run's logs are captured (pino to memory, the Temporal SDK's runtime
+ * logger included: worker, activity and workflow logs): no password in them, nor in git/info, error messages,
+ * workflow histories, memos or search attributes; the vault keeps no credentials of requests that never ran.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
+import { installRuntime } from '../../src/temporal/runtime.js';
 import { workflowIds } from '../../workflows/definitions.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
@@ -104,6 +106,9 @@ beforeAll(async () => {
     },
   });
   const logger = createLogger('folio', { level: 'debug', pretty: false, destination: sink });
+  // The Temporal SDK's own logs (worker, activity and workflow loggers) into the same sink: installed before any
+  // worker of this process starts, so the test helpers' quieter runtime logger is not the one in place.
+  installRuntime(logger);
   folio = await startFolio({ env: { DATA_DIR: path.join(work, 'data'), FOLIO_VAULT_KEY: 'failures-vault-key', FOLIO_GIT_MAX_PAGES: String(MAX_PAGES), FOLIO_GIT_MAX_FILE_BYTES: String(MAX_FILE_BYTES) }, logger });
   server = await startGitServer({ auth: AUTH });
   proxy = await startHoldingProxy(server.port);
@@ -181,9 +186,13 @@ describe('git sync failures', () => {
     await expectContentIntact();
   });
 
-  it('a cancelled import: CANCELLED in git/info, nothing imported', async () => {
+  it('a cancelled import: CANCELLED in git/info; the held fetch then goes through and still nothing is stored', async () => {
+    // A repository this space never imported and that imports fine: only the cancel can keep it out.
+    await writeDocs(path.join(work, 'cancel'), 4);
+    await writeFile(path.join(work, 'cancel', 'page-1.md'), '# Page 1\n\nOnly in the cancelled import.\n');
+    await server.createBareRepo('cancel', { fromDir: path.join(work, 'cancel'), branch: 'main', message: 'cancel' });
     const held = proxy.holdNext();
-    await send(spaceId, 'import', proxy.url('many', AUTH), { force: true });
+    await send(spaceId, 'import', proxy.url('cancel', AUTH));
     await held; // the activity runs and waits for the pack
     const running = await folio.request('GET', `/v1/spaces/${spaceId}/git/info`);
     expect(running.body.operation).toMatchObject({ state: 'running', direction: 'import' });
@@ -197,12 +206,43 @@ describe('git sync failures', () => {
       if (Date.now() > end) throw new Error(`not cancelled: ${JSON.stringify(info.operation)}`);
       await new Promise((r) => setTimeout(r, 200));
     }
-    proxy.release('destroy');
     expect(info.operation).toMatchObject({ state: 'failure', errorCode: 'CANCELLED' });
+    // The fetch completes after all: the activity (its heartbeats throttled, no cancel seen yet) goes on, and
+    // must find out about the cancel before it stores anything.
+    proxy.release('forward');
+    const until = Date.now() + 90_000;
+    while (folio.worker.worker.getStatus().numInFlightActivities > 0) {
+      if (Date.now() > until) throw new Error('the cancelled import activity did not finish');
+      await new Promise((r) => setTimeout(r, 200));
+    }
     info = await waitIdle(spaceId);
     const request = info.requests.find((r: any) => r.requestId === requestId);
     expect(request).toMatchObject({ status: 'failed', code: 'CANCELLED' });
+    expect(info.operation).toMatchObject({ requestId, state: 'failure', errorCode: 'CANCELLED' });
     await expectContentIntact();
+  });
+
+  it('stale and duplicate requests leave no credentials in the vault', async () => {
+    const credentialCount = async () => Number((await folio.store.sql.query<{ n: string | number }>('SELECT count(*) AS n FROM git_credentials WHERE space_id = $1', [spaceId]))[0]!.n);
+    await waitIdle(spaceId);
+    expect(await credentialCount()).toBe(0);
+    // Older than the last applied import: dropped. The same request twice: the second is a duplicate.
+    await send(spaceId, 'import', server.authedUrl('small'), { timestamp: '2020-01-01T00:00:00.000Z' });
+    const body = { url: server.authedUrl('small'), ref: REF, timestamp: nextTimestamp() };
+    for (let i = 0; i < 2; i++) expect((await folio.request('POST', `/v1/spaces/${spaceId}/git/import`, body)).status).toBe(204);
+    const end = Date.now() + 90_000;
+    let info: any;
+    for (;;) {
+      info = (await folio.request('GET', `/v1/spaces/${spaceId}/git/info`)).body;
+      const statuses = info.requests.map((r: any) => r.status);
+      if (statuses.includes('dropped-stale') && info.queue?.recent?.some((o: any) => o.status === 'duplicate') && info.queue.running === null && info.queue.pending.length === 0) break;
+      if (Date.now() > end) throw new Error(`not settled: ${JSON.stringify(info).slice(0, 800)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    // The request log is written by the same activity that deletes the vault entries: wait for it to settle.
+    const until = Date.now() + 30_000;
+    while ((await credentialCount()) !== 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+    expect(await credentialCount()).toBe(0);
   });
 
   it('no password anywhere: logs, git/info, error messages, histories, memos, search attributes', async () => {
@@ -212,6 +252,8 @@ describe('git sync failures', () => {
     // The logs are real: the queued requests and the failed operations are in them.
     expect(logs).toContain('git request queued');
     expect(logs).toContain('git operation failed');
+    // The Temporal SDK's logs are in the capture too: the queue workflow's own log lines among them.
+    expect(logLines.some((l) => l.includes('"component":"temporal-sdk"') && l.includes('git operation failed'))).toBe(true);
     let histories = 0;
     let text = JSON.stringify(info.body);
     for await (const wf of folio.client.workflow.list({ query: `SpaceId = '${spaceId}'` })) {

@@ -6,10 +6,12 @@ import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workflowIds } from '../../workflows/definitions.js';
+import { OperationAttribute, OrganizationIdAttribute, SpaceIdAttribute, workflowIds } from '../../workflows/definitions.js';
+import { gitProgressQuery } from '../../workflows/git-definitions.js';
 import { corpusDir } from '../../src/project-root.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
+import { startHoldingProxy, type HoldingProxy } from './holding-proxy.js';
 
 const CORPUS = path.join(corpusDir(), 'GitbookIO+git-sync-normalization');
 const PASSWORD = 'Sup3r-s3cret-pw';
@@ -17,6 +19,7 @@ const REF = 'refs/heads/main';
 
 let folio: TestFolio;
 let server: GitServer;
+let proxy: HoldingProxy;
 let work: string;
 let tick = Date.UTC(2025, 5, 1);
 const nextTimestamp = () => new Date((tick += 60_000)).toISOString();
@@ -68,10 +71,58 @@ async function clone(repo: string): Promise<string> {
   return dir;
 }
 
+/** The repository paths the revision holds: pages, files (assets, includes) and the table of contents. */
+async function heldPaths(revisionId: string): Promise<string[]> {
+  const { loadRevisionModel, flattenPages } = await import('../../src/gitsync/revision-records.js');
+  const { model } = (await loadRevisionModel(folio.store, revisionId))!;
+  const paths = new Set<string>();
+  for (const p of flattenPages(model.pages)) if ((p as { git?: { path: string } }).git) paths.add((p as { git: { path: string } }).git.path);
+  for (const f of model.files) if (f.git) paths.add(f.git.path);
+  if (model.summary.git) paths.add(model.summary.git.path);
+  return [...paths].sort();
+}
+
+/**
+ * Import `corpus` (with its project directory), export the space to a new empty repository, `git clone` it with
+ * the git CLI: the clone holds exactly the files the space holds (assets included), byte for byte equal to the
+ * corpus, and `git fsck` is clean. Corpus files the space does not hold can only be pages outside the table of
+ * contents or dotfiles (`.gitbook.yaml` is never written by export): never an asset. Returns the space.
+ */
+async function roundTrip(corpus: string): Promise<{ spaceId: string; dir: string; cloned: string[] }> {
+  const source = path.join(corpusDir(), corpus);
+  const root = (await readFile(`${source}.source`, 'utf8')).match(/^root:\s*(.*)$/m)?.[1]?.trim() ?? '.';
+  const repoProjectDirectory = root === '.' ? '' : root.replace(/^\.\//, '').replace(/\/$/, '');
+  const name = corpus.replace(/[^A-Za-z0-9._-]/g, '_');
+  const src = path.join(work, `src-${name}`);
+  await cp(source, src, { recursive: true });
+  await server.createBareRepo(name, { fromDir: src, branch: 'main', message: 'corpus' });
+  await server.createBareRepo(`${name}-empty`);
+  const spaceId = await newSpace();
+  const info = await gitImport(spaceId, name, { repoProjectDirectory });
+  expect(info.operation, corpus).toMatchObject({ state: 'success', direction: 'import' });
+  const revisionId = (await folio.store.spaces.get(spaceId))!.revisionId!;
+  const exported = await gitExport(spaceId, `${name}-empty`, { repoProjectDirectory });
+  expect(exported.operation, corpus).toMatchObject({ state: 'success', direction: 'export' });
+  const dir = await clone(`${name}-empty`);
+  const cloned = await listFiles(dir);
+  const corpusFiles = await listFiles(source);
+  const held = await heldPaths(revisionId);
+  expect(held.length, corpus).toBeGreaterThan(0);
+  expect(cloned, corpus).toEqual(held);
+  for (const f of cloned) expect(await readFile(path.join(dir, f)), `${corpus}: ${f}`).toEqual(await readFile(path.join(source, f)));
+  const notHeld = corpusFiles.filter((f) => !held.includes(f));
+  for (const f of notHeld) expect(f.endsWith('.md') || path.basename(f).startsWith('.'), `${corpus}: ${f} is not in the export`).toBe(true);
+  // Every asset of the corpus is in the export.
+  for (const f of corpusFiles.filter((c) => c.includes('.gitbook/assets/'))) expect(cloned, `${corpus}: asset ${f}`).toContain(f);
+  await runGit(['fsck', '--full', '--strict'], { cwd: dir });
+  return { spaceId, dir, cloned };
+}
+
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'folio-gitsync-'));
   folio = await startFolio({ env: { DATA_DIR: path.join(work, 'data'), FOLIO_VAULT_KEY: 'test-vault-key' } });
   server = await startGitServer({ auth: { username: 'folio', password: PASSWORD } });
+  proxy = await startHoldingProxy(server.port);
   const src = path.join(work, 'src');
   await cp(CORPUS, src, { recursive: true });
   await server.createBareRepo('docs', { fromDir: src, branch: 'main', message: 'corpus' });
@@ -79,6 +130,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await folio?.stop();
+  await proxy?.stop();
   await server?.stop();
   if (work) await rm(work, { recursive: true, force: true });
 });
@@ -92,40 +144,31 @@ describe('git sync end to end', () => {
     expect((await folio.request('POST', `/v1/spaces/${spaceId}/git/import`, { url: server.url('docs'), ref: 'main' })).status).toBe(400);
     expect((await folio.request('POST', `/v1/spaces/${spaceId}/git/export`, { url: server.url('docs'), ref: REF })).status).toBe(400);
     expect((await folio.request('POST', `/v1/spaces/nope/git/import`, { url: server.url('docs'), ref: REF })).status).toBe(404);
-    expect((await folio.request('GET', `/v1/spaces/${spaceId}/git/info`)).status).toBe(404);
+    // A space that never asked for a sync has no Git info: 404, as the official spec says.
+    const never = await folio.request('GET', `/v1/spaces/${spaceId}/git/info`);
+    expect(never.status).toBe(404);
+    expect(never.body).toMatchObject({ error: { code: 404 } });
   });
 
   it('imports a corpus repository, exports it to a new empty repository: git clone gives identical files, fsck is clean; credentials leave no trace', async () => {
-    const spaceId = await newSpace();
-    const info = await gitImport(spaceId, 'docs');
-    expect(info.operation).toMatchObject({ state: 'success', direction: 'import' });
-    const space = await folio.store.spaces.get(spaceId);
-    const rev = await folio.store.revisions.get(space!.revisionId!);
+    const { spaceId, dir, cloned } = await roundTrip('GitbookIO+git-sync-normalization');
+    expect(cloned).toEqual(await listFiles(CORPUS));
+    const rev = await folio.store.revisions.get((await folio.store.spaces.get(spaceId))!.revisionId!);
     expect(rev?.type).toBe('git-import');
-    expect(rev?.git?.url).toBe(server.url('docs'));
+    expect(rev?.git?.url).toBe(server.url('GitbookIO_git-sync-normalization'));
     expect(rev!.pageCount).toBeGreaterThanOrEqual(19);
 
     // Import of the same commit again: no-op (loop protection), no new revision.
-    const again = await gitImport(spaceId, 'docs');
+    const again = await gitImport(spaceId, 'GitbookIO_git-sync-normalization');
     expect(again.operation.state).toBe('success');
     expect((await folio.store.spaces.get(spaceId))!.revisionId).toBe(rev!.id);
 
-    await server.createBareRepo('empty');
-    const exported = await gitExport(spaceId, 'empty');
-    expect(exported.operation).toMatchObject({ state: 'success', direction: 'export' });
-    const dir = await clone('empty');
-    const cloned = await listFiles(dir);
-    const source = await listFiles(CORPUS);
-    expect(cloned.length).toBeGreaterThan(0);
-    for (const f of cloned) expect(await readFile(path.join(dir, f)), f).toEqual(await readFile(path.join(CORPUS, f)));
-    for (const f of source.filter((s) => s.endsWith('.md'))) expect(cloned, f).toContain(f);
-    await runGit(['fsck', '--full', '--strict'], { cwd: dir });
     const log = await runGit(['log', '-1', '--format=%B'], { cwd: dir });
     expect(log).toContain('Update from Folio');
     expect(log).toContain('Folio-Revision:');
 
     // The import that follows Folio's own export is a no-op.
-    const back = await gitImport(spaceId, 'empty');
+    const back = await gitImport(spaceId, 'GitbookIO_git-sync-normalization-empty');
     expect(back.operation.state).toBe('success');
     expect((await folio.store.spaces.get(spaceId))!.revisionId).toBe(rev!.id);
 
@@ -143,6 +186,62 @@ describe('git sync end to end', () => {
     const children = await folio.client.workflow.getHandle(workflowIds.gitQueue(spaceId)).fetchHistory();
     expect(JSON.stringify(children)).not.toContain(PASSWORD);
     expect(JSON.stringify(back)).not.toContain(PASSWORD);
+  });
+
+  it.each(['stacks-network+docs', 'BlockRazorinc+docs_en'])('round trip of %s (import → export to a new empty repository → git clone): the same files, assets included; fsck clean', async (corpus) => {
+    const { cloned } = await roundTrip(corpus);
+    expect(cloned.length).toBeGreaterThan(50);
+  }, 180_000);
+
+  it('operators see an import: search attributes, memo without credentials, static summary, live progress in a query and the current details', async () => {
+    await server.createBareRepo('ops', { fromDir: path.join(work, 'src'), branch: 'main', message: 'corpus' });
+    const viaProxy = proxy.url('ops', { username: 'folio', password: PASSWORD });
+    const spaceId = await newSpace();
+    const timestamp = nextTimestamp();
+    const held = proxy.holdNext();
+    const res = await folio.request('POST', `/v1/spaces/${spaceId}/git/import`, { url: viaProxy, ref: REF, timestamp });
+    expect(res.status).toBe(204);
+    await held; // the import is running, waiting for the pack
+    const running = await folio.request('GET', `/v1/spaces/${spaceId}/git/info`);
+    const requestId = running.body.operation.requestId as string;
+    const handle = folio.client.workflow.getHandle(workflowIds.gitImport(spaceId, requestId));
+    const metadata = async () => (await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata')).currentDetails ?? '';
+    // Live: the activity reported its first phase (signal → query and current details).
+    const live = await (async () => {
+      const end = Date.now() + 30_000;
+      for (;;) {
+        const p = await handle.query(gitProgressQuery);
+        if (p) return p;
+        if (Date.now() > end) throw new Error('no progress while running');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    })();
+    expect(live.phase).toBeTruthy();
+    expect(await metadata()).toContain(`**${live.phase}**`);
+    proxy.release('forward');
+    const info = await waitIdle(spaceId);
+    expect(info.operation).toMatchObject({ state: 'success', requestId });
+
+    const desc = await handle.describe();
+    expect(desc.typedSearchAttributes.get(SpaceIdAttribute)).toBe(spaceId);
+    expect(desc.typedSearchAttributes.get(OrganizationIdAttribute)).toBe(folio.organizationId);
+    expect(desc.typedSearchAttributes.get(OperationAttribute)).toBe('git-import');
+    expect(desc.memo).toMatchObject({ requestId, ref: REF, timestamp, url: proxy.url('ops'), direction: 'import' });
+    const summary = await desc.staticSummary();
+    expect(summary).toContain('Git import');
+    expect(summary).toContain(spaceId);
+    expect(summary).toContain(proxy.url('ops'));
+    // Found by the operators' query too.
+    const found: string[] = [];
+    for await (const wf of folio.client.workflow.list({ query: `SpaceId = '${spaceId}' AND Operation = 'git-import' AND OrganizationId = '${folio.organizationId}'` })) found.push(wf.workflowId);
+    expect(found).toContain(handle.workflowId);
+    // The final progress: files read and pages parsed, in the query and in the current details of the run.
+    const final = await handle.query(gitProgressQuery);
+    expect(final?.filesRead).toBeGreaterThan(0);
+    expect(final?.pagesParsed).toBeGreaterThan(0);
+    expect(await metadata()).toMatch(/\*\*applied\*\*/);
+    const text = JSON.stringify(desc.memo) + (summary ?? '') + JSON.stringify(final);
+    expect(text).not.toContain(PASSWORD);
   });
 
   it('import A, push B with the git CLI, import B: only B\'s pages change and page ids stay', async () => {
@@ -199,40 +298,55 @@ describe('git sync end to end', () => {
     expect((await runGit(['rev-parse', 'HEAD'], { cwd: again })).trim()).toBe((await runGit(['rev-parse', 'HEAD'], { cwd: after })).trim());
   });
 
-  it('an export racing a remote push ends in CONFLICT naming the file and loses neither side; force proceeds', async () => {
+  it('an export racing a remote push (landing while the export pushes) ends in CONFLICT naming the file and loses neither side; force proceeds', async () => {
     await server.createBareRepo('race', { fromDir: path.join(work, 'src'), branch: 'main', message: 'corpus' });
+    // Folio talks to the repository through the holding proxy (import and export: same URL, same sync marks).
+    const viaProxy = proxy.url('race', { username: 'folio', password: PASSWORD });
     const spaceId = await newSpace();
-    await gitImport(spaceId, 'race');
+    await gitImport(spaceId, 'race', { url: viaProxy });
     const revA = (await folio.store.spaces.get(spaceId))!.revisionId!;
     // A Folio-side edit of quote.md: a new revision made primary.
-    const { loadRevisionModel, modelToRevisionInput } = await import('../../src/gitsync/revision-records.js');
+    const { loadRevisionModel, modelToRevisionInput, flattenPages } = await import('../../src/gitsync/revision-records.js');
     const loaded = (await loadRevisionModel(folio.store, revA))!;
-    const quote = (function find(ps: any[]): any {
-      for (const p of ps) {
-        if (p.git?.path === 'quote.md') return p;
-        const c = find(p.children);
-        if (c) return c;
-      }
-    })(loaded.model.pages);
+    const quote = flattenPages(loaded.model.pages).find((p: any) => p.git?.path === 'quote.md') as any;
     quote.markdown += '\nEdited in Folio.\n';
     const fileBytes = new Map<string, { hash: string }>([...loaded.fileHashes].map(([id, hash]) => [id, { hash }]));
     const { id: edited } = await folio.store.revisions.create(modelToRevisionInput(loaded.model, { spaceId, parents: [revA], type: 'edits', fileBytes }));
     await folio.store.spaces.setPrimaryRevision(spaceId, edited, { expected: revA });
-    // Meanwhile someone pushes a change to the same file.
+    const folioQuoteBefore = new TextDecoder().decode((await folio.store.revisions.pageBody(edited, quote.id))!);
+
+    // The export fetches the remote head and builds its commit on it; its push request is held at the proxy.
+    const held = proxy.holdNext('git-receive-pack');
+    const res = await folio.request('POST', `/v1/spaces/${spaceId}/git/export`, { url: viaProxy, ref: REF, timestamp: nextTimestamp(), commitMessage: 'Update from Folio' });
+    expect(res.status).toBe(204);
+    await held;
+    // Meanwhile someone pushes a change to the same file (straight to the server), then the export's push goes on.
     const dir = await clone('race');
     await writeFile(path.join(dir, 'quote.md'), (await readFile(path.join(dir, 'quote.md'), 'utf8')) + '\nEdited on the remote.\n');
     await runGit(['commit', '-qam', 'remote edit'], { cwd: dir });
     await runGit(['push', '-q', 'origin', 'main'], { cwd: dir });
     const remoteHead = (await runGit(['rev-parse', 'HEAD'], { cwd: dir })).trim();
+    proxy.release('forward');
 
-    const info = await gitExport(spaceId, 'race');
+    const info = await waitIdle(spaceId);
     expect(info.operation).toMatchObject({ state: 'failure', direction: 'export', errorCode: 'CONFLICT' });
     expect(info.operation.error).toContain('quote.md');
+    // The path taken: the push was rejected (the branch moved), the retry fetched again and found the conflict.
+    const history = await folio.client.workflow.getHandle(workflowIds.gitExport(spaceId, info.operation.requestId)).fetchHistory();
+    const exportStarted = (history.events ?? [])
+      .filter((e) => e.activityTaskStartedEventAttributes)
+      .map((e) => e.activityTaskStartedEventAttributes!)
+      .find((a) => (a.attempt ?? 1) >= 2);
+    expect(exportStarted?.lastFailure?.applicationFailureInfo?.type).toBe('NON_FAST_FORWARD');
+    // Neither side lost: the remote commit is the branch head, Folio's content is unchanged.
     const after = await clone('race');
     expect((await runGit(['rev-parse', 'HEAD'], { cwd: after })).trim()).toBe(remoteHead);
+    expect(await readFile(path.join(after, 'quote.md'), 'utf8')).toContain('Edited on the remote.');
+    expect(await readFile(path.join(after, 'quote.md'), 'utf8')).not.toContain('Edited in Folio.');
     expect((await folio.store.spaces.get(spaceId))!.revisionId).toBe(edited);
+    expect(new TextDecoder().decode((await folio.store.revisions.pageBody(edited, quote.id))!)).toBe(folioQuoteBefore);
 
-    const forced = await gitExport(spaceId, 'race', { force: true });
+    const forced = await gitExport(spaceId, 'race', { url: viaProxy, force: true });
     expect(forced.operation.state).toBe('success');
     const final = await clone('race');
     // The remote commit is kept in history (no force-push); Folio's version of the file wins.

@@ -1,7 +1,8 @@
 /**
  * A loopback HTTP proxy in front of the test git server that can hold the pack request of a fetch
- * (`POST …/git-upload-pack`) until the test says so: it makes "in the middle of an import" a precise moment
- * (the activity has started and is waiting for the pack) for kill and cancel tests.
+ * (`POST …/git-upload-pack`) or of a push (`POST …/git-receive-pack`) until the test says so: it makes "in the
+ * middle of an import" (the activity has started and waits for the pack) or "in the middle of an export's push"
+ * (the export read the remote head and sent its commit) a precise moment, for kill, cancel and race tests.
  */
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,15 +10,15 @@ import type { AddressInfo } from 'node:net';
 export interface HoldingProxy {
   /** The proxy's URL for a repository of the target server, with the given userinfo. */
   url(name: string, auth?: { username: string; password: string }): string;
-  /** Holds the next pack requests; resolves when one arrives. */
-  holdNext(): Promise<void>;
+  /** Holds the next pack requests of `service` (default: fetches); resolves when one arrives. */
+  holdNext(service?: 'git-upload-pack' | 'git-receive-pack'): Promise<void>;
   /** Lets the held requests through (`forward`) or drops their connections (`destroy`), and stops holding. */
   release(how: 'forward' | 'destroy'): void;
   stop(): Promise<void>;
 }
 
 export async function startHoldingProxy(targetPort: number): Promise<HoldingProxy> {
-  let holding = false;
+  let holding: string | null = null;
   let arrived: (() => void) | null = null;
   const held: Array<{ go: () => void; drop: () => void }> = [];
   const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
@@ -33,7 +34,7 @@ export async function startHoldingProxy(targetPort: number): Promise<HoldingProx
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      if (holding && req.method === 'POST' && req.url?.endsWith('/git-upload-pack')) {
+      if (holding && req.method === 'POST' && req.url?.endsWith(`/${holding}`)) {
         held.push({ go: () => forward(req, res, body), drop: () => res.socket?.destroy() });
         arrived?.();
         return;
@@ -52,12 +53,12 @@ export async function startHoldingProxy(targetPort: number): Promise<HoldingProx
       }
       return u.toString();
     },
-    holdNext() {
-      holding = true;
+    holdNext(service = 'git-upload-pack') {
+      holding = service;
       return new Promise<void>((resolve) => (arrived = resolve));
     },
     release(how) {
-      holding = false;
+      holding = null;
       arrived = null;
       for (const h of held.splice(0)) (how === 'forward' ? h.go : h.drop)();
     },

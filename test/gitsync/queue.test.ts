@@ -142,4 +142,22 @@ describe('git queue workflow', () => {
     const desc = await handle.describe();
     expect(desc.historyLength).toBeLessThan(1000);
   });
+
+  it('keeps pending bounded: beyond maxPending the oldest superseded requests are dropped as QUEUE_FULL, the newest still run', async () => {
+    const spaceId = `full-${Date.now()}`;
+    let release!: () => void;
+    gates.set(`${spaceId}/r-0`, new Promise<void>((r) => (release = r)));
+    await send(spaceId, req(spaceId, 0), { maxPending: 5 });
+    const handle = client.workflow.getHandle(workflowIds.gitQueue(spaceId));
+    await waitFor(() => handle.query(gitQueueStateQuery), (v) => v.running !== null);
+    for (let n = 1; n <= 12; n++) await send(spaceId, req(spaceId, n));
+    const full = await handle.query(gitQueueStateQuery);
+    expect(full.pending.length).toBe(5);
+    release();
+    const view = await waitFor(() => handle.query(gitQueueStateQuery), (v) => v.processed === 13 && v.running === null && v.pending.length === 0);
+    expect(ran.filter((r) => r.spaceId === spaceId).map((r) => r.requestId)).toEqual(['r-0', 'r-8', 'r-9', 'r-10', 'r-11', 'r-12']);
+    const overflow = view.recent.filter((o) => o.status === 'dropped-overflow');
+    expect(overflow.map((o) => o.requestId).sort()).toEqual(['r-1', 'r-2', 'r-3', 'r-4', 'r-5', 'r-6', 'r-7'].sort());
+    for (const o of overflow) expect(o.code).toBe('QUEUE_FULL');
+  });
 });

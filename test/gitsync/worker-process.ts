@@ -2,6 +2,11 @@
  * A Folio worker in a process of its own, for the crash test (git-sync-crash.e2e.test.ts): real activities on a
  * PostgreSQL store (DATABASE_URL), on TASK_QUEUE of the dev server at TEMPORAL_ADDRESS, with the prebundled
  * workflows at WORKFLOW_BUNDLE. Prints `ready` on stdout once polling. Run: node --import tsx worker-process.ts
+ *
+ * HOLD_AT (test-only hold points, in this test process only: the store is wrapped, Folio's code is unchanged)
+ * stops the import at a precise moment, prints `held <point>` and waits forever (the test then kills it):
+ * - `before-primary`: the new revision is stored, it is not primary yet;
+ * - `after-primary`: the revision is primary, the sync mark (`lastImport`) is not written, the activity not done.
  */
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
@@ -17,6 +22,20 @@ const env = (name: string): string => {
 const logger = createLogger('crash-worker', { level: process.env.LOG_LEVEL ?? 'warn', pretty: false });
 const config = loadConfig({ ...process.env, FOLIO_TASK_QUEUE: env('TASK_QUEUE') });
 const store = await openStore({ databaseUrl: env('DATABASE_URL'), migrate: false, logger });
+const holdAt = process.env.HOLD_AT;
+const holdForever = (point: string): Promise<never> => {
+  process.stdout.write(`held ${point}\n`);
+  return new Promise<never>(() => undefined);
+};
+if (holdAt === 'before-primary') {
+  store.spaces.setPrimaryRevision = () => holdForever(holdAt);
+} else if (holdAt === 'after-primary') {
+  const update = store.gitSync.update.bind(store.gitSync);
+  store.gitSync.update = ((spaceId: string, patch: { lastImport?: unknown }, options?: unknown) =>
+    patch.lastImport ? holdForever(holdAt) : update(spaceId, patch as never, options as never)) as typeof store.gitSync.update;
+} else if (holdAt) {
+  throw new Error(`unknown HOLD_AT ${holdAt}`);
+}
 const { worker } = await createWorker({
   deps: { store, config, logger },
   address: env('TEMPORAL_ADDRESS'),
