@@ -275,6 +275,13 @@ export async function exportRevision(input: RevisionModel, target: SourceTree, o
   }
   revision.summary.fingerprint = fp;
 
+  // ---- .gitbook.yaml ----
+  // Never rewritten. Written (the imported bytes) only into a tree that holds nothing of the space yet, such as a
+  // new repository; a target that has the space's pages but no config had it removed on purpose.
+  if (config.configPath && config.configText !== undefined && !target.has(config.configPath) && !target.has(config.readme) && !target.has(config.summary)) {
+    changes.set(config.configPath, encoder.encode(config.configText));
+  }
+
   // ---- files ----
   const keptFiles: typeof revision.files = [];
   const filePathSet = new Set(revision.files.map((f) => f.path));

@@ -2,8 +2,11 @@ import yaml from 'js-yaml';
 import { FormatWarningCodes, RootOutsideRepositoryError, warning, type FormatWarning } from './errors.js';
 import type { Redirect, SourceTree, SpaceConfig } from './model.js';
 import { joinPath, normalizePath, resolvePath } from './paths.js';
+import { gitBlobOid } from './source-tree.js';
 
 const KNOWN_KEYS = new Set(['root', 'structure', 'redirects']);
+/** Largest `.gitbook.yaml` whose text the revision keeps (real ones are a few hundred bytes). */
+const MAX_KEPT_CONFIG_BYTES = 64 * 1024;
 
 /** Parse `.gitbook.yaml` text. Never throws: invalid YAML gives defaults and a warning. */
 export function parseGitbookYaml(text: string, path: string): { root?: string; readme?: string; summary?: string; redirects: Array<{ from: string; to: string }>; warnings: FormatWarning[] } {
@@ -58,9 +61,12 @@ export async function resolveSpaceConfig(tree: SourceTree, projectDirectory: str
   const entry = tree.get(configPath);
   let parsed: ReturnType<typeof parseGitbookYaml> = { redirects: [], warnings: [] };
   const symlink = entry?.mode === '120000';
+  let configText: string | undefined;
   if (entry && !symlink) {
-    const text = new TextDecoder('utf-8', { fatal: false }).decode(await entry.read());
+    const bytes = await entry.read();
+    const text = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(bytes);
     parsed = parseGitbookYaml(text, configPath);
+    if (bytes.byteLength <= MAX_KEPT_CONFIG_BYTES && gitBlobOid(new TextEncoder().encode(text)) === entry.oid) configText = text;
   }
   const root = resolvePath(project, parsed.root ?? '.');
   if (root === null) throw new RootOutsideRepositoryError(parsed.root ?? '');
@@ -72,7 +78,7 @@ export async function resolveSpaceConfig(tree: SourceTree, projectDirectory: str
   if (summary === null) throw new RootOutsideRepositoryError(parsed.summary ?? '');
   const redirects: Redirect[] = parsed.redirects.map((r) => ({ from: r.from, to: r.to }));
   return {
-    config: { projectDirectory: project, configPath: entry && !symlink ? configPath : null, root, readme, summary, redirects },
+    config: { projectDirectory: project, configPath: entry && !symlink ? configPath : null, ...(configText !== undefined ? { configText } : {}), root, readme, summary, redirects },
     warnings,
   };
 }

@@ -159,6 +159,11 @@ export interface SpaceConfig {
   projectDirectory: string;
   /** Repository-relative path of the `.gitbook.yaml` that applied, or null (defaults). Never rewritten. */
   configPath: string | null;
+  /**
+   * That `.gitbook.yaml`'s text, when it is UTF-8 and at most 64 KiB: export writes these same bytes into a
+   * tree that holds nothing of the space yet (a new repository), so its root, structure and redirects hold there.
+   */
+  configText?: string;
   /** Content root directory, repository-relative (`''` = repository root). */
   root: string;
   /** Repository-relative path of the first page file (`structure.readme`). */

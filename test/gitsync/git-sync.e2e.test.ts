@@ -71,7 +71,7 @@ async function clone(repo: string): Promise<string> {
   return dir;
 }
 
-/** The repository paths the revision holds: pages, files (assets, includes) and the table of contents. */
+/** The repository paths the revision holds: pages, files (assets, includes), the table of contents and `.gitbook.yaml`. */
 async function heldPaths(revisionId: string): Promise<string[]> {
   const { loadRevisionModel, flattenPages } = await import('../../src/gitsync/revision-records.js');
   const { model } = (await loadRevisionModel(folio.store, revisionId))!;
@@ -79,6 +79,7 @@ async function heldPaths(revisionId: string): Promise<string[]> {
   for (const p of flattenPages(model.pages)) if ((p as { git?: { path: string } }).git) paths.add((p as { git: { path: string } }).git.path);
   for (const f of model.files) if (f.git) paths.add(f.git.path);
   if (model.summary.git) paths.add(model.summary.git.path);
+  if (model.config.configPath && model.config.configText !== undefined) paths.add(model.config.configPath);
   return [...paths].sort();
 }
 
@@ -86,7 +87,7 @@ async function heldPaths(revisionId: string): Promise<string[]> {
  * Import `corpus` (with its project directory), export the space to a new empty repository, `git clone` it with
  * the git CLI: the clone holds exactly the files the space holds (assets included), byte for byte equal to the
  * corpus, and `git fsck` is clean. Corpus files the space does not hold can only be pages outside the table of
- * contents or dotfiles (`.gitbook.yaml` is never written by export): never an asset. Returns the space.
+ * contents or dotfiles other than `.gitbook.yaml` (written into a new repository): never an asset. Returns the space.
  */
 async function roundTrip(corpus: string): Promise<{ spaceId: string; dir: string; cloned: string[] }> {
   const source = path.join(corpusDir(), corpus);
@@ -112,6 +113,9 @@ async function roundTrip(corpus: string): Promise<{ spaceId: string; dir: string
   for (const f of cloned) expect(await readFile(path.join(dir, f)), `${corpus}: ${f}`).toEqual(await readFile(path.join(source, f)));
   const notHeld = corpusFiles.filter((f) => !held.includes(f));
   for (const f of notHeld) expect(f.endsWith('.md') || path.basename(f).startsWith('.'), `${corpus}: ${f} is not in the export`).toBe(true);
+  // The space's .gitbook.yaml (root, structure, redirects) is in the new repository, byte for byte.
+  const projectConfig = path.posix.join(repoProjectDirectory, '.gitbook.yaml');
+  if (corpusFiles.includes(projectConfig)) expect(cloned, `${corpus}: ${projectConfig}`).toContain(projectConfig);
   // Every asset of the corpus is in the export.
   for (const f of corpusFiles.filter((c) => c.includes('.gitbook/assets/'))) expect(cloned, `${corpus}: asset ${f}`).toContain(f);
   await runGit(['fsck', '--full', '--strict'], { cwd: dir });
