@@ -107,6 +107,12 @@ afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
+/** An import request of `main` from `url` into the space (what the git queue would hand the child workflow). */
+function importRequest(spaceId: string, requestId: string, url: string): GitSyncRequest {
+  const now = new Date().toISOString();
+  return { requestId, direction: 'import', spaceId, organizationId: 'crash-org', url, ref: 'refs/heads/main', timestamp: now, force: false, standalone: false, projectDirectory: '', receivedAt: now };
+}
+
 describe.skipIf(!pg)(`git import survives a killed worker${pg ? '' : ` (skipped: ${postgresUnavailableReason})`}`, () => {
   it('SIGKILL mid-import, a new worker finishes it: exactly one new revision, primary', { timeout: 300_000 }, async () => {
     await store.orgs.ensure({ id: 'crash-org', title: 'Crash' });
@@ -116,19 +122,7 @@ describe.skipIf(!pg)(`git import survives a killed worker${pg ? '' : ` (skipped:
     const taskQueue = uniqueTaskQueue('crash');
     const first = await startWorkerProcess(taskQueue, path.join(work, 'data-1'));
 
-    const request: GitSyncRequest = {
-      requestId: 'crash-import-1',
-      direction: 'import',
-      spaceId: space.id,
-      organizationId: 'crash-org',
-      url: proxy.url('docs'),
-      ref: 'refs/heads/main',
-      timestamp: new Date().toISOString(),
-      force: false,
-      standalone: false,
-      projectDirectory: '',
-      receivedAt: new Date().toISOString(),
-    };
+    const request = importRequest(space.id, 'crash-import-1', proxy.url('docs'));
     const client = await testClient();
     try {
       const held = proxy.holdNext();
@@ -170,19 +164,7 @@ describe.skipIf(!pg)(`git import survives a killed worker${pg ? '' : ` (skipped:
     const primaryBefore = (await store.spaces.get(space.id))!.revisionId;
     const newRevisions = async () => (await store.revisions.listForSpace(space.id, { limit: 100 })).items.filter((r) => !before.includes(r.id));
     const taskQueue = uniqueTaskQueue('crash2');
-    const request: GitSyncRequest = {
-      requestId: 'crash-import-2',
-      direction: 'import',
-      spaceId: space.id,
-      organizationId: 'crash-org',
-      url: server.url('docs'),
-      ref: 'refs/heads/main',
-      timestamp: new Date().toISOString(),
-      force: false,
-      standalone: false,
-      projectDirectory: '',
-      receivedAt: new Date().toISOString(),
-    };
+    const request = importRequest(space.id, 'crash-import-2', server.url('docs'));
     const client = await testClient();
     try {
       const first = await startWorkerProcess(taskQueue, path.join(work, 'data-3'), { HOLD_AT: 'before-primary' });

@@ -4,14 +4,7 @@ import { describe, it, expect } from 'vitest';
 import type { Paragraph, Text } from 'mdast';
 import { parsePageFile, serializePageFile } from '../../../src/format/markdown/index.js';
 import { corpusRepos } from './corpus.js';
-
-function changedLines(a: string, b: string): number[] {
-  const la = a.split('\n');
-  const lb = b.split('\n');
-  const out: number[] = [];
-  for (let i = 0; i < Math.max(la.length, lb.length); i++) if (la[i] !== lb[i]) out.push(i + 1);
-  return out;
-}
+import { changedLines } from '../changed-lines.js';
 
 function firstParagraphText(page: ReturnType<typeof parsePageFile>): Text | undefined {
   for (const b of page.document.children) {

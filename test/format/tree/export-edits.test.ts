@@ -4,6 +4,7 @@ import { documents, exportRevision, importTree, treeFromFiles, type DocumentPage
 import { parsePageFile } from '../../../src/format/markdown/index.js';
 import { CORPUS, loadRepo } from './corpus.js';
 import { existsSync } from 'node:fs';
+import { changedLines } from '../changed-lines.js';
 
 const dec = (b: Uint8Array | null | undefined) => (b ? new TextDecoder('utf-8', { ignoreBOM: true }).decode(b) : b);
 const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
@@ -12,14 +13,6 @@ function doc(revision: RevisionModel, path: string): DocumentPage {
   const p = [...documents(revision.pages)].find((d) => d.git?.path === path);
   if (!p) throw new Error(`no page ${path}`);
   return p;
-}
-
-function changedLines(a: string, b: string): number[] {
-  const la = a.split('\n');
-  const lb = b.split('\n');
-  const out: number[] = [];
-  for (let i = 0; i < Math.max(la.length, lb.length); i++) if (la[i] !== lb[i]) out.push(i + 1);
-  return out;
 }
 
 function repo() {
