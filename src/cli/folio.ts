@@ -13,7 +13,7 @@ const commands: Record<string, Command> = {
   _guard: { summary: '(internal) run a program that must not outlive folio start', load: () => import('./commands/guard.js') },
   migrate: { summary: 'apply pending content-store migrations', load: () => import('./commands/migrate.js') },
   org: { summary: 'org create <id> --title <title> | org list', load: () => import('./commands/org.js') },
-  token: { summary: 'token create --org <id>: print a new API token once', load: () => import('./commands/token.js') },
+  token: { summary: 'token create|list|revoke --org <id>: API tokens (create prints one once)', load: () => import('./commands/token.js') },
   // Converter commands (format helper): check, roundtrip.
   check: { summary: 'check <dir> [--root <projectDirectory>]: import a Git Sync tree and report pages, files, warnings', load: () => import('./commands/check.js') },
   roundtrip: { summary: 'roundtrip <dir> --out <outDir> [--root <dir>] [--reserialize]: import and export a tree, compare', load: () => import('./commands/roundtrip.js') },
