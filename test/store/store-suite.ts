@@ -103,6 +103,8 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       expect(await store.tokens.count(orgId)).toBe(2);
       await store.tokens.revoke(orgId, first.id);
       expect(await store.tokens.verify(explicit)).toBeNull();
+      // A revoked explicit token (FOLIO_BOOTSTRAP_TOKEN) is never revived.
+      await expect(store.tokens.create(orgId, { token: explicit })).rejects.toBeInstanceOf(ConflictError);
       expect(await store.tokens.count(orgId)).toBe(1);
     });
 
