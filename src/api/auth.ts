@@ -1,11 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Store } from '../store/index.js';
-import { forbidden, unauthorized } from './http-errors.js';
+import type { TokenScope } from '../store/index.js';
+import { forbidden, readOnlyToken, unauthorized } from './http-errors.js';
 
 export interface AuthContext {
   organizationId: string;
   tokenId: string;
+  scope: TokenScope;
 }
+
+/** The only methods a read-scoped token may use. */
+const READ_METHODS = new Set(['GET', 'HEAD']);
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -13,7 +18,11 @@ declare module 'fastify' {
   }
 }
 
-/** Bearer-token authentication for every `/v1` route: 401 without a valid token. */
+/**
+ * Bearer-token authentication for every `/v1` route: 401 without a valid token (unknown, revoked or expired,
+ * checked against the store on every request), 403 for a read-scoped token on anything but GET and HEAD,
+ * so that every route, present or future, is covered here. GET routes must therefore never write.
+ */
 export function installAuth(app: FastifyInstance, store: Store): void {
   app.decorateRequest('auth', null);
   app.addHook('onRequest', async (request) => {
@@ -23,7 +32,8 @@ export function installAuth(app: FastifyInstance, store: Store): void {
     if (!match) throw unauthorized();
     const verified = await store.tokens.verify(match[1]!);
     if (!verified) throw unauthorized('the bearer token is not valid');
-    request.auth = { organizationId: verified.orgId, tokenId: verified.tokenId };
+    if (verified.scope !== 'write' && !READ_METHODS.has(request.method)) throw readOnlyToken();
+    request.auth = { organizationId: verified.orgId, tokenId: verified.tokenId, scope: verified.scope };
   });
 }
 

@@ -12,6 +12,9 @@ export class HttpError extends FolioError {
 export const badRequest = (message: string, data?: Record<string, unknown>) => new HttpError(400, 'BAD_REQUEST', message, data);
 export const unauthorized = (message = 'a valid bearer token is required') => new HttpError(401, 'UNAUTHORIZED', message);
 export const forbidden = (message = 'this token has no access to that resource') => new HttpError(403, 'FORBIDDEN', message);
+/** A read-scoped token on a request that is not GET or HEAD (the body's code stays the status, 403). */
+export const readOnlyToken = () =>
+  new HttpError(403, 'READ_ONLY_TOKEN', 'this token is read-only (READ_ONLY_TOKEN): it can read, but not write, import, export or delete');
 export const notFound = (message: string) => new HttpError(404, 'NOT_FOUND', message);
 export const conflict = (message: string, data?: Record<string, unknown>) => new HttpError(409, 'CONFLICT', message, data);
 

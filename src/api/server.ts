@@ -10,6 +10,7 @@ import { contentRoutes } from './routes/content.js';
 import { changeRequestRoutes, mergedFromResolver } from './routes/change-requests.js';
 import { gitRoutes } from './routes/git.js';
 import { openApiRoutes } from './routes/openapi.js';
+import { tokenRoutes } from './routes/tokens.js';
 
 export type { ApiDeps } from './deps.js';
 
@@ -31,6 +32,7 @@ export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
   changeRequestRoutes(app, deps, urls);
   gitRoutes(app, deps);
   openApiRoutes(app, deps, urls);
+  tokenRoutes(app, deps);
   await app.ready();
   return app;
 }

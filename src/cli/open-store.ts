@@ -14,10 +14,17 @@ export function embeddedDataDir(dataDir: string): string {
   return path.join(dataDir, 'pg');
 }
 
+/** The directory of the embedded database's unix socket (mode 0700), unless DATA_DIR is too deep for one. */
+export function dbSocketDir(dataDir: string): string {
+  return path.join(dataDir, 'run');
+}
+
 async function reachable(url: string): Promise<boolean> {
   const u = new URL(url);
+  const port = Number(u.searchParams.get('port') || u.port || 5432);
+  const socketDir = u.searchParams.get('host');
   return new Promise((resolve) => {
-    const socket = net.connect({ host: u.hostname, port: Number(u.port || 5432) });
+    const socket = socketDir?.startsWith('/') ? net.connect({ path: path.join(socketDir, `.s.PGSQL.${port}`) }) : net.connect({ host: u.hostname, port });
     const done = (ok: boolean) => {
       socket.destroy();
       resolve(ok);

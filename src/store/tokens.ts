@@ -3,12 +3,15 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { sha256Hex } from './hash.js';
 import { newId } from './ids.js';
 import { sqlState, toDate, toDateOrNull } from './sql-helpers.js';
-import type { Sql, TokenRecord, TokenStore } from './types.js';
+import type { Sql, TokenRecord, TokenScope, TokenStore } from './types.js';
 
 /** Generated tokens: `folio_` + 43 base64url characters (256 bits). */
 export function generateToken(): string {
   return `folio_${randomBytes(32).toString('base64url')}`;
 }
+
+/** `last_used_at` is written at most once per this window, so that reads do not write on every request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
 
 function checkToken(token: unknown): string {
   if (typeof token !== 'string' || token.length < 8 || token.length > 512 || /\s/.test(token)) {
@@ -17,16 +20,42 @@ function checkToken(token: unknown): string {
   return token;
 }
 
+function checkScope(scope: unknown): TokenScope {
+  if (scope !== 'read' && scope !== 'write') throw new ValidationError('a token scope is "read" or "write"');
+  return scope;
+}
+
+function checkExpiry(expiresAt: unknown): Date | null {
+  if (expiresAt === null || expiresAt === undefined) return null;
+  if (!(expiresAt instanceof Date) || Number.isNaN(expiresAt.getTime())) throw new ValidationError('a token expiry must be a valid date');
+  if (expiresAt.getTime() <= Date.now()) throw new ValidationError('a token expiry must be in the future');
+  return expiresAt;
+}
+
+const COLUMNS = 'id, organization_id, label, scope, created_at, expires_at, revoked_at, last_used_at';
+
 interface TokenRow {
   id: string;
   organization_id: string;
   label: string | null;
+  scope: string;
   created_at: unknown;
+  expires_at: unknown;
   revoked_at: unknown;
+  last_used_at: unknown;
 }
 
 function tokenFromRow(row: TokenRow): TokenRecord {
-  return { id: row.id, organizationId: row.organization_id, label: row.label, createdAt: toDate(row.created_at), revokedAt: toDateOrNull(row.revoked_at) };
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    label: row.label,
+    scope: row.scope === 'read' ? 'read' : 'write',
+    createdAt: toDate(row.created_at),
+    expiresAt: toDateOrNull(row.expires_at),
+    revokedAt: toDateOrNull(row.revoked_at),
+    lastUsedAt: toDateOrNull(row.last_used_at),
+  };
 }
 
 /** API tokens: only their sha256 is stored; the clear token is returned once, by `create`. */
@@ -36,46 +65,65 @@ export function createTokenStore(sql: Sql): TokenStore {
       const token = options.token === undefined ? generateToken() : checkToken(options.token);
       const label = options.label ?? null;
       if (label !== null && (typeof label !== 'string' || label.length > 200)) throw new ValidationError('token label must be a string of at most 200 characters');
+      const scope = checkScope(options.scope ?? 'write');
+      const expiresAt = checkExpiry(options.expiresAt);
       const hash = sha256Hex(token);
       return sql.transaction(async (tx) => {
         const org = await tx.query('SELECT 1 FROM organizations WHERE id = $1', [organizationId]);
         if (org.length === 0) throw new NotFoundError('organization', String(organizationId));
         const id = newId();
         try {
-          const inserted = await tx.query<{ id: string }>(
-            'INSERT INTO api_tokens (id, organization_id, token_sha256, label) VALUES ($1, $2, $3, $4) ON CONFLICT (token_sha256) DO NOTHING RETURNING id',
-            [id, organizationId, hash, label],
+          const inserted = await tx.query<TokenRow>(
+            `INSERT INTO api_tokens (id, organization_id, token_sha256, label, scope, expires_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (token_sha256) DO NOTHING RETURNING ${COLUMNS}`,
+            [id, organizationId, hash, label, scope, expiresAt],
           );
-          if (inserted.length > 0) return { id, token };
+          if (inserted.length > 0) return { id, token, record: tokenFromRow(inserted[0]!) };
         } catch (err) {
           if (sqlState(err) === '23503') throw new NotFoundError('organization', String(organizationId));
           throw err;
         }
-        const existing = await tx.query<{ id: string; organization_id: string; revoked_at: unknown }>('SELECT id, organization_id, revoked_at FROM api_tokens WHERE token_sha256 = $1', [hash]);
+        const existing = await tx.query<TokenRow>(`SELECT ${COLUMNS} FROM api_tokens WHERE token_sha256 = $1`, [hash]);
         const row = existing[0]!;
         if (row.organization_id !== organizationId) throw new ConflictError('this token already belongs to another organization');
         if (row.revoked_at !== null) throw new ConflictError('this token was revoked');
-        return { id: row.id, token };
+        return { id: row.id, token, record: tokenFromRow(row) };
       });
     },
     async verify(token) {
       if (typeof token !== 'string' || token.length === 0 || token.length > 512) return null;
-      const rows = await sql.query<{ id: string; organization_id: string }>('SELECT id, organization_id FROM api_tokens WHERE token_sha256 = $1 AND revoked_at IS NULL', [sha256Hex(token)]);
-      return rows[0] ? { orgId: rows[0].organization_id, tokenId: rows[0].id } : null;
+      const rows = await sql.query<{ id: string; organization_id: string; scope: string; stale: boolean }>(
+        `SELECT id, organization_id, scope, (last_used_at IS NULL OR last_used_at < now() - $2::int * interval '1 millisecond') AS stale
+           FROM api_tokens WHERE token_sha256 = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
+        [sha256Hex(token), LAST_USED_RESOLUTION_MS],
+      );
+      const row = rows[0];
+      if (!row) return null;
+      if (row.stale) await sql.query('UPDATE api_tokens SET last_used_at = now() WHERE id = $1', [row.id]);
+      return { orgId: row.organization_id, tokenId: row.id, scope: row.scope === 'read' ? 'read' : 'write' };
     },
     async count(organizationId) {
+      const valid = 'revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())';
       const rows =
         organizationId === undefined
-          ? await sql.query<{ n: string | number }>('SELECT count(*) AS n FROM api_tokens WHERE revoked_at IS NULL')
-          : await sql.query<{ n: string | number }>('SELECT count(*) AS n FROM api_tokens WHERE revoked_at IS NULL AND organization_id = $1', [organizationId]);
+          ? await sql.query<{ n: string | number }>(`SELECT count(*) AS n FROM api_tokens WHERE ${valid}`)
+          : await sql.query<{ n: string | number }>(`SELECT count(*) AS n FROM api_tokens WHERE ${valid} AND organization_id = $1`, [organizationId]);
       return Number(rows[0]!.n);
     },
     async list(organizationId) {
-      const rows = await sql.query<TokenRow>('SELECT id, organization_id, label, created_at, revoked_at FROM api_tokens WHERE organization_id = $1 ORDER BY created_at, id', [organizationId]);
+      const rows = await sql.query<TokenRow>(`SELECT ${COLUMNS} FROM api_tokens WHERE organization_id = $1 ORDER BY created_at, id`, [organizationId]);
       return rows.map(tokenFromRow);
     },
-    async revoke(tokenId) {
-      await sql.query('UPDATE api_tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [tokenId]);
+    async get(organizationId, tokenId) {
+      const rows = await sql.query<TokenRow>(`SELECT ${COLUMNS} FROM api_tokens WHERE organization_id = $1 AND id = $2`, [organizationId, tokenId]);
+      return rows[0] ? tokenFromRow(rows[0]) : null;
+    },
+    async revoke(organizationId, tokenId) {
+      const rows = await sql.query<TokenRow>(
+        `UPDATE api_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE organization_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+        [organizationId, tokenId],
+      );
+      if (!rows[0]) throw new NotFoundError('token', String(tokenId));
+      return tokenFromRow(rows[0]);
     },
   };
 }

@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/project-root.js';
 import { freePort } from '../helpers/free-port.js';
@@ -82,6 +83,13 @@ describe.runIf(existsSync(entry))('folio start (the embedded default)', () => {
     expect(health).toEqual({ status: 'ok', temporal: 'ok', store: 'ok' });
     const ui = await fetch(`http://127.0.0.1:${uiPort}/`);
     expect(ui.status).toBe(200);
+
+    // The embedded database listens on a unix socket in DATA_DIR/run (0700), and the admin CLI finds it there.
+    const { url: dbUrl } = JSON.parse(readFileSync(path.join(dataDir, 'db-server.json'), 'utf8')) as { url: string };
+    expect(dbUrl).toBe(`postgresql://postgres@localhost/postgres?host=${encodeURIComponent(path.join(dataDir, 'run'))}&port=5432`);
+    expect(statSync(path.join(dataDir, 'run')).mode & 0o777).toBe(0o700);
+    const cli = await promisify(execFile)(process.execPath, [entry, 'token', 'list', '--org', 'acme', '--json'], { env: { ...process.env, ...env } });
+    expect((JSON.parse(cli.stdout) as Array<{ label: string; scope: string; status: string }>).map((t) => [t.label, t.scope, t.status])).toEqual([['bootstrap', 'write', 'active']]);
 
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const unauthorized = await fetch(`${api}/v1/orgs/acme`);

@@ -1,4 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { chmod, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -7,7 +8,24 @@ import { openStore, startPgliteServer } from '../../src/store/index.js';
 import { defineStoreSuite } from './store-suite.js';
 
 const root = await mkdtemp(path.join(os.tmpdir(), 'folio-pglite-server-'));
-const server = await startPgliteServer({ dataDir: path.join(root, 'db'), maxConnections: 16 });
+// Like a DATA_DIR others may look into: only the socket directory keeps them out.
+await chmod(root, 0o755);
+const server = await startPgliteServer({ dataDir: path.join(root, 'db'), socketDir: path.join(root, 'run'), maxConnections: 16 });
+
+/** Runs a pg client as another local user (`nobody`) against `url`; resolves with what it printed. */
+function connectAsNobody(url: string): Promise<string> {
+  const script = `import pg from 'pg';
+const c = new pg.Client({ connectionString: process.argv[1], connectionTimeoutMillis: 5000 });
+c.connect().then(() => c.query('SELECT 1 AS one')).then((r) => { console.log('CONNECTED ' + r.rows[0].one); process.exit(0); }, (e) => { console.log('REFUSED ' + (e.code ?? e.message)); process.exit(0); });`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script, url], { cwd: process.cwd(), uid: 65534, gid: 65534, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    child.once('error', reject);
+    child.once('exit', () => resolve(out.trim()));
+  });
+}
 
 afterAll(async () => {
   await server.stop();
@@ -20,9 +38,44 @@ defineStoreSuite('store through a pglite-server (pg adapter)', { open: () => ope
 describe('pglite-server with two pg clients', () => {
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-  it('serves a postgresql:// url on a free loopback port', () => {
-    expect(server.url).toMatch(/^postgresql:\/\/postgres@127\.0\.0\.1:\d+\/postgres/);
-    expect(server.port).toBeGreaterThan(0);
+  it('serves on a unix socket in a directory only its owner may enter, and on no TCP port', async () => {
+    expect(server.socketDir).toBe(path.join(root, 'run'));
+    expect(server.socketPath).toBe(path.join(root, 'run', '.s.PGSQL.5432'));
+    expect(server.url).toBe(`postgresql://postgres@localhost/postgres?host=${encodeURIComponent(path.join(root, 'run'))}&port=5432`);
+    expect((await stat(server.socketDir)).mode & 0o777).toBe(0o700);
+    expect((await stat(server.socketPath)).isSocket()).toBe(true);
+    const client = new pg.Client({ connectionString: server.url });
+    await client.connect();
+    try {
+      expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it.skipIf(process.getuid?.() !== 0)('refuses a pg client of another local user', async () => {
+    // The owner's own client gets in (the control), another user's is refused by the file system.
+    expect(await connectAsNobody(server.url)).toMatch(/^REFUSED (EACCES|EPERM)/);
+  });
+
+  it('a second server on the same socket is refused; a stale socket file is replaced; a too deep directory falls back', async () => {
+    await expect(startPgliteServer({ dataDir: 'memory://', socketDir: server.socketDir })).rejects.toThrow(/already listens/);
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'folio-pgs-'));
+    try {
+      await writeFile(path.join(dir, '.s.PGSQL.6000'), 'left by a crash');
+      const second = await startPgliteServer({ dataDir: 'memory://', socketDir: dir, port: 6000 });
+      const c = new pg.Client({ connectionString: second.url });
+      await c.connect();
+      await c.end();
+      await second.stop();
+      // A socket path longer than a unix socket allows falls back to a private temporary directory.
+      const deep = await startPgliteServer({ dataDir: 'memory://', socketDir: path.join(dir, 'x'.repeat(120)) });
+      expect(deep.socketDir.startsWith(os.tmpdir())).toBe(true);
+      expect((await stat(deep.socketDir)).mode & 0o777).toBe(0o700);
+      await deep.stop();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('isolates concurrent transactions of two clients (no lost update, rollback stays private)', async () => {

@@ -84,7 +84,7 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       const { id, token } = await store.tokens.create(orgId, { label: 'ci' });
       Object.assign(facts, { orgId, token });
       expect(token).toMatch(/^folio_[A-Za-z0-9_-]{43}$/);
-      expect(await store.tokens.verify(token)).toEqual({ orgId, tokenId: id });
+      expect(await store.tokens.verify(token)).toEqual({ orgId, tokenId: id, scope: 'write' });
       expect(await store.tokens.verify(token + 'x')).toBeNull();
       expect(await store.tokens.verify('')).toBeNull();
       const dump = await store.sql.query<{ t: string }>('SELECT row_to_json(a)::text AS t FROM api_tokens a');
@@ -101,9 +101,58 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       await expect(store.tokens.create(other.id, { token: explicit })).rejects.toBeInstanceOf(ConflictError);
       await expect(store.tokens.create('no-such-org', {})).rejects.toBeInstanceOf(NotFoundError);
       expect(await store.tokens.count(orgId)).toBe(2);
-      await store.tokens.revoke(first.id);
+      await store.tokens.revoke(orgId, first.id);
       expect(await store.tokens.verify(explicit)).toBeNull();
+      // A revoked explicit token (FOLIO_BOOTSTRAP_TOKEN) is never revived.
+      await expect(store.tokens.create(orgId, { token: explicit })).rejects.toBeInstanceOf(ConflictError);
       expect(await store.tokens.count(orgId)).toBe(1);
+    });
+
+    it('lists, scopes, expires and revokes tokens per organization, never caching a verification', async () => {
+      const org = await store.orgs.create({ title: 'Token owner' });
+      const other = await store.orgs.create({ title: 'Token neighbour' });
+      const writer = await store.tokens.create(org.id, { label: 'deploy' });
+      const reader = await store.tokens.create(org.id, { label: 'docs-bot', scope: 'read' });
+      const expiresAt = new Date(Date.now() + 30 * 86_400_000);
+      const expiring = await store.tokens.create(org.id, { scope: 'read', expiresAt });
+      const neighbour = await store.tokens.create(other.id);
+      expect(writer.record).toMatchObject({ id: writer.id, organizationId: org.id, label: 'deploy', scope: 'write', expiresAt: null, revokedAt: null, lastUsedAt: null });
+      expect(expiring.record.expiresAt?.getTime()).toBe(expiresAt.getTime());
+
+      expect(await store.tokens.verify(reader.token)).toEqual({ orgId: org.id, tokenId: reader.id, scope: 'read' });
+      expect(await store.tokens.verify(expiring.token)).toEqual({ orgId: org.id, tokenId: expiring.id, scope: 'read' });
+      const listed = await store.tokens.list(org.id);
+      expect(listed.map((t) => [t.id, t.label, t.scope])).toEqual([
+        [writer.id, 'deploy', 'write'],
+        [reader.id, 'docs-bot', 'read'],
+        [expiring.id, null, 'read'],
+      ]);
+      // Verification records the last use (the writer was never used).
+      expect(listed.find((t) => t.id === reader.id)!.lastUsedAt).toBeInstanceOf(Date);
+      expect(listed.find((t) => t.id === writer.id)!.lastUsedAt).toBeNull();
+      // A listing never carries the secret or its hash.
+      expect(JSON.stringify(listed)).not.toContain(writer.token);
+      expect(JSON.stringify(listed)).not.toContain(sha256Hex(writer.token));
+
+      // Expired: refused, still listed, no longer counted.
+      await store.sql.query("UPDATE api_tokens SET expires_at = now() - interval '1 second' WHERE id = $1", [expiring.id]);
+      expect(await store.tokens.verify(expiring.token)).toBeNull();
+      expect(await store.tokens.count(org.id)).toBe(2);
+
+      // Revoked: refused by the very next verification; idempotent; scoped to the organization.
+      expect(await store.tokens.verify(writer.token)).not.toBeNull();
+      const revoked = await store.tokens.revoke(org.id, writer.id);
+      expect(revoked.revokedAt).toBeInstanceOf(Date);
+      expect(await store.tokens.verify(writer.token)).toBeNull();
+      expect((await store.tokens.revoke(org.id, writer.id)).revokedAt?.getTime()).toBe(revoked.revokedAt!.getTime());
+      await expect(store.tokens.revoke(org.id, neighbour.id)).rejects.toBeInstanceOf(NotFoundError);
+      await expect(store.tokens.revoke(org.id, 'no-such-token')).rejects.toBeInstanceOf(NotFoundError);
+      expect(await store.tokens.get(org.id, neighbour.id)).toBeNull();
+      expect(await store.tokens.verify(neighbour.token)).toEqual({ orgId: other.id, tokenId: neighbour.id, scope: 'write' });
+      expect((await store.tokens.list(other.id)).map((t) => t.id)).toEqual([neighbour.id]);
+
+      await expect(store.tokens.create(org.id, { scope: 'admin' as never })).rejects.toBeInstanceOf(ValidationError);
+      await expect(store.tokens.create(org.id, { expiresAt: new Date(Date.now() - 1000) })).rejects.toBeInstanceOf(ValidationError);
     });
 
     it('paginates spaces with opaque cursors and hides deleted ones', async () => {

@@ -2,25 +2,28 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadConfig } from '../../config.js';
 import { createLogger } from '../../log.js';
 import { startPgliteServer } from '../../store/pglite-server.js';
-import { dbServerFile, embeddedDataDir } from '../open-store.js';
+import { dbServerFile, dbSocketDir, embeddedDataDir } from '../open-store.js';
 import { onShutdown } from '../shutdown.js';
 
 /**
- * `folio db-server`: serves the embedded PGlite database in DATA_DIR over the PostgreSQL protocol on
- * 127.0.0.1 (FOLIO_DB_PORT, default: a free port), so the worker and the API processes share it.
+ * `folio db-server`: serves the embedded PGlite database in DATA_DIR over the PostgreSQL protocol on the
+ * unix socket `DATA_DIR/run/.s.PGSQL.<FOLIO_DB_PORT>` (default 5432; the directory is 0700, so only this
+ * user gets in; no TCP port), so the worker and the API processes share it.
  */
 export async function run(): Promise<number> {
   const config = loadConfig();
   const logger = createLogger('db');
   mkdirSync(config.dataDir, { recursive: true });
+  const port = Number(process.env.FOLIO_DB_PORT || 5432);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`FOLIO_DB_PORT must be an integer from 1 to 65535, got ${JSON.stringify(process.env.FOLIO_DB_PORT)}`);
   const server = await startPgliteServer({
     dataDir: embeddedDataDir(config.dataDir),
-    host: '127.0.0.1',
-    port: Number(process.env.FOLIO_DB_PORT ?? 0),
+    socketDir: dbSocketDir(config.dataDir),
+    port,
   });
   const file = dbServerFile(config.dataDir);
-  writeFileSync(file, JSON.stringify({ url: server.url, pid: process.pid }) + '\n');
-  logger.info({ dataDir: embeddedDataDir(config.dataDir) }, 'embedded PostgreSQL (PGlite) serving');
+  writeFileSync(file, JSON.stringify({ url: server.url, pid: process.pid }) + '\n', { mode: 0o600 });
+  logger.info({ dataDir: embeddedDataDir(config.dataDir), socket: server.socketPath }, 'embedded PostgreSQL (PGlite) serving');
   // The supervisor reads this line to learn the address.
   process.stdout.write(`FOLIO_DB_URL=${server.url}\n`);
   await new Promise<void>((resolve) => {

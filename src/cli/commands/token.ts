@@ -1,17 +1,47 @@
 import { loadConfig } from '../../config.js';
+import { FolioError } from '../../errors.js';
 import { createLogger } from '../../log.js';
+import type { TokenRecord } from '../../store/index.js';
+import { parseTokenLifetime } from '../../store/token-lifetime.js';
 import { parseArgs, stringOption } from '../args.js';
 import { openConfiguredStore } from '../open-store.js';
 
-const USAGE = 'usage: folio token create --org <id> [--label <label>]\n';
+const USAGE = [
+  'usage: folio token create --org <id> [--label <label>] [--read-only] [--expires-in <30d|12h|…>]',
+  '       folio token list --org <id> [--json]',
+  '       folio token revoke <tokenId> --org <id>',
+  '',
+].join('\n');
 
-/** `folio token create --org <id>`: prints a new API token once (only its hash is stored). */
+function status(t: TokenRecord, now: Date): string {
+  if (t.revokedAt) return 'revoked';
+  if (t.expiresAt && t.expiresAt.getTime() <= now.getTime()) return 'expired';
+  return 'active';
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : '-');
+
+/**
+ * `folio token create|list|revoke`: API tokens of an organization. `create` prints the token once (only its
+ * hash is stored); `list` shows id, label, scope, dates and status, never a secret; `revoke` refuses the token
+ * from the next request on (workflows it started carry the organization, not the token, and go on).
+ */
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv);
+  const args = parseArgs(argv, ['read-only', 'json']);
+  const [sub, tokenId] = args.positionals;
   const org = stringOption(args, 'org');
-  if (args.positionals[0] !== 'create' || !org) {
+  if (!org || (sub !== 'create' && sub !== 'list' && sub !== 'revoke') || (sub === 'revoke' && !tokenId)) {
     process.stderr.write(USAGE);
     return 2;
+  }
+  let expiresAt: Date | null = null;
+  if (sub === 'create' && args.options['expires-in'] !== undefined) {
+    try {
+      expiresAt = new Date(Date.now() + parseTokenLifetime(args.options['expires-in']));
+    } catch (err) {
+      process.stderr.write(`folio: --expires-in: ${(err as Error).message}\n`);
+      return 2;
+    }
   }
   const config = loadConfig();
   const store = await openConfiguredStore(config, createLogger('cli', { level: 'warn' }));
@@ -20,10 +50,38 @@ export async function run(argv: string[]): Promise<number> {
       process.stderr.write(`folio: organization ${org} does not exist (create it with \`folio org create ${org} --title …\`)\n`);
       return 1;
     }
-    const { token } = await store.tokens.create(org, { label: stringOption(args, 'label') });
-    process.stdout.write(`${token}\n`);
-    process.stderr.write('This token is shown once; store it now.\n');
-    return 0;
+    if (sub === 'create') {
+      const { token, record } = await store.tokens.create(org, { label: stringOption(args, 'label'), scope: args.options['read-only'] === true ? 'read' : 'write', expiresAt });
+      process.stdout.write(`${token}\n`);
+      process.stderr.write(`Token ${record.id} (${record.scope}${record.expiresAt ? `, expires ${record.expiresAt.toISOString()}` : ''}) is shown once; store it now.\n`);
+      return 0;
+    }
+    if (sub === 'list') {
+      const now = new Date();
+      const tokens = await store.tokens.list(org);
+      if (args.options.json === true) {
+        process.stdout.write(
+          JSON.stringify(tokens.map((t) => ({ id: t.id, label: t.label, scope: t.scope, status: status(t, now), createdAt: iso(t.createdAt), expiresAt: t.expiresAt?.toISOString() ?? null, revokedAt: t.revokedAt?.toISOString() ?? null, lastUsedAt: t.lastUsedAt?.toISOString() ?? null }))) + '\n',
+        );
+        return 0;
+      }
+      process.stdout.write(['id', 'label', 'scope', 'status', 'created', 'expires', 'revoked', 'last used'].join('\t') + '\n');
+      for (const t of tokens) {
+        process.stdout.write([t.id, t.label ?? '-', t.scope, status(t, now), iso(t.createdAt), iso(t.expiresAt), iso(t.revokedAt), iso(t.lastUsedAt)].join('\t') + '\n');
+      }
+      return 0;
+    }
+    try {
+      const revoked = await store.tokens.revoke(org, tokenId!);
+      process.stdout.write(`revoked token ${revoked.id} (${revoked.label ?? 'no label'}) of organization ${org}\n`);
+      return 0;
+    } catch (err) {
+      if (err instanceof FolioError && err.code === 'NOT_FOUND') {
+        process.stderr.write(`folio: organization ${org} has no token ${tokenId}\n`);
+        return 1;
+      }
+      throw err;
+    }
   } finally {
     await store.close();
   }

@@ -1,0 +1,80 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TokenScope } from '../../store/index.js';
+import { parseTokenLifetime } from '../../store/token-lifetime.js';
+import { requireAuth, type AuthContext } from '../auth.js';
+import type { ApiDeps } from '../deps.js';
+import { badRequest, notFound, readOnlyToken } from '../http-errors.js';
+import { tokenObject } from '../objects/token.js';
+import { decodeOffsetCursor, encodeOffsetCursor, listEnvelope, pageQuery } from '../pagination.js';
+
+const createTokenBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    label: { type: 'string', maxLength: 200 },
+    scope: { type: 'string', enum: ['read', 'write'] },
+    expiresAt: { type: 'string', format: 'date-time' },
+    expiresIn: { type: 'string', maxLength: 16 },
+  },
+} as const;
+
+interface CreateTokenBody {
+  label?: string;
+  scope?: TokenScope;
+  expiresAt?: string;
+  expiresIn?: string;
+}
+
+/**
+ * The token administration of an organization (a Folio addition; GitBook's API has no such routes): only a
+ * write-scoped token of that organization may use them, so a read-only token can neither see the others nor
+ * mint a write token. Another organization answers 404, as does a token id of another organization.
+ */
+function requireTokenAdmin(request: FastifyRequest, organizationId: string): AuthContext {
+  const auth = requireAuth(request);
+  if (auth.organizationId !== organizationId) throw notFound(`organization not found: ${organizationId}`);
+  if (auth.scope !== 'write') throw readOnlyToken();
+  return auth;
+}
+
+export function tokenRoutes(app: FastifyInstance, deps: ApiDeps): void {
+  app.get<{ Params: { organizationId: string } }>('/v1/orgs/:organizationId/tokens', async (request) => {
+    requireTokenAdmin(request, request.params.organizationId);
+    const { limit, page } = pageQuery(request.query as Record<string, unknown>);
+    const offset = decodeOffsetCursor('tokens', page);
+    const all = await deps.store.tokens.list(request.params.organizationId);
+    const items = all.slice(offset, offset + limit).map((t) => tokenObject(t));
+    const next = offset + limit < all.length ? { page: encodeOffsetCursor('tokens', offset + limit) } : undefined;
+    return listEnvelope(items, next);
+  });
+
+  app.post<{ Params: { organizationId: string }; Body: CreateTokenBody | undefined }>(
+    '/v1/orgs/:organizationId/tokens',
+    { schema: { body: createTokenBody } },
+    async (request, reply) => {
+      requireTokenAdmin(request, request.params.organizationId);
+      const body = request.body ?? {};
+      if (body.expiresAt !== undefined && body.expiresIn !== undefined) throw badRequest('give expiresAt or expiresIn, not both');
+      const expiresAt =
+        body.expiresIn !== undefined ? new Date(Date.now() + parseTokenLifetime(body.expiresIn)) : body.expiresAt !== undefined ? new Date(body.expiresAt) : null;
+      const created = await deps.store.tokens.create(request.params.organizationId, { label: body.label, scope: body.scope ?? 'write', expiresAt });
+      request.log.info({ organizationId: request.params.organizationId, tokenId: created.id, scope: created.record.scope }, 'API token created');
+      // The secret is in this response only; the store keeps its sha256.
+      return reply.status(201).send({ ...tokenObject(created.record), token: created.token });
+    },
+  );
+
+  app.get<{ Params: { organizationId: string; tokenId: string } }>('/v1/orgs/:organizationId/tokens/:tokenId', async (request) => {
+    requireTokenAdmin(request, request.params.organizationId);
+    const token = await deps.store.tokens.get(request.params.organizationId, request.params.tokenId);
+    if (!token) throw notFound(`token not found: ${request.params.tokenId}`);
+    return tokenObject(token);
+  });
+
+  app.delete<{ Params: { organizationId: string; tokenId: string } }>('/v1/orgs/:organizationId/tokens/:tokenId', async (request, reply) => {
+    requireTokenAdmin(request, request.params.organizationId);
+    await deps.store.tokens.revoke(request.params.organizationId, request.params.tokenId);
+    request.log.info({ organizationId: request.params.organizationId, tokenId: request.params.tokenId }, 'API token revoked');
+    return reply.status(204).send();
+  });
+}
