@@ -146,6 +146,22 @@ describe('nothing lost silently on import', () => {
     }
     expect(Buffer.from(await readFile(path.join(clone, 'latin.md'))).equals(Buffer.from(LATIN))).toBe(true);
     await runGit(['fsck', '--full', '--strict'], { cwd: clone });
+
+    // A raw page edited through a change request becomes a page of text with the new markdown.
+    const latin = pages.find((p) => p.path === 'latin')!;
+    const cr = await folio.request('POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'fix encoding' });
+    expect(cr.status).toBe(201);
+    const fixed = '# Café\n\nNaïve résumé.\n';
+    const edit = await folio.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr.body.id}/content`, { changes: [{ operation: 'update_page', page: latin.id, document: { markdown: fixed } }] });
+    expect(edit.status, JSON.stringify(edit.body)).toBe(200);
+    expect((await folio.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr.body.id}/merge`)).status).toBe(200);
+    const after = await folio.request('GET', `/v1/spaces/${spaceId}/content/page/${latin.id}?format=markdown`);
+    expect(after.body.raw).toBeUndefined();
+    expect(after.body.markdown).toBe(fixed);
+    const { loadRevisionModel } = await import('../../src/gitsync/revision-records.js');
+    const model = (await loadRevisionModel(folio.store, (await folio.store.spaces.get(spaceId))!.revisionId!))!.model;
+    const { documents } = await import('../../src/format/index.js');
+    expect([...documents(model.pages)].find((p) => p.id === latin.id)).toMatchObject({ markdown: fixed });
   }, 300_000);
 
   it('a repository with no GitBook content (no SUMMARY.md, no Markdown) fails FORMAT_NO_CONTENT, typed and not retried; the space keeps its content', async () => {
