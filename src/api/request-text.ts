@@ -103,4 +103,17 @@ export function installRequestTextGuard(app: FastifyInstance): void {
       done(null, value);
     });
   });
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser('text/plain', { parseAs: 'buffer' }, (_request, body, done) => {
+    let text: string;
+    try {
+      text = utf8.decode(body as Buffer);
+    } catch {
+      done(badRequest('the request body is not valid UTF-8'), undefined);
+      return;
+    }
+    const problem = textProblem(text);
+    if (problem) done(badRequest(`the request body holds ${problem}; text must be valid Unicode without NUL characters`), undefined);
+    else done(null, text);
+  });
 }

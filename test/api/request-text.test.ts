@@ -48,6 +48,10 @@ describe('request text: NUL, lone surrogates and invalid UTF-8 answer 400 and st
     expect400(await raw('PATCH', `/v1/spaces/${spaceId}`, invalid), /not valid UTF-8/);
     // A NUL in a member name is refused too; a well-formed surrogate pair is text like any other.
     expect400(await raw('PATCH', `/v1/spaces/${spaceId}`, '{"ti\\u0000tle":"x"}'), /member name/);
+    // A text body is held to the same rule.
+    const text = await fetch(`${folio.baseUrl}/v1/orgs/${folio.organizationId}/spaces`, { method: 'POST', headers: { authorization: `Bearer ${folio.token}`, 'content-type': 'text/plain' }, body: new Uint8Array([0x61, 0xff]) });
+    expect(text.status).toBe(400);
+    expect(((await text.json()) as { error: { message: string } }).error.message).toMatch(/not valid UTF-8/);
     expect(await spaceTitles()).toEqual(before);
     expect((await folio.request('GET', `/v1/spaces/${spaceId}`)).body.title).toBe('Clean');
     const emoji = await raw('PATCH', `/v1/spaces/${spaceId}`, '{"title":"Clean \\ud83d\\ude00"}');
