@@ -16,11 +16,14 @@ import {
   type SourceTree,
 } from '../src/git/index.js';
 import { importTree } from '../src/format/import.js';
+import { NoContentError } from '../src/format/errors.js';
 import type { SourceTree as FormatTree } from '../src/format/model.js';
+import { documents } from '../src/format/summary/from-revision.js';
+import { reportWarnings } from '../src/gitsync/warnings.js';
 import { loadRevisionModel, modelToRevisionInput } from '../src/gitsync/revision-records.js';
 import { toFailure } from '../src/gitsync/failures.js';
 import { FOLIO_REVISION_TRAILER } from '../src/gitsync/trailers.js';
-import type { GitOperationResult, GitSyncRequest } from '../workflows/git-definitions.js';
+import type { GitOperationResult, GitSyncRequest, GitWarningReport } from '../workflows/git-definitions.js';
 import { progressReporter } from './git-progress.js';
 import { credentialsOf, type GitSyncContext } from './git-sync.js';
 
@@ -70,9 +73,9 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       const head = fetched.commit;
       lap('fetch');
       const info = await readCommit(cache, head);
-      const markImported = async (revisionId: string | undefined) => {
+      const markImported = async (revisionId: string | undefined, warnings?: GitWarningReport) => {
         await store.gitSync.update(request.spaceId, {
-          lastImport: { timestamp: request.timestamp, commit: head, requestId: request.requestId, ...(revisionId ? { revisionId } : {}), ...({ url: request.url } as object) },
+          lastImport: { timestamp: request.timestamp, commit: head, requestId: request.requestId, ...(revisionId ? { revisionId } : {}), ...(warnings ? { warnings } : {}), ...({ url: request.url } as object) },
         });
       };
 
@@ -117,7 +120,20 @@ export function createGitImportActivity(ctx: GitSyncContext) {
         limits: { maxPages: config.gitMaxPages },
       });
       lap('parse');
+      // A tree without a single page would replace the space's content with nothing: refused, the space keeps it.
+      if (imported.stats.pages === 0) throw new NoContentError(imported.revision.config.root, [...tree.keys()].filter((p) => isWithin(p, imported.revision.config.root)).length);
+      const warnings = imported.warnings.length > 0 ? reportWarnings(imported.warnings) : undefined;
       progress.update({ phase: 'storing', filesRead, pagesParsed: imported.stats.parsed });
+
+      // Pages kept as raw bytes (too large, not UTF-8, binary): their bytes become the page body, as they are.
+      const rawPageBytes = new Map<string, Uint8Array | { hash: string }>();
+      for (const page of documents(imported.revision.pages)) {
+        if (!page.raw || !page.git) continue;
+        const known = previous?.hashByGitOid.get(page.git.oid);
+        const entry = counted.get(page.git.path);
+        if (known) rawPageBytes.set(page.id, { hash: known });
+        else if (entry) rawPageBytes.set(page.id, await entry.read());
+      }
 
       // File bytes: reuse the stored blob when the git blob did not change, else read it from the tree.
       const fileBytes = new Map<string, Uint8Array | { hash: string }>();
@@ -152,6 +168,7 @@ export function createGitImportActivity(ctx: GitSyncContext) {
           },
           idempotencyKey,
           fileBytes,
+          rawPageBytes,
         }),
       );
       if (!request.standalone) {
@@ -163,7 +180,7 @@ export function createGitImportActivity(ctx: GitSyncContext) {
           if (now?.revisionId !== revisionId) throw err;
         }
       }
-      await markImported(revisionId);
+      await markImported(revisionId, warnings);
       lap('store');
       await progress.flush();
       return {
@@ -175,7 +192,8 @@ export function createGitImportActivity(ctx: GitSyncContext) {
         pagesChanged: imported.stats.parsed,
         filesChanged,
         timingsMs,
-        detail: `imported ${head.slice(0, 12)}: ${imported.stats.pages} pages (${imported.stats.parsed} parsed, ${imported.stats.reused} reused), ${imported.stats.files} files`,
+        ...(warnings ? { warnings } : {}),
+        detail: `imported ${head.slice(0, 12)}: ${imported.stats.pages} pages (${imported.stats.parsed} parsed, ${imported.stats.reused} reused), ${imported.stats.files} files${warnings ? `, ${warnings.total} warning${warnings.total === 1 ? '' : 's'}` : ''}`,
       };
     } catch (err) {
       throw toFailure(err, secrets);

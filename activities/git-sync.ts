@@ -106,6 +106,7 @@ export function createGitSyncActivities(deps: ActivityDeps) {
             endedAt: new Date().toISOString(),
             requestId: request.requestId,
             error: end.error ?? null,
+            ...(end.result?.warnings ? { warnings: end.result.warnings } : {}),
           },
         }).catch(() => undefined);
         await recordRequest(store.sql, request.spaceId, {

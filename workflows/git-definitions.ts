@@ -36,6 +36,23 @@ export interface GitSyncRequest {
   receivedAt: string;
 }
 
+/** One typed warning of an operation (the converter's code, e.g. `FORMAT_PAGE_TOO_LARGE`), as reported. */
+export interface GitOperationWarning {
+  code: string;
+  /** `error`: content was kept aside (raw bytes, a link instead of a page, …) and needs the operator's eye. */
+  severity: 'error' | 'warning' | 'info';
+  message: string;
+  /** Repository-relative path of the file concerned. */
+  path?: string;
+}
+
+/** The warnings of an operation: all counted by code, the first ones (errors first) listed. */
+export interface GitWarningReport {
+  total: number;
+  counts: Record<string, number>;
+  warnings: GitOperationWarning[];
+}
+
 /** What an import or export child workflow returns: a small summary. */
 export interface GitOperationResult {
   requestId: string;
@@ -49,6 +66,8 @@ export interface GitOperationResult {
   detail?: string;
   /** Wall-clock milliseconds per phase of the activity (fetch, tree, parse, blobs, store), for profiling. */
   timingsMs?: Record<string, number>;
+  /** Import: what the converter reported (pages kept as raw bytes, missing files, …); absent when nothing. */
+  warnings?: GitWarningReport;
 }
 
 /** `dropped-overflow`: the queue was full (QUEUE_FULL) and a newer request of the same direction superseded it. */
@@ -144,4 +163,5 @@ export const NON_RETRYABLE_GIT_ERRORS = [
   'CANCELLED',
   'LOCKED',
   'BLOB_UNAVAILABLE',
+  'FORMAT_NO_CONTENT',
 ] as const;

@@ -15,7 +15,7 @@ import {
 } from '@temporalio/workflow';
 import { setCurrentDetails } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { gitProgressQuery, gitProgressSignal, NON_RETRYABLE_GIT_ERRORS, type GitOperationResult, type GitProgress, type GitSyncRequest } from './git-definitions.js';
+import { gitProgressQuery, gitProgressSignal, NON_RETRYABLE_GIT_ERRORS, type GitOperationResult, type GitProgress, type GitSyncRequest, type GitWarningReport } from './git-definitions.js';
 
 const bookkeeping = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -43,6 +43,15 @@ function describeProgress(p: GitProgress): string {
   return parts.join(' · ');
 }
 
+/** The warnings of a finished operation as Markdown for the run's current details (Temporal UI). */
+function describeWarnings(report: GitWarningReport | undefined): string {
+  if (!report || report.total === 0) return '';
+  const counts = Object.entries(report.counts).map(([code, n]) => `${code} ×${n}`).join(', ');
+  const lines = report.warnings.map((w) => `- ${w.severity === 'error' ? '**' + w.code + '**' : w.code}${w.path ? ` \`${w.path}\`` : ''}: ${w.message}`);
+  const more = report.total > report.warnings.length ? [`- … ${report.total - report.warnings.length} more`] : [];
+  return `\n\n**${report.total} warning${report.total === 1 ? '' : 's'}**: ${counts}\n${[...lines, ...more].join('\n')}`;
+}
+
 export async function runGitOperation(request: GitSyncRequest, work: 'gitImportActivity' | 'gitExportActivity'): Promise<GitOperationResult> {
   let progress: GitProgress | null = null;
   setHandler(gitProgressSignal, (p) => {
@@ -60,8 +69,13 @@ export async function runGitOperation(request: GitSyncRequest, work: 'gitImportA
   try {
     const result = await heavy[work](request);
     await bookkeeping.gitFinishOperation(request, { state: 'success', result });
-    upsertMemo({ outcome: result.outcome, ...(result.commit ? { commit: result.commit } : {}), ...(result.revisionId ? { revisionId: result.revisionId } : {}) });
-    setCurrentDetails(`**${result.outcome}**${result.detail ? `: ${result.detail}` : ''}`);
+    upsertMemo({
+      outcome: result.outcome,
+      ...(result.commit ? { commit: result.commit } : {}),
+      ...(result.revisionId ? { revisionId: result.revisionId } : {}),
+      ...(result.warnings ? { warningCount: result.warnings.total, warningCodes: result.warnings.counts } : {}),
+    });
+    setCurrentDetails(`**${result.outcome}**${result.detail ? `: ${result.detail}` : ''}${describeWarnings(result.warnings)}`);
     return result;
   } catch (err) {
     const { code, message, state } = classify(err);

@@ -3,6 +3,7 @@ import { installAuth } from './auth.js';
 import type { ApiDeps } from './deps.js';
 import { installErrorHandler } from './error-handler.js';
 import { listeningBase, urlBuilder } from './objects/urls.js';
+import { frameworkErrors, installRequestTextGuard } from './request-text.js';
 import { healthRoutes } from './routes/health.js';
 import { orgRoutes } from './routes/orgs.js';
 import { spaceRoutes } from './routes/spaces.js';
@@ -19,10 +20,12 @@ export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.logger.child({ component: 'http' }) as unknown as FastifyBaseLogger,
     bodyLimit: 10 * 1024 * 1024,
+    frameworkErrors,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
   });
   installErrorHandler(app);
   installAuth(app, deps.store);
+  installRequestTextGuard(app);
   const urls = urlBuilder(() => deps.baseUrl ?? listeningBase(app.server, deps.config));
   // Route modules: one per resource. Each registers its own paths.
   healthRoutes(app, deps);

@@ -116,7 +116,8 @@ export async function applyContentChanges(
         if (page.kind !== 'document') throw new ValidationError(`${where}: page ${page.id} is a ${page.kind} and has no document`);
         // The markdown's front matter and heading replace the metadata; without a document it stays as it was.
         const kept: JsonObject = { ...page.data };
-        for (const k of ['description', 'icon', 'layout', 'frontMatter', 'hidden', 'noIndex', 'frontMatterValid', 'emoji']) delete kept[k];
+        // A page kept as raw bytes (not readable as a page) becomes a page of text: its new markdown is its body.
+        for (const k of ['description', 'icon', 'layout', 'frontMatter', 'hidden', 'noIndex', 'frontMatterValid', 'emoji', 'raw', 'markdownNull']) delete kept[k];
         page.data = { ...kept, ...meta.data };
         if (meta.title) page.title = meta.title;
         page.bodyHash = await store.blobs.put(encoder.encode(markdown));

@@ -21,6 +21,7 @@ export const FormatWarningCodes = {
   SUMMARY_SYMLINK: 'FORMAT_SUMMARY_SYMLINK',
   PAGE_NOT_IN_SUMMARY: 'FORMAT_PAGE_NOT_IN_SUMMARY',
   PAGE_BINARY: 'FORMAT_PAGE_BINARY',
+  PAGE_INVALID_UTF8: 'FORMAT_PAGE_INVALID_UTF8',
   PAGE_TOO_LARGE: 'FORMAT_PAGE_TOO_LARGE',
   PAGE_SYMLINK: 'FORMAT_PAGE_SYMLINK',
   PAGE_PARSE_WARNING: 'FORMAT_PAGE_PARSE_WARNING',
@@ -28,7 +29,15 @@ export const FormatWarningCodes = {
   LINK_UNRESOLVED: 'FORMAT_LINK_UNRESOLVED',
   ASSET_MISSING: 'FORMAT_ASSET_MISSING',
   REDIRECT_UNRESOLVED: 'FORMAT_REDIRECT_UNRESOLVED',
+  SUMMARY_INVALID_UTF8: 'FORMAT_SUMMARY_INVALID_UTF8',
+  NO_CONTENT: 'FORMAT_NO_CONTENT',
 } as const;
+
+/**
+ * Why a page is kept as raw bytes (`DocumentPage.raw`): its file could not be read as a page, so it is stored as
+ * it is and exported unchanged. The page-parsing pool's complexity budget (`FORMAT_PAGE_TOO_COMPLEX`) is one more.
+ */
+export type RawPageReason = 'FORMAT_PAGE_TOO_LARGE' | 'FORMAT_PAGE_INVALID_UTF8' | 'FORMAT_PAGE_BINARY' | 'FORMAT_PAGE_TOO_COMPLEX';
 
 export type FormatWarningCode = (typeof FormatWarningCodes)[keyof typeof FormatWarningCodes];
 
@@ -60,6 +69,20 @@ export class RootOutsideRepositoryError extends FormatError {
 export class TooManyPagesError extends FormatError {
   constructor(count: number, limit: number) {
     super('FORMAT_TOO_MANY_PAGES', `the space has more than ${limit} pages (${count} found)`, { count, limit });
+  }
+}
+
+/**
+ * The repository (or its project directory) holds no GitBook content: no page at all. Importing it would replace
+ * the space's content with nothing, so the import stops and the space keeps its content.
+ */
+export class NoContentError extends FormatError {
+  constructor(root: string, files: number) {
+    super(
+      'FORMAT_NO_CONTENT',
+      `the repository has no GitBook content under ${JSON.stringify(root || '/')}: no SUMMARY.md entry and no Markdown page (${files} other file${files === 1 ? '' : 's'}); nothing was imported and the space keeps its content`,
+      { root, files },
+    );
   }
 }
 

@@ -207,6 +207,11 @@ export async function exportRevision(input: RevisionModel, target: SourceTree, o
         const bytes = target.has(page.git.path) ? await target.get(page.git.path)!.read() : options.readBlob ? await options.readBlob(page.git.oid) : null;
         if (!bytes) throw new BlobUnavailableError(page.git.oid, page.git.path);
         changes.set(path, bytes);
+      } else if (page.git && page.raw && target.get(path)?.oid !== page.git.oid) {
+        // A page kept as raw bytes, into a tree that lacks them (a new repository): its bytes, unchanged.
+        const bytes = options.readBlob ? await options.readBlob(page.git.oid).catch(() => null) : null;
+        if (!bytes) throw new BlobUnavailableError(page.git.oid, page.git.path);
+        changes.set(path, bytes);
       } else if (!page.git) {
         const text = `# ${page.title}\n`;
         page.markdown = text;

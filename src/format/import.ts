@@ -3,7 +3,7 @@
  * the page files listed there and the space files under `.gitbook/assets` / `.gitbook/includes`.
  * Incremental: with `previous`, a page whose blob oid is unchanged is reused without reading it.
  */
-import { FormatWarningCodes, TooManyPagesError, warning, type FormatWarning } from './errors.js';
+import { FormatWarningCodes, TooManyPagesError, warning, type FormatWarning, type RawPageReason } from './errors.js';
 import { contentTypeOf } from './content-type.js';
 import { resolveSpaceConfig } from './gitbook-yaml.js';
 import { newId } from './ids.js';
@@ -134,6 +134,12 @@ export async function importTree(tree: SourceTree, options: ImportOptions = {}):
   const summaryPresent = summaryEntry !== undefined && summaryEntry.mode !== '120000';
   if (summaryPresent) {
     const bytes = await summaryEntry.read();
+    try {
+      utf8.decode(bytes);
+    } catch {
+      const invalid = invalidUtf8Offsets(bytes);
+      warnings.push(warning(FormatWarningCodes.SUMMARY_INVALID_UTF8, `${config.summary} is not valid UTF-8 (${invalid.count} invalid byte${invalid.count === 1 ? '' : 's'}, first at byte ${invalid.first}); read with U+FFFD in their place, the file is rewritten only when the table of contents changes`, { severity: 'error', path: config.summary, data: { invalidBytes: invalid.count, offset: invalid.first } }));
+    }
     const parsed = parseSummary(new TextDecoder().decode(bytes), config.summary);
     toc = parsed.toc;
     warnings.push(...parsed.warnings);
@@ -271,6 +277,11 @@ export async function importTree(tree: SourceTree, options: ImportOptions = {}):
   }
 
   // ---- page contents ----
+  /** A page file that cannot be read as a page: its bytes are kept (the store holds them), one typed warning says why. */
+  const keepRaw = (page: DocumentPage, reason: RawPageReason, size: number, message: string, data: Record<string, unknown>) => {
+    page.raw = { reason, size };
+    warnings.push(warning(reason, message, { severity: 'error', path: page.git!.path, data: { size, ...data } }));
+  };
   let parsed = 0;
   let reused = 0;
   const rawUrls = new Map<string, string[]>();
@@ -303,21 +314,22 @@ export async function importTree(tree: SourceTree, options: ImportOptions = {}):
       if (entry.mode === '120000') {
         warnings.push(warning(FormatWarningCodes.PAGE_SYMLINK, `${path} is a symbolic link; the page is imported without content and left untouched`, { severity: 'error', path }));
       } else if (entry.size !== undefined && entry.size > limits.maxPageBytes) {
-        warnings.push(warning(FormatWarningCodes.PAGE_TOO_LARGE, `${path} is ${entry.size} bytes (limit ${limits.maxPageBytes}); imported without content and left untouched`, { severity: 'error', path, data: { size: entry.size, limit: limits.maxPageBytes } }));
+        keepRaw(page, FormatWarningCodes.PAGE_TOO_LARGE, entry.size, `${path} is ${entry.size} bytes (limit ${limits.maxPageBytes}); kept as raw bytes, not parsed, exported unchanged`, { limit: limits.maxPageBytes });
       } else {
         const bytes = await entry.read();
         parsed++;
         let text: string | null = null;
         if (bytes.byteLength > limits.maxPageBytes) {
-          warnings.push(warning(FormatWarningCodes.PAGE_TOO_LARGE, `${path} is ${bytes.byteLength} bytes (limit ${limits.maxPageBytes}); imported without content and left untouched`, { severity: 'error', path, data: { size: bytes.byteLength, limit: limits.maxPageBytes } }));
+          keepRaw(page, FormatWarningCodes.PAGE_TOO_LARGE, bytes.byteLength, `${path} is ${bytes.byteLength} bytes (limit ${limits.maxPageBytes}); kept as raw bytes, not parsed, exported unchanged`, { limit: limits.maxPageBytes });
+        } else if (bytes.includes(0)) {
+          keepRaw(page, FormatWarningCodes.PAGE_BINARY, bytes.byteLength, `${path} is binary (it holds NUL bytes, first at byte ${bytes.indexOf(0)}); kept as raw bytes, not parsed, exported unchanged`, { offset: bytes.indexOf(0) });
         } else {
           try {
             text = utf8.decode(bytes);
-            if (text.includes('\u0000')) text = null;
           } catch {
-            text = null;
+            const invalid = invalidUtf8Offsets(bytes);
+            keepRaw(page, FormatWarningCodes.PAGE_INVALID_UTF8, bytes.byteLength, `${path} is not valid UTF-8 (${invalid.count} invalid byte${invalid.count === 1 ? '' : 's'}, first at byte ${invalid.first}); kept as raw bytes, not parsed, exported unchanged`, { invalidBytes: invalid.count, offset: invalid.first });
           }
-          if (text === null) warnings.push(warning(FormatWarningCodes.PAGE_BINARY, `${path} is not UTF-8 text; imported without content and left untouched`, { severity: 'error', path }));
         }
         if (text !== null) {
           // Within the byte limit, so within the parser's length limit too (UTF-16 length ≤ UTF-8 bytes).
@@ -461,7 +473,39 @@ export async function importTree(tree: SourceTree, options: ImportOptions = {}):
   if (summaryPresent) revision.summary.git = { oid: summaryEntry.oid, path: config.summary };
   revision.summary.fingerprint = summaryFingerprint(summaryText(revision, pagePaths(revision)));
   const docCount = [...documents(pages)].length;
+  if (docCount === 0) {
+    const others = [...tree.keys()].filter((p) => isWithin(p, root)).length;
+    warnings.push(warning(FormatWarningCodes.NO_CONTENT, `no GitBook content under ${JSON.stringify(root || '/')}: no page in the table of contents (${others} other file${others === 1 ? '' : 's'})`, { severity: 'error', data: { root, files: others } }));
+  }
   return { revision, warnings, stats: { parsed, reused, pages: docCount, files: files.length, unlisted } };
+}
+
+/** How many bytes of `bytes` are not part of a valid UTF-8 sequence, and the offset of the first (-1: none). */
+export function invalidUtf8Offsets(bytes: Uint8Array): { count: number; first: number } {
+  let count = 0;
+  let first = -1;
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    const need = b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
+    let ok = need >= 0 && i + need < bytes.length;
+    let cp = need === 1 ? b & 0x1f : need === 2 ? b & 0x0f : b & 0x07;
+    for (let k = 1; ok && k <= need; k++) {
+      const c = bytes[i + k]!;
+      if ((c & 0xc0) !== 0x80) ok = false;
+      else cp = (cp << 6) | (c & 0x3f);
+    }
+    // overlong forms, surrogates and code points above U+10FFFF are invalid too
+    if (ok && need === 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ok = false;
+    if (ok && need === 3 && (cp < 0x10000 || cp > 0x10ffff)) ok = false;
+    if (ok) i += need + 1;
+    else {
+      count++;
+      if (first < 0) first = i;
+      i++;
+    }
+  }
+  return { count, first };
 }
 
 /** Current file path of every document page that has one. */

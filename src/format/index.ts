@@ -14,6 +14,6 @@ export { readWorkingTree, gitBlobOid, treeFromFiles, memoryEntry, applyChanges }
 export { documents, allPages } from './summary/from-revision.js';
 export {
   FormatError, FormatWarningCodes, RootOutsideRepositoryError, TooManyPagesError, MarkdownLayerUnavailableError,
-  BlobUnavailableError, InvalidRevisionError, WorkingTreeError,
+  BlobUnavailableError, InvalidRevisionError, WorkingTreeError, NoContentError,
 } from './errors.js';
-export type { FormatWarning, FormatWarningCode } from './errors.js';
+export type { FormatWarning, FormatWarningCode, RawPageReason } from './errors.js';

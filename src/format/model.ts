@@ -97,6 +97,12 @@ export interface DocumentPage extends PageBase {
   frontMatterValid: boolean;
   /** Full page file text; `null` when the file could not be read as a page (binary, too large, symlink): export leaves it untouched. */
   markdown: string | null;
+  /**
+   * Set when the page file could not be read as a page (too large, not UTF-8, binary, too complex to parse):
+   * `markdown` is null, the store keeps the file's bytes as the page body and export writes them back unchanged.
+   * `reason` is the code of the warning the import reported; `size` the file's byte length.
+   */
+  raw?: { reason: import('./errors.js').RawPageReason; size: number };
   /** Fingerprint of the metadata fields as derived from `markdown` (see module doc). */
   derived: string;
   /** References found in the page body, resolved to page / file ids. */

@@ -5,7 +5,7 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { GitError } from '../git/index.js';
-import { FormatError, TooManyPagesError } from '../format/errors.js';
+import { FormatError, NoContentError, TooManyPagesError } from '../format/errors.js';
 import { FolioError } from '../errors.js';
 import { redact } from '../redact.js';
 
@@ -31,6 +31,7 @@ export function toFailure(err: unknown, secrets: readonly string[] = []): Applic
     return err;
   }
   if (err instanceof TooManyPagesError) return gitFailure('TOO_MANY_PAGES', err.message, { nonRetryable: true, secrets });
+  if (err instanceof NoContentError) return gitFailure(err.code, err.message, { nonRetryable: true, secrets });
   if (err instanceof GitError) return gitFailure(err.code, err.message, { nonRetryable: !RETRYABLE.has(err.code), secrets });
   if (err instanceof FormatError) return gitFailure('FORMAT_ERROR', `${err.code}: ${err.message}`, { nonRetryable: true, secrets });
   if (err instanceof FolioError && err.code === 'NOT_FOUND') return gitFailure('NOT_FOUND', err.message, { nonRetryable: true, secrets });

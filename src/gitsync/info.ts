@@ -47,6 +47,9 @@ export function gitInfoObject(state: GitSyncState, extra: { queue: GitQueueView 
             ...(op.endedAt ? { endedAt: op.endedAt } : {}),
             ...(op.error ? { error: `${op.error.code}: ${op.error.message}`, errorCode: op.error.code } : {}),
             ...(op.requestId ? { requestId: op.requestId } : {}),
+            // Folio's addition (the spec has no place for it): the typed warnings of the operation, e.g. pages
+            // kept as raw bytes (FORMAT_PAGE_TOO_LARGE, FORMAT_PAGE_INVALID_UTF8, FORMAT_PAGE_BINARY).
+            ...(op.warnings ? { warnings: op.warnings } : {}),
           },
         }
       : {}),

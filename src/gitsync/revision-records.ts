@@ -16,7 +16,11 @@ function toJson(value: unknown): JsonObject {
   return JSON.parse(JSON.stringify(value ?? {})) as JsonObject;
 }
 
-export function pageToInput(page: PageModel, encoder = new TextEncoder()): PageInput {
+/**
+ * `rawBytes` gives the bytes of pages kept raw (`DocumentPage.raw`: not readable as a page): they are stored as the
+ * page body, as they are, so nothing of the file is lost and export can write it back unchanged.
+ */
+export function pageToInput(page: PageModel, encoder = new TextEncoder(), rawBytes?: Map<string, Uint8Array | { hash: string }>): PageInput {
   const rest: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(page)) if (!PAGE_COLUMNS.has(k) && v !== undefined) rest[k] = v;
   const kind = page.kind === 'computed' ? 'group' : page.kind;
@@ -27,12 +31,16 @@ export function pageToInput(page: PageModel, encoder = new TextEncoder()): PageI
     title: page.title,
     slug: page.slug,
     data: toJson(rest),
-    children: page.children.map((c) => pageToInput(c, encoder)),
+    children: page.children.map((c) => pageToInput(c, encoder, rawBytes)),
   };
   if (page.kind === 'document') {
     input.path = page.path;
     if (page.markdown !== null) input.body = encoder.encode(page.markdown);
-    else input.data = { ...input.data, markdownNull: true };
+    else {
+      input.data = { ...input.data, markdownNull: true };
+      const raw = rawBytes?.get(page.id);
+      if (raw) input.body = raw;
+    }
   }
   return input;
 }
@@ -57,14 +65,14 @@ export function fileToInput(file: FileModel, bytes: Uint8Array | { hash: string 
 
 export function modelToRevisionInput(
   model: RevisionModel,
-  options: Omit<RevisionInput, 'pages' | 'files' | 'data'> & { fileBytes: Map<string, Uint8Array | { hash: string }> },
+  options: Omit<RevisionInput, 'pages' | 'files' | 'data'> & { fileBytes: Map<string, Uint8Array | { hash: string }>; rawPageBytes?: Map<string, Uint8Array | { hash: string }> },
 ): RevisionInput {
-  const { fileBytes, ...rest } = options;
+  const { fileBytes, rawPageBytes, ...rest } = options;
   const encoder = new TextEncoder();
   return {
     ...rest,
     data: toJson({ model: { version: model.version, config: model.config, summary: model.summary } }),
-    pages: model.pages.map((p) => pageToInput(p, encoder)),
+    pages: model.pages.map((p) => pageToInput(p, encoder, rawPageBytes)),
     files: model.files.map((f) => fileToInput(f, fileBytes.get(f.id))),
   };
 }
@@ -104,8 +112,14 @@ export async function loadRevisionModel(store: Store, revisionId: string): Promi
   const flat: PageRecord[] = [];
   collect(pages, flat);
   const withBody = flat.filter((p) => p.bodyHash);
+  // A raw page's body is its file's bytes, not text: it is never decoded, only found by git oid (export).
+  for (const p of withBody) {
+    const git = (p.data as { git?: { oid?: string }; markdownNull?: boolean }).git;
+    if (git?.oid && (p.data as { markdownNull?: boolean }).markdownNull === true) hashByGitOid.set(git.oid, p.bodyHash as string);
+  }
+  const textBodies = withBody.filter((p) => (p.data as { markdownNull?: boolean }).markdownNull !== true);
   // Bodies are content-addressed: read each distinct blob once.
-  const distinct = [...new Set(withBody.map((p) => p.bodyHash as string))];
+  const distinct = [...new Set(textBodies.map((p) => p.bodyHash as string))];
   const texts = new Map<string, string>();
   // One query per 500 bodies (a query per body cost ~0.5 s on a 345-page space).
   for (let i = 0; i < distinct.length; i += 500) {
@@ -113,7 +127,7 @@ export async function loadRevisionModel(store: Store, revisionId: string): Promi
     const got = await store.blobs.getMany(chunk);
     for (const h of chunk) texts.set(h, got.has(h) ? decoder.decode(got.get(h)!) : '');
   }
-  for (const p of withBody) {
+  for (const p of textBodies) {
     bodies.set(p.id, texts.get(p.bodyHash as string) ?? '');
     const git = (p.data as { git?: { oid?: string } }).git;
     if (git?.oid) hashByGitOid.set(git.oid, p.bodyHash as string);

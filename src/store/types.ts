@@ -266,6 +266,15 @@ export interface GitSyncMark {
   commit: string;
   requestId?: string;
   revisionId?: string;
+  /** Import: the converter's warnings (see src/gitsync/warnings.ts). */
+  warnings?: GitWarningReportJson;
+}
+
+/** The stored form of a `GitWarningReport` (workflows/git-definitions.ts). */
+export interface GitWarningReportJson {
+  total: number;
+  counts: Record<string, number>;
+  warnings: Array<{ code: string; severity: string; message: string; path?: string }>;
 }
 
 export interface GitSyncOperation {
@@ -275,6 +284,8 @@ export interface GitSyncOperation {
   endedAt?: string;
   requestId?: string;
   error?: { code: string; message: string } | null;
+  /** The warnings of the operation that ended (absent: none). */
+  warnings?: GitWarningReportJson;
 }
 
 export interface GitSyncState {

@@ -79,6 +79,9 @@ export function pageObject(page: PageRecord, scope: ContentScope, urls: UrlBuild
   if (linkTitle && linkTitle.length <= 100) out.linkTitle = linkTitle;
   const git = gitBlob(data);
   if (git) out.git = git;
+  // Folio's addition: the page file could not be read as a page and is kept as raw bytes (exported unchanged).
+  const raw = data.raw as { reason?: unknown; size?: unknown } | undefined;
+  if (raw && typeof raw.reason === 'string') out.raw = { reason: raw.reason, size: typeof raw.size === 'number' ? raw.size : 0 };
   return content ? { ...out, ...content } : out;
 }
 

@@ -23,6 +23,9 @@ export function registerContentReads(app: FastifyInstance, deps: ApiDeps, urls: 
 
   async function pageWithContent(scope: ContentScope, page: PageRecord, format: string | undefined) {
     if (page.kind !== 'document') return pageObject(page, scope, urls);
+    // A page kept as raw bytes (not UTF-8, binary, too large to parse) is no text: it is shown as what it is, its
+    // `raw` member says why, and no markdown or document is made up from its bytes.
+    if (page.data?.raw) return pageObject(page, scope, urls);
     const bytes = await revisions.pageBody(scope.revisionId, page.id);
     const text = bytes ? new TextDecoder().decode(bytes) : '';
     return pageObject(page, scope, urls, format === 'markdown' ? { markdown: text } : { document: markdownToDocument(text) });

@@ -1,0 +1,28 @@
+/**
+ * The converter's warnings as an operation reports them (workflow result, `git/info`, the run's details in the
+ * Temporal UI): small and bounded, since they travel in Temporal payloads. Every code is counted; the first
+ * MAX_REPORTED warnings are kept, those that lost or kept content aside (`error` severity) first.
+ */
+import type { FormatWarning } from '../format/errors.js';
+import { redact } from '../redact.js';
+import type { GitOperationWarning, GitWarningReport } from '../../workflows/git-definitions.js';
+
+export const MAX_REPORTED_WARNINGS = 50;
+const MAX_MESSAGE = 500;
+const RANK = { error: 0, warning: 1, info: 2 } as const;
+
+export function reportWarnings(warnings: readonly FormatWarning[], max = MAX_REPORTED_WARNINGS): GitWarningReport {
+  const counts: Record<string, number> = {};
+  for (const w of warnings) counts[w.code] = (counts[w.code] ?? 0) + 1;
+  const ordered = warnings.map((w, i) => ({ w, i })).sort((a, b) => RANK[a.w.severity] - RANK[b.w.severity] || a.i - b.i);
+  const kept: GitOperationWarning[] = ordered.slice(0, max).map(({ w }) => {
+    const message = redact(w.message);
+    return {
+      code: w.code,
+      severity: w.severity,
+      message: message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1)}…` : message,
+      ...(w.path !== undefined ? { path: w.path } : {}),
+    };
+  });
+  return { total: warnings.length, counts, warnings: kept };
+}
