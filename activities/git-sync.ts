@@ -61,7 +61,7 @@ export function gitSyncContext(deps: ActivityDeps): GitSyncContext {
 /** The credentials a request refers to: none, or the vault's (a missing entry is a typed failure). */
 export async function credentialsOf(ctx: GitSyncContext, request: GitSyncRequest): Promise<{ username: string; password: string } | undefined> {
   if (!request.credentialId) return undefined;
-  const creds = await ctx.vault().get(request.credentialId);
+  const creds = await ctx.vault().get(request.credentialId, request.spaceId);
   if (!creds) throw ApplicationFailure.create({ type: 'CREDENTIALS_MISSING', message: 'the credentials of this request expired or were removed; send the request again', nonRetryable: true });
   return creds;
 }
