@@ -99,18 +99,20 @@ describe('spaces: update, delete, restore, purge', () => {
     expect((await folio.request('PATCH', '/v1/spaces/nope', { title: 'x' })).status).toBe(404);
   });
 
-  it('refuses another organization’s space with 403 and no token with 401', async () => {
+  it('answers for another organization’s space as for no space (404; DELETE 204, untouched) and 401 without a token', async () => {
     const foreign = await folio.store.spaces.create('someone-else', { title: 'Theirs' });
     for (const [method, path, body] of [
       ['GET', `/v1/spaces/${foreign.id}`],
       ['PATCH', `/v1/spaces/${foreign.id}`, { title: 'mine' }],
-      ['DELETE', `/v1/spaces/${foreign.id}`],
       ['POST', `/v1/spaces/${foreign.id}/restore`],
     ] as const) {
       const res = await folio.request(method, path, body);
-      expect(res.status).toBe(403);
-      assertContract(method, path, 403, res.body);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ error: { code: 404, message: `space not found: ${foreign.id}` } });
+      assertContract(method, path, 404, res.body);
     }
+    expect((await folio.request('DELETE', `/v1/spaces/${foreign.id}`)).status).toBe(204);
+    expect((await folio.store.spaces.get(foreign.id))?.title).toBe('Theirs');
     expect((await folio.store.spaces.get(foreign.id))?.deletedAt).toBeNull();
     const anonymous = await fetch(`${folio.baseUrl}/v1/spaces/${foreign.id}`, { method: 'DELETE' });
     expect(anonymous.status).toBe(401);
