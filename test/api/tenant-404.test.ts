@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer } from '../../src/api/server.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { testLogger } from '../helpers/logger.js';
 
 /**
  * Issue 10, item 2: another organization's objects answer exactly as unknown ones (404 with the same body,
@@ -67,6 +69,8 @@ const ROUTES: Route[] = [
   { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/content`, owner: 200 },
   { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/content/pages`, owner: 200 },
   { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/content/page/${i.page}`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/content/path/intro`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/content/files`, owner: 200 },
   { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/content/files/${i.file}`, owner: 200 },
   { method: 'GET', path: (i) => `/v1/orgs/${i.org}/openapi`, owner: 200 },
   { method: 'POST', path: (i) => `/v1/orgs/${i.org}/openapi`, body: { slug: 'intruder', source: { text: OPENAPI } } },
@@ -126,6 +130,21 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
   });
   afterAll(async () => {
     await folio?.stop();
+  });
+
+  it('ROUTES covers every registered /v1 route that addresses an object by id', async () => {
+    const registered: string[] = [];
+    const app = await buildServer({ store: folio.store, temporal: folio.client, config: folio.config, logger: testLogger('routes') }, {
+      onRoute: (route) => {
+        for (const method of [route.method].flat()) if (method !== 'HEAD' && route.url.startsWith('/v1/') && /[:*]/.test(route.url)) registered.push(`${method} ${route.url.replace(/\/\*$/, '/intro')}`);
+      },
+    });
+    await app.close();
+    const params: Ids = { org: ':organizationId', space: ':spaceId', revision: ':revisionId', page: ':pageId', file: ':fileId', cr: ':changeRequestId', spec: ':specSlug', version: ':versionId' };
+    const covered = new Set(ROUTES.map((r) => `${r.method} ${r.path(params)}`));
+    expect(registered.length).toBeGreaterThan(40);
+    expect(registered.filter((r) => !covered.has(r))).toEqual([]);
+    expect([...covered].filter((r) => !registered.includes(r))).toEqual([]);
   });
 
   it('every route: the owner reaches the object; another organization gets what an unknown id gets', async () => {
