@@ -95,9 +95,15 @@ describe('git caches are scoped by organization and space', () => {
   }
 
   it("org B importing with org A's repoCacheID gets its own content and none of A's", async () => {
+    // A cache of the pre-tenant layout (shared by every space naming it) is removed before the first git operation.
+    const legacy = path.join(folio.config.dataDir, 'git-cache', `id-${CACHE_ID}`);
+    await mkdir(legacy, { recursive: true });
+    await writeFile(path.join(legacy, 'config'), '[core]\n\tbare = true\n');
     const spaceA = await createSpace(folio.organizationId, folio.token, 'A private');
     expect(await importInto(spaceA, folio.token, serverA.url('private'))).toMatchObject({ status: 'succeeded' });
     expect((await contentOf(spaceA, folio.token)).text).toContain(SECRET);
+
+    await expect(access(legacy)).rejects.toThrow();
 
     const spaceB = await createSpace(ORG_B, tokenB, 'B docs');
     // B's own repository, through the same repoCacheID: imported exactly.
