@@ -14,7 +14,6 @@ import {
   fetchRef,
   getTrailer,
   hasObject,
-  openCache,
   push,
   readBlob,
   readCommit,
@@ -56,7 +55,7 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       if (!revisionId) throw ApplicationFailure.create({ type: 'NOT_FOUND', message: 'the space has no content to export', nonRetryable: true });
       const revision = await store.revisions.get(revisionId);
       const sync = await store.gitSync.get(request.spaceId);
-      const cache = await openCache({ root: ctx.cacheRoot, url: request.url, ref: request.ref, ...(request.repoCacheID ? { repoCacheID: request.repoCacheID } : {}) });
+      const cache = await ctx.openSpaceCache(space, request);
 
       // The commit of this repository the space was last in sync with, and the revision it corresponds to.
       type Mark = { timestamp: string; commit: string; revisionId?: string; url?: string };

@@ -9,7 +9,6 @@ import {
   fetchRef,
   getTrailer,
   hasObject,
-  openCache,
   readCommit,
   readTree,
   GitFileTooLargeError,
@@ -59,7 +58,7 @@ export function createGitImportActivity(ctx: GitSyncContext) {
         });
         return { requestId: request.requestId, direction: 'import', outcome: 'applied', commit: primary.git.oid, revisionId: primary.id, detail: `imported ${primary.git.oid.slice(0, 12)} (completed by a retry)` };
       }
-      const cache = await openCache({ root: ctx.cacheRoot, url: request.url, ref: request.ref, ...(request.repoCacheID ? { repoCacheID: request.repoCacheID } : {}) });
+      const cache = await ctx.openSpaceCache(space, request);
       const baseCommit = primary?.git?.oid && primary.git.url === request.url ? primary.git.oid : undefined;
       const fetched = await fetchRef({
         cache,

@@ -1,17 +1,10 @@
-import { access } from 'node:fs/promises';
-import path from 'node:path';
 import { Context, heartbeat } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { workflowIds } from '../workflows/definitions.js';
 import { FolioError } from '../src/errors.js';
-import { cacheKey, openCache, removeCache } from '../src/git/index.js';
-import type { Config } from '../src/config.js';
+import { removeSpaceCaches } from '../src/git/index.js';
 import type { ActivityDeps } from './deps.js';
-
-/** Where Folio keeps its local git repository caches. */
-export function gitCacheRoot(config: Pick<Config, 'dataDir'>): string {
-  return path.join(config.dataDir, 'git-cache');
-}
+import { gitCacheRoot } from './git-cache-root.js';
 
 export type PurgeContentResult =
   | { purged: true; revisions: number; blobsDeleted: number }
@@ -31,7 +24,6 @@ export function createPurgeActivities({ store, config, logger }: ActivityDeps) {
       if (!space) return { purged: false, reason: 'the space is already gone', revisions: 0, blobsDeleted: 0 };
       if (!space.deletedAt) return { purged: false, reason: 'the space was restored', revisions: 0, blobsDeleted: 0 };
       if (space.deletionId !== deletionId) return { purged: false, reason: 'the space was deleted again by another deletion', revisions: 0, blobsDeleted: 0 };
-      const gitSync = await store.gitSync.get(spaceId);
       heartbeat('stopping the git queue');
       await terminateGitQueue(spaceId);
       heartbeat('purging content');
@@ -45,14 +37,8 @@ export function createPurgeActivities({ store, config, logger }: ActivityDeps) {
         throw err;
       }
       heartbeat('removing git caches');
-      const root = gitCacheRoot(config);
-      const keys = new Set([cacheKey({ url: '', ref: '', repoCacheID: spaceId })]);
-      if (gitSync.repo) keys.add(cacheKey({ url: gitSync.repo.url, ref: gitSync.repo.ref }));
-      for (const key of keys) {
-        if (!(await exists(path.join(root, key)))) continue;
-        const cache = await openCache(key.startsWith('id-') ? { root, url: '', ref: '', repoCacheID: spaceId } : { root, url: gitSync.repo!.url, ref: gitSync.repo!.ref });
-        await removeCache(cache);
-      }
+      // Every cache of the space, whatever its repoCacheID or remote: the space's whole cache directory.
+      await removeSpaceCaches(gitCacheRoot(config), { organizationId: space.organizationId, spaceId });
       logger.info({ spaceId, revisions: result.revisions, blobsDeleted: result.blobsDeleted }, 'space purged');
       if (!result.purged) return { purged: false, reason: 'the space is already gone', revisions: 0, blobsDeleted: 0 };
       return { purged: true, revisions: result.revisions, blobsDeleted: result.blobsDeleted };
@@ -68,11 +54,4 @@ async function terminateGitQueue(spaceId: string): Promise<void> {
     if (err instanceof WorkflowNotFoundError) return;
     throw err;
   }
-}
-
-async function exists(p: string): Promise<boolean> {
-  return access(p).then(
-    () => true,
-    () => false,
-  );
 }

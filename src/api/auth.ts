@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Store } from '../store/index.js';
 import type { TokenScope } from '../store/index.js';
-import { forbidden, readOnlyToken, unauthorized } from './http-errors.js';
+import { notFound, readOnlyToken, unauthorized, type HttpError } from './http-errors.js';
 
 export interface AuthContext {
   organizationId: string;
@@ -42,9 +42,15 @@ export function requireAuth(request: FastifyRequest): AuthContext {
   return request.auth;
 }
 
-/** 403 unless the token belongs to `organizationId`. */
+/** The 404 of an organization the caller cannot see: the same body whether it exists elsewhere or not at all. */
+export const organizationNotFound = (organizationId: string): HttpError => notFound(`organization not found: ${organizationId}`);
+
+/**
+ * The caller's auth when its token belongs to `organizationId`; otherwise 404, exactly as for an unknown
+ * organization (a 403 would tell which ids exist).
+ */
 export function requireOrg(request: FastifyRequest, organizationId: string): AuthContext {
   const auth = requireAuth(request);
-  if (auth.organizationId !== organizationId) throw forbidden();
+  if (auth.organizationId !== organizationId) throw organizationNotFound(organizationId);
   return auth;
 }

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import { installAuth } from './auth.js';
 import type { ApiDeps } from './deps.js';
 import { installErrorHandler } from './error-handler.js';
@@ -15,14 +15,18 @@ import { tokenRoutes } from './routes/tokens.js';
 
 export type { ApiDeps } from './deps.js';
 
-/** Folio's HTTP API: `/healthz` and the platform API under `/v1` (bearer tokens). */
-export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
+/**
+ * Folio's HTTP API: `/healthz` and the platform API under `/v1` (bearer tokens). `onRoute` sees every route
+ * registered (tests check that each one addressing an organization's object is covered by the tenant tests).
+ */
+export async function buildServer(deps: ApiDeps, options: { onRoute?: (route: RouteOptions) => void } = {}): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.logger.child({ component: 'http' }) as unknown as FastifyBaseLogger,
     bodyLimit: 10 * 1024 * 1024,
     frameworkErrors,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
   });
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   installErrorHandler(app);
   installAuth(app, deps.store);
   installRequestTextGuard(app);

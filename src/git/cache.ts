@@ -1,6 +1,8 @@
 /**
- * The local bare-repository cache: one directory per key under a root. The key is the caller's
- * `repoCacheID`, else a hash of the credential-free URL and the ref. Writers (fetch, push,
+ * The local bare-repository cache: one directory per key under the directory of its tenant,
+ * `<root>/orgs/<organizationId>/<spaceId>/<key>`. Organization and space come from the server's own records,
+ * never from a request body: the key (the caller's `repoCacheID`, else a hash of the credential-free URL and
+ * the ref) only selects a cache within one space, so no two spaces ever share objects. Writers (fetch, push,
  * removal) serialise on a lock that works across processes (an exclusive `mkdir`, refreshed
  * while held, taken over when its owner is dead or it went stale) and within a process (a queue).
  * Readers need no lock: objects are immutable and every file is written atomically.
@@ -11,13 +13,15 @@ import path from 'node:path';
 import git from 'isomorphic-git';
 import { atomicFs } from './atomic-fs.js';
 import { splitCredentials } from './credentials.js';
+import { spaceCacheDir, type CacheScope } from './cache-layout.js';
 import { GitCacheLockedError } from './errors.js';
 
 export interface RepoCache {
-  /** The cache key (directory name under the root). */
+  /** The cache key (directory name under the space's directory). */
   readonly key: string;
   /** Path of the bare repository. */
   readonly gitdir: string;
+  /** The space's cache directory (`<root>/orgs/<org>/<space>`): holds the cache, its lock and its trash. */
   readonly root: string;
   /** isomorphic-git's in-memory object cache (parsed pack indexes), shared by calls on this cache. */
   readonly objectCache: object;
@@ -34,16 +38,17 @@ const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 export function cacheKey(input: CacheKeyInput): string {
   if (input.repoCacheID !== undefined) {
-    if (SAFE_ID.test(input.repoCacheID)) return `id-${input.repoCacheID}`;
+    // A name that could be mistaken for a lock directory (`<key>.lock`) is hashed like any unsafe one.
+    if (SAFE_ID.test(input.repoCacheID) && !input.repoCacheID.includes('.lock')) return `id-${input.repoCacheID}`;
     return `id-${createHash('sha256').update(input.repoCacheID).digest('hex').slice(0, 32)}`;
   }
   const { url } = splitCredentials(input.url);
   return createHash('sha256').update(`${url}\n${input.ref}`).digest('hex').slice(0, 32);
 }
 
-/** Opens (creating and initialising when needed) the bare repository cache for a remote. */
-export async function openCache(options: CacheKeyInput & { root: string }): Promise<RepoCache> {
-  const root = path.resolve(options.root);
+/** Opens (creating and initialising when needed) the space's bare repository cache for a remote. */
+export async function openCache(options: CacheKeyInput & { root: string; scope: CacheScope }): Promise<RepoCache> {
+  const root = spaceCacheDir(options.root, options.scope);
   const key = cacheKey(options);
   const cache: RepoCache = { key, gitdir: path.join(root, key), root, objectCache: {} };
   await fsp.mkdir(root, { recursive: true });

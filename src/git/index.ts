@@ -4,6 +4,8 @@
  */
 export { splitCredentials, resolveRemote, type GitCredentials, type SplitUrl } from './credentials.js';
 export { openCache, removeCache, cacheKey, withCacheLock, type RepoCache, type CacheKeyInput, type LockOptions } from './cache.js';
+export { spaceCacheDir, organizationCacheDir, TENANT_DIR, type CacheScope } from './cache-layout.js';
+export { removeSpaceCaches, removeLegacyCaches } from './cache-cleanup.js';
 export { fetchRef, type FetchRefOptions, type FetchRefResult, type GitProgress } from './fetch.js';
 export {
   readTree,

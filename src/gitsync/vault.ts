@@ -15,8 +15,8 @@ import type { GitCredentialsInput } from './request.js';
 export interface CredentialVault {
   /** Seals and stores the credentials; returns their id. */
   put(spaceId: string, credentials: GitCredentialsInput, options?: { ttlMs?: number }): Promise<string>;
-  /** The credentials, or null when unknown or expired. */
-  get(id: string): Promise<GitCredentialsInput | null>;
+  /** The credentials, or null when unknown, expired or given for another space than `spaceId`. */
+  get(id: string, spaceId: string): Promise<GitCredentialsInput | null>;
   delete(id: string): Promise<void>;
   /** Removes expired entries. */
   sweep(): Promise<number>;
@@ -76,8 +76,8 @@ export function createVault(sql: Sql, key: Buffer): CredentialVault {
       await sql.query('INSERT INTO git_credentials (id, space_id, sealed, expires_at) VALUES ($1, $2, $3, $4)', [id, spaceId, sealed, expires]);
       return id;
     },
-    async get(id) {
-      const rows = await sql.query<{ sealed: Uint8Array }>('SELECT sealed FROM git_credentials WHERE id = $1 AND expires_at > now()', [id]);
+    async get(id, spaceId) {
+      const rows = await sql.query<{ sealed: Uint8Array }>('SELECT sealed FROM git_credentials WHERE id = $1 AND space_id = $2 AND expires_at > now()', [id, spaceId]);
       if (!rows[0]) return null;
       const parsed = JSON.parse(unseal(key, rows[0].sealed, id)) as { u: string; p: string };
       return { username: parsed.u, password: parsed.p };

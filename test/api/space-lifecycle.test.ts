@@ -2,7 +2,7 @@ import { access, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cacheKey } from '../../src/git/index.js';
+import { cacheKey, spaceCacheDir } from '../../src/git/index.js';
 import { workflowIds } from '../../workflows/definitions.js';
 import type { PurgeSpaceResult } from '../../workflows/purge.js';
 import { createPurgeActivities } from '../../activities/purge.js';
@@ -99,18 +99,20 @@ describe('spaces: update, delete, restore, purge', () => {
     expect((await folio.request('PATCH', '/v1/spaces/nope', { title: 'x' })).status).toBe(404);
   });
 
-  it('refuses another organization’s space with 403 and no token with 401', async () => {
+  it('answers for another organization’s space as for no space (404; DELETE 204, untouched) and 401 without a token', async () => {
     const foreign = await folio.store.spaces.create('someone-else', { title: 'Theirs' });
     for (const [method, path, body] of [
       ['GET', `/v1/spaces/${foreign.id}`],
       ['PATCH', `/v1/spaces/${foreign.id}`, { title: 'mine' }],
-      ['DELETE', `/v1/spaces/${foreign.id}`],
       ['POST', `/v1/spaces/${foreign.id}/restore`],
     ] as const) {
       const res = await folio.request(method, path, body);
-      expect(res.status).toBe(403);
-      assertContract(method, path, 403, res.body);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ error: { code: 404, message: `space not found: ${foreign.id}` } });
+      assertContract(method, path, 404, res.body);
     }
+    expect((await folio.request('DELETE', `/v1/spaces/${foreign.id}`)).status).toBe(204);
+    expect((await folio.store.spaces.get(foreign.id))?.title).toBe('Theirs');
     expect((await folio.store.spaces.get(foreign.id))?.deletedAt).toBeNull();
     const anonymous = await fetch(`${folio.baseUrl}/v1/spaces/${foreign.id}`, { method: 'DELETE' });
     expect(anonymous.status).toBe(401);
@@ -196,23 +198,28 @@ describe('spaces: update, delete, restore, purge', () => {
     expect((await folio.request('GET', `/v1/spaces/${id}/content/pages`)).body.pages.map((p: { title: string }) => p.title)).toEqual(['Intro']);
   });
 
-  it('the purge removes the space’s git caches (by repository and by the space’s repoCacheID)', async () => {
+  it('the purge removes all of the space’s git caches (its directory) and no other space’s', async () => {
     const id = await createSpace('Synced');
+    const other = await createSpace('Other');
     expect(await importDocs(id)).toBe('succeeded');
-    // The same commit again (a no-op for the content), through the space's own cache.
-    expect(['succeeded', 'noop']).toContain(await importDocs(id, { repoCacheID: id }));
+    // The same commit again (a no-op for the content), through a cache the client named.
+    expect(['succeeded', 'noop']).toContain(await importDocs(id, { repoCacheID: 'handbook' }));
+    expect(await importDocs(other, { repoCacheID: 'handbook' })).toBe('succeeded');
     const root = path.join(folio.config.dataDir, 'git-cache');
-    const byRepo = path.join(root, cacheKey({ url: git.url('docs'), ref: 'refs/heads/main' }));
-    const byId = path.join(root, cacheKey({ url: '', ref: '', repoCacheID: id }));
+    const dir = spaceCacheDir(root, { organizationId: folio.organizationId, spaceId: id });
+    const otherDir = spaceCacheDir(root, { organizationId: folio.organizationId, spaceId: other });
+    const byRepo = path.join(dir, cacheKey({ url: git.url('docs'), ref: 'refs/heads/main' }));
+    const byId = path.join(dir, cacheKey({ url: '', ref: '', repoCacheID: 'handbook' }));
     expect(await exists(path.join(byRepo, 'config'))).toBe(true);
     expect(await exists(path.join(byId, 'config'))).toBe(true);
+    expect(await exists(path.join(otherDir, 'id-handbook', 'config'))).toBe(true);
     expect((await folio.request('DELETE', `/v1/spaces/${id}`)).status).toBe(205);
     // Still there during the window (a restore would need nothing refetched)…
     expect(await exists(byRepo)).toBe(true);
     expect(await purgeResult(id)).toMatchObject({ outcome: 'purged' });
-    // …and gone after it.
-    expect(await exists(byRepo)).toBe(false);
-    expect(await exists(byId)).toBe(false);
+    // …and gone after it, the whole directory of the space; the other space's cache of the same name stays.
+    expect(await exists(dir)).toBe(false);
+    expect(await exists(path.join(otherDir, 'id-handbook', 'config'))).toBe(true);
     expect(await folio.store.gitSync.get(id)).toMatchObject({ repo: null, operation: null });
   });
 

@@ -64,9 +64,10 @@ describe('end to end: create a space through the API', () => {
     expect(missing.status).toBe(404);
   });
 
-  it('returns 403 for another organization', async () => {
+  it('returns 404 for another organization, as for an unknown one', async () => {
     await folio.store.orgs.create({ id: 'other-org', title: 'Other' });
     const other = await folio.request('GET', '/v1/orgs/other-org');
-    expect(other.status).toBe(403);
+    expect(other.status).toBe(404);
+    expect(other.body).toEqual({ error: { code: 404, message: 'organization not found: other-org' } });
   });
 });

@@ -6,13 +6,16 @@ import { diffTrees, fetchRef, hasObject, openCache, readTree, type RepoCache } f
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
 import { corpusDir } from '../../src/project-root.js';
 
+/** Every cache here belongs to one test tenant (organization and space). */
+const TEST_SCOPE = { organizationId: 'org-test', spaceId: 'space-test' };
+
 const CORPUS = corpusDir();
 let server: GitServer;
 let work: string;
 let n = 0;
 
 async function cache(name: string): Promise<RepoCache> {
-  return openCache({ root: path.join(work, 'caches'), url: server.url(name), ref: 'main', repoCacheID: `${name}-${n++}` });
+  return openCache({ root: path.join(work, 'caches'), scope: TEST_SCOPE, url: server.url(name), ref: 'main', repoCacheID: `${name}-${n++}` });
 }
 
 async function clone(name: string): Promise<string> {
@@ -102,8 +105,8 @@ describe('incremental fetch', () => {
   });
 
   it('two activities fetching into the same cache at once both succeed', async () => {
-    const a = await openCache({ root: path.join(work, 'shared'), url: server.url('inc'), ref: 'main' });
-    const b = await openCache({ root: path.join(work, 'shared'), url: server.url('inc'), ref: 'main' });
+    const a = await openCache({ root: path.join(work, 'shared'), scope: TEST_SCOPE, url: server.url('inc'), ref: 'main' });
+    const b = await openCache({ root: path.join(work, 'shared'), scope: TEST_SCOPE, url: server.url('inc'), ref: 'main' });
     expect(b.gitdir).toBe(a.gitdir);
     const [ra, rb] = await Promise.all([fetchRef({ cache: a, url: server.url('inc'), ref: 'main' }), fetchRef({ cache: b, url: server.url('inc'), ref: 'main' })]);
     expect(ra.commit).toBe(rb.commit);

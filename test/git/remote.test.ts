@@ -6,6 +6,9 @@ import { commit, diffTrees, fetchRef, getTrailer, openCache, push, readBlob, rea
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
 import { corpusDir } from '../../src/project-root.js';
 
+/** Every cache here belongs to one test tenant (organization and space). */
+const TEST_SCOPE = { organizationId: 'org-test', spaceId: 'space-test' };
+
 const CORPUS = corpusDir();
 const AUTH = { username: 'folio-bot', password: 'hunter2-Secret!' };
 const AUTHOR = { name: 'Folio', email: 'folio@example.invalid', date: new Date('2026-01-02T03:04:05Z') };
@@ -14,7 +17,7 @@ let server: GitServer;
 let work: string;
 
 async function newCache(name: string): Promise<RepoCache> {
-  return openCache({ root: path.join(work, 'caches'), url: server.url(name), ref: 'main', repoCacheID: `${name}-${Math.random().toString(36).slice(2)}` });
+  return openCache({ root: path.join(work, 'caches'), scope: TEST_SCOPE, url: server.url(name), ref: 'main', repoCacheID: `${name}-${Math.random().toString(36).slice(2)}` });
 }
 
 async function caught(p: Promise<unknown>): Promise<{ code: string; message: string; retryable: boolean; stack: string }> {

@@ -6,6 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendTrailers, cacheKey, getTrailer, openCache, parseTrailers, removeCache, splitCredentials, toGitError, withCacheLock } from '../../src/git/index.js';
 import { authHandlers } from '../../src/git/credentials.js';
 
+/** Every cache here belongs to one test tenant (organization and space). */
+const TEST_SCOPE = { organizationId: 'org-test', spaceId: 'space-test' };
+
 let work: string;
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'folio-git-units-'));
@@ -88,7 +91,7 @@ describe('cache', () => {
   });
 
   it('serialises writers in one process', async () => {
-    const cache = await openCache({ root: work, url: 'https://h/r.git', ref: 'main', repoCacheID: 'serial' });
+    const cache = await openCache({ root: work, scope: TEST_SCOPE, url: 'https://h/r.git', ref: 'main', repoCacheID: 'serial' });
     const events: string[] = [];
     const task = (name: string) =>
       withCacheLock(cache, async () => {
@@ -103,8 +106,8 @@ describe('cache', () => {
   });
 
   it('waits for a live foreign lock (CACHE_LOCKED on timeout) and takes over a dead owner\'s', async () => {
-    const cache = await openCache({ root: work, url: 'https://h/r.git', ref: 'main', repoCacheID: 'foreign' });
-    const lock = path.join(work, 'id-foreign.lock');
+    const cache = await openCache({ root: work, scope: TEST_SCOPE, url: 'https://h/r.git', ref: 'main', repoCacheID: 'foreign' });
+    const lock = path.join(cache.root, 'id-foreign.lock');
     await mkdir(lock);
     await writeFile(path.join(lock, 'owner'), JSON.stringify({ pid: process.ppid, at: Date.now() })); // alive, not us
     await expect(withCacheLock(cache, async () => 1, { timeoutMs: 300 })).rejects.toMatchObject({ code: 'CACHE_LOCKED', retryable: true });
@@ -115,7 +118,7 @@ describe('cache', () => {
   });
 
   it('removeCache deletes the directory', async () => {
-    const cache = await openCache({ root: work, url: 'https://h/r.git', ref: 'main', repoCacheID: 'gone' });
+    const cache = await openCache({ root: work, scope: TEST_SCOPE, url: 'https://h/r.git', ref: 'main', repoCacheID: 'gone' });
     await access(path.join(cache.gitdir, 'config'));
     await removeCache(cache);
     await expect(access(cache.gitdir)).rejects.toThrow();

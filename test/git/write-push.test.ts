@@ -6,6 +6,9 @@ import { commit, fetchRef, getTrailer, openCache, push, readCommit, readTree, re
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
 import { corpusDir } from '../../src/project-root.js';
 
+/** Every cache here belongs to one test tenant (organization and space). */
+const TEST_SCOPE = { organizationId: 'org-test', spaceId: 'space-test' };
+
 const CORPUS = corpusDir();
 const AUTHOR = { name: 'Folio', email: 'folio@example.invalid', date: new Date('2026-01-02T03:04:05Z') };
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -16,7 +19,7 @@ let n = 0;
 
 async function setup(name: string): Promise<{ cache: RepoCache; head: string; bare: string }> {
   const bare = await server.createBareRepo(name, { fromDir: path.join(CORPUS, 'stacks-network+docs') });
-  const cache = await openCache({ root: path.join(work, 'caches'), url: server.url(name), ref: 'main' });
+  const cache = await openCache({ root: path.join(work, 'caches'), scope: TEST_SCOPE, url: server.url(name), ref: 'main' });
   const { commit: head } = await fetchRef({ cache, url: server.url(name), ref: 'main' });
   return { cache, head, bare };
 }
@@ -170,7 +173,7 @@ describe('writeTree + commit + push', () => {
 
   it('exports into an empty repository (root commit, new branch)', async () => {
     const bare = await server.createBareRepo('empty');
-    const cache = await openCache({ root: path.join(work, 'caches'), url: server.url('empty'), ref: 'main' });
+    const cache = await openCache({ root: path.join(work, 'caches'), scope: TEST_SCOPE, url: server.url('empty'), ref: 'main' });
     await expect(fetchRef({ cache, url: server.url('empty'), ref: 'main' })).rejects.toMatchObject({ code: 'REF_NOT_FOUND' });
     const files = new Map<string, Uint8Array | null>([
       ['README.md', enc('# Space\n')],

@@ -5,9 +5,9 @@ import { createOpenApiRepository, type OpenApiSpecRecord, type OpenApiVersionRec
 import { deleteRefreshSchedule } from '../../openapi/schedule.js';
 import { WorkflowServiceUnavailableError, startOpenApiProcessing, syncRefreshSchedule } from '../../openapi/start-processing.js';
 import { redact } from '../../redact.js';
-import { requireAuth } from '../auth.js';
+import { organizationNotFound, requireOrg } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
-import { badRequest, forbidden, notFound } from '../http-errors.js';
+import { badRequest, notFound } from '../http-errors.js';
 import type { UrlBuilder } from '../objects/urls.js';
 import { listEnvelope, pageQuery } from '../pagination.js';
 
@@ -26,11 +26,11 @@ export function openApiRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuil
   const repo = createOpenApiRepository(deps.store);
   const control = { client: deps.temporal, config: deps.config, repo };
 
+  /** 404 for an organization that is not the caller's, whether it exists or not. */
   async function checkOrg(request: FastifyRequest, organizationId: string): Promise<void> {
-    const auth = requireAuth(request);
+    requireOrg(request, organizationId);
     const org = await deps.store.orgs.get(organizationId);
-    if (!org) throw notFound(`organization not found: ${organizationId}`);
-    if (org.id !== auth.organizationId) throw forbidden();
+    if (!org) throw organizationNotFound(organizationId);
   }
 
   async function loadSpec(request: FastifyRequest, params: SpecParams): Promise<OpenApiSpecRecord> {

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { requireAuth } from '../auth.js';
+import { organizationNotFound, requireAuth, requireOrg } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
-import { forbidden, notFound } from '../http-errors.js';
 import { organizationObject } from '../objects/organization.js';
 import type { UrlBuilder } from '../objects/urls.js';
 import { listEnvelope, pageQuery } from '../pagination.js';
@@ -15,10 +14,9 @@ export function orgRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder)
   });
 
   app.get<{ Params: { organizationId: string } }>('/v1/orgs/:organizationId', async (request) => {
-    const auth = requireAuth(request);
+    requireOrg(request, request.params.organizationId);
     const org = await deps.store.orgs.get(request.params.organizationId);
-    if (!org) throw notFound(`organization not found: ${request.params.organizationId}`);
-    if (org.id !== auth.organizationId) throw forbidden();
+    if (!org) throw organizationNotFound(request.params.organizationId);
     return organizationObject(org, urls);
   });
 }

@@ -5,9 +5,9 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { createSpaceWorkflow } from '../../../workflows/spaces.js';
 import { OperationAttribute, OrganizationIdAttribute, SpaceIdAttribute, workflowIds } from '../../../workflows/definitions.js';
 import type { SpacePatch, SpaceRecord } from '../../store/index.js';
-import { requireAuth } from '../auth.js';
+import { organizationNotFound, requireAuth, requireOrg } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
-import { badRequest, conflict, forbidden, notFound } from '../http-errors.js';
+import { badRequest, conflict, notFound } from '../http-errors.js';
 import { signalRestore, startPurge } from '../purge-control.js';
 import { spaceObject } from '../objects/space.js';
 import type { UrlBuilder } from '../objects/urls.js';
@@ -46,12 +46,14 @@ export function newSpaceId(): string {
   return randomBytes(15).toString('base64url');
 }
 
-/** Loads a space the caller may see: 404 when unknown (or purged), 403 when another organization's. */
+/**
+ * Loads a space the caller may see: 404 when unknown (or purged) and, with the very same body, when it is
+ * another organization's (a 403 would tell which ids exist).
+ */
 export async function loadSpace(deps: ApiDeps, request: FastifyRequest, spaceId: string, options: { includeDeleted?: boolean } = {}): Promise<SpaceRecord> {
   const auth = requireAuth(request);
   const space = await deps.store.spaces.get(spaceId, { includeDeleted: options.includeDeleted ?? false });
-  if (!space) throw notFound(`space not found: ${spaceId}`);
-  if (space.organizationId !== auth.organizationId) throw forbidden();
+  if (!space || space.organizationId !== auth.organizationId) throw notFound(`space not found: ${spaceId}`);
   return space;
 }
 
@@ -60,11 +62,10 @@ export function spaceRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilde
     '/v1/orgs/:organizationId/spaces',
     { schema: { body: createSpaceBody } },
     async (request, reply) => {
-      const auth = requireAuth(request);
       const { organizationId } = request.params;
+      requireOrg(request, organizationId);
       const org = await deps.store.orgs.get(organizationId);
-      if (!org) throw notFound(`organization not found: ${organizationId}`);
-      if (org.id !== auth.organizationId) throw forbidden();
+      if (!org) throw organizationNotFound(organizationId);
       const body = request.body ?? {};
       const spaceId = newSpaceId();
       try {
@@ -104,11 +105,10 @@ export function spaceRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilde
   );
 
   app.get<{ Params: { organizationId: string } }>('/v1/orgs/:organizationId/spaces', async (request) => {
-    const auth = requireAuth(request);
     const { organizationId } = request.params;
+    requireOrg(request, organizationId);
     const org = await deps.store.orgs.get(organizationId);
-    if (!org) throw notFound(`organization not found: ${organizationId}`);
-    if (org.id !== auth.organizationId) throw forbidden();
+    if (!org) throw organizationNotFound(organizationId);
     const q = pageQuery(request.query as Record<string, unknown>);
     const result = await deps.store.spaces.list(organizationId, q);
     return listEnvelope(result.items.map((s) => spaceObject(s, urls)), result.next);
@@ -137,11 +137,14 @@ export function spaceRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilde
     },
   );
 
-  /** 205 when the space was deleted (the purge starts), 204 when there was no such live space. */
+  /**
+   * 205 when the space was deleted (the purge starts), 204 when there was no such live space: another
+   * organization's space is no such space (204, untouched).
+   */
   app.delete<{ Params: { spaceId: string } }>('/v1/spaces/:spaceId', async (request, reply) => {
     const auth = requireAuth(request);
-    const space = await deps.store.spaces.get(request.params.spaceId, { includeDeleted: true });
-    if (space && space.organizationId !== auth.organizationId) throw forbidden();
+    const found = await deps.store.spaces.get(request.params.spaceId, { includeDeleted: true });
+    const space = found && found.organizationId === auth.organizationId ? found : null;
     if (!space || space.deletedAt) {
       if (space?.deletionId) await startPurge(deps, space, space.deletionId);
       return reply.status(204).send();

@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer } from '../../src/api/server.js';
+import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { testLogger } from '../helpers/logger.js';
+
+/**
+ * Issue 10, item 2: another organization's objects answer exactly as unknown ones (404 with the same body,
+ * the requested id aside), so a token learns nothing about which ids exist elsewhere. Every route that loads
+ * an organization-owned object is in ROUTES: add new routes there.
+ */
+
+/** The ids a route is built from. */
+interface Ids {
+  org: string;
+  space: string;
+  revision: string;
+  page: string;
+  file: string;
+  cr: string;
+  spec: string;
+  version: string;
+}
+
+interface Route {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: (ids: Ids) => string;
+  body?: unknown;
+  /** What the owner of the objects gets (read routes only): proves the path reaches a real object. */
+  owner?: number;
+  /** Status for both foreign and unknown ids, when not 404 (DELETE of no such object is a 204). */
+  status?: number;
+}
+
+const OPENAPI = JSON.stringify({ openapi: '3.0.3', info: { title: 'Pets', version: '1' }, paths: { '/pets': { get: { responses: { '200': { description: 'ok' } } } } } });
+const gitBody = { url: 'http://127.0.0.1:9/never.git', ref: 'refs/heads/main' };
+
+const ROUTES: Route[] = [
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/spaces`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/orgs/${i.org}/spaces`, body: { title: 'Intruder' } },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}`, owner: 200 },
+  { method: 'PATCH', path: (i) => `/v1/spaces/${i.space}`, body: { title: 'Taken over' } },
+  { method: 'DELETE', path: (i) => `/v1/spaces/${i.space}`, status: 204 },
+  { method: 'POST', path: (i) => `/v1/spaces/${i.space}/restore` },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/content`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/content/pages`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/content/page/${i.page}`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/content/path/intro`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/content/files`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/content/files/${i.file}`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/revisions/${i.revision}`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/revisions/${i.revision}/pages`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/revisions/${i.revision}/page/${i.page}`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/revisions/${i.revision}/path/intro`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/revisions/${i.revision}/files`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/revisions/${i.revision}/files/${i.file}`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/revisions/${i.revision}/files/${i.file}/download`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/revisions/${i.revision}/changes`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/spaces/${i.space}/git/import`, body: gitBody },
+  { method: 'POST', path: (i) => `/v1/spaces/${i.space}/git/export`, body: { ...gitBody, commitMessage: 'x' } },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/git/info` },
+  { method: 'POST', path: (i) => `/v1/spaces/${i.space}/change-requests`, body: { subject: 'Intruder' } },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}`, owner: 200 },
+  { method: 'PATCH', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}`, body: { subject: 'Taken over' } },
+  { method: 'POST', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/content`, body: { changes: [{ operation: 'update_page', page: 'pintro', document: { markdown: '# Intro\n\nmine\n' } }] } },
+  { method: 'POST', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/merge` },
+  { method: 'POST', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/update` },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/content`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/content/pages`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/content/page/${i.page}`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/content/path/intro`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/content/files`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/content/files/${i.file}`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/openapi`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/orgs/${i.org}/openapi`, body: { slug: 'intruder', source: { text: OPENAPI } } },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/openapi/${i.spec}`, owner: 200 },
+  { method: 'PUT', path: (i) => `/v1/orgs/${i.org}/openapi/${i.spec}`, body: { source: { text: OPENAPI } } },
+  { method: 'PATCH', path: (i) => `/v1/orgs/${i.org}/openapi/${i.spec}`, body: { visibility: 'public' } },
+  { method: 'DELETE', path: (i) => `/v1/orgs/${i.org}/openapi/${i.spec}` },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/openapi/${i.spec}/versions`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/openapi/${i.spec}/versions/latest`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/openapi/${i.spec}/versions/latest/content`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/openapi/${i.spec}/versions/latest/content/raw`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/openapi/${i.spec}/versions/${i.version}`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/openapi/${i.spec}/versions/${i.version}/content`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/openapi/${i.spec}/versions/${i.version}/content/raw`, owner: 200 },
+];
+
+/** An id of the same shape and length that names nothing. */
+const unknownLike = (id: string) => id.replace(/[A-Za-z0-9]/g, (c, n: number) => (n % 2 ? 'z' : 'Q')).replace(/^./, 'u');
+
+describe('another organization’s objects answer 404 like unknown ones', () => {
+  let folio: TestFolio;
+  let theirs: string;
+  let foreign: Ids;
+  const ORG = 'org-theirs';
+
+  const as = (token: string) => ({ authorization: `Bearer ${token}` });
+
+  beforeAll(async () => {
+    folio = await startFolio();
+    await folio.store.orgs.ensure({ id: ORG, title: 'Theirs' });
+    theirs = (await folio.store.tokens.create(ORG, { label: 'owner' })).token;
+    const created = await folio.request('POST', `/v1/orgs/${ORG}/spaces`, { title: 'Their space' }, as(theirs));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const space = created.body.id as string;
+    const encoder = new TextEncoder();
+    const { id: revision } = await folio.store.revisions.create({
+      spaceId: space,
+      parents: [(await folio.store.spaces.get(space))!.revisionId!],
+      type: 'edits',
+      pages: [{ id: 'pintro', kind: 'document', title: 'Intro', slug: 'intro', path: 'intro', body: encoder.encode('# Intro\n\nTheirs.\n') }],
+      files: [{ id: 'fsecret', name: 'secret.txt', size: 6, contentType: 'text/plain', bytes: encoder.encode('secret') }],
+    });
+    await folio.store.spaces.setPrimaryRevision(space, revision);
+    const cr = await folio.request('POST', `/v1/spaces/${space}/change-requests`, { subject: 'Their draft' }, as(theirs));
+    expect(cr.status, JSON.stringify(cr.body)).toBe(201);
+    const spec = await folio.request('POST', `/v1/orgs/${ORG}/openapi`, { slug: 'pets', source: { text: OPENAPI } }, as(theirs));
+    expect(spec.status, JSON.stringify(spec.body)).toBe(201);
+    let version: string | undefined;
+    const deadline = Date.now() + 90_000;
+    while (!version) {
+      const latest = await folio.request('GET', `/v1/orgs/${ORG}/openapi/pets/versions/latest`, undefined, as(theirs));
+      if (latest.status === 200) version = latest.body.id as string;
+      else if (Date.now() > deadline) throw new Error(`the spec was not processed: ${JSON.stringify(latest.body)}`);
+      else await new Promise((r) => setTimeout(r, 250));
+    }
+    foreign = { org: ORG, space, revision, page: 'pintro', file: 'fsecret', cr: cr.body.id as string, spec: 'pets', version };
+  });
+  afterAll(async () => {
+    await folio?.stop();
+  });
+
+  it('ROUTES covers every registered /v1 route that addresses an object by id', async () => {
+    const registered: string[] = [];
+    const app = await buildServer({ store: folio.store, temporal: folio.client, config: folio.config, logger: testLogger('routes') }, {
+      onRoute: (route) => {
+        for (const method of [route.method].flat()) if (method !== 'HEAD' && route.url.startsWith('/v1/') && /[:*]/.test(route.url)) registered.push(`${method} ${route.url.replace(/\/\*$/, '/intro')}`);
+      },
+    });
+    await app.close();
+    const params: Ids = { org: ':organizationId', space: ':spaceId', revision: ':revisionId', page: ':pageId', file: ':fileId', cr: ':changeRequestId', spec: ':specSlug', version: ':versionId' };
+    const covered = new Set(ROUTES.map((r) => `${r.method} ${r.path(params)}`));
+    expect(registered.length).toBeGreaterThan(40);
+    expect(registered.filter((r) => !covered.has(r))).toEqual([]);
+    expect([...covered].filter((r) => !registered.includes(r))).toEqual([]);
+  });
+
+  it('every route: the owner reaches the object; another organization gets what an unknown id gets', async () => {
+    const unknown = Object.fromEntries(Object.entries(foreign).map(([k, v]) => [k, unknownLike(v)])) as unknown as Ids;
+    // The requested ids, by name, so that bodies compare equal when they only echo the id asked for.
+    const normalize = (body: unknown, ids: Ids) => {
+      let text = JSON.stringify(body ?? null);
+      for (const [name, id] of Object.entries(ids).sort((a, b) => b[1].length - a[1].length)) text = text.split(id).join(`<${name}>`);
+      return JSON.parse(text) as unknown;
+    };
+    const failures: string[] = [];
+    for (const route of ROUTES) {
+      const label = `${route.method} ${route.path({ org: ':org', space: ':space', revision: ':revision', page: ':page', file: ':file', cr: ':cr', spec: ':spec', version: ':version' })}`;
+      if (route.owner !== undefined) {
+        const own = await folio.request(route.method, route.path(foreign), route.body, as(theirs));
+        if (own.status !== route.owner) failures.push(`${label}: the owner got ${own.status} ${JSON.stringify(own.body).slice(0, 200)}`);
+      }
+      const a = await folio.request(route.method, route.path(foreign), route.body);
+      const b = await folio.request(route.method, route.path(unknown), route.body);
+      const expected = route.status ?? 404;
+      if (a.status !== expected || b.status !== expected) failures.push(`${label}: foreign ${a.status}, unknown ${b.status} (expected ${expected})`);
+      else if (JSON.stringify(normalize(a.body, foreign)) !== JSON.stringify(normalize(b.body, unknown))) failures.push(`${label}: bodies differ: ${JSON.stringify(a.body)} vs ${JSON.stringify(b.body)}`);
+      else if (expected === 404) expect(a.body).toEqual({ error: { code: 404, message: expect.any(String) } });
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('nothing of the other organization changed', async () => {
+    const as2 = as(theirs);
+    const space = await folio.request('GET', `/v1/spaces/${foreign.space}`, undefined, as2);
+    expect(space.body).toMatchObject({ id: foreign.space, title: 'Their space' });
+    expect((await folio.store.spaces.get(foreign.space))?.deletedAt).toBeNull();
+    expect((await folio.request('GET', `/v1/spaces/${foreign.space}/change-requests/${foreign.cr}`, undefined, as2)).body).toMatchObject({ subject: 'Their draft', status: 'open' });
+    const draft = await folio.request('GET', `/v1/spaces/${foreign.space}/change-requests/${foreign.cr}/content/page/pintro?format=markdown`, undefined, as2);
+    expect(draft.body.markdown).toBe('# Intro\n\nTheirs.\n');
+    expect((await folio.request('GET', `/v1/orgs/${ORG}/openapi/pets`, undefined, as2)).body).toMatchObject({ visibility: 'private' });
+    expect((await folio.request('GET', `/v1/orgs/${ORG}/openapi`, undefined, as2)).body.items).toHaveLength(1);
+    expect((await folio.request('GET', `/v1/orgs/${ORG}/spaces`, undefined, as2)).body.items).toHaveLength(1);
+    expect((await folio.request('GET', `/v1/spaces/${foreign.space}/git/info`, undefined, as2)).status).toBe(404);
+  });
+});
