@@ -19,6 +19,7 @@ interface Ids {
   cr: string;
   spec: string;
   version: string;
+  token: string;
 }
 
 interface Route {
@@ -72,6 +73,10 @@ const ROUTES: Route[] = [
   { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/content/path/intro`, owner: 200 },
   { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/content/files`, owner: 200 },
   { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/content/files/${i.file}`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/tokens`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/orgs/${i.org}/tokens`, body: { label: 'intruder' } },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/tokens/${i.token}`, owner: 200 },
+  { method: 'DELETE', path: (i) => `/v1/orgs/${i.org}/tokens/${i.token}` },
   { method: 'GET', path: (i) => `/v1/orgs/${i.org}/openapi`, owner: 200 },
   { method: 'POST', path: (i) => `/v1/orgs/${i.org}/openapi`, body: { slug: 'intruder', source: { text: OPENAPI } } },
   { method: 'GET', path: (i) => `/v1/orgs/${i.org}/openapi/${i.spec}`, owner: 200 },
@@ -101,7 +106,8 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
   beforeAll(async () => {
     folio = await startFolio();
     await folio.store.orgs.ensure({ id: ORG, title: 'Theirs' });
-    theirs = (await folio.store.tokens.create(ORG, { label: 'owner' })).token;
+    const owner = await folio.store.tokens.create(ORG, { label: 'owner' });
+    theirs = owner.token;
     const created = await folio.request('POST', `/v1/orgs/${ORG}/spaces`, { title: 'Their space' }, as(theirs));
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const space = created.body.id as string;
@@ -126,7 +132,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       else if (Date.now() > deadline) throw new Error(`the spec was not processed: ${JSON.stringify(latest.body)}`);
       else await new Promise((r) => setTimeout(r, 250));
     }
-    foreign = { org: ORG, space, revision, page: 'pintro', file: 'fsecret', cr: cr.body.id as string, spec: 'pets', version };
+    foreign = { org: ORG, space, revision, page: 'pintro', file: 'fsecret', cr: cr.body.id as string, spec: 'pets', version, token: owner.id };
   });
   afterAll(async () => {
     await folio?.stop();
@@ -140,7 +146,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       },
     });
     await app.close();
-    const params: Ids = { org: ':organizationId', space: ':spaceId', revision: ':revisionId', page: ':pageId', file: ':fileId', cr: ':changeRequestId', spec: ':specSlug', version: ':versionId' };
+    const params: Ids = { org: ':organizationId', space: ':spaceId', revision: ':revisionId', page: ':pageId', file: ':fileId', cr: ':changeRequestId', spec: ':specSlug', version: ':versionId', token: ':tokenId' };
     const covered = new Set(ROUTES.map((r) => `${r.method} ${r.path(params)}`));
     expect(registered.length).toBeGreaterThan(40);
     expect(registered.filter((r) => !covered.has(r))).toEqual([]);
@@ -157,7 +163,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
     };
     const failures: string[] = [];
     for (const route of ROUTES) {
-      const label = `${route.method} ${route.path({ org: ':org', space: ':space', revision: ':revision', page: ':page', file: ':file', cr: ':cr', spec: ':spec', version: ':version' })}`;
+      const label = `${route.method} ${route.path({ org: ':org', space: ':space', revision: ':revision', page: ':page', file: ':file', cr: ':cr', spec: ':spec', version: ':version', token: ':token' })}`;
       if (route.owner !== undefined) {
         const own = await folio.request(route.method, route.path(foreign), route.body, as(theirs));
         if (own.status !== route.owner) failures.push(`${label}: the owner got ${own.status} ${JSON.stringify(own.body).slice(0, 200)}`);
