@@ -59,6 +59,7 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       const cache = await openCache({ root: ctx.cacheRoot, url: request.url, ref: request.ref, ...(request.repoCacheID ? { repoCacheID: request.repoCacheID } : {}) });
       const baseCommit = primary?.git?.oid && primary.git.url === request.url ? primary.git.oid : undefined;
       const fetched = await fetchRef({
+        policy: ctx.fetchPolicy,
         cache,
         url: request.url,
         ref: request.ref,

@@ -8,12 +8,15 @@ import { createVault, vaultKey, type CredentialVault } from '../src/gitsync/vaul
 import { recordRequest } from '../src/gitsync/request-log.js';
 import type { GitOperationResult, GitQueueOutcome, GitSyncRequest } from '../workflows/git-definitions.js';
 import type { ActivityDeps } from './deps.js';
+import { fetchPolicyFromConfig, type FetchPolicy } from '../src/net/policy.js';
 import { createGitImportActivity } from './git-import.js';
 import { createGitExportActivity } from './git-export.js';
 
 export interface GitSyncContext extends ActivityDeps {
   vault(): CredentialVault;
   cacheRoot: string;
+  /** FETCH_DENY_PRIVATE_NETWORKS / FETCH_ALLOW_HOSTS: what every git request of these activities may reach. */
+  fetchPolicy: FetchPolicy;
 }
 
 export function gitSyncContext(deps: ActivityDeps): GitSyncContext {
@@ -21,6 +24,7 @@ export function gitSyncContext(deps: ActivityDeps): GitSyncContext {
   return {
     ...deps,
     cacheRoot: path.join(deps.config.dataDir, 'git-cache'),
+    fetchPolicy: fetchPolicyFromConfig(deps.config),
     vault() {
       vault ??= createVault(deps.store.sql, vaultKey({ dataDir: deps.config.dataDir }));
       return vault;

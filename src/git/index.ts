@@ -39,6 +39,7 @@ export {
   GitInvalidPathError,
   GitCacheLockedError,
   GitProtocolError,
+  GitAddressDeniedError,
   isGitError,
   toGitError,
   type GitErrorCode,
