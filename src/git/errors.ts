@@ -20,7 +20,8 @@ export type GitErrorCode =
   | 'INVALID_PATH'
   | 'CACHE_LOCKED'
   | 'GIT_PROTOCOL'
-  | 'FETCH_PRIVATE_ADDRESS_DENIED';
+  | 'FETCH_PRIVATE_ADDRESS_DENIED'
+  | 'FETCH_REFUSED';
 
 /** Base class of every git-layer error. */
 export class GitError extends FolioError {
@@ -124,6 +125,13 @@ export class GitAddressDeniedError extends GitError {
   }
 }
 
+/** The fetch guard refused a redirect of the remote (too many hops, a non-http(s) target). Not retried. */
+export class GitFetchRefusedError extends GitError {
+  constructor(url: string, detail: string, cause?: unknown) {
+    super('FETCH_REFUSED', `refused to fetch ${url}: ${detail}`, { data: { url }, cause });
+  }
+}
+
 export function isGitError(err: unknown): err is GitError {
   return err instanceof GitError;
 }
@@ -198,7 +206,7 @@ export function toGitError(err: unknown, ctx: ErrorContext): GitError {
       return classifyPushError(ctx, message);
   }
   const refused = findCause(err, FetchUrlRefusedError) ?? findCause(err, FetchRedirectError);
-  if (refused) return new GitProtocolError(ctx.url, scrub(refused.message, ctx.secrets));
+  if (refused) return new GitFetchRefusedError(ctx.url, scrub(refused.message, ctx.secrets), refused);
   const net = findNetworkCode(err);
   if (net) return new GitNetworkError(ctx.url, net);
   if (/socket hang up|fetch failed|other side closed|premature close/i.test(message)) return new GitNetworkError(ctx.url, message);

@@ -40,6 +40,7 @@ export {
   GitCacheLockedError,
   GitProtocolError,
   GitAddressDeniedError,
+  GitFetchRefusedError,
   isGitError,
   toGitError,
   type GitErrorCode,

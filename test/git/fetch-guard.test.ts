@@ -121,6 +121,19 @@ describe('git over the fetch guard', () => {
     }
   });
 
+  it('a redirect loop or a redirect to file: is a non-retryable FETCH_REFUSED, not a protocol error', async () => {
+    for (const [target, status] of [[(p: string) => p, 302], [() => 'file:///etc/passwd', 301]] as const) {
+      const redirector = await startRedirector(target, status);
+      try {
+        const err = await caught(fetchRef({ policy: loopbackPolicy, cache: await newCache(), url: `${redirector.url}/small.git`, ref: 'main' }));
+        expect(err.code).toBe('FETCH_REFUSED');
+        expect(err.retryable).toBe(false);
+      } finally {
+        await redirector.close();
+      }
+    }
+  });
+
   it('follows an allowed redirect (GET and POST) and does not forward credentials to the other origin', async () => {
     const redirector = await startRedirector((p) => `${server.url('small').replace(/\/small\.git$/, '')}${p}`);
     try {
