@@ -78,6 +78,7 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       let syncedFound = false;
       try {
         const fetched = await fetchRef({
+          policy: ctx.fetchPolicy,
           cache,
           url: request.url,
           ref: request.ref,
@@ -178,7 +179,7 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       lap('write');
       progress.update({ phase: 'pushing' });
       await progress.assertNotCancelled('export');
-      await push({ cache, url: request.url, ref: request.ref, commit: newCommit, ...(creds ? { auth: creds } : {}), ...(progress.signal ? { signal: progress.signal } : {}) });
+      await push({ policy: ctx.fetchPolicy, cache, url: request.url, ref: request.ref, commit: newCommit, ...(creds ? { auth: creds } : {}), ...(progress.signal ? { signal: progress.signal } : {}) });
       await markExported(newCommit);
       lap('push');
       await progress.flush();

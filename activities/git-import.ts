@@ -61,6 +61,7 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       const cache = await ctx.openSpaceCache(space, request);
       const baseCommit = primary?.git?.oid && primary.git.url === request.url ? primary.git.oid : undefined;
       const fetched = await fetchRef({
+        policy: ctx.fetchPolicy,
         cache,
         url: request.url,
         ref: request.ref,

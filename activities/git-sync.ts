@@ -10,6 +10,7 @@ import { recordRequest } from '../src/gitsync/request-log.js';
 import type { GitOperationResult, GitQueueOutcome, GitSyncRequest } from '../workflows/git-definitions.js';
 import type { ActivityDeps } from './deps.js';
 import { gitCacheRoot } from './git-cache-root.js';
+import { fetchPolicyFromConfig, type FetchPolicy } from '../src/net/policy.js';
 import { createGitImportActivity } from './git-import.js';
 import { createGitExportActivity } from './git-export.js';
 
@@ -21,6 +22,8 @@ export interface GitSyncContext extends ActivityDeps {
    * the space's record: `repoCacheID` selects a cache within the space only.
    */
   openSpaceCache(space: SpaceRecord, request: Pick<GitSyncRequest, 'url' | 'ref' | 'repoCacheID'>): Promise<RepoCache>;
+  /** FETCH_DENY_PRIVATE_NETWORKS / FETCH_ALLOW_HOSTS: what every git request of these activities may reach. */
+  fetchPolicy: FetchPolicy;
 }
 
 export function gitSyncContext(deps: ActivityDeps): GitSyncContext {
@@ -51,6 +54,7 @@ export function gitSyncContext(deps: ActivityDeps): GitSyncContext {
         ...(request.repoCacheID ? { repoCacheID: request.repoCacheID } : {}),
       });
     },
+    fetchPolicy: fetchPolicyFromConfig(deps.config),
     vault() {
       vault ??= createVault(deps.store.sql, vaultKey({ dataDir: deps.config.dataDir }));
       return vault;

@@ -1,5 +1,6 @@
 import { ApplicationFailure, Context, heartbeat } from '@temporalio/activity';
 import { NotFoundError } from '../src/errors.js';
+import { fetchPolicyFromConfig } from '../src/net/policy.js';
 import { processSpec } from '../src/openapi/process.js';
 import { createOpenApiRepository } from '../src/openapi/repository.js';
 import { deleteRefreshSchedule, updateRefreshScheduleAfterRun } from '../src/openapi/schedule.js';
@@ -16,6 +17,7 @@ function notFound(err: unknown): never {
 }
 
 export function createOpenApiActivities({ store, config, logger }: ActivityDeps) {
+  const fetchPolicy = fetchPolicyFromConfig(config);
   const repo = createOpenApiRepository(store);
   return {
     /** Removes the refresh schedule of a spec that no longer exists (false: there was none). */
@@ -45,7 +47,7 @@ export function createOpenApiActivities({ store, config, logger }: ActivityDeps)
       let result;
       try {
         result = await processSpec(source, {
-          fetch: { timeoutMs: config.openapiFetchTimeoutMs, denyPrivateNetworks: config.fetchDenyPrivateNetworks },
+          fetch: { timeoutMs: config.openapiFetchTimeoutMs, policy: fetchPolicy },
           signal: Context.current().cancellationSignal,
         });
       } finally {

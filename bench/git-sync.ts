@@ -19,6 +19,7 @@ import { openStore } from '../src/store/index.js';
 import { loadRevisionModel, modelToRevisionInput, flattenPages } from '../src/gitsync/revision-records.js';
 import type { GitSyncRequest } from '../workflows/git-definitions.js';
 import { runGit, startGitServer } from '../test/helpers/git-server.js';
+import { LOOPBACK_ALLOW_HOSTS } from '../test/helpers/loopback-policy.js';
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
@@ -70,7 +71,7 @@ async function main() {
     for (let i = 0; i < RUNS; i++) {
       const name = `r${i}`;
       await server.createBareRepo(name, { fromDir: src, branch: 'main', message: 'corpus' });
-      const config = { ...loadConfig({ DATA_DIR: path.join(work, `data-${i}`) }) };
+      const config = { ...loadConfig({ DATA_DIR: path.join(work, `data-${i}`), FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS }) };
       const acts = createGitSyncActivities({ store, config, logger });
       const space = await store.spaces.create('bench', { id: `s${i}` });
       const base = { spaceId: space.id, organizationId: 'bench', url: server.url(name), ref: 'refs/heads/main', force: false, standalone: false, projectDirectory, receivedAt: new Date().toISOString() };

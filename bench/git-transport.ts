@@ -15,6 +15,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { commit, fetchRef, openCache, push, writeTree } from '../src/git/index.js';
 import { runGit, startGitServer } from '../test/helpers/git-server.js';
+import { loopbackPolicy } from '../test/helpers/loopback-policy.js';
 import { corpusDir } from '../src/project-root.js';
 
 const CORPUS = corpusDir();
@@ -78,7 +79,7 @@ async function main(): Promise<void> {
       const sides = [
         async () => {
           const cache = await openCache({ root: path.join(work, 'caches'), scope: { organizationId: 'bench', spaceId: 'bench' }, url: server.url('fetch'), ref: 'main', repoCacheID: `cold-${i}` });
-          fetchFolio.push(await time(() => fetchRef({ cache, url: server.url('fetch'), ref: 'main', depth: 1 })));
+          fetchFolio.push(await time(() => fetchRef({ policy: loopbackPolicy, cache, url: server.url('fetch'), ref: 'main', depth: 1 })));
         },
         async () => {
           const dir = path.join(work, `native-${i}.git`);
@@ -91,7 +92,7 @@ async function main(): Promise<void> {
 
     // One-file commit + push, each side on its own copy of the repository.
     const cache = await openCache({ root: path.join(work, 'caches'), scope: { organizationId: 'bench', spaceId: 'bench' }, url: server.url('push-folio'), ref: 'main', repoCacheID: 'push' });
-    let head = (await fetchRef({ cache, url: server.url('push-folio'), ref: 'main' })).commit;
+    let head = (await fetchRef({ policy: loopbackPolicy, cache, url: server.url('push-folio'), ref: 'main' })).commit;
     const clone = path.join(work, 'native-clone');
     await runGit(['clone', '--quiet', '--depth', '1', server.url('push-native'), clone]);
     const pushFolio: number[] = [];
@@ -105,7 +106,7 @@ async function main(): Promise<void> {
             await time(async () => {
               const tree = await writeTree(cache, head, new Map([['bench/page.md', new TextEncoder().encode(body)]]));
               const oid = await commit(cache, { tree, parents: [head], message: `Bench ${i}`, author, trailers: { 'Folio-Revision': `bench-${i}` } });
-              await push({ cache, url: server.url('push-folio'), ref: 'main', commit: oid });
+              await push({ policy: loopbackPolicy, cache, url: server.url('push-folio'), ref: 'main', commit: oid });
               head = oid;
             }),
           );

@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { processSpec } from '../src/openapi/process.js';
 import { projectRoot } from '../src/project-root.js';
+import { loopbackPolicy } from '../test/helpers/loopback-policy.js';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
 const self = fileURLToPath(import.meta.url);
@@ -53,7 +54,7 @@ async function child(side: Sample['side'], url: string): Promise<void> {
   let ok = false;
   let detail = '';
   if (side === 'folio') {
-    const result = await processSpec({ url }, { fetch: { timeoutMs: 60_000 } });
+    const result = await processSpec({ url }, { fetch: { timeoutMs: 60_000, policy: loopbackPolicy } });
     ok = result.ok;
     detail = result.ok ? `${Object.keys(result.filesystem).length} file(s), ${result.warningCount} warning(s), ${result.hash.slice(0, 19)}` : `${result.code}: ${result.message}`;
   } else {

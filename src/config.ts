@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { checkRefreshInterval } from './openapi/refresh-interval.js';
+import { HostAllowlist } from './net/allowlist.js';
 
 /** Folio's configuration, read from the environment (every variable is documented in README.md). */
 export interface Config {
@@ -25,7 +26,10 @@ export interface Config {
   gitMaxFileBytes: number;
   openapiFetchTimeoutMs: number;
   openapiRefreshInterval: string;
+  /** Refuse non-public destinations on every outbound request (default true; see src/net). */
   fetchDenyPrivateNetworks: boolean;
+  /** FETCH_ALLOW_HOSTS: hostnames, IPs and CIDRs allowed although private (validated at startup). */
+  fetchAllowHosts: string[];
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -64,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gitMaxFileBytes: int(env, 'FOLIO_GIT_MAX_FILE_BYTES', 100 * 1024 * 1024),
     openapiFetchTimeoutMs: int(env, 'OPENAPI_FETCH_TIMEOUT_MS', 30000),
     openapiRefreshInterval: checkRefreshInterval(env.OPENAPI_REFRESH_INTERVAL || '6h'),
-    fetchDenyPrivateNetworks: bool(env, 'FETCH_DENY_PRIVATE_NETWORKS', false),
+    fetchDenyPrivateNetworks: bool(env, 'FETCH_DENY_PRIVATE_NETWORKS', true),
+    fetchAllowHosts: [...HostAllowlist.parse(env.FETCH_ALLOW_HOSTS).entries],
   };
 }

@@ -5,6 +5,7 @@
  */
 import { FolioError } from '../errors.js';
 import { redact } from '../redact.js';
+import { FetchAddressDeniedError, FetchRedirectError, FetchUrlRefusedError } from '../net/errors.js';
 
 export type GitErrorCode =
   | 'AUTH_FAILED'
@@ -18,7 +19,9 @@ export type GitErrorCode =
   | 'OBJECT_NOT_FOUND'
   | 'INVALID_PATH'
   | 'CACHE_LOCKED'
-  | 'GIT_PROTOCOL';
+  | 'GIT_PROTOCOL'
+  | 'FETCH_PRIVATE_ADDRESS_DENIED'
+  | 'FETCH_REFUSED';
 
 /** Base class of every git-layer error. */
 export class GitError extends FolioError {
@@ -109,6 +112,26 @@ export class GitProtocolError extends GitError {
   }
 }
 
+/**
+ * The fetch guard refused the remote (or a redirect of it): a loopback, private, link-local or metadata address
+ * that FETCH_ALLOW_HOSTS does not list. Not retried: the same request is refused again.
+ */
+export class GitAddressDeniedError extends GitError {
+  constructor(url: string, address: string, cause?: unknown) {
+    super('FETCH_PRIVATE_ADDRESS_DENIED', `refused to connect to ${url}: address ${address} is private, loopback, link-local or metadata; list the host or its network in FETCH_ALLOW_HOSTS to allow it`, {
+      data: { url, address, setting: 'FETCH_ALLOW_HOSTS' },
+      cause,
+    });
+  }
+}
+
+/** The fetch guard refused a redirect of the remote (too many hops, a non-http(s) target). Not retried. */
+export class GitFetchRefusedError extends GitError {
+  constructor(url: string, detail: string, cause?: unknown) {
+    super('FETCH_REFUSED', `refused to fetch ${url}: ${detail}`, { data: { url }, cause });
+  }
+}
+
 export function isGitError(err: unknown): err is GitError {
   return err instanceof GitError;
 }
@@ -140,9 +163,17 @@ function findNetworkCode(err: unknown, depth = 0): string | undefined {
   return findNetworkCode((err as { cause?: unknown }).cause, depth + 1);
 }
 
+function findCause<T>(err: unknown, type: abstract new (...args: never[]) => T, depth = 0): T | undefined {
+  if (!err || typeof err !== 'object' || depth > 4) return undefined;
+  if (err instanceof type) return err;
+  return findCause((err as { cause?: unknown }).cause, type, depth + 1);
+}
+
 /** Maps any error thrown during a remote operation onto a GitError. Never lets secrets through. */
 export function toGitError(err: unknown, ctx: ErrorContext): GitError {
   if (err instanceof GitError) return err;
+  const denied = findCause(err, FetchAddressDeniedError);
+  if (denied) return new GitAddressDeniedError(ctx.url, denied.address, denied);
   if (ctx.signal?.aborted) return new GitCancelledError(ctx.operation);
   const e = err as { code?: string; name?: string; message?: string; data?: Record<string, unknown> } | undefined;
   const code = e?.code ?? e?.name;
@@ -174,6 +205,8 @@ export function toGitError(err: unknown, ctx: ErrorContext): GitError {
     case 'GitPushError':
       return classifyPushError(ctx, message);
   }
+  const refused = findCause(err, FetchUrlRefusedError) ?? findCause(err, FetchRedirectError);
+  if (refused) return new GitFetchRefusedError(ctx.url, scrub(refused.message, ctx.secrets), refused);
   const net = findNetworkCode(err);
   if (net) return new GitNetworkError(ctx.url, net);
   if (/socket hang up|fetch failed|other side closed|premature close/i.test(message)) return new GitNetworkError(ctx.url, message);

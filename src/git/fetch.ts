@@ -14,6 +14,7 @@ import { authHandlers, resolveRemote, type GitCredentials } from './credentials.
 import { GitCancelledError, GitObjectNotFoundError, GitRefNotFoundError, toGitError } from './errors.js';
 import { createHttpClient } from './http-client.js';
 import { hasObject, isShallow, readShallow } from './objects.js';
+import type { FetchPolicy } from '../net/policy.js';
 
 export interface GitProgress {
   /** e.g. `Connecting`, `Counting objects`, `Receiving objects`, `Resolving deltas`, `Deepening`, `Done`. */
@@ -39,6 +40,8 @@ export interface FetchRefOptions {
   baseCommit?: string;
   onProgress?: (progress: GitProgress) => void;
   signal?: AbortSignal;
+  /** Which addresses the remote (and its redirects) may resolve to. Default: every non-public address refused. */
+  policy?: FetchPolicy;
 }
 
 export interface FetchRefResult {
@@ -91,7 +94,7 @@ export async function fetchRef(options: FetchRefOptions): Promise<FetchRefResult
     const shallowFile = path.join(cache.gitdir, 'shallow');
     const shallowBefore = await fsp.readFile(shallowFile).catch(() => null);
     const handlers = authHandlers(remote.auth);
-    const http = createHttpClient(signal ? { signal } : {});
+    const http = createHttpClient({ ...(signal ? { signal } : {}), ...(options.policy ? { policy: options.policy } : {}) });
 
     const onProgress = async (p: { phase: string; loaded: number; total: number }): Promise<void> => {
       // isomorphic-git awaits only the indexing callbacks: only there may we throw.

@@ -1,15 +1,20 @@
 /**
- * The HTTP client handed to isomorphic-git: Node's fetch, bound to an AbortSignal so that
- * cancellation interrupts a transfer in flight (isomorphic-git's fetch does not forward signals).
- * Optionally counts response bytes for progress reporting.
+ * The HTTP client handed to isomorphic-git: every request goes through the fetch guard (src/net), which checks
+ * each hop's address against the policy and follows redirects itself (credentials are not forwarded to another
+ * origin). Bound to an AbortSignal so that cancellation interrupts a transfer in flight (isomorphic-git's fetch
+ * does not forward signals). Response bodies stream; optionally counts response bytes for progress reporting.
  */
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
+import { guardedFetch } from '../net/guarded-fetch.js';
+import type { FetchPolicy } from '../net/policy.js';
 
 export interface HttpClientOptions {
   signal?: AbortSignal;
   /** Called with the total response bytes received so far. */
   onBytes?: (received: number) => void;
   userAgent?: string;
+  /** Which destinations are refused. Default: every non-public address (src/net DEFAULT_FETCH_POLICY). */
+  policy?: FetchPolicy;
 }
 
 async function collectBody(body: GitHttpRequest['body']): Promise<Uint8Array | undefined> {
@@ -35,33 +40,40 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     async request(req: GitHttpRequest): Promise<GitHttpResponse> {
       const signal = options.signal;
       signal?.throwIfAborted();
+      // Collected, so that a 307/308 redirect can send it again (git's request bodies are want/have lists and packs).
       const body = await collectBody(req.body);
       const headers: Record<string, string> = { ...(req.headers ?? {}) };
       if (options.userAgent && !Object.keys(headers).some((h) => h.toLowerCase() === 'user-agent')) headers['user-agent'] = options.userAgent;
-      const init: RequestInit = { method: req.method ?? 'GET', headers, redirect: 'follow' };
-      if (body) init.body = body;
-      if (signal) init.signal = signal;
-      const res = await fetch(req.url, init);
-      const resHeaders: Record<string, string> = {};
-      res.headers.forEach((value, key) => {
-        resHeaders[key.toLowerCase()] = value;
+      const res = await guardedFetch(req.url, {
+        method: req.method ?? 'GET',
+        headers,
+        ...(body ? { body } : {}),
+        ...(signal ? { signal } : {}),
+        ...(options.policy ? { policy: options.policy } : {}),
       });
+      const resHeaders: Record<string, string> = {};
+      for (const [key, value] of Object.entries(res.headers)) {
+        if (value !== undefined) resHeaders[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+      }
       const stream = res.body;
       async function* iterate(): AsyncGenerator<Uint8Array> {
-        if (!stream) return;
-        for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
-          received += chunk.byteLength;
-          options.onBytes?.(received);
-          yield chunk;
+        try {
+          for await (const chunk of stream as AsyncIterable<Buffer>) {
+            received += chunk.byteLength;
+            options.onBytes?.(received);
+            yield new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+          }
+        } finally {
+          if (!stream.complete) stream.destroy();
         }
       }
       return {
-        url: res.url || req.url,
+        url: res.url,
         method: req.method ?? 'GET',
         headers: resHeaders,
         body: iterate(),
         statusCode: res.status,
-        statusMessage: res.statusText,
+        statusMessage: res.statusMessage,
       };
     },
   };

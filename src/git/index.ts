@@ -41,6 +41,8 @@ export {
   GitInvalidPathError,
   GitCacheLockedError,
   GitProtocolError,
+  GitAddressDeniedError,
+  GitFetchRefusedError,
   isGitError,
   toGitError,
   type GitErrorCode,

@@ -14,6 +14,7 @@ import type { AuthHandlers } from './credentials.js';
 import type { HttpClient } from 'isomorphic-git';
 import { createHttpClient } from './http-client.js';
 import { hasObject } from './objects.js';
+import type { FetchPolicy } from '../net/policy.js';
 
 export interface PushOptions {
   cache: RepoCache;
@@ -26,6 +27,8 @@ export interface PushOptions {
   /** Overwrite the remote branch even when it is not an ancestor. Default false. */
   force?: boolean;
   signal?: AbortSignal;
+  /** Which addresses the remote (and its redirects) may resolve to. Default: every non-public address refused. */
+  policy?: FetchPolicy;
 }
 
 export interface PushResult {
@@ -52,7 +55,7 @@ export async function push(options: PushOptions): Promise<PushResult> {
   const ctx = { url: remote.url, ref: fullRef, operation, ...(signal ? { signal } : {}) };
   return withCacheLock(cache, async () => {
     let previous: string | null = null;
-    const http = createHttpClient(signal ? { signal } : {});
+    const http = createHttpClient({ ...(signal ? { signal } : {}), ...(options.policy ? { policy: options.policy } : {}) });
     const remoteMessages: string[] = [];
     try {
       const res = await git.push({

@@ -63,10 +63,16 @@ export class FetchRedirectLimitError extends FetchFailedError {
   }
 }
 
-/** The host resolves to (or is) a loopback, private, link-local or otherwise non-public address. */
+/**
+ * The fetch guard refused the destination (src/net: FETCH_PRIVATE_ADDRESS_DENIED): the host is, or resolves to,
+ * a loopback, private, link-local or otherwise non-public address that FETCH_ALLOW_HOSTS does not list.
+ */
 export class FetchDeniedAddressError extends FetchFailedError {
-  constructor(url: string, address: string) {
-    super('denied-address', url, `GET ${stripCredentials(url)}: address ${address} is in a denied (private) network`, { data: { address } });
+  constructor(url: string, address: string, cause?: unknown) {
+    super('denied-address', url, `GET ${stripCredentials(url)}: address ${address} is in a denied (private) network; list the host or its network in FETCH_ALLOW_HOSTS to allow it`, {
+      data: { address, guardCode: 'FETCH_PRIVATE_ADDRESS_DENIED', setting: 'FETCH_ALLOW_HOSTS' },
+      cause,
+    });
   }
 }
 

@@ -1,9 +1,9 @@
-import dns from 'node:dns';
-import http from 'node:http';
-import https from 'node:https';
-import net from 'node:net';
+import type http from 'node:http';
 import zlib from 'node:zlib';
 import type { Readable } from 'node:stream';
+import { FetchAddressDeniedError, FetchRedirectError, FetchUrlRefusedError } from '../net/errors.js';
+import { guardedFetch, DEFAULT_MAX_REDIRECTS } from '../net/guarded-fetch.js';
+import type { FetchPolicy } from '../net/policy.js';
 import {
   FetchDeniedAddressError,
   FetchFailedError,
@@ -14,15 +14,9 @@ import {
   FetchTooLargeError,
   FetchUnsupportedUrlError,
 } from './errors.js';
-import { isPrivateAddress } from './private-network.js';
 
 export const DEFAULT_MAX_BYTES = 20 * 1024 * 1024;
-export const DEFAULT_MAX_REDIRECTS = 5;
-
-export interface ResolvedAddress {
-  address: string;
-  family: number;
-}
+export { DEFAULT_MAX_REDIRECTS };
 
 export interface SafeFetchOptions {
   /** Deadline for the whole fetch: every redirect hop and the body. */
@@ -31,12 +25,8 @@ export interface SafeFetchOptions {
   maxBytes?: number;
   /** Default 5. */
   maxRedirects?: number;
-  /** Refuse loopback/private/link-local addresses: IP literals and every DNS answer, on every hop. */
-  denyPrivateNetworks?: boolean;
-  /** Which addresses are refused when `denyPrivateNetworks` is on. Default: {@link isPrivateAddress}. */
-  isDeniedAddress?: (address: string) => boolean;
-  /** Name resolution. Default: the system resolver (`dns.lookup`, all addresses). */
-  resolve?: (hostname: string) => Promise<ResolvedAddress[]>;
+  /** Which destinations are refused, on every hop (src/net). Default: every non-public address. */
+  policy?: FetchPolicy;
   /** Aborting it cancels the fetch (the abort reason is thrown). */
   signal?: AbortSignal;
   headers?: Record<string, string>;
@@ -52,21 +42,10 @@ export interface SafeFetchResult {
   redirects: string[];
 }
 
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-
-async function systemResolve(hostname: string): Promise<ResolvedAddress[]> {
-  return await dns.promises.lookup(hostname, { all: true, verbatim: true });
-}
-
-function bareHostname(url: URL): string {
-  return url.hostname.replace(/^\[|\]$/g, '');
-}
-
 /**
- * GET one URL the way a server that fetches user-supplied URLs must: http/https only, a deadline over the
- * whole exchange, a body size cap (also after decompression), a bounded number of redirects, and optionally
- * no connection to private networks. The address check runs inside the socket's own `lookup`, so the
- * address that was checked is the address that is connected to (no DNS-rebinding window), on every hop.
+ * GET one document for OpenAPI processing through the fetch guard ({@link guardedFetch}: http/https only,
+ * the address policy on every hop, bounded redirects), with a deadline over the whole exchange and a body
+ * size cap (also after decompression). Failures are FETCH_TIMEOUT / FETCH_ERROR errors.
  */
 export async function safeFetch(input: string, options: SafeFetchOptions): Promise<SafeFetchResult> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
@@ -74,141 +53,48 @@ export async function safeFetch(input: string, options: SafeFetchOptions): Promi
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([deadline.signal, options.signal]) : deadline.signal;
-  const redirects: string[] = [];
-  let current = parseUrl(input);
   try {
-    for (;;) {
-      checkLiteralAddress(current, options);
-      let response: http.IncomingMessage;
-      try {
-        response = await request(current, options, signal);
-      } catch (err) {
-        throw translate(err, current, input, options, deadline.signal);
-      }
-      const status = response.statusCode ?? 0;
-      const location = response.headers.location;
-      if (REDIRECT_STATUSES.has(status) && location) {
-        response.destroy();
-        redirects.push(current.toString());
-        if (redirects.length > maxRedirects) throw new FetchRedirectLimitError(input, maxRedirects);
-        current = nextHop(current, location);
-        continue;
-      }
-      if (status >= 400) {
-        response.destroy();
-        throw new FetchHttpStatusError(current.toString(), status);
-      }
-      if (status < 200 || status >= 300) {
-        response.destroy();
-        throw new FetchFailedError('http-status', current.toString(), `GET ${current.origin}${current.pathname} answered HTTP ${status} without a usable body`, { data: { status } });
-      }
-      let body: Buffer;
-      try {
-        body = await readBody(response, current.toString(), maxBytes);
-      } catch (err) {
-        throw translate(err, current, input, options, deadline.signal);
-      }
-      return { url: current.toString(), status, contentType: response.headers['content-type'], body, redirects };
+    let res;
+    try {
+      res = await guardedFetch(input, {
+        ...(options.policy ? { policy: options.policy } : {}),
+        maxRedirects,
+        signal,
+        headers: {
+          accept: 'application/json, application/yaml, text/yaml, application/x-yaml, text/plain;q=0.9, */*;q=0.8',
+          'accept-encoding': 'gzip, deflate, br',
+          'user-agent': 'folio-openapi-fetcher',
+          ...options.headers,
+        },
+      });
+    } catch (err) {
+      throw translate(err, input, input, options, deadline.signal, maxRedirects);
     }
+    const { status, url } = res;
+    const response = res.body;
+    if (status >= 300 && status < 400 && res.headers.location) {
+      response.destroy();
+      throw new FetchRedirectLimitError(input, maxRedirects);
+    }
+    if (status >= 400) {
+      response.destroy();
+      throw new FetchHttpStatusError(url, status);
+    }
+    if (status < 200 || status >= 300) {
+      response.destroy();
+      const u = new URL(url);
+      throw new FetchFailedError('http-status', url, `GET ${u.origin}${u.pathname} answered HTTP ${status} without a usable body`, { data: { status } });
+    }
+    let body: Buffer;
+    try {
+      body = await readBody(response, url, maxBytes);
+    } catch (err) {
+      throw translate(err, url, input, options, deadline.signal, maxRedirects);
+    }
+    return { url, status, contentType: res.headers['content-type'], body, redirects: res.redirects };
   } finally {
     clearTimeout(timer);
   }
-}
-
-function parseUrl(input: string): URL {
-  let url: URL;
-  try {
-    url = new URL(input);
-  } catch {
-    throw new FetchUnsupportedUrlError(input, 'not an absolute URL');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchUnsupportedUrlError(input, `protocol ${url.protocol} is not allowed`);
-  return url;
-}
-
-function nextHop(from: URL, location: string): URL {
-  let next: URL;
-  try {
-    next = new URL(location, from);
-  } catch {
-    throw new FetchFailedError('http-status', from.toString(), `GET ${from.origin}${from.pathname}: invalid redirect location`);
-  }
-  if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-    throw new FetchUnsupportedUrlError(next.toString(), `redirect to protocol ${next.protocol} is not allowed`);
-  }
-  // Credentials never follow a redirect to another origin or a protocol change.
-  if (next.origin !== from.origin) {
-    next.username = '';
-    next.password = '';
-  }
-  next.hash = '';
-  return next;
-}
-
-function checkLiteralAddress(url: URL, options: SafeFetchOptions): void {
-  if (!options.denyPrivateNetworks) return;
-  const host = bareHostname(url);
-  if (net.isIP(host) !== 0) {
-    const isDenied = options.isDeniedAddress ?? isPrivateAddress;
-    if (isDenied(host)) throw new FetchDeniedAddressError(url.toString(), host);
-  }
-}
-
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
-
-function guardedLookup(url: URL, options: SafeFetchOptions) {
-  const resolve = options.resolve ?? systemResolve;
-  const isDenied = options.isDeniedAddress ?? isPrivateAddress;
-  return (hostname: string, lookupOptions: dns.LookupOptions, callback: LookupCallback): void => {
-    resolve(hostname).then(
-      (answers) => {
-        const wanted = lookupOptions.family === 4 || lookupOptions.family === 6 ? answers.filter((a) => a.family === lookupOptions.family) : answers;
-        if (options.denyPrivateNetworks) {
-          // Refuse the host when any of its addresses is private: a public decoy next to 127.0.0.1 must not pass.
-          const bad = answers.find((a) => isDenied(a.address));
-          if (bad) {
-            callback(new FetchDeniedAddressError(url.toString(), bad.address) as unknown as NodeJS.ErrnoException, '', 0);
-            return;
-          }
-        }
-        if (wanted.length === 0) {
-          const err: NodeJS.ErrnoException = new Error(`getaddrinfo ENOTFOUND ${hostname}`);
-          err.code = 'ENOTFOUND';
-          callback(err, '', 0);
-          return;
-        }
-        if (lookupOptions.all) callback(null, wanted.map((a) => ({ address: a.address, family: a.family })));
-        else callback(null, wanted[0]!.address, wanted[0]!.family);
-      },
-      (err: NodeJS.ErrnoException) => callback(err, '', 0),
-    );
-  };
-}
-
-function request(url: URL, options: SafeFetchOptions, signal: AbortSignal): Promise<http.IncomingMessage> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const mod = url.protocol === 'https:' ? https : http;
-    const useLookup = options.denyPrivateNetworks || options.resolve !== undefined;
-    const req = mod.request(url, {
-      method: 'GET',
-      agent: false,
-      signal,
-      headers: {
-        accept: 'application/json, application/yaml, text/yaml, application/x-yaml, text/plain;q=0.9, */*;q=0.8',
-        'accept-encoding': 'gzip, deflate, br',
-        'user-agent': 'folio-openapi-fetcher',
-        ...options.headers,
-      },
-      ...(useLookup ? { lookup: guardedLookup(url, options) as unknown as typeof dns.lookup } : {}),
-    });
-    req.once('response', resolve);
-    req.once('error', reject);
-    req.end();
-  });
 }
 
 function readBody(response: http.IncomingMessage, url: string, maxBytes: number): Promise<Buffer> {
@@ -261,9 +147,15 @@ function readBody(response: http.IncomingMessage, url: string, maxBytes: number)
   });
 }
 
-function translate(err: unknown, url: URL, input: string, options: SafeFetchOptions, deadline: AbortSignal): Error {
+function translate(err: unknown, url: string, input: string, options: SafeFetchOptions, deadline: AbortSignal, maxRedirects: number): Error {
   if (err instanceof FetchFailedError || err instanceof FetchTimeoutError) return err;
+  if (err instanceof FetchAddressDeniedError) return new FetchDeniedAddressError(String(err.data.url), err.address, err);
+  if (err instanceof FetchUrlRefusedError) return new FetchUnsupportedUrlError(String(err.data.url), String(err.data.why));
+  if (err instanceof FetchRedirectError) {
+    if (err.data.maxRedirects !== undefined) return new FetchRedirectLimitError(input, maxRedirects);
+    return new FetchFailedError('http-status', url, err.message, { cause: err });
+  }
   if (deadline.aborted) return new FetchTimeoutError(input, options.timeoutMs);
   if (options.signal?.aborted) return options.signal.reason instanceof Error ? options.signal.reason : new Error('fetch aborted');
-  return new FetchNetworkError(url.toString(), err);
+  return new FetchNetworkError(url, err);
 }

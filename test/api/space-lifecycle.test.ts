@@ -8,6 +8,7 @@ import type { PurgeSpaceResult } from '../../workflows/purge.js';
 import { createPurgeActivities } from '../../activities/purge.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
 import { startGitServer, type GitServer } from '../helpers/git-server.js';
+import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 import { testLogger } from '../helpers/logger.js';
 import { assertContract } from '../helpers/openapi-contract.js';
 
@@ -23,7 +24,7 @@ describe('spaces: update, delete, restore, purge', () => {
 
   beforeAll(async () => {
     work = await mkdtemp(path.join(tmpdir(), 'folio-lifecycle-'));
-    folio = await startFolio({ env: { FOLIO_PURGE_AFTER_MS: '4000', DATA_DIR: path.join(work, 'data'), FOLIO_VAULT_KEY: 'lifecycle-test-key' } });
+    folio = await startFolio({ env: { FOLIO_PURGE_AFTER_MS: '4000', DATA_DIR: path.join(work, 'data'), FOLIO_VAULT_KEY: 'lifecycle-test-key', FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS } });
     await folio.store.orgs.ensure({ id: 'someone-else', title: 'Someone else' });
     git = await startGitServer();
     const src = path.join(work, 'src');

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diffTrees, fetchRef, hasObject, openCache, readTree, type RepoCache } from '../../src/git/index.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
+import { loopbackPolicy } from '../helpers/loopback-policy.js';
 import { corpusDir } from '../../src/project-root.js';
 
 /** Every cache here belongs to one test tenant (organization and space). */
@@ -50,7 +51,7 @@ afterAll(async () => {
 describe('incremental fetch', () => {
   it('fetches a new remote commit into the same cache; diffTrees lists exactly the changed paths', async () => {
     const c = await cache('inc');
-    const first = await fetchRef({ cache: c, url: server.url('inc'), ref: 'main' });
+    const first = await fetchRef({ policy: loopbackPolicy, cache: c, url: server.url('inc'), ref: 'main' });
     const dir = await clone('inc');
     const files = (await runGit(['ls-files'], { cwd: dir })).trim().split('\n');
     const md = files.filter((f) => f.endsWith('.md'));
@@ -63,7 +64,7 @@ describe('incremental fetch', () => {
     await runGit(['push', '--quiet', 'origin', 'main'], { cwd: dir });
     const head = (await runGit(['rev-parse', 'HEAD'], { cwd: dir })).trim();
 
-    const second = await fetchRef({ cache: c, url: server.url('inc'), ref: 'main', baseCommit: first.commit });
+    const second = await fetchRef({ policy: loopbackPolicy, cache: c, url: server.url('inc'), ref: 'main', baseCommit: first.commit });
     expect(second.commit).toBe(head);
     expect(second.baseCommitFound).toBe(true);
     const diff = await diffTrees(c, first.commit, second.commit);
@@ -88,7 +89,7 @@ describe('incremental fetch', () => {
     await runGit(['push', '--quiet', 'origin', 'main'], { cwd: dir });
     const c = await cache('deep');
     const phases: string[] = [];
-    const res = await fetchRef({ cache: c, url: server.url('deep'), ref: 'main', baseCommit: base, onProgress: (p) => phases.push(p.phase) });
+    const res = await fetchRef({ policy: loopbackPolicy, cache: c, url: server.url('deep'), ref: 'main', baseCommit: base, onProgress: (p) => phases.push(p.phase) });
     expect(res.baseCommitFound).toBe(true);
     expect(phases).toContain('Deepening');
     const diff = await diffTrees(c, base, res.commit);
@@ -96,10 +97,10 @@ describe('incremental fetch', () => {
     expect(diff.modified).toEqual([]);
 
     const plain = await cache('deep');
-    const shallow = await fetchRef({ cache: plain, url: server.url('deep'), ref: 'main' });
+    const shallow = await fetchRef({ policy: loopbackPolicy, cache: plain, url: server.url('deep'), ref: 'main' });
     expect(shallow.shallow).toBe(true);
     expect(await hasObject(plain, base)).toBe(false);
-    const unknown = await fetchRef({ cache: plain, url: server.url('deep'), ref: 'main', baseCommit: 'f'.repeat(40) });
+    const unknown = await fetchRef({ policy: loopbackPolicy, cache: plain, url: server.url('deep'), ref: 'main', baseCommit: 'f'.repeat(40) });
     expect(unknown).toMatchObject({ baseCommitFound: false, shallow: false });
     expect(await hasObject(plain, base)).toBe(true);
   });
@@ -108,7 +109,7 @@ describe('incremental fetch', () => {
     const a = await openCache({ root: path.join(work, 'shared'), scope: TEST_SCOPE, url: server.url('inc'), ref: 'main' });
     const b = await openCache({ root: path.join(work, 'shared'), scope: TEST_SCOPE, url: server.url('inc'), ref: 'main' });
     expect(b.gitdir).toBe(a.gitdir);
-    const [ra, rb] = await Promise.all([fetchRef({ cache: a, url: server.url('inc'), ref: 'main' }), fetchRef({ cache: b, url: server.url('inc'), ref: 'main' })]);
+    const [ra, rb] = await Promise.all([fetchRef({ policy: loopbackPolicy, cache: a, url: server.url('inc'), ref: 'main' }), fetchRef({ policy: loopbackPolicy, cache: b, url: server.url('inc'), ref: 'main' })]);
     expect(ra.commit).toBe(rb.commit);
     expect((await readTree(a, ra.commit)).size).toBe((await readTree(b, rb.commit)).size);
     await runGit(['--git-dir', a.gitdir, 'fsck', '--no-progress']);
@@ -119,7 +120,7 @@ describe('cancellation', () => {
   it('an already-aborted signal fails fast with CANCELLED and sends nothing', async () => {
     const c = await cache('big');
     const before = server.requests.length;
-    await expect(fetchRef({ cache: c, url: server.url('big'), ref: 'main', signal: AbortSignal.abort() })).rejects.toMatchObject({ code: 'CANCELLED' });
+    await expect(fetchRef({ policy: loopbackPolicy, cache: c, url: server.url('big'), ref: 'main', signal: AbortSignal.abort() })).rejects.toMatchObject({ code: 'CANCELLED' });
     expect(server.requests.length).toBe(before);
   });
 
@@ -128,6 +129,7 @@ describe('cancellation', () => {
     const ctl = new AbortController();
     const seen: string[] = [];
     const err = await fetchRef({
+      policy: loopbackPolicy,
       cache: c,
       url: server.url('big'),
       ref: 'main',
@@ -144,7 +146,7 @@ describe('cancellation', () => {
     expect(seen.length).toBeGreaterThan(1);
     const packs = await readdir(path.join(c.gitdir, 'objects', 'pack'));
     expect(packs.filter((f) => f.endsWith('.pack')).length).toBe(packs.filter((f) => f.endsWith('.idx')).length);
-    const res = await fetchRef({ cache: c, url: server.url('big'), ref: 'main' });
+    const res = await fetchRef({ policy: loopbackPolicy, cache: c, url: server.url('big'), ref: 'main' });
     expect((await readTree(c, res.commit)).size).toBeGreaterThan(800);
     await runGit(['--git-dir', c.gitdir, 'fsck', '--no-progress']);
   });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commit, diffTrees, fetchRef, getTrailer, openCache, push, readBlob, readCommit, readTree, removeCache, writeTree, type RepoCache } from '../../src/git/index.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
+import { loopbackPolicy } from '../helpers/loopback-policy.js';
 import { corpusDir } from '../../src/project-root.js';
 
 /** Every cache here belongs to one test tenant (organization and space). */
@@ -65,7 +66,7 @@ describe('fetchRef + readTree against git http-backend', () => {
   it('reads exactly the tree `git ls-tree -r` shows, with sizes and contents', async () => {
     const cache = await newCache('public-docs');
     const progress: string[] = [];
-    const res = await fetchRef({ cache, url: server.url('public-docs'), auth: AUTH, ref: 'main', onProgress: (p) => progress.push(p.phase) });
+    const res = await fetchRef({ policy: loopbackPolicy, cache, url: server.url('public-docs'), auth: AUTH, ref: 'main', onProgress: (p) => progress.push(p.phase) });
     const remoteHead = (await runGit(['--git-dir', path.join(server.root, 'public-docs.git'), 'rev-parse', 'main'])).trim();
     expect(res.commit).toBe(remoteHead);
     expect(progress).toContain('Connecting');
@@ -104,7 +105,7 @@ describe('fetchRef + readTree against git http-backend', () => {
 
   it('fetches with credentials given in the URL, and shallow by default', async () => {
     const cache = await newCache('small');
-    const res = await fetchRef({ cache, url: server.authedUrl('small'), ref: 'refs/heads/main' });
+    const res = await fetchRef({ policy: loopbackPolicy, cache, url: server.authedUrl('small'), ref: 'refs/heads/main' });
     expect(res.shallow).toBe(false); // one commit: nothing is cut off
     const info = await readCommit(cache, res.commit);
     expect(info.message).toContain('Import');
@@ -118,36 +119,36 @@ describe('errors', () => {
     const cache = await newCache('small');
     const bad = { username: AUTH.username, password: 'wrong-Pa55word-xyz' };
     const before = server.requests.length;
-    const err = await caught(fetchRef({ cache, url: server.url('small'), ref: 'main', auth: bad }));
+    const err = await caught(fetchRef({ policy: loopbackPolicy, cache, url: server.url('small'), ref: 'main', auth: bad }));
     expect(err.code).toBe('AUTH_FAILED');
     expect(err.retryable).toBe(false);
     // one anonymous probe, one attempt with the credential, then stop
     expect(server.requests.length - before).toBeLessThanOrEqual(2);
-    const inUrl = await caught(fetchRef({ cache, url: `http://${bad.username}:${bad.password}@127.0.0.1:${server.port}/small.git`, ref: 'main' }));
+    const inUrl = await caught(fetchRef({ policy: loopbackPolicy, cache, url: `http://${bad.username}:${bad.password}@127.0.0.1:${server.port}/small.git`, ref: 'main' }));
     expect(inUrl.code).toBe('AUTH_FAILED');
     for (const e of [err, inUrl]) {
       expect(e.message).not.toContain(bad.password);
       expect(e.stack).not.toContain(bad.password);
       expect(e.message).toContain(`127.0.0.1:${server.port}/small.git`);
     }
-    const pushErr = await caught(push({ cache, url: server.url('small'), ref: 'main', commit: (await fetchRef({ cache, url: server.url('small'), ref: 'main', auth: AUTH })).commit, auth: bad }));
+    const pushErr = await caught(push({ policy: loopbackPolicy, cache, url: server.url('small'), ref: 'main', commit: (await fetchRef({ policy: loopbackPolicy, cache, url: server.url('small'), ref: 'main', auth: AUTH })).commit, auth: bad }));
     expect(pushErr.code).toBe('AUTH_FAILED');
     expect(pushErr.message).not.toContain(bad.password);
-    const none = await caught(fetchRef({ cache, url: server.url('small'), ref: 'main' }));
+    const none = await caught(fetchRef({ policy: loopbackPolicy, cache, url: server.url('small'), ref: 'main' }));
     expect(none.code).toBe('AUTH_FAILED');
   });
 
   it('unknown repository → REPO_NOT_FOUND, unknown ref → REF_NOT_FOUND', async () => {
     const cache = await newCache('small');
-    expect((await caught(fetchRef({ cache, url: server.url('does-not-exist'), ref: 'main', auth: AUTH }))).code).toBe('REPO_NOT_FOUND');
-    const ref = await caught(fetchRef({ cache, url: server.url('small'), ref: 'no-such-branch', auth: AUTH }));
+    expect((await caught(fetchRef({ policy: loopbackPolicy, cache, url: server.url('does-not-exist'), ref: 'main', auth: AUTH }))).code).toBe('REPO_NOT_FOUND');
+    const ref = await caught(fetchRef({ policy: loopbackPolicy, cache, url: server.url('small'), ref: 'no-such-branch', auth: AUTH }));
     expect(ref.code).toBe('REF_NOT_FOUND');
     expect(ref.message).toContain('no-such-branch');
   });
 
   it('a refused connection → NETWORK (retryable)', async () => {
     const cache = await newCache('small');
-    const err = await caught(fetchRef({ cache, url: 'http://127.0.0.1:9/x.git', ref: 'main', auth: AUTH }));
+    const err = await caught(fetchRef({ policy: loopbackPolicy, cache, url: 'http://127.0.0.1:9/x.git', ref: 'main', auth: AUTH }));
     expect(err.code).toBe('NETWORK');
     expect(err.retryable).toBe(true);
   });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commit, fetchRef, getTrailer, openCache, push, readCommit, readTree, readTreeEntries, writeTree, EMPTY_TREE, type RepoCache } from '../../src/git/index.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
+import { loopbackPolicy } from '../helpers/loopback-policy.js';
 import { corpusDir } from '../../src/project-root.js';
 
 /** Every cache here belongs to one test tenant (organization and space). */
@@ -20,7 +21,7 @@ let n = 0;
 async function setup(name: string): Promise<{ cache: RepoCache; head: string; bare: string }> {
   const bare = await server.createBareRepo(name, { fromDir: path.join(CORPUS, 'stacks-network+docs') });
   const cache = await openCache({ root: path.join(work, 'caches'), scope: TEST_SCOPE, url: server.url(name), ref: 'main' });
-  const { commit: head } = await fetchRef({ cache, url: server.url(name), ref: 'main' });
+  const { commit: head } = await fetchRef({ policy: loopbackPolicy, cache, url: server.url(name), ref: 'main' });
   return { cache, head, bare };
 }
 
@@ -77,7 +78,7 @@ describe('writeTree + commit + push', () => {
     expect(info.trailers).toEqual([{ key: 'Folio-Revision', value: 'rev_123' }]);
     expect(getTrailer(info.message, 'folio-revision')).toBe('rev_123');
 
-    const res = await push({ cache, url: server.url('write'), ref: 'main', commit: oid });
+    const res = await push({ policy: loopbackPolicy, cache, url: server.url('write'), ref: 'main', commit: oid });
     expect(res).toMatchObject({ ref: 'refs/heads/main', previous: head, created: false, updated: true });
     expect((await runGit(['--git-dir', bare, 'rev-parse', 'main'])).trim()).toBe(oid);
     await runGit(['--git-dir', bare, 'fsck', '--strict', '--no-progress']);
@@ -90,7 +91,7 @@ describe('writeTree + commit + push', () => {
     await runGit(['fsck', '--strict', '--no-progress'], { cwd: clone });
 
     // Pushing the same commit again is a no-op.
-    expect(await push({ cache, url: server.url('write'), ref: 'main', commit: oid })).toMatchObject({ updated: false, previous: oid });
+    expect(await push({ policy: loopbackPolicy, cache, url: server.url('write'), ref: 'main', commit: oid })).toMatchObject({ updated: false, previous: oid });
   });
 
   it('deleting every file of a directory removes the directory; an empty change set on null base gives the empty tree', async () => {
@@ -114,7 +115,7 @@ describe('writeTree + commit + push', () => {
     const { cache, head } = await setup('branch');
     const tree = await writeTree(cache, head, new Map([['branch-file.md', enc('on a branch\n')]]));
     const oid = await commit(cache, { tree, parents: [head], message: 'On a branch', author: AUTHOR });
-    const res = await push({ cache, url: server.url('branch'), ref: 'folio/feature', commit: oid });
+    const res = await push({ policy: loopbackPolicy, cache, url: server.url('branch'), ref: 'folio/feature', commit: oid });
     expect(res).toMatchObject({ ref: 'refs/heads/folio/feature', previous: null, created: true });
     const clone = await cliClone('branch', 'folio/feature');
     expect(await readFile(path.join(clone, 'branch-file.md'), 'utf8')).toBe('on a branch\n');
@@ -131,11 +132,11 @@ describe('writeTree + commit + push', () => {
 
     const tree = await writeTree(cache, head, new Map([['mine.md', enc('mine\n')]]));
     const ours = await commit(cache, { tree, parents: [head], message: 'Ours', author: AUTHOR });
-    const err = await caught(push({ cache, url: server.url('nff'), ref: 'main', commit: ours }));
+    const err = await caught(push({ policy: loopbackPolicy, cache, url: server.url('nff'), ref: 'main', commit: ours }));
     expect(err.code).toBe('NON_FAST_FORWARD');
     expect((await runGit(['--git-dir', bare, 'rev-parse', 'main'])).trim()).toBe(theirs);
 
-    const forced = await push({ cache, url: server.url('nff'), ref: 'main', commit: ours, force: true });
+    const forced = await push({ policy: loopbackPolicy, cache, url: server.url('nff'), ref: 'main', commit: ours, force: true });
     expect(forced).toMatchObject({ previous: theirs, updated: true });
     expect((await runGit(['--git-dir', bare, 'rev-parse', 'main'])).trim()).toBe(ours);
   });
@@ -145,13 +146,13 @@ describe('writeTree + commit + push', () => {
     await server.protectBranch('protected', 'main');
     const tree = await writeTree(cache, head, new Map([['x.md', enc('x\n')]]));
     const oid = await commit(cache, { tree, parents: [head], message: 'x', author: AUTHOR });
-    const err = await caught(push({ cache, url: server.url('protected'), ref: 'main', commit: oid }));
+    const err = await caught(push({ policy: loopbackPolicy, cache, url: server.url('protected'), ref: 'main', commit: oid }));
     expect(err.code).toBe('PUSH_REJECTED');
     expect(err.message).toMatch(/hook declined/);
     expect(String(err.data.remoteMessages)).toMatch(/refs\/heads\/main is a protected branch/);
     expect((await runGit(['--git-dir', bare, 'rev-parse', 'main'])).trim()).toBe(head);
     // Other branches still accept pushes.
-    await expect(push({ cache, url: server.url('protected'), ref: 'other', commit: oid })).resolves.toMatchObject({ created: true });
+    await expect(push({ policy: loopbackPolicy, cache, url: server.url('protected'), ref: 'other', commit: oid })).resolves.toMatchObject({ created: true });
   });
 
   it('a remote that moves during the push (lost race) → NON_FAST_FORWARD, their commit kept', async () => {
@@ -166,7 +167,7 @@ describe('writeTree + commit + push', () => {
     await chmod(hook, 0o755);
     const tree = await writeTree(cache, head, new Map([['race.md', enc('race\n')]]));
     const ours = await commit(cache, { tree, parents: [head], message: 'Ours', author: AUTHOR });
-    const err = await caught(push({ cache, url: server.url('race'), ref: 'main', commit: ours }));
+    const err = await caught(push({ policy: loopbackPolicy, cache, url: server.url('race'), ref: 'main', commit: ours }));
     expect(err.code, JSON.stringify(err.message)).toBe('NON_FAST_FORWARD');
     expect((await runGit(['--git-dir', bare, 'rev-parse', 'main'])).trim()).toBe(theirs);
   });
@@ -174,7 +175,7 @@ describe('writeTree + commit + push', () => {
   it('exports into an empty repository (root commit, new branch)', async () => {
     const bare = await server.createBareRepo('empty');
     const cache = await openCache({ root: path.join(work, 'caches'), scope: TEST_SCOPE, url: server.url('empty'), ref: 'main' });
-    await expect(fetchRef({ cache, url: server.url('empty'), ref: 'main' })).rejects.toMatchObject({ code: 'REF_NOT_FOUND' });
+    await expect(fetchRef({ policy: loopbackPolicy, cache, url: server.url('empty'), ref: 'main' })).rejects.toMatchObject({ code: 'REF_NOT_FOUND' });
     const files = new Map<string, Uint8Array | null>([
       ['README.md', enc('# Space\n')],
       ['guides/intro.md', enc('# Intro\n')],
@@ -183,13 +184,13 @@ describe('writeTree + commit + push', () => {
     ]);
     const tree = await writeTree(cache, null, files);
     const oid = await commit(cache, { tree, parents: [], message: 'Initial export', author: AUTHOR, trailers: { 'Folio-Revision': 'r0' } });
-    expect(await push({ cache, url: server.url('empty'), ref: 'main', commit: oid })).toMatchObject({ created: true, previous: null });
+    expect(await push({ policy: loopbackPolicy, cache, url: server.url('empty'), ref: 'main', commit: oid })).toMatchObject({ created: true, previous: null });
     await runGit(['--git-dir', bare, 'fsck', '--strict', '--no-progress']);
     const clone = await cliClone('empty');
     expect((await runGit(['ls-files'], { cwd: clone })).trim().split('\n').sort()).toEqual([...files.keys()].sort());
     expect(await readFile(path.join(clone, 'guides/deep/nested/page.md'), 'utf8')).toBe('# Nested\n');
     // And it reads back through the same API.
-    const again = await fetchRef({ cache, url: server.url('empty'), ref: 'main' });
+    const again = await fetchRef({ policy: loopbackPolicy, cache, url: server.url('empty'), ref: 'main' });
     expect(again.commit).toBe(oid);
     expect([...(await readTree(cache, oid)).keys()].sort()).toEqual([...files.keys()].sort());
   });

@@ -16,6 +16,7 @@ import { flattenPages, loadRevisionModel, modelToRevisionInput } from '../../src
 import type { Store } from '../../src/store/index.js';
 import type { GitSyncRequest } from '../../workflows/git-definitions.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
+import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 import { testLogger } from '../helpers/logger.js';
 import { createTestStore } from '../helpers/store.js';
 
@@ -84,7 +85,7 @@ beforeAll(async () => {
   for (let i = 1; i <= 3; i++) await writeFile(path.join(docs, `page-${i}.md`), `# Page ${i}\n\nBody ${i}.\n`);
   await server.createBareRepo('deep', { fromDir: docs, branch: 'main', message: 'docs' });
   await server.createBareRepo('rewritten', { fromDir: docs, branch: 'main', message: 'docs' });
-  acts = createGitSyncActivities({ store, config: loadConfig({ DATA_DIR: path.join(work, 'data') }), logger: testLogger('export-base') });
+  acts = createGitSyncActivities({ store, config: loadConfig({ DATA_DIR: path.join(work, 'data'), FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS }), logger: testLogger('export-base') });
 });
 
 afterAll(async () => {

@@ -20,6 +20,7 @@ import type { GitOperationResult, GitSyncRequest } from '../../workflows/git-def
 import { testLogger } from '../helpers/logger.js';
 import { startPostgres, postgresUnavailableReason, type TestPostgres } from '../helpers/postgres.js';
 import { startGitServer, type GitServer } from '../helpers/git-server.js';
+import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 import { testClient, uniqueTaskQueue } from '../helpers/temporal.js';
 import { startHoldingProxy, type HoldingProxy } from './holding-proxy.js';
 
@@ -50,6 +51,7 @@ async function startWorkerProcess(taskQueue: string, dataDir: string, env: Recor
       WORKFLOW_BUNDLE: inject('workflowBundlePath'),
       DATA_DIR: dataDir,
       FOLIO_VAULT_KEY: 'crash-test-vault-key',
+      FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS,
       LOG_LEVEL: 'error',
       ...env,
     },

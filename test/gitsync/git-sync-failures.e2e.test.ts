@@ -18,6 +18,7 @@ import { installRuntime } from '../../src/temporal/runtime.js';
 import { workflowIds } from '../../workflows/definitions.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
+import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 import { startHoldingProxy, type HoldingProxy } from './holding-proxy.js';
 
 const AUTH = { username: 'folio', password: 'F41lure-tests-Pa55' };
@@ -109,7 +110,7 @@ beforeAll(async () => {
   // The Temporal SDK's own logs (worker, activity and workflow loggers) into the same sink: installed before any
   // worker of this process starts, so the test helpers' quieter runtime logger is not the one in place.
   installRuntime(logger);
-  folio = await startFolio({ env: { DATA_DIR: path.join(work, 'data'), FOLIO_VAULT_KEY: 'failures-vault-key', FOLIO_GIT_MAX_PAGES: String(MAX_PAGES), FOLIO_GIT_MAX_FILE_BYTES: String(MAX_FILE_BYTES) }, logger });
+  folio = await startFolio({ env: { DATA_DIR: path.join(work, 'data'), FOLIO_VAULT_KEY: 'failures-vault-key', FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS, FOLIO_GIT_MAX_PAGES: String(MAX_PAGES), FOLIO_GIT_MAX_FILE_BYTES: String(MAX_FILE_BYTES) }, logger });
   server = await startGitServer({ auth: AUTH });
   proxy = await startHoldingProxy(server.port);
   await writeDocs(path.join(work, 'small'), 3);

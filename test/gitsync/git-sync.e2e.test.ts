@@ -11,6 +11,7 @@ import { gitProgressQuery } from '../../workflows/git-definitions.js';
 import { corpusDir } from '../../src/project-root.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
+import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 import { startHoldingProxy, type HoldingProxy } from './holding-proxy.js';
 
 const CORPUS = path.join(corpusDir(), 'GitbookIO+git-sync-normalization');
@@ -124,7 +125,7 @@ async function roundTrip(corpus: string): Promise<{ spaceId: string; dir: string
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'folio-gitsync-'));
-  folio = await startFolio({ env: { DATA_DIR: path.join(work, 'data'), FOLIO_VAULT_KEY: 'test-vault-key' } });
+  folio = await startFolio({ env: { DATA_DIR: path.join(work, 'data'), FOLIO_VAULT_KEY: 'test-vault-key', FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS } });
   server = await startGitServer({ auth: { username: 'folio', password: PASSWORD } });
   proxy = await startHoldingProxy(server.port);
   const src = path.join(work, 'src');

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spaceCacheDir } from '../../src/git/index.js';
+import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
 import { startLyingGitServer, type LyingGitServer } from '../helpers/lying-git-server.js';
@@ -27,7 +28,7 @@ describe('git caches are scoped by organization and space', () => {
 
   beforeAll(async () => {
     work = await mkdtemp(path.join(tmpdir(), 'folio-tenant-cache-'));
-    folio = await startFolio({ env: { DATA_DIR: path.join(work, 'data'), FOLIO_VAULT_KEY: 'tenant-cache-test-key' } });
+    folio = await startFolio({ env: { DATA_DIR: path.join(work, 'data'), FOLIO_VAULT_KEY: 'tenant-cache-test-key', FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS } });
     await folio.store.orgs.ensure({ id: ORG_B, title: 'Org B' });
     tokenB = (await folio.store.tokens.create(ORG_B, { label: 'b' })).token;
     [serverA, serverB, lying] = await Promise.all([startGitServer(), startGitServer(), startLyingGitServer()]);

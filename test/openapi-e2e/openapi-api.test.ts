@@ -11,6 +11,7 @@ import { WorkflowServiceUnavailableError, refreshInput, startOpenApiProcessing }
 import { OpenApiSpecIdAttribute, workflowIds } from '../../workflows/definitions.js';
 import type { ProcessOpenApiSpecResult } from '../../workflows/openapi.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 import { testLogger } from '../helpers/logger.js';
 import { assertContract } from '../helpers/openapi-contract.js';
 import { startSpecServer, type SpecServer } from '../openapi/spec-server.js';
@@ -77,7 +78,7 @@ beforeAll(async () => {
   routes['/corpus/batch-get.json'] = { body: readFileSync(corpusSpec), headers: { 'content-type': 'application/json' } };
   routes['/never'] = (_req, res) => void hanging.push(res);
   server = await startSpecServer(routes);
-  folio = await startFolio({ env: { OPENAPI_FETCH_TIMEOUT_MS: '700', OPENAPI_REFRESH_INTERVAL: '1h' } });
+  folio = await startFolio({ env: { OPENAPI_FETCH_TIMEOUT_MS: '700', OPENAPI_REFRESH_INTERVAL: '1h', FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS } });
 });
 
 afterAll(async () => {
@@ -279,7 +280,7 @@ describe('OpenAPI specs through the API', () => {
 
   it('shows processingState "progress" while the document is being fetched', async () => {
     // A Folio whose fetch waits long enough for the test to look: the server holds the response until then.
-    const patient = await startFolio({ env: { OPENAPI_FETCH_TIMEOUT_MS: '120000' }, store: folio.store });
+    const patient = await startFolio({ env: { OPENAPI_FETCH_TIMEOUT_MS: '120000', FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS }, store: folio.store });
     let held: import('node:http').ServerResponse | undefined;
     let arrived!: () => void;
     const requested = new Promise<void>((resolve) => (arrived = resolve));

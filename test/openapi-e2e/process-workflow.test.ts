@@ -29,8 +29,8 @@ describe('processOpenApiSpecWorkflow: timeouts, deleted specs, denied networks',
     store = await createTestStore();
     await store.orgs.ensure({ id: 'wf-org', title: 'Workflow org' });
     repo = createOpenApiRepository(store);
-    // Deny private networks, as docker-compose does: the spec server below is on loopback.
-    config = loadConfig({ FOLIO_TASK_QUEUE: uniqueTaskQueue('openapi-wf'), FETCH_DENY_PRIVATE_NETWORKS: 'true' });
+    // The default configuration (private networks denied, no FETCH_ALLOW_HOSTS): the spec server below is on loopback.
+    config = loadConfig({ FOLIO_TASK_QUEUE: uniqueTaskQueue('openapi-wf') });
     server = await startSpecServer({ '/spec.yaml': { body: 'openapi: 3.1.0\ninfo: { title: T, version: "1" }\npaths: {}\n' } });
     const deps = { store, config, logger: testLogger('openapi-wf') };
     const real = createActivities(deps);
@@ -114,7 +114,7 @@ describe('processOpenApiSpecWorkflow: timeouts, deleted specs, denied networks',
     expect(after).toMatchObject({ processRuns: 3, appliedRun: 3, processingState: 'complete', lastProcessErrorCode: null });
   });
 
-  it('with FETCH_DENY_PRIVATE_NETWORKS, a spec on a loopback address fails with FETCH_ERROR and is never fetched', async () => {
+  it('by default (no FETCH_ALLOW_HOSTS), a spec on a loopback address fails with FETCH_ERROR naming FETCH_ALLOW_HOSTS and is never fetched', async () => {
     const spec = await repo.create('wf-org', { slug: 'loopback', source: { url: `${server.url}/spec.yaml` } });
     const { run } = await repo.startRun(spec.id);
     const result = await client.workflow.execute<typeof processOpenApiSpecWorkflow>('processOpenApiSpecWorkflow', {
@@ -126,6 +126,7 @@ describe('processOpenApiSpecWorkflow: timeouts, deleted specs, denied networks',
     const after = (await repo.get(spec.id))!;
     expect(after.lastProcessErrorCode).toBe('FETCH_ERROR');
     expect(after.lastProcessedErrors[0]!.message).toContain('denied');
+    expect(after.lastProcessedErrors[0]!.message).toContain('FETCH_ALLOW_HOSTS');
     expect(server.hits).toEqual([]);
   });
 });

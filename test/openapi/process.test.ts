@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processSpec, type ProcessSpecFailure, type ProcessSpecResult, type ProcessSpecSuccess } from '../../src/openapi/process.js';
 import { startSpecServer, type Route, type SpecServer } from './spec-server.js';
 import { corpusDir } from '../../src/project-root.js';
+import { loopbackPolicy } from '../helpers/loopback-policy.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixtures = path.join(here, 'fixtures');
@@ -30,7 +31,7 @@ function filesUnder(dir: string, prefix = ''): Array<[string, string]> {
 
 let server: SpecServer;
 const hanging: Array<import('node:http').ServerResponse> = [];
-const fetchOptions = { timeoutMs: 5000 };
+const fetchOptions = { timeoutMs: 5000, policy: loopbackPolicy };
 
 function ok(result: ProcessSpecResult): ProcessSpecSuccess {
   if (!result.ok) throw new Error(`expected success, got ${result.code}: ${JSON.stringify(result.errors.slice(0, 3))}`);
@@ -155,14 +156,14 @@ describe('processSpec: content hash', () => {
 
 describe('processSpec: failures', () => {
   it('FETCH_TIMEOUT when the server never answers', async () => {
-    const result = failed(await processSpec({ url: `${server.url}/never` }, { fetch: { timeoutMs: 300 } }));
+    const result = failed(await processSpec({ url: `${server.url}/never` }, { fetch: { ...fetchOptions, timeoutMs: 300 } }));
     expect(result.code).toBe('FETCH_TIMEOUT');
     expect(result.errors[0]!.location).toBe(`${server.url}/never`);
   });
 
   it('FETCH_TIMEOUT when an external $ref never answers', async () => {
     const text = `openapi: 3.0.3\ninfo: { title: T, version: "1" }\npaths:\n  /x:\n    $ref: "${server.url}/never"\n`;
-    const result = failed(await processSpec({ text }, { fetch: { timeoutMs: 300 } }));
+    const result = failed(await processSpec({ text }, { fetch: { ...fetchOptions, timeoutMs: 300 } }));
     expect(result.code).toBe('FETCH_TIMEOUT');
   });
 
@@ -176,8 +177,8 @@ describe('processSpec: failures', () => {
     expect(missing.errors[0]!.message).toContain('404');
   });
 
-  it('FETCH_ERROR when private networks are denied, for the root and for a $ref', async () => {
-    const denied = { ...fetchOptions, denyPrivateNetworks: true };
+  it('FETCH_ERROR when private networks are denied (the default), for the root and for a $ref', async () => {
+    const denied = { timeoutMs: 5000 };
     expect(failed(await processSpec({ url: `${server.url}/specs/swagger2.yaml` }, { fetch: denied })).code).toBe('FETCH_ERROR');
     const text = `openapi: 3.0.3\ninfo: { title: T, version: "1" }\npaths:\n  /x:\n    $ref: "${server.url}/specs/split/openapi.yaml#/paths/~1pets~1{id}"\n`;
     const before = server.hits.length;
@@ -185,6 +186,26 @@ describe('processSpec: failures', () => {
     expect(result.code).toBe('FETCH_ERROR');
     expect(result.errors[0]!.message).toContain('denied');
     expect(server.hits.length).toBe(before);
+  });
+
+  it('FETCH_ERROR naming FETCH_ALLOW_HOSTS for a $ref or a redirect to a denied address, with loopback allowlisted', async () => {
+    server.routes.set('/to-metadata', { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/openapi.yaml' } });
+    server.routes.set('/to-neighbour', { status: 307, headers: { location: `http://127.0.0.2:${server.port}/specs/swagger2.yaml` } });
+    const before = server.hits.length;
+    for (const url of [`${server.url}/to-metadata`, `${server.url}/to-neighbour`]) {
+      const root = failed(await processSpec({ url }, { fetch: fetchOptions }));
+      expect(root.code, url).toBe('FETCH_ERROR');
+      expect(root.retryable).toBe(false);
+      expect(root.errors[0]!.message, url).toContain('FETCH_ALLOW_HOSTS');
+    }
+    for (const target of ['http://169.254.169.254/latest/meta-data/x.yaml', 'http://[fd00::1]/x.yaml', 'http://[::ffff:169.254.169.254]/x.yaml', `http://127.0.0.2:${server.port}/specs/swagger2.yaml`, `${server.url}/to-metadata`]) {
+      const text = `openapi: 3.0.3\ninfo: { title: T, version: "1" }\npaths:\n  /x:\n    $ref: "${target}#/paths/~1x"\n`;
+      const result = failed(await processSpec({ text }, { fetch: fetchOptions }));
+      expect(result.code, target).toBe('FETCH_ERROR');
+      expect(result.errors[0]!.message, target).toContain('FETCH_ALLOW_HOSTS');
+    }
+    // Only the allowed first hops reached the (loopback) server; no denied address was ever connected to.
+    expect(server.hits.slice(before)).toEqual(['/to-metadata', '/to-neighbour', '/to-metadata']);
   });
 
   it('PARSE_ERROR with line and column for broken YAML', async () => {

@@ -8,6 +8,7 @@ import type { UrlBuilder } from '../objects/urls.js';
 import { pageQuery, paginateArray } from '../pagination.js';
 import { flattenPages, revisionChanges } from '../revision-changes.js';
 import { loadSpace } from './spaces.js';
+import { servedFileHeaders } from '../served-file-headers.js';
 
 /** Resolves the revision a content route reads (the space's primary one, a change request's, or a given one). */
 export type ScopeResolver = (request: FastifyRequest) => Promise<ContentScope & { space: SpaceRecord }>;
@@ -139,10 +140,7 @@ export function contentRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuil
       if (!file) throw notFound(`file not found: ${request.params.fileId}`);
       const bytes = await revisions.fileBytes(scope.revisionId, file.id);
       if (!bytes) throw notFound(`the bytes of file ${file.id} are not stored`);
-      return reply
-        .header('content-type', file.contentType ?? 'application/octet-stream')
-        .header('content-disposition', `inline; filename="${file.name.replace(/["\\\r\n]/g, '_')}"`)
-        .send(Buffer.from(bytes));
+      return reply.headers(servedFileHeaders(file)).send(Buffer.from(bytes));
     },
   );
 }

@@ -1,7 +1,7 @@
 import net from 'node:net';
 
 /**
- * Addresses a server-side fetch must never reach when FETCH_DENY_PRIVATE_NETWORKS is on: loopback, RFC 1918,
+ * Addresses a server-side fetch must never reach unless FETCH_ALLOW_HOSTS allows them: loopback, RFC 1918,
  * carrier-grade NAT, link-local (cloud metadata at 169.254.169.254), unique-local IPv6, multicast, reserved
  * and unspecified ranges. IPv4-mapped and NAT64 IPv6 forms are unwrapped and checked as IPv4.
  */
