@@ -2,39 +2,13 @@
  * Git sync activities: bookkeeping (operation state, request log, vault cleanup) and the two long ones,
  * import and export (./git-import.ts, ./git-export.ts).
  */
-import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/activity';
-import { createVault, vaultKey, type CredentialVault } from '../src/gitsync/vault.js';
 import { recordRequest } from '../src/gitsync/request-log.js';
-import type { GitOperationResult, GitQueueOutcome, GitSyncRequest } from '../workflows/git-definitions.js';
+import type { GitOperationResult, GitQueueOutcome, GitSyncRequest } from '../src/temporal/contract/index.js';
 import type { ActivityDeps } from './deps.js';
+import { gitSyncContext } from './git-context.js';
 import { createGitImportActivity } from './git-import.js';
 import { createGitExportActivity } from './git-export.js';
-
-export interface GitSyncContext extends ActivityDeps {
-  vault(): CredentialVault;
-  cacheRoot: string;
-}
-
-export function gitSyncContext(deps: ActivityDeps): GitSyncContext {
-  let vault: CredentialVault | undefined;
-  return {
-    ...deps,
-    cacheRoot: path.join(deps.config.dataDir, 'git-cache'),
-    vault() {
-      vault ??= createVault(deps.store.sql, vaultKey({ dataDir: deps.config.dataDir }));
-      return vault;
-    },
-  };
-}
-
-/** The credentials a request refers to: none, or the vault's (a missing entry is a typed failure). */
-export async function credentialsOf(ctx: GitSyncContext, request: GitSyncRequest): Promise<{ username: string; password: string } | undefined> {
-  if (!request.credentialId) return undefined;
-  const creds = await ctx.vault().get(request.credentialId);
-  if (!creds) throw ApplicationFailure.create({ type: 'CREDENTIALS_MISSING', message: 'the credentials of this request expired or were removed; send the request again', nonRetryable: true });
-  return creds;
-}
 
 /** Whether `request` is older than the last applied operation of its direction recorded in the store. */
 export function staleAgainst(request: GitSyncRequest, last: { timestamp: string } | null): boolean {

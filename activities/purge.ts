@@ -2,7 +2,7 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { Context, heartbeat } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { workflowIds } from '../workflows/definitions.js';
+import { workflowIds } from '../src/temporal/contract/index.js';
 import { FolioError } from '../src/errors.js';
 import { cacheKey, openCache, removeCache } from '../src/git/index.js';
 import type { Config } from '../src/config.js';

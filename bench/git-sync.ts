@@ -17,7 +17,7 @@ import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/log.js';
 import { openStore } from '../src/store/index.js';
 import { loadRevisionModel, modelToRevisionInput, flattenPages } from '../src/gitsync/revision-records.js';
-import type { GitSyncRequest } from '../workflows/git-definitions.js';
+import type { GitSyncRequest } from '../src/temporal/contract/index.js';
 import { runGit, startGitServer } from '../test/helpers/git-server.js';
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';

@@ -15,7 +15,8 @@ import {
 } from '@temporalio/workflow';
 import { setCurrentDetails } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { gitProgressQuery, gitProgressSignal, NON_RETRYABLE_GIT_ERRORS, type GitOperationResult, type GitProgress, type GitSyncRequest } from './git-definitions.js';
+import { NON_RETRYABLE_GIT_ERRORS, type GitOperationResult, type GitProgress, type GitSyncRequest } from '../src/temporal/contract/index.js';
+import { gitProgressQuery, gitProgressSignal } from './git-definitions.js';
 
 const bookkeeping = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',

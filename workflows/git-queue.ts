@@ -27,10 +27,9 @@ import {
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities/index.js';
-import { OperationAttribute, OrganizationIdAttribute, SpaceIdAttribute, workflowIds } from './definitions.js';
 import {
-  enqueueGitRequestSignal,
-  gitQueueStateQuery,
+  searchAttributes,
+  workflowIds,
   MAX_PENDING,
   MAX_PENDING_BYTES,
   RECENT_OUTCOMES,
@@ -39,7 +38,8 @@ import {
   type GitQueueOutcome,
   type GitQueueState,
   type GitSyncRequest,
-} from './git-definitions.js';
+} from '../src/temporal/contract/index.js';
+import { enqueueGitRequestSignal, gitQueueStateQuery } from './git-definitions.js';
 import type { gitImportWorkflow } from './git-import.js';
 import type { gitExportWorkflow } from './git-export.js';
 
@@ -193,11 +193,7 @@ export async function gitQueueWorkflow(initial: GitQueueState): Promise<void> {
       args: [request] as [GitSyncRequest],
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
-      typedSearchAttributes: [
-        { key: SpaceIdAttribute, value: request.spaceId },
-        { key: OrganizationIdAttribute, value: request.organizationId },
-        { key: OperationAttribute, value: isImport ? 'git-import' : 'git-export' },
-      ],
+      typedSearchAttributes: searchAttributes({ spaceId: request.spaceId, organizationId: request.organizationId, operation: isImport ? 'git-import' : 'git-export' }),
       memo: {
         requestId: request.requestId,
         direction: request.direction,
