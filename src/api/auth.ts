@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Store } from '../store/index.js';
-import { forbidden, unauthorized } from './http-errors.js';
+import { unauthorized } from './http-errors.js';
 
 export interface AuthContext {
   organizationId: string;
@@ -30,11 +30,4 @@ export function installAuth(app: FastifyInstance, store: Store): void {
 export function requireAuth(request: FastifyRequest): AuthContext {
   if (!request.auth) throw unauthorized();
   return request.auth;
-}
-
-/** 403 unless the token belongs to `organizationId`. */
-export function requireOrg(request: FastifyRequest, organizationId: string): AuthContext {
-  const auth = requireAuth(request);
-  if (auth.organizationId !== organizationId) throw forbidden();
-  return auth;
 }
