@@ -122,11 +122,7 @@ export async function signalRestore(client: Client, spaceId: string, deletionId:
 }
 
 /** Starts `openapi/<specId>/process/<run>` for a run the caller numbered; returns the workflow id without waiting. */
-export async function startOpenApiProcessing(
-  starter: WorkflowStarter,
-  input: ProcessOpenApiSpecInput & { run: number },
-  summary: string,
-): Promise<string> {
+export async function startOpenApiProcessing(starter: WorkflowStarter, input: ProcessOpenApiSpecInput & { run: number }, summary: string): Promise<string> {
   const workflowId = workflowIds.openapiProcess(input.specId, input.run);
   await starter.client.workflow.start<ProcessOpenApiSpecWorkflow>(workflowTypes.processOpenApiSpec, {
     workflowId,
