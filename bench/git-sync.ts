@@ -93,7 +93,7 @@ async function main() {
       // The same one-page change on both sides: appended to the first document page.
       const revId = (await store.spaces.get(space.id))!.revisionId!;
       const loaded = (await loadRevisionModel(store, revId))!;
-      const page = flattenPages(loaded.model.pages).find((p) => p.kind === 'document' && p.markdown !== null && p.git) as DocumentPage;
+      const page = flattenPages(loaded.model.pages).find((p) => p.kind === 'document' && p.markdown !== null && p.git) as DocumentPage & { git: NonNullable<DocumentPage['git']> };
       page.markdown += `\nBenchmark change ${i}.\n`;
       const fileBytes = new Map([...loaded.fileHashes].map(([id, hash]) => [id, { hash }]));
       const { id: edited } = await store.revisions.create(modelToRevisionInput(loaded.model, { spaceId: space.id, parents: [revId], type: 'edits', fileBytes }));
