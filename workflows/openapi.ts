@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, ParentClosePolicy, TimeoutFailure, executeChild, log, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, ParentClosePolicy, executeChild, log, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import {
   OPENAPI_PROCESS_CODES,
@@ -10,6 +10,7 @@ import {
   type ProcessOpenApiSpecResult,
   type RefreshOpenApiSpecInput,
 } from '../src/temporal/contract/index.js';
+import { classifyFailure } from './failure.js';
 
 const small = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
@@ -22,20 +23,20 @@ function isNotFound(err: unknown): boolean {
 
 /** The spec's `lastProcessErrorCode` and errors for a failed processing activity. */
 function failureOf(err: unknown, timeoutMs: number): { code: OpenApiProcessCode } & OpenApiFailureDetails {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  if (cause instanceof ApplicationFailure && cause.type && (OPENAPI_PROCESS_CODES as readonly string[]).includes(cause.type)) {
-    const details = cause.details?.[0] as OpenApiFailureDetails | undefined;
+  const f = classifyFailure(err);
+  if (f.kind === 'application' && f.type && (OPENAPI_PROCESS_CODES as readonly string[]).includes(f.type)) {
+    const details = f.details?.[0] as OpenApiFailureDetails | undefined;
     return {
-      code: cause.type as OpenApiProcessCode,
-      errors: details?.errors ?? [{ location: '', message: cause.message }],
+      code: f.type as OpenApiProcessCode,
+      errors: details?.errors ?? [{ location: '', message: f.message }],
       errorCount: details?.errorCount ?? 1,
     };
   }
-  if (cause instanceof TimeoutFailure) {
+  if (f.kind === 'timeout') {
     return { code: 'FETCH_TIMEOUT', errors: [{ location: '', message: `processing did not finish within ${Math.round(timeoutMs / 1000)} s` }], errorCount: 1 };
   }
   // Anything else (the store or the worker failing) still ends the run; FETCH_ERROR is the closest code.
-  const message = cause instanceof Error ? cause.message : String(cause);
+  const message = f.kind === 'application' ? f.message : f.causeMessage;
   return { code: 'FETCH_ERROR', errors: [{ location: '', message: `processing failed: ${message}` }], errorCount: 1 };
 }
 
