@@ -27,12 +27,12 @@ import { importTree } from '../src/format/import.js';
 import { gitBlobOid } from '../src/format/source-tree.js';
 import type { RevisionModel, SourceTree as FormatTree } from '../src/format/model.js';
 import { conflictingPaths } from '../src/gitsync/conflicts.js';
-import { gitFailure, toFailure } from '../src/gitsync/failures.js';
+import { gitFailure, toFailure } from './git-failures.js';
 import { loadRevisionModel } from '../src/gitsync/revision-records.js';
 import { FOLIO_AUTHOR, FOLIO_REQUEST_TRAILER, FOLIO_REVISION_TRAILER, folioTrailers } from '../src/gitsync/trailers.js';
-import type { GitOperationResult, GitSyncRequest } from '../workflows/git-definitions.js';
+import type { GitOperationResult, GitSyncRequest } from '../src/temporal/contract/index.js';
 import { progressReporter } from './git-progress.js';
-import { credentialsOf, type GitSyncContext } from './git-sync.js';
+import { credentialsOf, type GitSyncContext } from './git-context.js';
 
 export function createGitExportActivity(ctx: GitSyncContext) {
   const { store, config } = ctx;

@@ -20,11 +20,11 @@ import type { SourceTree as FormatTree } from '../src/format/model.js';
 import { documents } from '../src/format/summary/from-revision.js';
 import { reportWarnings } from '../src/gitsync/warnings.js';
 import { loadRevisionModel, modelToRevisionInput } from '../src/gitsync/revision-records.js';
-import { toFailure } from '../src/gitsync/failures.js';
+import { toFailure } from './git-failures.js';
 import { FOLIO_REVISION_TRAILER } from '../src/gitsync/trailers.js';
-import type { GitOperationResult, GitSyncRequest, GitWarningReport } from '../workflows/git-definitions.js';
+import type { GitOperationResult, GitSyncRequest, GitWarningReport } from '../src/temporal/contract/index.js';
 import { progressReporter } from './git-progress.js';
-import { credentialsOf, type GitSyncContext } from './git-sync.js';
+import { credentialsOf, type GitSyncContext } from './git-context.js';
 
 function isWithin(p: string, dir: string): boolean {
   return dir === '' || p === dir || p.startsWith(`${dir}/`);

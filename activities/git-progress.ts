@@ -5,7 +5,7 @@
  */
 import { Context } from '@temporalio/activity';
 import { GitCancelledError } from '../src/git/index.js';
-import { gitProgressSignal, type GitProgress } from '../workflows/git-definitions.js';
+import { gitSignals, type GitProgress } from '../src/temporal/contract/index.js';
 
 /** temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_CANCEL_REQUESTED (@temporalio/proto is CommonJS: no named ESM import under plain Node). */
 const PENDING_ACTIVITY_STATE_CANCEL_REQUESTED = 3;
@@ -47,7 +47,7 @@ export function progressReporter(phase: string, intervalMs = 2000): ProgressRepo
       return;
     }
     sending = sending
-      .then(() => client.workflow.getHandle(workflowId).signal(gitProgressSignal, snapshot))
+      .then(() => client.workflow.getHandle(workflowId).signal(gitSignals.progress, snapshot))
       .catch(() => undefined);
   };
   return {

@@ -3,72 +3,12 @@
  * import and export (./git-import.ts, ./git-export.ts).
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import { openCache, removeLegacyCaches, type RepoCache } from '../src/git/index.js';
-import type { SpaceRecord } from '../src/store/index.js';
-import { createVault, vaultKey, type CredentialVault } from '../src/gitsync/vault.js';
 import { recordRequest } from '../src/gitsync/request-log.js';
-import type { GitOperationResult, GitQueueOutcome, GitSyncRequest } from '../workflows/git-definitions.js';
+import type { GitOperationResult, GitQueueOutcome, GitSyncRequest } from '../src/temporal/contract/index.js';
 import type { ActivityDeps } from './deps.js';
-import { gitCacheRoot } from './git-cache-root.js';
-import { fetchPolicyFromConfig, type FetchPolicy } from '../src/net/policy.js';
+import { gitSyncContext } from './git-context.js';
 import { createGitImportActivity } from './git-import.js';
 import { createGitExportActivity } from './git-export.js';
-
-export interface GitSyncContext extends ActivityDeps {
-  vault(): CredentialVault;
-  cacheRoot: string;
-  /**
-   * The space's cache for the request's remote, under `<cacheRoot>/orgs/<organizationId>/<spaceId>/` taken from
-   * the space's record: `repoCacheID` selects a cache within the space only.
-   */
-  openSpaceCache(space: SpaceRecord, request: Pick<GitSyncRequest, 'url' | 'ref' | 'repoCacheID'>): Promise<RepoCache>;
-  /** FETCH_DENY_PRIVATE_NETWORKS / FETCH_ALLOW_HOSTS: what every git request of these activities may reach. */
-  fetchPolicy: FetchPolicy;
-}
-
-export function gitSyncContext(deps: ActivityDeps): GitSyncContext {
-  let vault: CredentialVault | undefined;
-  const cacheRoot = gitCacheRoot(deps.config);
-  // Caches of the pre-tenant layout (shared across spaces) are removed once per process, before the first use.
-  let legacyRemoved: Promise<void> | undefined;
-  const removeLegacy = () =>
-    (legacyRemoved ??= removeLegacyCaches(cacheRoot).then(
-      (names) => {
-        if (names.length) deps.logger.info({ cacheRoot, removed: names.length }, 'removed git caches of the pre-tenant layout');
-      },
-      (err: unknown) => {
-        legacyRemoved = undefined;
-        throw err;
-      },
-    ));
-  return {
-    ...deps,
-    cacheRoot,
-    async openSpaceCache(space, request) {
-      await removeLegacy();
-      return openCache({
-        root: cacheRoot,
-        scope: { organizationId: space.organizationId, spaceId: space.id },
-        url: request.url,
-        ref: request.ref,
-        ...(request.repoCacheID ? { repoCacheID: request.repoCacheID } : {}),
-      });
-    },
-    fetchPolicy: fetchPolicyFromConfig(deps.config),
-    vault() {
-      vault ??= createVault(deps.store.sql, vaultKey({ dataDir: deps.config.dataDir }));
-      return vault;
-    },
-  };
-}
-
-/** The credentials a request refers to: none, or the vault's (a missing entry is a typed failure). */
-export async function credentialsOf(ctx: GitSyncContext, request: GitSyncRequest): Promise<{ username: string; password: string } | undefined> {
-  if (!request.credentialId) return undefined;
-  const creds = await ctx.vault().get(request.credentialId, request.spaceId);
-  if (!creds) throw ApplicationFailure.create({ type: 'CREDENTIALS_MISSING', message: 'the credentials of this request expired or were removed; send the request again', nonRetryable: true });
-  return creds;
-}
 
 /** Whether `request` is older than the last applied operation of its direction recorded in the store. */
 export function staleAgainst(request: GitSyncRequest, last: { timestamp: string } | null): boolean {

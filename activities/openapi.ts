@@ -3,8 +3,8 @@ import { NotFoundError } from '../src/errors.js';
 import { fetchPolicyFromConfig } from '../src/net/policy.js';
 import { processSpec } from '../src/openapi/process.js';
 import { createOpenApiRepository } from '../src/openapi/repository.js';
-import { deleteRefreshSchedule, updateRefreshScheduleAfterRun } from '../src/openapi/schedule.js';
-import type { OpenApiFailureDetails, OpenApiProcessCode } from '../workflows/openapi.js';
+import { deleteRefreshSchedule, updateRefreshScheduleAfterRun } from '../src/temporal/openapi-schedule.js';
+import type { OpenApiFailureDetails, OpenApiProcessCode } from '../src/temporal/contract/index.js';
 import type { ActivityDeps } from './deps.js';
 
 /** Problems carried in a failure's details: enough to show, small enough for a payload. */

@@ -1,6 +1,6 @@
 import { Context, heartbeat } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { workflowIds } from '../workflows/definitions.js';
+import { workflowIds } from '../src/temporal/contract/index.js';
 import { FolioError } from '../src/errors.js';
 import { removeSpaceCaches } from '../src/git/index.js';
 import type { ActivityDeps } from './deps.js';

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import type { CreateSpaceInput, CreateSpaceResult } from '../workflows/definitions.js';
+import type { CreateSpaceInput, CreateSpaceResult } from '../src/temporal/contract/index.js';
 import type { ActivityDeps } from './deps.js';
 
 export function createSpaceActivities({ store }: ActivityDeps) {

@@ -16,8 +16,9 @@ import { createGitSyncActivities } from '../activities/git-sync.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/log.js';
 import { openStore } from '../src/store/index.js';
+import type { DocumentPage } from '../src/format/model.js';
 import { loadRevisionModel, modelToRevisionInput, flattenPages } from '../src/gitsync/revision-records.js';
-import type { GitSyncRequest } from '../workflows/git-definitions.js';
+import type { GitSyncRequest } from '../src/temporal/contract/index.js';
 import { runGit, startGitServer } from '../test/helpers/git-server.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../test/helpers/loopback-policy.js';
 import { unified } from 'unified';
@@ -93,7 +94,7 @@ async function main() {
       // The same one-page change on both sides: appended to the first document page.
       const revId = (await store.spaces.get(space.id))!.revisionId!;
       const loaded = (await loadRevisionModel(store, revId))!;
-      const page = flattenPages(loaded.model.pages).find((p) => p.kind === 'document' && p.markdown !== null && p.git) as any;
+      const page = flattenPages(loaded.model.pages).find((p) => p.kind === 'document' && p.markdown !== null && p.git) as DocumentPage & { git: NonNullable<DocumentPage['git']> };
       page.markdown += `\nBenchmark change ${i}.\n`;
       const fileBytes = new Map([...loaded.fileHashes].map(([id, hash]) => [id, { hash }]));
       const { id: edited } = await store.revisions.create(modelToRevisionInput(loaded.model, { spaceId: space.id, parents: [revId], type: 'edits', fileBytes }));

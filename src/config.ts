@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { checkRefreshInterval } from './openapi/refresh-interval.js';
+import { checkRefreshInterval } from './refresh-interval.js';
 import { HostAllowlist } from './net/allowlist.js';
 
 /** Folio's configuration, read from the environment (every variable is documented in README.md). */

@@ -1,4 +1,4 @@
-import type { GitOperationResult, GitSyncRequest } from './git-definitions.js';
+import type { GitOperationResult, GitSyncRequest } from '../src/temporal/contract/index.js';
 import { runGitOperation } from './git-operation.js';
 
 /** `space/<spaceId>/git-export/<requestId>`: commits the space's primary content and pushes it (never forced). */

@@ -4,18 +4,18 @@
  * outcome (`success` / `failure` / `timeout`) and fail the run with the activity's typed error.
  */
 import {
-  ActivityFailure,
   ApplicationFailure,
   CancellationScope,
   isCancellation,
   proxyActivities,
   setHandler,
-  TimeoutFailure,
   upsertMemo,
 } from '@temporalio/workflow';
 import { setCurrentDetails } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { gitProgressQuery, gitProgressSignal, NON_RETRYABLE_GIT_ERRORS, type GitOperationResult, type GitProgress, type GitSyncRequest, type GitWarningReport } from './git-definitions.js';
+import { NON_RETRYABLE_GIT_ERRORS, type GitOperationResult, type GitProgress, type GitSyncRequest, type GitWarningReport } from '../src/temporal/contract/index.js';
+import { classifyFailure } from './failure.js';
+import { gitProgressQuery, gitProgressSignal } from './git-definitions.js';
 
 const bookkeeping = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -88,9 +88,9 @@ export async function runGitOperation(request: GitSyncRequest, work: 'gitImportA
 }
 
 function classify(err: unknown): { code: string; message: string; state: 'failure' | 'timeout' } {
-  if (isCancellation(err)) return { code: 'CANCELLED', message: 'the operation was cancelled', state: 'failure' };
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  if (cause instanceof ApplicationFailure) return { code: cause.type ?? 'ERROR', message: cause.message, state: 'failure' };
-  if (cause instanceof TimeoutFailure) return { code: 'TIMEOUT', message: `the operation timed out (${cause.timeoutType})`, state: 'timeout' };
-  return { code: 'ERROR', message: cause instanceof Error ? cause.message : String(cause), state: 'failure' };
+  const f = classifyFailure(err);
+  if (f.kind === 'cancelled') return { code: 'CANCELLED', message: 'the operation was cancelled', state: 'failure' };
+  if (f.kind === 'application') return { code: f.type ?? 'ERROR', message: f.message, state: 'failure' };
+  if (f.kind === 'timeout') return { code: 'TIMEOUT', message: `the operation timed out (${f.timeoutType})`, state: 'timeout' };
+  return { code: 'ERROR', message: f.causeMessage, state: 'failure' };
 }

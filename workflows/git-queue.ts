@@ -9,8 +9,6 @@
  *   The activity re-checks against the content store, so correctness never rests on this memory alone.
  */
 import {
-  ApplicationFailure,
-  ChildWorkflowFailure,
   condition,
   continueAsNew,
   executeChild,
@@ -21,16 +19,12 @@ import {
   allHandlersFinished,
   WorkflowIdReusePolicy,
   ParentClosePolicy,
-  isCancellation,
-  TimeoutFailure,
-  ActivityFailure,
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities/index.js';
-import { OperationAttribute, OrganizationIdAttribute, SpaceIdAttribute, workflowIds } from './definitions.js';
 import {
-  enqueueGitRequestSignal,
-  gitQueueStateQuery,
+  searchAttributes,
+  workflowIds,
   MAX_PENDING,
   MAX_PENDING_BYTES,
   RECENT_OUTCOMES,
@@ -39,7 +33,9 @@ import {
   type GitQueueOutcome,
   type GitQueueState,
   type GitSyncRequest,
-} from './git-definitions.js';
+} from '../src/temporal/contract/index.js';
+import { classifyFailure } from './failure.js';
+import { enqueueGitRequestSignal, gitQueueStateQuery } from './git-definitions.js';
 import type { gitImportWorkflow } from './git-import.js';
 import type { gitExportWorkflow } from './git-export.js';
 
@@ -62,17 +58,13 @@ export function isStale(request: GitSyncRequest, lastApplied: GitQueueState['las
   return last !== undefined && Date.parse(request.timestamp) < Date.parse(last);
 }
 
+/** A failed child's error (ChildWorkflowFailure → ApplicationFailure, or → ActivityFailure → ApplicationFailure / TimeoutFailure). */
 function errorOf(err: unknown): { code: string; message: string } {
-  let e: unknown = err;
-  // ChildWorkflowFailure → ApplicationFailure (or ActivityFailure → ApplicationFailure / TimeoutFailure).
-  for (let i = 0; i < 4 && e; i++) {
-    if (e instanceof ApplicationFailure) return { code: e.type ?? 'ERROR', message: e.message };
-    if (e instanceof TimeoutFailure) return { code: 'TIMEOUT', message: e.message };
-    if (e instanceof ChildWorkflowFailure || e instanceof ActivityFailure) e = e.cause;
-    else break;
-  }
-  if (isCancellation(err)) return { code: 'CANCELLED', message: 'cancelled' };
-  return { code: 'ERROR', message: err instanceof Error ? err.message : String(err) };
+  const f = classifyFailure(err);
+  if (f.kind === 'application') return { code: f.type ?? 'ERROR', message: f.message };
+  if (f.kind === 'timeout') return { code: 'TIMEOUT', message: f.message };
+  if (f.kind === 'cancelled') return { code: 'CANCELLED', message: 'cancelled' };
+  return { code: 'ERROR', message: f.message };
 }
 
 export async function gitQueueWorkflow(initial: GitQueueState): Promise<void> {
@@ -193,11 +185,7 @@ export async function gitQueueWorkflow(initial: GitQueueState): Promise<void> {
       args: [request] as [GitSyncRequest],
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
-      typedSearchAttributes: [
-        { key: SpaceIdAttribute, value: request.spaceId },
-        { key: OrganizationIdAttribute, value: request.organizationId },
-        { key: OperationAttribute, value: isImport ? 'git-import' : 'git-export' },
-      ],
+      typedSearchAttributes: searchAttributes({ spaceId: request.spaceId, organizationId: request.organizationId, operation: isImport ? 'git-import' : 'git-export' }),
       memo: {
         requestId: request.requestId,
         direction: request.direction,

@@ -1,43 +1,16 @@
-import { ActivityFailure, ApplicationFailure, ParentClosePolicy, TimeoutFailure, executeChild, log, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, ParentClosePolicy, executeChild, log, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { OpenApiSpecIdAttribute, OperationAttribute, OrganizationIdAttribute, workflowIds } from './definitions.js';
-
-export type OpenApiProcessCode = 'FETCH_TIMEOUT' | 'FETCH_ERROR' | 'PARSE_ERROR';
-const CODES: readonly string[] = ['FETCH_TIMEOUT', 'FETCH_ERROR', 'PARSE_ERROR'];
-
-export interface ProcessOpenApiSpecInput {
-  specId: string;
-  organizationId: string;
-  /**
-   * The run number allocated by the caller: the workflow runs as `openapi/<specId>/process/<run>`. Without it
-   * (a schedule created before refreshOpenApiSpecWorkflow existed), the workflow numbers a run and starts it
-   * as a child, like a scheduled refresh.
-   */
-  run?: number;
-  trigger: 'create' | 'update' | 'schedule';
-  /** startToClose of the processing activity; longer than the fetch timeout (a timeout maps to FETCH_TIMEOUT). */
-  processTimeoutMs: number;
-  /** Pause the refresh schedule after this many consecutive failed runs (0: never). */
-  pauseScheduleAfterFailures: number;
-}
-
-export interface ProcessOpenApiSpecResult {
-  outcome: 'processed' | 'failed' | 'gone';
-  run?: number;
-  code?: OpenApiProcessCode;
-  versionId?: string | null;
-  versionCreated?: boolean;
-  schedulePaused?: boolean;
-}
-
-/** Input of a scheduled refresh: the processing input without a run number (the refresh numbers it). */
-export type RefreshOpenApiSpecInput = Omit<ProcessOpenApiSpecInput, 'run' | 'trigger'>;
-
-/** Details carried by the typed failures of `openapiProcess` (small: a bounded list of problems). */
-export interface OpenApiFailureDetails {
-  errors: Array<{ location: string; message: string }>;
-  errorCount: number;
-}
+import {
+  OPENAPI_PROCESS_CODES,
+  searchAttributes,
+  workflowIds,
+  type OpenApiFailureDetails,
+  type OpenApiProcessCode,
+  type ProcessOpenApiSpecInput,
+  type ProcessOpenApiSpecResult,
+  type RefreshOpenApiSpecInput,
+} from '../src/temporal/contract/index.js';
+import { classifyFailure } from './failure.js';
 
 const small = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
@@ -50,20 +23,20 @@ function isNotFound(err: unknown): boolean {
 
 /** The spec's `lastProcessErrorCode` and errors for a failed processing activity. */
 function failureOf(err: unknown, timeoutMs: number): { code: OpenApiProcessCode } & OpenApiFailureDetails {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  if (cause instanceof ApplicationFailure && cause.type && CODES.includes(cause.type)) {
-    const details = cause.details?.[0] as OpenApiFailureDetails | undefined;
+  const f = classifyFailure(err);
+  if (f.kind === 'application' && f.type && (OPENAPI_PROCESS_CODES as readonly string[]).includes(f.type)) {
+    const details = f.details?.[0] as OpenApiFailureDetails | undefined;
     return {
-      code: cause.type as OpenApiProcessCode,
-      errors: details?.errors ?? [{ location: '', message: cause.message }],
+      code: f.type as OpenApiProcessCode,
+      errors: details?.errors ?? [{ location: '', message: f.message }],
       errorCount: details?.errorCount ?? 1,
     };
   }
-  if (cause instanceof TimeoutFailure) {
+  if (f.kind === 'timeout') {
     return { code: 'FETCH_TIMEOUT', errors: [{ location: '', message: `processing did not finish within ${Math.round(timeoutMs / 1000)} s` }], errorCount: 1 };
   }
   // Anything else (the store or the worker failing) still ends the run; FETCH_ERROR is the closest code.
-  const message = cause instanceof Error ? cause.message : String(cause);
+  const message = f.kind === 'application' ? f.message : f.causeMessage;
   return { code: 'FETCH_ERROR', errors: [{ location: '', message: `processing failed: ${message}` }], errorCount: 1 };
 }
 
@@ -135,11 +108,7 @@ async function processNextRun(input: RefreshOpenApiSpecInput): Promise<ProcessOp
     workflowId: workflowIds.openapiProcess(input.specId, run),
     args: [childInput],
     parentClosePolicy: ParentClosePolicy.ABANDON,
-    typedSearchAttributes: [
-      { key: OpenApiSpecIdAttribute, value: input.specId },
-      { key: OrganizationIdAttribute, value: input.organizationId },
-      { key: OperationAttribute, value: 'openapi-process' },
-    ],
+    typedSearchAttributes: searchAttributes({ specId: input.specId, organizationId: input.organizationId, operation: 'openapi-process' }),
     staticSummary: `Process OpenAPI spec ${input.specId}, run ${run}, schedule`,
     workflowExecutionTimeout: '1 hour',
   });

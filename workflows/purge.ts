@@ -1,24 +1,7 @@
-import { ApplicationFailure, condition, defineQuery, defineSignal, log, proxyActivities, setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, condition, log, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-
-export interface PurgeSpaceInput {
-  spaceId: string;
-  /** The deletion this run belongs to (`SpaceRecord.deletionId`). */
-  deletionId: string;
-  /** The restore window; 7 days by default (`config.purgeAfterMs`). */
-  purgeAfterMs: number;
-}
-
-export type PurgeSpaceResult =
-  | { outcome: 'restored' }
-  | { outcome: 'purged'; revisions: number; blobsDeleted: number }
-  /** The space was restored, deleted by another deletion, or already gone when the window ended. */
-  | { outcome: 'skipped'; reason: string };
-
-/** Sent by `POST /v1/spaces/{id}/restore` with the deletion it undoes. */
-export const restoreSpaceSignal = defineSignal<[{ deletionId: string }]>('restoreSpace');
-/** The deletion a running purge belongs to (so a new deletion can tell a stale run from its own). */
-export const purgeDeletionQuery = defineQuery<string>('purgeDeletionId');
+import type { PurgeSpaceInput, PurgeSpaceResult } from '../src/temporal/contract/index.js';
+import { purgeDeletionQuery, restoreSpaceSignal } from './purge-definitions.js';
 
 const { purgeSpaceContent } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',

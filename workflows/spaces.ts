@@ -1,6 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import type { CreateSpaceInput, CreateSpaceResult } from './definitions.js';
+import type { CreateSpaceInput, CreateSpaceResult } from '../src/temporal/contract/index.js';
 
 const { createSpace } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',

@@ -1,13 +1,19 @@
-import type { Client } from '@temporalio/client';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import type { Store } from '../store/index.js';
+import type { TemporalClient } from '../temporal/client.js';
+import type { WorkflowStarter } from '../temporal/start.js';
 
 export interface ApiDeps {
   store: Store;
-  temporal: Client;
+  temporal: TemporalClient;
   config: Config;
   logger: Logger;
   /** The public base URL used in `urls.location` (defaults to http://host:port). */
   baseUrl?: string;
+}
+
+/** Where the API starts workflows: its client and the workers' task queue. */
+export function workflowStarter(deps: ApiDeps): WorkflowStarter {
+  return { client: deps.temporal, taskQueue: deps.config.taskQueue };
 }

@@ -96,7 +96,7 @@ export function installRequestTextGuard(app: FastifyInstance): void {
       done(badRequest('the request body is not valid UTF-8'), undefined);
       return;
     }
-    parseJson(request, text, (err, value) => {
+    void parseJson(request, text, (err, value) => {
       if (err) return done(err, undefined);
       const problem = jsonTextProblem(value);
       if (problem) return done(badRequest(`${problem}; text must be valid Unicode without NUL characters`), undefined);

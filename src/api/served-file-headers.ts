@@ -32,7 +32,6 @@ const TOKEN = /^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+-]+$/;
 function safeContentType(contentType: string | null | undefined): { header: string; essence: string } {
   const raw = (contentType ?? '').trim();
   const essence = raw.split(';')[0]!.trim().toLowerCase();
-  // eslint-disable-next-line no-control-regex
   if (!TOKEN.test(essence) || /[\u0000-\u001f\u007f-\uffff]/.test(raw)) return { header: 'application/octet-stream', essence: 'application/octet-stream' };
   return { header: raw, essence };
 }

@@ -18,7 +18,3 @@ export class SpaceLockedError extends FolioError {
 export function assertSpaceEditable(space: Pick<SpaceRecord, 'id' | 'editMode'>): void {
   if (space.editMode === 'locked') throw new SpaceLockedError(space.id);
 }
-
-export function isSpaceLockedError(err: unknown): err is SpaceLockedError {
-  return err instanceof FolioError && err.code === 'LOCKED';
-}

@@ -6,7 +6,7 @@
  * the API answers 404 there, as the official spec says ("Returns 404 if no Git provider is configured").
  */
 import type { GitSyncState } from '../store/index.js';
-import type { GitQueueView } from '../../workflows/git-definitions.js';
+import type { GitQueueView } from '../temporal/contract/index.js';
 import type { RequestLogRow } from './request-log.js';
 
 const STATES: Record<string, 'running' | 'success' | 'failure' | 'timeout'> = {

@@ -2,7 +2,7 @@
  * Validation and normalisation of `POST /spaces/{id}/git/import|export` bodies. Pure: the credentials are
  * split out of the URL here and never stored in the normalised request.
  */
-import type { GitDirection } from '../../workflows/git-definitions.js';
+import type { GitDirection } from '../temporal/contract/index.js';
 
 export interface GitCredentialsInput {
   username: string;

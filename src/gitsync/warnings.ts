@@ -5,7 +5,7 @@
  */
 import type { FormatWarning } from '../format/errors.js';
 import { redact } from '../redact.js';
-import type { GitOperationWarning, GitWarningReport } from '../../workflows/git-definitions.js';
+import type { GitOperationWarning, GitWarningReport } from '../temporal/contract/index.js';
 
 export const MAX_REPORTED_WARNINGS = 50;
 const MAX_MESSAGE = 500;

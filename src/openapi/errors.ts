@@ -7,7 +7,6 @@ import { stripCredentials } from '../redact.js';
  * FETCH_ERROR covers several failures; `data.reason` tells them apart.
  */
 export type OpenApiErrorCode = 'FETCH_TIMEOUT' | 'FETCH_ERROR' | 'PARSE_ERROR';
-export const OPENAPI_ERROR_CODES: readonly OpenApiErrorCode[] = ['FETCH_TIMEOUT', 'FETCH_ERROR', 'PARSE_ERROR'];
 
 export type FetchFailureReason =
   | 'http-status'

@@ -430,8 +430,3 @@ export function createOpenApiRepository(store: { sql: Sql; blobs: BlobStore }): 
   };
   return repo;
 }
-
-/** Whether `run` is the newest run started for the spec (its outcome decides `processingState`). */
-export function isLatestRun(spec: OpenApiSpecRecord, run: number): boolean {
-  return run >= spec.processRuns;
-}

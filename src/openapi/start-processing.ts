@@ -1,10 +1,10 @@
-import type { Client } from '@temporalio/client';
 import { FolioError } from '../errors.js';
 import type { Config } from '../config.js';
-import { OpenApiSpecIdAttribute, OperationAttribute, OrganizationIdAttribute, workflowIds } from '../../workflows/definitions.js';
-import type { ProcessOpenApiSpecInput, RefreshOpenApiSpecInput, processOpenApiSpecWorkflow } from '../../workflows/openapi.js';
+import type { TemporalClient } from '../temporal/client.js';
+import type { ProcessOpenApiSpecInput, RefreshOpenApiSpecInput } from '../temporal/contract/index.js';
+import { deleteRefreshSchedule, ensureRefreshSchedule } from '../temporal/openapi-schedule.js';
+import { startOpenApiProcessing as startProcessingWorkflow } from '../temporal/start.js';
 import type { OpenApiRepository, OpenApiSpecRecord } from './repository.js';
-import { deleteRefreshSchedule, ensureRefreshSchedule } from './schedule.js';
 
 /**
  * The workflow service (Temporal) refused or did not answer a call that starts or schedules processing.
@@ -60,26 +60,19 @@ export function processInput(spec: OpenApiSpecRecord, config: Pick<Config, 'open
  * WorkflowServiceUnavailableError is thrown.
  */
 export async function startOpenApiProcessing(
-  deps: { client: Client; config: Pick<Config, 'openapiFetchTimeoutMs' | 'taskQueue'>; repo: OpenApiRepository },
+  deps: { client: TemporalClient; config: Pick<Config, 'openapiFetchTimeoutMs' | 'taskQueue'>; repo: OpenApiRepository },
   spec: OpenApiSpecRecord,
   trigger: ProcessOpenApiSpecInput['trigger'],
 ): Promise<{ spec: OpenApiSpecRecord; run: number; workflowId: string }> {
   const started = await deps.repo.startRun(spec.id);
-  const workflowId = workflowIds.openapiProcess(spec.id, started.run);
+  let workflowId: string;
   try {
-    await viaWorkflowService('starting the processing workflow', () =>
-      deps.client.workflow.start<typeof processOpenApiSpecWorkflow>('processOpenApiSpecWorkflow', {
-        workflowId,
-        taskQueue: deps.config.taskQueue,
-        args: [processInput(started.spec, deps.config, trigger, started.run)],
-        typedSearchAttributes: [
-          { key: OpenApiSpecIdAttribute, value: spec.id },
-          { key: OrganizationIdAttribute, value: spec.organizationId },
-          { key: OperationAttribute, value: 'openapi-process' },
-        ],
-        staticSummary: `Process OpenAPI spec ${spec.slug} (${spec.id}), run ${started.run}, ${trigger}`,
-        workflowExecutionTimeout: '1 hour',
-      }),
+    workflowId = await viaWorkflowService('starting the processing workflow', () =>
+      startProcessingWorkflow(
+        { client: deps.client, taskQueue: deps.config.taskQueue },
+        { ...processInput(started.spec, deps.config, trigger), run: started.run },
+        `Process OpenAPI spec ${spec.slug} (${spec.id}), run ${started.run}, ${trigger}`,
+      ),
     );
   } catch (err) {
     await deps.repo.abandonRun(spec.id, started.run);
@@ -90,7 +83,7 @@ export async function startOpenApiProcessing(
 
 /** A URL spec has a refresh schedule, a text spec none. WorkflowServiceUnavailableError when Temporal fails. */
 export async function syncRefreshSchedule(
-  deps: { client: Client; config: Pick<Config, 'openapiFetchTimeoutMs' | 'taskQueue' | 'openapiRefreshInterval'> },
+  deps: { client: TemporalClient; config: Pick<Config, 'openapiFetchTimeoutMs' | 'taskQueue' | 'openapiRefreshInterval'> },
   spec: OpenApiSpecRecord,
 ): Promise<void> {
   if (spec.source.kind === 'url') {

@@ -18,7 +18,7 @@ export function problemsFromAjvErrors(details: unknown): SpecProblem[] {
   const problems: SpecProblem[] = [];
   for (const raw of details as AjvErrorLike[]) {
     if (!raw || typeof raw !== 'object') continue;
-    const location = `#${raw.instancePath || ''}` || '#';
+    const location = `#${raw.instancePath || ''}`;
     let message = raw.message ?? 'invalid';
     const p = raw.params ?? {};
     if (typeof p.additionalProperty === 'string') message += ` (${p.additionalProperty})`;

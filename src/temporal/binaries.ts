@@ -53,17 +53,6 @@ export function findTestServer(): string | null {
   return findBinary('TEMPORAL_TEST_SERVER_PATH', 'temporal-test-server');
 }
 
-export function requireTemporalCli(): string {
-  const found = findTemporalCli();
-  if (!found) {
-    throw new Error(
-      'the Temporal CLI was not found. Run `node dist/src/temporal/install-binaries.js` (npm start and npm test do), ' +
-        'set TEMPORAL_CLI_PATH, or put `temporal` on PATH.',
-    );
-  }
-  return found;
-}
-
 export function venvExists(): boolean {
   return existsSync(path.join(toolsDir(), 'bin', 'python'));
 }

@@ -10,3 +10,6 @@ export async function connectClient(options: TemporalClientOptions): Promise<Cli
   const connection = await Connection.connect({ address: options.address, connectTimeout: 10_000 });
   return new Client({ connection, namespace: options.namespace });
 }
+
+/** The client the API holds; only `src/temporal/` calls it (through the start module). */
+export type TemporalClient = Client;

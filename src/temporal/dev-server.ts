@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Connection } from '@temporalio/client';
-import { SEARCH_ATTRIBUTES } from './search-attributes.js';
+import { SEARCH_ATTRIBUTES } from './contract/search-attributes.js';
 
 export interface DevServerOptions {
   binary: string;
@@ -23,7 +23,7 @@ export function devServerArgs(options: DevServerOptions): string[] {
   else args.push('--ui-port', String(options.uiPort));
   if (options.dbFile) args.push('--db-filename', options.dbFile);
   if (options.namespace && options.namespace !== 'default') args.push('--namespace', options.namespace);
-  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+  for (const { name } of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${name}=Keyword`);
   args.push('--dynamic-config-value', `history.defaultWorkflowTaskTimeout="${options.workflowTaskTimeout ?? '60s'}"`);
   // Folio's purge and refresh workflows wait for days; keep the dev server's history retention sane.
   args.push('--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true');

@@ -1,22 +1,24 @@
 import { Connection } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import type { temporal as protoTypes } from '@temporalio/proto';
+import { SEARCH_ATTRIBUTES } from './contract/search-attributes.js';
 
 const { temporal } = proto;
 
-/** Folio's custom search attributes (all Keyword), registered on the dev server at start and on any server by the worker. */
-export const SEARCH_ATTRIBUTES = {
-  SpaceId: 'Keyword',
-  OrganizationId: 'Keyword',
-  Operation: 'Keyword',
-  OpenApiSpecId: 'Keyword',
-} as const;
+/** Registers Folio's search attributes (all Keyword) that are missing (idempotent). Needs operator rights on the namespace. */
+export async function ensureSearchAttributes(address: string, namespace: string): Promise<string[]> {
+  const connection = await Connection.connect({ address, connectTimeout: 10_000 });
+  try {
+    return await registerMissing(connection, namespace);
+  } finally {
+    await connection.close();
+  }
+}
 
-/** Registers the search attributes that are missing (idempotent). Needs operator rights on the namespace. */
-export async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<string[]> {
+async function registerMissing(connection: Connection, namespace: string): Promise<string[]> {
   const existing = await connection.operatorService.listSearchAttributes({ namespace });
   const have = new Set(Object.keys(existing.customAttributes ?? {}));
-  const missing = Object.keys(SEARCH_ATTRIBUTES).filter((n) => !have.has(n));
+  const missing = SEARCH_ATTRIBUTES.map((a) => a.name).filter((n) => !have.has(n));
   if (missing.length === 0) return [];
   const searchAttributes: Record<string, protoTypes.api.enums.v1.IndexedValueType> = {};
   for (const name of missing) searchAttributes[name] = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;

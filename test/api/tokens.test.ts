@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/store/hash.js';
-import { workflowIds } from '../../workflows/definitions.js';
+import { workflowIds } from '../../src/temporal/contract/index.js';
 import type { PurgeSpaceResult } from '../../workflows/purge.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workflowIds } from '../../workflows/definitions.js';
+import { workflowIds } from '../../src/temporal/contract/index.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
 
 /**

@@ -1,8 +1,8 @@
-import { mkdtemp, rm, cp, writeFile, readFile } from 'node:fs/promises';
+import { mkdtemp, rm, cp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commit, diffTrees, fetchRef, getTrailer, openCache, push, readBlob, readCommit, readTree, removeCache, writeTree, type RepoCache } from '../../src/git/index.js';
+import { fetchRef, openCache, push, readBlob, readCommit, readTree, removeCache, type RepoCache } from '../../src/git/index.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
 import { loopbackPolicy } from '../helpers/loopback-policy.js';
 import { corpusDir } from '../../src/project-root.js';
@@ -12,7 +12,6 @@ const TEST_SCOPE = { organizationId: 'org-test', spaceId: 'space-test' };
 
 const CORPUS = corpusDir();
 const AUTH = { username: 'folio-bot', password: 'hunter2-Secret!' };
-const AUTHOR = { name: 'Folio', email: 'folio@example.invalid', date: new Date('2026-01-02T03:04:05Z') };
 
 let server: GitServer;
 let work: string;

@@ -14,7 +14,7 @@ import { createGitSyncActivities } from '../../activities/git-sync.js';
 import { loadConfig } from '../../src/config.js';
 import { flattenPages, loadRevisionModel, modelToRevisionInput } from '../../src/gitsync/revision-records.js';
 import type { Store } from '../../src/store/index.js';
-import type { GitSyncRequest } from '../../workflows/git-definitions.js';
+import type { GitSyncRequest } from '../../src/temporal/contract/index.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 import { testLogger } from '../helpers/logger.js';

@@ -6,7 +6,7 @@ import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OperationAttribute, OrganizationIdAttribute, SpaceIdAttribute, workflowIds } from '../../workflows/definitions.js';
+import { OperationAttribute, OrganizationIdAttribute, SpaceIdAttribute, workflowIds } from '../../src/temporal/contract/index.js';
 import { gitProgressQuery } from '../../workflows/git-definitions.js';
 import { corpusDir } from '../../src/project-root.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { parseRefreshInterval } from '../../src/openapi/refresh-interval.js';
+import { parseRefreshInterval } from '../../src/refresh-interval.js';
 
 describe('OPENAPI_REFRESH_INTERVAL', () => {
   it('parses a whole number with a unit into milliseconds', () => {

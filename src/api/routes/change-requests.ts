@@ -201,7 +201,7 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
     return { space, spaceId: space.id, revisionId: cr.revisionId };
   });
   app.get('/v1/spaces/:spaceId/change-requests/:changeRequestId/content', async (request) => {
-    const { space, cr } = await load(request);
+    const { cr } = await load(request);
     const revision = (await deps.store.revisions.get(cr.revisionId))!;
     return revisionObject(revision, await deps.store.revisions.pages(revision.id), await deps.store.revisions.files(revision.id), urls);
   });

@@ -6,16 +6,14 @@
  * Credentials in the URL are sealed into the vault here; only their id travels to Temporal.
  */
 import type { FastifyInstance } from 'fastify';
-import { WorkflowNotFoundError } from '@temporalio/client';
-import { workflowIds, OperationAttribute, OrganizationIdAttribute, SpaceIdAttribute } from '../../../workflows/definitions.js';
-import { enqueueGitRequestSignal, gitQueueStateQuery, type GitDirection, type GitQueueState, type GitQueueView, type GitSyncRequest } from '../../../workflows/git-definitions.js';
-import type { gitQueueWorkflow } from '../../../workflows/git-queue.js';
+import type { GitDirection, GitQueueView, GitSyncRequest } from '../../temporal/contract/index.js';
+import { enqueueGitRequest, queryGitQueue } from '../../temporal/start.js';
 import { parseGitRequest, GitRequestError } from '../../gitsync/request.js';
 import { gitRequestId } from '../../gitsync/request-id.js';
 import { createVault, vaultKey, type CredentialVault } from '../../gitsync/vault.js';
 import { listRequests, recordRequest } from '../../gitsync/request-log.js';
 import { gitInfoObject } from '../../gitsync/info.js';
-import type { ApiDeps } from '../deps.js';
+import { workflowStarter, type ApiDeps } from '../deps.js';
 import { badRequest, notFound } from '../http-errors.js';
 import { assertSpaceEditable } from '../space-editable.js';
 import { loadSpace } from './spaces.js';
@@ -58,31 +56,7 @@ export function gitRoutes(app: FastifyInstance, deps: ApiDeps): void {
       receivedAt,
     };
     await recordRequest(deps.store.sql, space.id, { requestId, direction, timestamp, status: 'queued' });
-    const initial: GitQueueState = {
-      spaceId: space.id,
-      organizationId: space.organizationId,
-      pending: [],
-      lastApplied: {},
-      seen: [],
-      recent: [],
-      processed: 0,
-      dropped: 0,
-      runs: 1,
-    };
-    await deps.temporal.workflow.signalWithStart<typeof gitQueueWorkflow, [GitSyncRequest]>('gitQueueWorkflow', {
-      workflowId: workflowIds.gitQueue(space.id),
-      taskQueue: deps.config.taskQueue,
-      args: [initial],
-      signal: enqueueGitRequestSignal,
-      signalArgs: [queued],
-      typedSearchAttributes: [
-        { key: SpaceIdAttribute, value: space.id },
-        { key: OrganizationIdAttribute, value: space.organizationId },
-        { key: OperationAttribute, value: 'git-queue' },
-      ],
-      memo: { spaceId: space.id },
-      staticSummary: `Git sync queue of space ${space.id}: imports and exports one at a time, in timestamp order`,
-    });
+    await enqueueGitRequest(workflowStarter(deps), { spaceId: space.id, organizationId: space.organizationId, request: queued });
     request.log.info({ spaceId: space.id, requestId, direction, timestamp }, 'git request queued');
     return reply.status(204).send();
   };
@@ -98,9 +72,9 @@ export function gitRoutes(app: FastifyInstance, deps: ApiDeps): void {
     if (!state.repo && !state.operation && requests.length === 0) throw notFound(`no git sync on space ${space.id}`);
     let queue: GitQueueView | null = null;
     try {
-      queue = await deps.temporal.workflow.getHandle(workflowIds.gitQueue(space.id)).query(gitQueueStateQuery);
+      queue = await queryGitQueue(deps.temporal, space.id);
     } catch (err) {
-      if (!(err instanceof WorkflowNotFoundError)) request.log.debug({ err: (err as Error).message }, 'git queue not queryable');
+      request.log.debug({ err: (err as Error).message }, 'git queue not queryable');
     }
     return gitInfoObject(state, { queue, requests });
   });

@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { WorkflowFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
-import type { createSpaceWorkflow } from '../../../workflows/spaces.js';
-import { OperationAttribute, OrganizationIdAttribute, SpaceIdAttribute, workflowIds } from '../../../workflows/definitions.js';
 import type { SpacePatch, SpaceRecord } from '../../store/index.js';
+import { createSpace } from '../../temporal/start.js';
+import { WorkflowRunError } from '../../temporal/workflow-run-error.js';
 import { organizationNotFound, requireAuth, requireOrg } from '../auth.js';
-import type { ApiDeps } from '../deps.js';
+import { workflowStarter, type ApiDeps } from '../deps.js';
 import { badRequest, conflict, notFound } from '../http-errors.js';
 import { signalRestore, startPurge } from '../purge-control.js';
 import { spaceObject } from '../objects/space.js';
@@ -69,33 +67,19 @@ export function spaceRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilde
       const body = request.body ?? {};
       const spaceId = newSpaceId();
       try {
-        await deps.temporal.workflow.execute<typeof createSpaceWorkflow>('createSpaceWorkflow', {
-          workflowId: workflowIds.createSpace(spaceId),
-          taskQueue: deps.config.taskQueue,
-          args: [
-            {
-              spaceId,
-              organizationId,
-              title: body.title,
-              emoji: body.emoji,
-              language: body.language,
-              editMode: body.editMode as 'live' | 'locked' | undefined,
-              visibility: body.visibility,
-              parent: body.parent,
-            },
-          ],
-          typedSearchAttributes: [
-            { key: SpaceIdAttribute, value: spaceId },
-            { key: OrganizationIdAttribute, value: organizationId },
-            { key: OperationAttribute, value: 'create-space' },
-          ],
-          staticSummary: `Create space ${spaceId} in ${organizationId}`,
-          workflowExecutionTimeout: '2 minutes',
+        await createSpace(workflowStarter(deps), {
+          spaceId,
+          organizationId,
+          title: body.title,
+          emoji: body.emoji,
+          language: body.language,
+          editMode: body.editMode as 'live' | 'locked' | undefined,
+          visibility: body.visibility,
+          parent: body.parent,
         });
       } catch (err) {
-        const cause = err instanceof WorkflowFailedError ? err.cause : undefined;
-        if (cause instanceof ApplicationFailure && cause.type === 'NOT_FOUND') throw notFound(cause.message);
-        if (cause instanceof ApplicationFailure && cause.type === 'CONFLICT') throw conflict(cause.message);
+        if (err instanceof WorkflowRunError && err.code === 'NOT_FOUND') throw notFound(err.message);
+        if (err instanceof WorkflowRunError && err.code === 'CONFLICT') throw conflict(err.message);
         throw err;
       }
       const space = await deps.store.spaces.get(spaceId);

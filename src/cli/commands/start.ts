@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { bootstrap } from '../../bootstrap.js';
 import { loadConfig } from '../../config.js';
@@ -159,11 +159,4 @@ export async function run(): Promise<number> {
     await shutdown(1);
     return 1;
   }
-}
-
-// Keep the helper used by tests that read the announced db address.
-export function readDbServerUrl(dataDir: string): string | null {
-  const file = dbServerFile(dataDir);
-  if (!existsSync(file)) return null;
-  return (JSON.parse(readFileSync(file, 'utf8')) as { url: string }).url;
 }

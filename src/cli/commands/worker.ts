@@ -1,4 +1,3 @@
-import { Connection } from '@temporalio/client';
 import { loadConfig } from '../../config.js';
 import { createLogger } from '../../log.js';
 import { installRuntime } from '../../temporal/runtime.js';
@@ -14,14 +13,11 @@ export async function run(): Promise<number> {
   const address = config.temporalAddress ?? `127.0.0.1:${config.temporalPort}`;
   const store = await openConfiguredStore(config, logger);
   try {
-    const connection = await Connection.connect({ address, connectTimeout: 10_000 });
     try {
-      const added = await ensureSearchAttributes(connection, config.temporalNamespace);
+      const added = await ensureSearchAttributes(address, config.temporalNamespace);
       if (added.length) logger.info({ added }, 'registered search attributes');
     } catch (err) {
       logger.warn({ err: (err as Error).message }, 'could not register search attributes (operator rights needed)');
-    } finally {
-      await connection.close();
     }
     const { worker, connection: native } = await createWorker({
       deps: { store, config, logger },

@@ -1,5 +1,5 @@
 import { FolioError } from '../../errors.js';
-import type { MarkdownWarning } from './types.js';
+import type { MarkdownWarning } from './warning.js';
 
 /** Stable warning/error codes of the page-file format layer. */
 export const MarkdownCodes = {

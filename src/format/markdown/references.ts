@@ -82,7 +82,7 @@ function collectHtml(node: { value: string }, refs: Reference[]): void {
       set(next) {
         if (next === url) return;
         let k = 0;
-        node.value = node.value.replace(HTML_ATTR, (whole, prefix: string, dq: string | undefined, sq: string | undefined) => {
+        node.value = node.value.replace(HTML_ATTR, (whole, prefix: string, dq: string | undefined, _sq: string | undefined) => {
           if (k++ !== index) return whole;
           const q = dq !== undefined ? '"' : "'";
           return `${prefix}${q}${next}${q}`;

@@ -1,5 +1,8 @@
 import type { Root, Parent, Literal } from 'mdast';
 import type { FrontMatter } from './front-matter.js';
+import type { MarkdownWarning } from './warning.js';
+
+export type { MarkdownWarning } from './warning.js';
 
 /** One `name="value"` (or positional `"value"` / bare expression) argument of a Liquid tag. */
 export interface LiquidAttribute {
@@ -124,12 +127,6 @@ export interface PageTitle {
   text: string;
   /** Custom anchor id from `<a href="#x" id="x"></a>`. */
   anchor?: string;
-}
-
-export interface MarkdownWarning {
-  code: string;
-  message: string;
-  line?: number;
 }
 
 export interface PageFile {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Paragraph } from 'mdast';
-import { documents, exportRevision, importTree, treeFromFiles, type DocumentPage, type GroupPage, type RevisionModel } from '../../../src/format/index.js';
+import { documents, exportRevision, importTree, treeFromFiles, type DocumentPage, type RevisionModel } from '../../../src/format/index.js';
 import { parsePageFile } from '../../../src/format/markdown/index.js';
 import { CORPUS, loadRepo } from './corpus.js';
 import { existsSync } from 'node:fs';

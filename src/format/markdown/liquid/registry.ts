@@ -1,7 +1,5 @@
 import type { LiquidBlock } from '../types.js';
 
-export type ReferenceKind = 'link' | 'image' | 'definition' | 'html' | 'liquid' | 'frontMatter';
-
 /** Declares how one Liquid tag behaves. */
 export interface LiquidTagSpec {
   name: string;

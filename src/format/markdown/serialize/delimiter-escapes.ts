@@ -113,7 +113,7 @@ function destinationSpans(out: string): Array<readonly [number, number]> {
   return [...out.matchAll(/\]\((?:<[^>\n]*>|[^)\s]*)/g)].map((m) => [m.index!, m.index! + m[0].length] as const);
 }
 
-function relaxPairs(out: string, style: Style): string {
+function relaxPairs(out: string, _style: Style): string {
   if ((!out.includes('\\*') && !out.includes('\\_'))) return out;
   const runs = findRuns(out);
   if (runs.length === 0) return out;

@@ -1,5 +1,5 @@
 import type { Handle, Join, Unsafe, Options as ToMarkdownOptions, State, Info } from 'mdast-util-to-markdown';
-import type { Parents, Nodes } from 'mdast';
+import type { Nodes } from 'mdast';
 import type { LiquidBlock, LiquidTag, Style } from '../types.js';
 import { formatLiquidTag } from '../liquid/tag.js';
 import { listItemHandler } from './list-item.js';

@@ -1,6 +1,6 @@
 import type { Root, RootContent } from 'mdast';
 import type { PageFile } from '../types.js';
-import { serializeFromModel, serializeBlock, serializeTitleLine } from '../serialize.js';
+import { serializeFromModel, serializeBlock, serializeTitleLine } from './from-model.js';
 import { nodeKey, nodesEqual } from '../equal.js';
 
 /** The original text as the parser saw it (BOM removed, CRLF normalized). */

@@ -66,7 +66,12 @@ function bump<K extends string>(c: Counts<K>, k: K): void {
 function top<K extends string>(c: Counts<K>, fallback: K): K {
   let best = fallback;
   let n = 0;
-  for (const [k, v] of Object.entries(c) as Array<[K, number]>) if (v > n) (best = k), (n = v);
+  for (const [k, v] of Object.entries(c) as Array<[K, number]>) {
+    if (v > n) {
+      best = k;
+      n = v;
+    }
+  }
   return best;
 }
 
@@ -87,7 +92,7 @@ export function detectStyle(text: string, tree: Root): Style {
   let tablePadded = 0;
   let tableUnpadded = 0;
   let tableLegacyDelim = 0;
-  let fences: Counts<'`' | '~'> = {};
+  const fences: Counts<'`' | '~'> = {};
 
   const esc = newEscapeCounts();
   const alt = { apos: 0, aposPlain: 0 };

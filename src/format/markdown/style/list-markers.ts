@@ -36,7 +36,7 @@ export function recordListMarkers(text: string, tree: Root, style: Style): void 
       if (rest === '\n' || rest === '' || m[4]!.includes('\t')) return;
       const width = bulletText.length + m[4]!.length;
       if (m[4]!.length > 4) return; // indented code inside the item: width is 1 space
-      let expected = ruleMarkerWidth(style, bulletText.length, item);
+      const expected = ruleMarkerWidth(style, bulletText.length, item);
       if (width !== expected) ((item.data ??= {}) as Record<string, unknown>).markerWidth = width;
     });
     const expectedMarker = list.ordered ? style.orderedDelimiter : null;

@@ -1,22 +1,10 @@
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type Client, type ScheduleDescription, type ScheduleOptionsStartWorkflowAction } from '@temporalio/client';
-import { OpenApiSpecIdAttribute, OperationAttribute, OrganizationIdAttribute } from '../../workflows/definitions.js';
-import type { RefreshOpenApiSpecInput, refreshOpenApiSpecWorkflow } from '../../workflows/openapi.js';
-import { parseRefreshInterval } from './refresh-interval.js';
+import { parseRefreshInterval } from '../refresh-interval.js';
+import { refreshScheduleId, refreshWorkflowId, workflowTypes, type RefreshOpenApiSpecInput, type RefreshOpenApiSpecWorkflow } from './contract/index.js';
+import { runOptions } from './run-options.js';
 
 /** Note left on a refresh schedule paused by Folio; only such a pause is lifted automatically by a success. */
 export const AUTO_PAUSE_NOTE_PREFIX = 'folio: paused after';
-
-export function refreshScheduleId(specId: string): string {
-  return `openapi/${specId}/refresh`;
-}
-
-/**
- * Prefix of the ids of the schedule's refresh workflows (Temporal appends the scheduled time). Each numbers
- * the next run and processes it as `openapi/<specId>/process/<n>`.
- */
-export function refreshWorkflowId(specId: string): string {
-  return `openapi/${specId}/refresh/run`;
-}
 
 export interface RefreshScheduleOptions {
   specId: string;
@@ -27,18 +15,14 @@ export interface RefreshScheduleOptions {
   input: RefreshOpenApiSpecInput;
 }
 
-function refreshAction(options: RefreshScheduleOptions): ScheduleOptionsStartWorkflowAction<typeof refreshOpenApiSpecWorkflow> {
+function refreshAction(options: RefreshScheduleOptions): ScheduleOptionsStartWorkflowAction<RefreshOpenApiSpecWorkflow> {
   return {
     type: 'startWorkflow',
-    workflowType: 'refreshOpenApiSpecWorkflow',
+    workflowType: workflowTypes.refreshOpenApiSpec,
     workflowId: refreshWorkflowId(options.specId),
     taskQueue: options.taskQueue,
     args: [options.input],
-    typedSearchAttributes: [
-      { key: OpenApiSpecIdAttribute, value: options.specId },
-      { key: OrganizationIdAttribute, value: options.organizationId },
-      { key: OperationAttribute, value: 'openapi-refresh' },
-    ],
+    ...runOptions({ specId: options.specId, organizationId: options.organizationId, operation: 'openapi-refresh' }),
     staticSummary: `Refresh OpenAPI spec ${options.specId}`,
   };
 }
@@ -59,7 +43,7 @@ function scheduleMatches(d: ScheduleDescription, options: RefreshScheduleOptions
     intervals[0]!.every === everyMs &&
     (d.spec.calendars ?? []).length === 0 &&
     a.type === 'startWorkflow' &&
-    a.workflowType === 'refreshOpenApiSpecWorkflow' &&
+    a.workflowType === workflowTypes.refreshOpenApiSpec &&
     a.workflowId === refreshWorkflowId(options.specId) &&
     a.taskQueue === options.taskQueue &&
     canonical(a.args) === canonical([options.input])
@@ -87,7 +71,7 @@ export async function ensureRefreshSchedule(client: Client, options: RefreshSche
   }
   const handle = client.schedule.getHandle(refreshScheduleId(options.specId));
   if (scheduleMatches(await handle.describe(), options, everyMs)) return 'unchanged';
-  await handle.update<typeof refreshOpenApiSpecWorkflow>((previous) => ({
+  await handle.update<RefreshOpenApiSpecWorkflow>((previous) => ({
     ...previous,
     spec: { intervals: [{ every: everyMs }] },
     action: refreshAction(options),

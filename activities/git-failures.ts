@@ -3,11 +3,11 @@
  * (AUTH_FAILED, REPO_NOT_FOUND, …), the converter's page limit becomes TOO_MANY_PAGES, network trouble and
  * a moved branch stay retryable. Messages are scrubbed of URL userinfo and of the given secrets.
  */
-import { ApplicationFailure } from '@temporalio/common';
-import { GitError } from '../git/index.js';
-import { FormatError, NoContentError, TooManyPagesError } from '../format/errors.js';
-import { FolioError } from '../errors.js';
-import { redact } from '../redact.js';
+import { ApplicationFailure } from '@temporalio/activity';
+import { GitError } from '../src/git/index.js';
+import { FormatError, NoContentError, TooManyPagesError } from '../src/format/errors.js';
+import { FolioError } from '../src/errors.js';
+import { redact } from '../src/redact.js';
 
 const RETRYABLE = new Set(['NETWORK', 'CACHE_LOCKED', 'NON_FAST_FORWARD', 'GIT_PROTOCOL', 'OBJECT_NOT_FOUND']);
 

@@ -1,0 +1,78 @@
+/**
+ * Folio's layer rules (`npm run lint`):
+ * - no import cycles;
+ * - `src/format` (pure GitBook format conversion) imports nothing of the store, git, Temporal or pg;
+ * - `src/` outside `src/temporal/` imports no Temporal package, nothing of `activities/` or `workflows/`
+ *   (`src/temporal/worker.ts` wires the activities into the worker);
+ * - `workflows/` (deterministic, bundled) imports only the contract, `@temporalio/workflow` (and
+ *   `@temporalio/common`, its failure types), other workflows, and activity *types*;
+ * - the contract `src/temporal/contract/` imports nothing but itself.
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'Import cycles make load order fragile and layers meaningless.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'format-is-pure',
+      severity: 'error',
+      comment: 'src/format converts the GitBook format; it knows nothing of the store, git or Temporal.',
+      from: { path: '^src/format/' },
+      to: { path: ['^src/store/', '^src/git/', '^src/temporal/', '^node_modules/(@temporalio/|isomorphic-git/|pg/|pg-)', '^(activities|workflows)/'] },
+    },
+    {
+      name: 'temporal-only-in-src-temporal',
+      severity: 'error',
+      comment: 'Outside src/temporal/, src/ goes through the start module and the contract, never a Temporal package.',
+      from: { path: '^src/', pathNot: '^src/temporal/' },
+      to: { path: '^node_modules/@temporalio/' },
+    },
+    {
+      name: 'src-not-into-activities-or-workflows',
+      severity: 'error',
+      comment: 'src/ is below activities/ and workflows/; only the worker wiring (src/temporal/worker.ts) reaches activities.',
+      from: { path: '^src/', pathNot: '^src/temporal/worker[.]ts$' },
+      to: { path: '^(activities|workflows)/' },
+    },
+    {
+      name: 'contract-imports-nothing',
+      severity: 'error',
+      comment: 'The contract is shared by the workflow sandbox and Node code: it imports only itself.',
+      from: { path: '^src/temporal/contract/' },
+      to: { pathNot: '^src/temporal/contract/' },
+    },
+    {
+      name: 'workflows-only-contract-and-sdk',
+      severity: 'error',
+      comment: 'Workflow code is deterministic and bundled: the contract, the workflow SDK, other workflows, activity types.',
+      from: { path: '^workflows/' },
+      to: {
+        pathNot: ['^workflows/', '^src/temporal/contract/', '^node_modules/@temporalio/(workflow|common)/', '^activities/'],
+      },
+    },
+    {
+      name: 'workflows-activities-types-only',
+      severity: 'error',
+      comment: 'Workflows import activities as types only (proxyActivities<Activities>).',
+      from: { path: '^workflows/' },
+      to: { path: '^activities/', dependencyTypesNot: ['type-only'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|data|[.]tools)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.cjs', '.mjs', '.json', '.d.ts'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

@@ -1,0 +1,37 @@
+/**
+ * Folio's search attributes (registered by `ensureSearchAttributes`) and the one helper that tags a run with
+ * them. The keys are plain `{ name, type }` values, structurally Temporal's `SearchAttributeKey`, so that
+ * this module needs no Temporal package and workflows, the start module and the registration share them.
+ */
+export interface KeywordAttributeKey {
+  readonly name: string;
+  readonly type: 'KEYWORD';
+}
+
+export const SpaceIdAttribute: KeywordAttributeKey = { name: 'SpaceId', type: 'KEYWORD' };
+export const OrganizationIdAttribute: KeywordAttributeKey = { name: 'OrganizationId', type: 'KEYWORD' };
+export const OperationAttribute: KeywordAttributeKey = { name: 'Operation', type: 'KEYWORD' };
+export const OpenApiSpecIdAttribute: KeywordAttributeKey = { name: 'OpenApiSpecId', type: 'KEYWORD' };
+
+/** Every attribute Folio sets; all keywords. */
+export const SEARCH_ATTRIBUTES: readonly KeywordAttributeKey[] = [SpaceIdAttribute, OrganizationIdAttribute, OperationAttribute, OpenApiSpecIdAttribute];
+
+export type Operation = 'create-space' | 'git-queue' | 'git-import' | 'git-export' | 'purge-space' | 'openapi-process' | 'openapi-refresh';
+
+/** What a run is about: its organization, its operation and the space or the spec it works on. */
+export interface RunSubject {
+  organizationId: string;
+  operation: Operation;
+  spaceId?: string;
+  specId?: string;
+}
+
+/** The run's typed search attributes: `SpaceId` or `OpenApiSpecId`, `OrganizationId`, `Operation`. */
+export function searchAttributes(subject: RunSubject): Array<{ key: KeywordAttributeKey; value: string }> {
+  return [
+    ...(subject.spaceId !== undefined ? [{ key: SpaceIdAttribute, value: subject.spaceId }] : []),
+    ...(subject.specId !== undefined ? [{ key: OpenApiSpecIdAttribute, value: subject.specId }] : []),
+    { key: OrganizationIdAttribute, value: subject.organizationId },
+    { key: OperationAttribute, value: subject.operation },
+  ];
+}

@@ -1,0 +1,25 @@
+/**
+ * The workflow types Folio's worker registers: their names and signatures. Callers start workflows by these
+ * (the start module types its calls with them), so nothing outside `workflows/` imports workflow code.
+ */
+import type { GitOperationResult, GitQueueState, GitSyncRequest } from './git.js';
+import type { ProcessOpenApiSpecInput, ProcessOpenApiSpecResult, RefreshOpenApiSpecInput } from './openapi.js';
+import type { PurgeSpaceInput, PurgeSpaceResult } from './purge.js';
+import type { CreateSpaceInput, CreateSpaceResult } from './spaces.js';
+
+export const workflowTypes = {
+  createSpace: 'createSpaceWorkflow',
+  purgeSpace: 'purgeSpaceWorkflow',
+  gitQueue: 'gitQueueWorkflow',
+  gitImport: 'gitImportWorkflow',
+  gitExport: 'gitExportWorkflow',
+  processOpenApiSpec: 'processOpenApiSpecWorkflow',
+  refreshOpenApiSpec: 'refreshOpenApiSpecWorkflow',
+} as const;
+
+export type CreateSpaceWorkflow = (input: CreateSpaceInput) => Promise<CreateSpaceResult>;
+export type PurgeSpaceWorkflow = (input: PurgeSpaceInput) => Promise<PurgeSpaceResult>;
+export type GitQueueWorkflow = (initial: GitQueueState) => Promise<void>;
+export type GitOperationWorkflow = (request: GitSyncRequest) => Promise<GitOperationResult>;
+export type ProcessOpenApiSpecWorkflow = (input: ProcessOpenApiSpecInput) => Promise<ProcessOpenApiSpecResult>;
+export type RefreshOpenApiSpecWorkflow = (input: RefreshOpenApiSpecInput) => Promise<ProcessOpenApiSpecResult>;

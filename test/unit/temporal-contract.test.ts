@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { gitSignals, gitQueries, initialGitQueueState, purgeQueries, purgeSignals, searchAttributes, SEARCH_ATTRIBUTES } from '../../src/temporal/contract/index.js';
+import { devServerArgs } from '../../src/temporal/dev-server.js';
+import { runOptions } from '../../src/temporal/run-options.js';
+import { enqueueGitRequestSignal, gitProgressQuery, gitProgressSignal, gitQueueStateQuery } from '../../workflows/git-definitions.js';
+import { purgeDeletionQuery, restoreSpaceSignal } from '../../workflows/purge-definitions.js';
+
+describe('the Temporal contract', () => {
+  it('tags a space run with SpaceId, OrganizationId and Operation, and a spec run with OpenApiSpecId instead', () => {
+    const names = (subject: Parameters<typeof searchAttributes>[0]) => searchAttributes(subject).map(({ key, value }) => [key.name, key.type, value]);
+    expect(names({ spaceId: 's1', organizationId: 'o1', operation: 'git-queue' })).toEqual([
+      ['SpaceId', 'KEYWORD', 's1'],
+      ['OrganizationId', 'KEYWORD', 'o1'],
+      ['Operation', 'KEYWORD', 'git-queue'],
+    ]);
+    expect(names({ specId: 'p1', organizationId: 'o1', operation: 'openapi-process' })).toEqual([
+      ['OpenApiSpecId', 'KEYWORD', 'p1'],
+      ['OrganizationId', 'KEYWORD', 'o1'],
+      ['Operation', 'KEYWORD', 'openapi-process'],
+    ]);
+  });
+
+  it('puts the same ids, and nothing else, in the memo of a run', () => {
+    expect(runOptions({ spaceId: 's1', organizationId: 'o1', operation: 'purge-space' }).memo).toEqual({ spaceId: 's1', organizationId: 'o1' });
+    expect(runOptions({ specId: 'p1', organizationId: 'o1', operation: 'openapi-refresh' }).memo).toEqual({ specId: 'p1', organizationId: 'o1' });
+  });
+
+  it('registers every search attribute it sets on the dev server', () => {
+    const args = devServerArgs({ binary: 'temporal', port: 7233 });
+    const registered = args.flatMap((a, i) => (args[i - 1] === '--search-attribute' ? [a] : []));
+    expect(registered.sort()).toEqual(SEARCH_ATTRIBUTES.map((a) => `${a.name}=Keyword`).sort());
+  });
+
+  it('is what the workflows define their signals and queries from', () => {
+    expect(enqueueGitRequestSignal.name).toBe(gitSignals.enqueue);
+    expect(gitProgressSignal.name).toBe(gitSignals.progress);
+    expect(gitQueueStateQuery.name).toBe(gitQueries.queueState);
+    expect(gitProgressQuery.name).toBe(gitQueries.progress);
+    expect(restoreSpaceSignal.name).toBe(purgeSignals.restore);
+    expect(purgeDeletionQuery.name).toBe(purgeQueries.deletionId);
+  });
+
+  it('starts a git queue empty, on its first run', () => {
+    expect(initialGitQueueState('s1', 'o1')).toEqual({ spaceId: 's1', organizationId: 'o1', pending: [], lastApplied: {}, seen: [], recent: [], processed: 0, dropped: 0, runs: 1 });
+  });
+});
