@@ -1,8 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { ValidationError } from '../errors.js';
 import { StoreUnavailableError } from './errors.js';
+import { PgliteWireServer } from './pglite-wire-server.js';
 
 export interface PgliteServerOptions {
   /** PGlite data directory (created if missing), or `memory://`. */
@@ -11,7 +11,7 @@ export interface PgliteServerOptions {
   host?: string;
   /** 0 (default) picks a free port. */
   port?: number;
-  /** Concurrent client connections accepted (the sum of every client's pool size). Default 16. */
+  /** Concurrent client connections accepted (the sum of every client's pool size); more are refused (53300). Default 64. */
   maxConnections?: number;
 }
 
@@ -33,7 +33,7 @@ export interface PgliteServer {
 export async function startPgliteServer(options: PgliteServerOptions): Promise<PgliteServer> {
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? 0;
-  const maxConnections = options.maxConnections ?? 16;
+  const maxConnections = options.maxConnections ?? 64;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ValidationError('port must be an integer from 0 to 65535');
   if (!Number.isInteger(maxConnections) || maxConnections < 1) throw new ValidationError('maxConnections must be a positive integer');
   if (!options.dataDir.startsWith('memory://')) await mkdir(options.dataDir, { recursive: true });
@@ -43,15 +43,14 @@ export async function startPgliteServer(options: PgliteServerOptions): Promise<P
   } catch (err) {
     throw new StoreUnavailableError(`cannot open the embedded database in ${options.dataDir}: ${err instanceof Error ? err.message : String(err)}`, err);
   }
-  const server = new PGLiteSocketServer({ db, host, port, maxConnections });
+  const server = new PgliteWireServer({ db, host, port, maxConnections });
   try {
     await server.start();
   } catch (err) {
     await db.close().catch(() => {});
     throw new StoreUnavailableError(`cannot listen on ${host}:${port}: ${err instanceof Error ? err.message : String(err)}`, err);
   }
-  const [, boundPort] = /:(\d+)$/.exec(server.getServerConn()) ?? [];
-  const actualPort = Number(boundPort);
+  const actualPort = server.port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   let stopped = false;
   return {
