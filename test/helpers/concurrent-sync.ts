@@ -70,6 +70,11 @@ function repoFiles(i: number): Map<string, string> {
   return files;
 }
 
+/** Repository names of one run (its scratch directory's name), so runs can share a git server. */
+function repoName(options: ConcurrentSyncOptions, kind: 'src' | 'out', i: number): string {
+  return `${path.basename(options.work)}-${kind}-${i}`;
+}
+
 interface WorkerChild {
   child: ChildProcess;
   stderr(): string;
@@ -172,7 +177,7 @@ async function checkSpace(options: ConcurrentSyncOptions, spaceId: string, i: nu
     await walk(await store.revisions.pages(revision.id));
     for (const [file, text] of expected) if (![...bodies].some((b) => b.includes(text.split('\n')[2]!))) problems.push(`the revision lacks the body of ${file}`);
   }
-  const exported = path.join(gitServer.root, `out-${i}.git`);
+  const exported = path.join(gitServer.root, `${repoName(options, 'out', i)}.git`);
   let names: string[] = [];
   try {
     names = (await runGit(['ls-tree', '-r', '--name-only', 'main'], { cwd: exported })).split('\n').filter(Boolean);
@@ -197,8 +202,8 @@ export async function runConcurrentSync(options: ConcurrentSyncOptions): Promise
     const dir = path.join(options.work, `src-${i}`);
     await mkdir(dir, { recursive: true });
     for (const [file, text] of repoFiles(i)) await writeFile(path.join(dir, file), text);
-    await gitServer.createBareRepo(`src-${i}`, { fromDir: dir, branch: 'main', message: `space ${i}` });
-    await gitServer.createBareRepo(`out-${i}`, { branch: 'main' });
+    await gitServer.createBareRepo(repoName(options, 'src', i), { fromDir: dir, branch: 'main', message: `space ${i}` });
+    await gitServer.createBareRepo(repoName(options, 'out', i), { branch: 'main' });
     await rm(dir, { recursive: true, force: true });
     spaces.push((await store.spaces.create(ORG, { title: `Concurrency ${i}` })).id);
   }
@@ -207,10 +212,10 @@ export async function runConcurrentSync(options: ConcurrentSyncOptions): Promise
     const count = options.workers ?? 2;
     workers.push(...(await Promise.all(Array.from({ length: count }, (_, w) => startWorkerProcess(options, path.join(options.work, `worker-${w}`))))));
     let t = performance.now();
-    const imports = await runAll(options.client, options.taskQueue, spaces.map((s, i) => request('import', s, gitServer.url(`src-${i}`), 1)));
+    const imports = await runAll(options.client, options.taskQueue, spaces.map((s, i) => request('import', s, gitServer.url(repoName(options, 'src', i)), 1)));
     const importWallMs = performance.now() - t;
     t = performance.now();
-    const exports = await runAll(options.client, options.taskQueue, spaces.map((s, i) => request('export', s, gitServer.url(`out-${i}`), 2)));
+    const exports = await runAll(options.client, options.taskQueue, spaces.map((s, i) => request('export', s, gitServer.url(repoName(options, 'out', i)), 2)));
     const exportWallMs = performance.now() - t;
     const checks: SpaceCheck[] = [];
     for (let i = 0; i < n; i++) checks.push(await checkSpace(options, spaces[i]!, i));
