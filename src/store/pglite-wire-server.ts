@@ -186,8 +186,10 @@ class Connection {
 
   fail(code: string, message: string): void {
     if (this.closed) return;
-    if (this.socket.writable) this.socket.end(fatalError(code, message));
-    else this.socket.destroy();
+    if (this.socket.writable) {
+      this.socket.end(fatalError(code, message));
+      this.socket.destroySoon();
+    } else this.socket.destroy();
     this.server.disconnected(this);
   }
 }
@@ -198,6 +200,8 @@ export class PgliteWireServer {
   private readonly options: PgliteWireServerOptions;
   private server: net.Server | null = null;
   private readonly connections = new Set<Connection>();
+  /** Every socket accepted and not yet closed (refused ones too), destroyed by stop(). */
+  private readonly sockets = new Set<net.Socket>();
   /** The connection whose state the session holds (between its batches), or null. */
   private owner: Connection | null = null;
   /** Connections with a batch to run, in arrival order. */
@@ -249,7 +253,7 @@ export class PgliteWireServer {
   async stop(): Promise<void> {
     const server = this.server;
     this.server = null;
-    for (const c of this.connections) c.socket.destroy();
+    for (const socket of this.sockets) socket.destroy();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
     // Let a running batch and the rollback of the last owner finish before the caller closes the database.
     while (this.running || this.owner) await new Promise((r) => setTimeout(r, 10));
@@ -257,11 +261,14 @@ export class PgliteWireServer {
 
   private accept(socket: net.Socket): void {
     socket.setNoDelay(true);
+    this.sockets.add(socket);
+    socket.once('close', () => this.sockets.delete(socket));
     const connection = new Connection(socket, this);
     if (this.connections.size >= (this.options.maxConnections ?? 64)) {
       socket.on('error', () => {});
       // The client reads this right after its startup packet: a clear, retryable error instead of a reset.
       socket.end(fatalError('53300', 'sorry, too many clients already'));
+      socket.destroySoon();
       return;
     }
     this.connections.add(connection);
