@@ -14,6 +14,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { createLogger } from '../src/log.js';
+import { projectRoot } from '../src/project-root.js';
 import { openStore, startPgliteServer } from '../src/store/index.js';
 import { spawnDevServer, waitForTemporal } from '../src/temporal/dev-server.js';
 import { ensureTemporalBinaries } from '../src/temporal/install-binaries.js';
@@ -55,7 +56,7 @@ async function main() {
   try {
     const [, bundle] = await Promise.all([
       waitForTemporal(address, { timeoutMs: 90_000 }),
-      bundleWorkflowCode({ workflowsPath: path.resolve(import.meta.dirname, '../workflows/index.ts'), logger: new DefaultLogger('WARN') }),
+      bundleWorkflowCode({ workflowsPath: path.join(projectRoot(), 'workflows/index.ts'), logger: new DefaultLogger('WARN') }),
     ]);
     const bundlePath = path.join(work, 'workflow-bundle.js');
     await writeFile(bundlePath, bundle.code);
