@@ -1,7 +1,10 @@
 /**
  * Maps whatever a git operation throws onto a typed Temporal `ApplicationFailure`: git-layer codes are kept
  * (AUTH_FAILED, REPO_NOT_FOUND, …), the converter's page limit becomes TOO_MANY_PAGES, network trouble and
- * a moved branch stay retryable. Messages are scrubbed of URL userinfo and of the given secrets.
+ * a moved branch stay retryable. Transient store errors (STORE_UNAVAILABLE, STORE_TRANSIENT: every FolioError that says
+ * `retryable`) are retried under their own code, and so is a row the store reports missing in the middle of the
+ * operation (STALE_READ): the activity checked its space first, so the retry either finds the row or stops on that
+ * check with NOT_FOUND. Messages are scrubbed of URL userinfo and of the given secrets.
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { GitError } from '../src/git/index.js';
@@ -34,7 +37,8 @@ export function toFailure(err: unknown, secrets: readonly string[] = []): Applic
   if (err instanceof NoContentError) return gitFailure(err.code, err.message, { nonRetryable: true, secrets });
   if (err instanceof GitError) return gitFailure(err.code, err.message, { nonRetryable: !RETRYABLE.has(err.code), secrets });
   if (err instanceof FormatError) return gitFailure('FORMAT_ERROR', `${err.code}: ${err.message}`, { nonRetryable: true, secrets });
-  if (err instanceof FolioError && err.code === 'NOT_FOUND') return gitFailure('NOT_FOUND', err.message, { nonRetryable: true, secrets });
+  if (err instanceof FolioError && err.retryable) return gitFailure(err.code, err.message, { nonRetryable: false, secrets });
+  if (err instanceof FolioError && err.code === 'NOT_FOUND') return gitFailure('STALE_READ', err.message, { nonRetryable: false, secrets });
   const message = err instanceof Error ? err.message : String(err);
   // Anything else (store unavailable, a bug) is retried with backoff; the message is scrubbed all the same.
   return ApplicationFailure.create({ type: 'INTERNAL', message: scrubSecrets(message, secrets), nonRetryable: false });

@@ -4,9 +4,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { ValidationError } from '../errors.js';
 import { StoreUnavailableError } from './errors.js';
+import { PgliteWireServer } from './pglite-wire-server.js';
 
 export interface PgliteServerOptions {
   /** PGlite data directory (created if missing), or `memory://`. */
@@ -18,7 +18,7 @@ export interface PgliteServerOptions {
   socketDir?: string;
   /** The number in the socket's name, `.s.PGSQL.<port>`, as PostgreSQL clients expect it. Default 5432. */
   port?: number;
-  /** Concurrent client connections accepted (the sum of every client's pool size). Default 16. */
+  /** Concurrent client connections accepted (the sum of every client's pool size); more are refused (53300). Default 64. */
   maxConnections?: number;
 }
 
@@ -60,7 +60,7 @@ function canConnect(socketPath: string): Promise<boolean> {
  */
 export async function startPgliteServer(options: PgliteServerOptions): Promise<PgliteServer> {
   const port = options.port ?? 5432;
-  const maxConnections = options.maxConnections ?? 16;
+  const maxConnections = options.maxConnections ?? 64;
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new ValidationError('port must be an integer from 1 to 65535');
   if (!Number.isInteger(maxConnections) || maxConnections < 1) throw new ValidationError('maxConnections must be a positive integer');
   const socketName = `.s.PGSQL.${port}`;
@@ -88,7 +88,7 @@ export async function startPgliteServer(options: PgliteServerOptions): Promise<P
   } catch (err) {
     throw new StoreUnavailableError(`cannot open the embedded database in ${options.dataDir}: ${err instanceof Error ? err.message : String(err)}`, err);
   }
-  const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections });
+  const server = new PgliteWireServer({ db, path: socketPath, maxConnections });
   try {
     await server.start();
     await chmod(socketPath, 0o600);

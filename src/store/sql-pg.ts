@@ -1,19 +1,8 @@
 import pg from 'pg';
-import { StoreUnavailableError } from './errors.js';
+import { translateStoreError } from './transient-errors.js';
 import type { Sql, SqlParam } from './types.js';
-import { redact } from '../redact.js';
 
-/** Errors that mean "the server is not reachable" rather than "the statement failed". */
-function isConnectionError(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return err instanceof Error && /Connection terminated|Cannot use a pool after calling end|not queryable/i.test(err.message);
-  return code.startsWith('ECONN') || code === 'ENOTFOUND' || code === 'ETIMEDOUT' || code === 'EPIPE' || code.startsWith('08') || code === '57P01' || code === '57P03';
-}
-
-function translate(err: unknown): unknown {
-  if (isConnectionError(err)) return new StoreUnavailableError(`database unreachable: ${redact(err instanceof Error ? err.message : String(err))}`, err);
-  return err;
-}
+const translate = translateStoreError;
 
 function prepare(params: readonly SqlParam[]): unknown[] {
   // pg sends Buffers as bytea; a plain Uint8Array would be sent as an array.

@@ -1,0 +1,25 @@
+/**
+ * Which errors of the pg driver are passing trouble (retry later) rather than a failed statement: connection
+ * loss (→ StoreUnavailableError) and the SQLSTATEs of contention and exhausted resources (→ StoreTransientError).
+ */
+import { redact } from '../redact.js';
+import { StoreTransientError, StoreUnavailableError } from './errors.js';
+
+/** SQLSTATE classes and codes that a later attempt of the same statement can get past. */
+const TRANSIENT_STATES = new Set(['40001', '40P01', '55P03', '55006', '57014', '25P03', '53000', '53100', '53200', '53300', '53400', '58000', '58030']);
+
+/** Errors that mean "the server is not reachable" rather than "the statement failed". */
+export function isConnectionError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return err instanceof Error && /Connection terminated|Cannot use a pool after calling end|not queryable|timeout exceeded when trying to connect/i.test(err.message);
+  return code.startsWith('ECONN') || code === 'ENOTFOUND' || code === 'ETIMEDOUT' || code === 'EPIPE' || code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03';
+}
+
+/** The typed retryable error for a connection loss or a transient SQLSTATE; any other error unchanged. */
+export function translateStoreError(err: unknown): unknown {
+  const message = redact(err instanceof Error ? err.message : String(err));
+  if (isConnectionError(err)) return new StoreUnavailableError(`database unreachable: ${message}`, err);
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && TRANSIENT_STATES.has(code)) return new StoreTransientError(`database busy (${code}): ${message}`, code, err);
+  return err;
+}

@@ -1,0 +1,42 @@
+/**
+ * Failure classification of the git activities: transient store errors and a row missing in the middle of an
+ * operation are retried by Temporal; a genuine not-found of the space stays final (the activity's own check).
+ */
+import { describe, expect, it } from 'vitest';
+import { NotFoundError } from '../../src/errors.js';
+import { toFailure } from '../../activities/git-failures.js';
+import { StoreTransientError, StoreUnavailableError } from '../../src/store/errors.js';
+import { translateStoreError } from '../../src/store/transient-errors.js';
+import { NON_RETRYABLE_GIT_ERRORS } from '../../workflows/git-definitions.js';
+
+const pgError = (code: string, message: string) => Object.assign(new Error(message), { code });
+
+describe('transient store errors', () => {
+  it.each([
+    ['40001', 'could not serialize access due to concurrent update'],
+    ['40P01', 'deadlock detected'],
+    ['55P03', 'could not obtain lock on row'],
+    ['53300', 'sorry, too many clients already'],
+  ])('SQLSTATE %s is a retryable StoreTransientError', (code, message) => {
+    const err = translateStoreError(pgError(code, message));
+    expect(err).toBeInstanceOf(StoreTransientError);
+    expect(err).toMatchObject({ code: 'STORE_TRANSIENT', retryable: true, data: { sqlState: code } });
+  });
+
+  it('a lost connection is a retryable StoreUnavailableError; a failed statement stays what it is', () => {
+    expect(translateStoreError(pgError('ECONNRESET', 'read ECONNRESET'))).toBeInstanceOf(StoreUnavailableError);
+    expect(translateStoreError(pgError('57P01', 'terminating connection due to administrator command'))).toBeInstanceOf(StoreUnavailableError);
+    const unique = pgError('23505', 'duplicate key value violates unique constraint');
+    expect(translateStoreError(unique)).toBe(unique);
+  });
+
+  it('the activities let Temporal retry them, under a type the workflows do not list as non-retryable', () => {
+    for (const err of [new StoreTransientError('deadlock detected', '40P01'), new StoreUnavailableError('database unreachable'), new NotFoundError('revision', 'r1')]) {
+      const failure = toFailure(err);
+      expect(failure.nonRetryable).toBe(false);
+      expect(NON_RETRYABLE_GIT_ERRORS as readonly string[]).not.toContain(failure.type);
+    }
+    expect(toFailure(new NotFoundError('revision', 'r1')).type).toBe('STALE_READ');
+    expect(toFailure(new StoreTransientError('deadlock detected', '40P01')).type).toBe('STORE_TRANSIENT');
+  });
+});
