@@ -7,7 +7,7 @@ import { NotFoundError } from '../../src/errors.js';
 import { toFailure } from '../../activities/git-failures.js';
 import { StoreTransientError, StoreUnavailableError } from '../../src/store/errors.js';
 import { translateStoreError } from '../../src/store/transient-errors.js';
-import { NON_RETRYABLE_GIT_ERRORS } from '../../workflows/git-definitions.js';
+import { NON_RETRYABLE_GIT_ERRORS } from '../../src/temporal/contract/index.js';
 
 const pgError = (code: string, message: string) => Object.assign(new Error(message), { code });
 

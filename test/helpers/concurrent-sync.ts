@@ -16,6 +16,7 @@ import { projectRoot } from '../../src/project-root.js';
 import type { Store } from '../../src/store/index.js';
 import { workflowIds, type GitOperationResult, type GitSyncRequest } from '../../src/temporal/contract/index.js';
 import { runGit, type GitServer } from './git-server.js';
+import { LOOPBACK_ALLOW_HOSTS } from './loopback-policy.js';
 
 export interface ConcurrentSyncOptions {
   /** Spaces (= imports = exports). */
@@ -91,6 +92,7 @@ async function startWorkerProcess(options: ConcurrentSyncOptions, dataDir: strin
       WORKFLOW_BUNDLE: options.workflowBundlePath,
       DATA_DIR: dataDir,
       FOLIO_VAULT_KEY: 'concurrency-test-vault-key',
+      FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS,
       LOG_LEVEL: 'error',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -38,8 +38,8 @@ const execute = () => message('E', Buffer.concat([cstr(''), Buffer.alloc(4)]));
 const sync = () => message('S', Buffer.alloc(0));
 
 /** A raw protocol-3 connection: collects the backend's messages. */
-async function rawClient(port: number) {
-  const socket = net.connect({ host: '127.0.0.1', port });
+async function rawClient(socketPath: string) {
+  const socket = net.connect({ path: socketPath });
   await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
   let buffer = Buffer.alloc(0);
   const messages: Array<{ type: string; body: Buffer }> = [];
@@ -76,8 +76,8 @@ async function rawClient(port: number) {
 
 describe('pglite-server wire multiplexing', () => {
   it("never runs another connection's messages in the middle of an extended-protocol exchange", async () => {
-    const a = await rawClient(server.port);
-    const b = await rawClient(server.port);
+    const a = await rawClient(server.socketPath);
+    const b = await rawClient(server.socketPath);
     try {
       // A parses and binds its statement (no Sync yet), B runs a whole exchange, then A executes and syncs.
       a.write(Buffer.concat([parse("SELECT 'from-a'"), bind()]));
