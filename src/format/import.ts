@@ -3,7 +3,7 @@
  * the page files listed there and the space files under `.gitbook/assets` / `.gitbook/includes`.
  * Incremental: with `previous`, a page whose blob oid is unchanged is reused without reading it.
  */
-import { FormatWarningCodes, TooManyPagesError, warning, type FormatWarning } from './errors.js';
+import { FormatWarningCodes, PageTooComplexError, TooManyPagesError, warning, type FormatWarning } from './errors.js';
 import { contentTypeOf } from './content-type.js';
 import { resolveSpaceConfig } from './gitbook-yaml.js';
 import { newId } from './ids.js';
@@ -12,7 +12,8 @@ import type {
 } from './model.js';
 import { REVISION_MODEL_VERSION } from './model.js';
 import { DEFAULT_MAX_LENGTH } from './markdown/index.js';
-import { decodePage, fieldsFingerprint, leadingEmoji, type PageFields } from './page-codec.js';
+import { fieldsFingerprint, leadingEmoji, type PageFields } from './page-codec.js';
+import { inlinePageCodec, type DecodedPageSummary } from './page-codec-runner.js';
 import { basename, dirname, isExternalUrl, isMarkdownPath, isWithin, joinPath, resolvePath, safeDecode, splitFragment } from './paths.js';
 import { resolveReference, type ReferenceIndex } from './resolve-reference.js';
 import { documents, summaryFingerprint, summaryText, allPages } from './summary/from-revision.js';
@@ -271,12 +272,16 @@ export async function importTree(tree: SourceTree, options: ImportOptions = {}):
   }
 
   // ---- page contents ----
+  const codec = options.codec ?? inlinePageCodec;
   let parsed = 0;
   let reused = 0;
   const rawUrls = new Map<string, string[]>();
-  // Parsing is synchronous: give the event loop a turn every ~50 ms so timers, heartbeats and RPC keep running.
+  /** Warnings of each page, merged in TOC order whatever order the pages finish in. */
+  const pageWarnings: FormatWarning[][] = loads.map(() => []);
+  // Pages are read and parsed `codec.concurrency` at a time (a pool parses them on every core). Parsing in this
+  // thread is synchronous: give the event loop a turn every ~50 ms so timers, heartbeats and RPC keep running.
   let lastYield = Date.now();
-  for (const { page, entry, tocText } of loads) {
+  const loadPage = async ({ page, entry, tocText }: (typeof loads)[number], warnings: FormatWarning[]): Promise<void> => {
     if (Date.now() - lastYield > 50) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       lastYield = Date.now();
@@ -319,9 +324,18 @@ export async function importTree(tree: SourceTree, options: ImportOptions = {}):
           }
           if (text === null) warnings.push(warning(FormatWarningCodes.PAGE_BINARY, `${path} is not UTF-8 text; imported without content and left untouched`, { severity: 'error', path }));
         }
+        let decoded: DecodedPageSummary | null = null;
         if (text !== null) {
-          // Within the byte limit, so within the parser's length limit too (UTF-16 length ≤ UTF-8 bytes).
-          const decoded = decodePage(text, Math.max(limits.maxPageBytes, DEFAULT_MAX_LENGTH));
+          try {
+            // Within the byte limit, so within the parser's length limit too (UTF-16 length ≤ UTF-8 bytes).
+            decoded = await codec.decode(text, Math.max(limits.maxPageBytes, DEFAULT_MAX_LENGTH));
+          } catch (err) {
+            if (!(err instanceof PageTooComplexError)) throw err;
+            // Kept like a page over the size limit: no content in the revision, its blob left untouched on export.
+            warnings.push(warning(FormatWarningCodes.PAGE_TOO_COMPLEX, `${path} is too complex to parse (over the ${err.budget} budget${err.data.limit !== undefined ? ` of ${String(err.data.limit)}${err.budget === 'time' ? ' ms' : err.budget === 'memory' ? ' MB' : ''}` : ''}); imported without content and left untouched`, { severity: 'error', path, data: { ...err.data, size: bytes.byteLength } }));
+          }
+        }
+        if (text !== null && decoded !== null) {
           fields = decoded.fields;
           page.markdown = text;
           for (const w of decoded.warnings) {
@@ -351,7 +365,18 @@ export async function importTree(tree: SourceTree, options: ImportOptions = {}):
     const emoji = leadingEmoji(page.title);
     if (emoji !== undefined) page.emoji = emoji;
     if (page.derived === '') page.derived = fieldsFingerprint({ hidden: page.hidden, noIndex: page.noIndex, frontMatter: page.frontMatter });
+  };
+  {
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (next < loads.length) {
+        const i = next++;
+        await loadPage(loads[i]!, pageWarnings[i]!);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(codec.concurrency, loads.length)) }, lane));
   }
+  for (const list of pageWarnings) warnings.push(...list);
 
   // ---- slugs and URL paths ----
   const readmePath = config.readme;
