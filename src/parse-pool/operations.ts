@@ -1,0 +1,16 @@
+/**
+ * What a parse-pool thread can run, by name: pure functions of structured-cloneable arguments returning
+ * structured-cloneable results.
+ */
+import { pageCodecOperations } from '../format/page-codec-runner.js';
+
+export const parseOperations = {
+  'page.decode': pageCodecOperations.decode,
+  'page.encode': pageCodecOperations.encode,
+  'page.serializeNew': pageCodecOperations.serializeNew,
+  'page.reserialize': pageCodecOperations.reserialize,
+} satisfies Record<string, (...args: never[]) => unknown>;
+
+export type ParseOperation = keyof typeof parseOperations;
+export type ParseOperationArgs<O extends ParseOperation> = Parameters<(typeof parseOperations)[O]>;
+export type ParseOperationResult<O extends ParseOperation> = ReturnType<(typeof parseOperations)[O]>;
