@@ -144,7 +144,7 @@ export function createGitExportActivity(ctx: GitSyncContext) {
         const syncedTree = await readTree(cache, synced, { maxFileBytes: config.gitMaxFileBytes });
         // The model that corresponds to the synced tree (unchanged pages keep their bytes); none when unknown.
         const baseModel = syncedRevisionId === revisionId ? loaded?.model : syncedRevisionId ? (await loadRevisionModel(store, syncedRevisionId))?.model : undefined;
-        changes = (await exportRevision(model, syncedTree as FormatTree, { readBlob: readBlobBytes, ...(baseModel ? { base: baseModel } : {}) })).changes;
+        changes = (await exportRevision(model, syncedTree as FormatTree, { readBlob: readBlobBytes, codec: ctx.pageCodec(), ...(baseModel ? { base: baseModel } : {}) })).changes;
         const diff = await diffTrees(cache, synced, remoteHead);
         const remoteChanged = new Set([...diff.added, ...diff.modified, ...diff.deleted]);
         conflicts = conflictingPaths(changes, remoteChanged, (p) => remoteTree.get(p)?.oid, gitBlobOid);
@@ -159,7 +159,7 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       } else {
         // A target without the table of contents gets one, even when the TOC itself did not change.
         const forTarget = remoteTree.has(model.config.summary) || !model.summary.present ? model : { ...model, summary: { ...model.summary, fingerprint: '' } };
-        changes = (await exportRevision(forTarget, remoteTree as FormatTree, { readBlob: readBlobBytes })).changes;
+        changes = (await exportRevision(forTarget, remoteTree as FormatTree, { readBlob: readBlobBytes, codec: ctx.pageCodec() })).changes;
       }
       lap('build');
       progress.update({ phase: 'writing', blobsWritten: [...changes.values()].filter((v) => v !== null).length });

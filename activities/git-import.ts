@@ -15,6 +15,7 @@ import {
   GitFileTooLargeError,
   type SourceTree,
 } from '../src/git/index.js';
+import { FormatWarningCodes } from '../src/format/errors.js';
 import { importTree } from '../src/format/import.js';
 import type { SourceTree as FormatTree } from '../src/format/model.js';
 import { loadRevisionModel, modelToRevisionInput } from '../src/gitsync/revision-records.js';
@@ -115,6 +116,7 @@ export function createGitImportActivity(ctx: GitSyncContext) {
         projectDirectory: projectDir,
         ...(previous ? { previous: { revision: previous.model, tree: previousTree as FormatTree } } : {}),
         limits: { maxPages: config.gitMaxPages },
+        codec: ctx.pageCodec(),
       });
       lap('parse');
       progress.update({ phase: 'storing', filesRead, pagesParsed: imported.stats.parsed });
@@ -166,6 +168,9 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       await markImported(revisionId);
       lap('store');
       await progress.flush();
+      const serious = imported.warnings.filter((w) => w.severity === 'error');
+      for (const w of serious) ctx.logger.warn({ spaceId: request.spaceId, requestId: request.requestId, code: w.code, path: w.path, data: w.data }, w.message);
+      const tooComplex = serious.filter((w) => w.code === FormatWarningCodes.PAGE_TOO_COMPLEX).map((w) => w.path ?? '');
       return {
         requestId: request.requestId,
         direction: 'import',
@@ -175,7 +180,8 @@ export function createGitImportActivity(ctx: GitSyncContext) {
         pagesChanged: imported.stats.parsed,
         filesChanged,
         timingsMs,
-        detail: `imported ${head.slice(0, 12)}: ${imported.stats.pages} pages (${imported.stats.parsed} parsed, ${imported.stats.reused} reused), ${imported.stats.files} files`,
+        detail: `imported ${head.slice(0, 12)}: ${imported.stats.pages} pages (${imported.stats.parsed} parsed, ${imported.stats.reused} reused), ${imported.stats.files} files${tooComplex.length ? `; ${FormatWarningCodes.PAGE_TOO_COMPLEX} (kept untouched): ${tooComplex.slice(0, 20).join(', ')}${tooComplex.length > 20 ? ', …' : ''}` : ''}`,
+        ...(serious.length ? { warnings: serious.slice(0, 50).map((w) => ({ code: w.code, message: w.message, ...(w.path !== undefined ? { path: w.path } : {}) })) } : {}),
       };
     } catch (err) {
       throw toFailure(err, secrets);

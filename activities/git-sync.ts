@@ -8,18 +8,28 @@ import { createVault, vaultKey, type CredentialVault } from '../src/gitsync/vaul
 import { recordRequest } from '../src/gitsync/request-log.js';
 import type { GitOperationResult, GitQueueOutcome, GitSyncRequest } from '../workflows/git-definitions.js';
 import type { ActivityDeps } from './deps.js';
+import { parsePoolOf } from './parse-pool.js';
+import type { PageCodecRunner } from '../src/format/page-codec-runner.js';
+import { poolPageCodec } from '../src/parse-pool/page-codec.js';
 import { createGitImportActivity } from './git-import.js';
 import { createGitExportActivity } from './git-export.js';
 
 export interface GitSyncContext extends ActivityDeps {
   vault(): CredentialVault;
   cacheRoot: string;
+  /** Pages are parsed and written in the parse pool, with its time and memory budgets. */
+  pageCodec(): PageCodecRunner;
 }
 
 export function gitSyncContext(deps: ActivityDeps): GitSyncContext {
   let vault: CredentialVault | undefined;
+  let codec: PageCodecRunner | undefined;
   return {
     ...deps,
+    pageCodec() {
+      codec ??= poolPageCodec(parsePoolOf(deps));
+      return codec;
+    },
     cacheRoot: path.join(deps.config.dataDir, 'git-cache'),
     vault() {
       vault ??= createVault(deps.store.sql, vaultKey({ dataDir: deps.config.dataDir }));

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { checkRefreshInterval } from './openapi/refresh-interval.js';
 
@@ -26,6 +27,12 @@ export interface Config {
   openapiFetchTimeoutMs: number;
   openapiRefreshInterval: string;
   fetchDenyPrivateNetworks: boolean;
+  /** Threads of the parse pool (default: the CPU count). */
+  parseThreads: number;
+  /** Time budget of parsing or writing one document, in milliseconds. */
+  parseTimeBudgetMs: number;
+  /** Heap budget of one parse thread, in MB. */
+  parseMemoryBudgetMb: number;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -65,5 +72,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     openapiFetchTimeoutMs: int(env, 'OPENAPI_FETCH_TIMEOUT_MS', 30000),
     openapiRefreshInterval: checkRefreshInterval(env.OPENAPI_REFRESH_INTERVAL || '6h'),
     fetchDenyPrivateNetworks: bool(env, 'FETCH_DENY_PRIVATE_NETWORKS', false),
+    parseThreads: Math.max(1, int(env, 'FOLIO_PARSE_THREADS', availableParallelism())),
+    parseTimeBudgetMs: Math.max(1, int(env, 'FOLIO_PARSE_TIME_BUDGET_MS', 10_000)),
+    parseMemoryBudgetMb: Math.max(16, int(env, 'FOLIO_PARSE_MEMORY_BUDGET_MB', 256)),
   };
 }

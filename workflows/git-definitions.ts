@@ -47,6 +47,8 @@ export interface GitOperationResult {
   pagesChanged?: number;
   filesChanged?: number;
   detail?: string;
+  /** Error-severity converter warnings (pages imported without content and left untouched, …), at most 50. */
+  warnings?: Array<{ code: string; path?: string; message: string }>;
   /** Wall-clock milliseconds per phase of the activity (fetch, tree, parse, blobs, store), for profiling. */
   timingsMs?: Record<string, number>;
 }
