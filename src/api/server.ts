@@ -10,16 +10,21 @@ import { contentRoutes } from './routes/content.js';
 import { changeRequestRoutes, mergedFromResolver } from './routes/change-requests.js';
 import { gitRoutes } from './routes/git.js';
 import { openApiRoutes } from './routes/openapi.js';
+import { ParsePool } from '../parse-pool/pool.js';
 
 export type { ApiDeps } from './deps.js';
 
 /** Folio's HTTP API: `/healthz` and the platform API under `/v1` (bearer tokens). */
-export async function buildServer(deps: ApiDeps): Promise<FastifyInstance> {
+export async function buildServer(given: ApiDeps): Promise<FastifyInstance> {
+  // Markdown is parsed off the event loop, with budgets: a pathological page never blocks the API.
+  const ownPool = given.parsePool ? null : new ParsePool({ threads: given.config.parseThreads, timeBudgetMs: given.config.parseTimeBudgetMs, memoryBudgetMb: given.config.parseMemoryBudgetMb });
+  const deps: ApiDeps = ownPool ? { ...given, parsePool: ownPool } : given;
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.logger.child({ component: 'http' }) as unknown as FastifyBaseLogger,
     bodyLimit: 10 * 1024 * 1024,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
   });
+  if (ownPool) app.addHook('onClose', async () => ownPool.close());
   installErrorHandler(app);
   installAuth(app, deps.store);
   const urls = urlBuilder(() => deps.baseUrl ?? listeningBase(app.server, deps.config));

@@ -124,5 +124,28 @@ describe('pathological pages are parsed off the event loop, within budgets', () 
     for (const [name, text] of Object.entries(PATHOLOGICAL)) expect((await readFile(path.join(dir, name), 'utf8')) === text, name).toBe(true);
     expect((await readFile(path.join(dir, 'guide/intro.md'), 'utf8')) === edited).toBe(true);
     expect(await readFile(path.join(dir, 'README.md'), 'utf8')).toBe('# Welcome\n\nSee [the guide](guide/intro.md) and [the table](table.md).\n\nEdited in Folio.\n');
+
+    // The API never parses such a page on its event loop: GET in the document format answers 422 within the
+    // budget, the markdown format serves the bytes; a change request with such markdown is refused, nothing changes.
+    const introId = flattenPages(loaded.model.pages).find((p) => (p as DocumentPage).git?.path === 'guide/intro.md')!.id;
+    delay.reset();
+    delay.enable();
+    const asDocument = await folio.request('GET', `/v1/spaces/${spaceId}/content/page/${introId}`);
+    expect(asDocument.status).toBe(422);
+    expect(asDocument.body.error.message).toMatch(/too complex.*format=markdown/);
+    const asMarkdown = await folio.request('GET', `/v1/spaces/${spaceId}/content/page/${introId}?format=markdown`);
+    expect(asMarkdown.status).toBe(200);
+    expect(asMarkdown.body.markdown === edited).toBe(true);
+    const cr = await folio.request('POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Pathological' });
+    expect(cr.status).toBe(201);
+    const refused = await folio.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr.body.id}/content`, { changes: [{ operation: 'insert_page', document: { markdown: PATHOLOGICAL['table.md'] } }] });
+    delay.disable();
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.message).toMatch(/too complex/);
+    expect(delay.max / 1e6).toBeLessThan(1000);
+    const ids = (list: any[]): string[] => list.flatMap((p) => [p.id, ...ids(p.pages ?? [])]);
+    const crPages = await folio.request('GET', `/v1/spaces/${spaceId}/change-requests/${cr.body.id}/content/pages`);
+    const spacePages = await folio.request('GET', `/v1/spaces/${spaceId}/content/pages`);
+    expect(ids(crPages.body.pages)).toEqual(ids(spacePages.body.pages));
   }, 240_000);
 });
