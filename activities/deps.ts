@@ -1,5 +1,6 @@
 import type { Config } from '../src/config.js';
 import type { Logger } from '../src/log.js';
+import type { ParsePool } from '../src/parse-pool/pool.js';
 import type { Store } from '../src/store/index.js';
 
 /** What activities are built from: everything with I/O is injected, so tests can use their own store. */
@@ -7,4 +8,6 @@ export interface ActivityDeps {
   store: Store;
   config: Config;
   logger: Logger;
+  /** Where untrusted documents are parsed (default: a pool sized from `config`, started on first use). */
+  parsePool?: ParsePool;
 }

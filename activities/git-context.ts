@@ -7,6 +7,9 @@ import type { SpaceRecord } from '../src/store/index.js';
 import type { GitSyncRequest } from '../src/temporal/contract/index.js';
 import type { ActivityDeps } from './deps.js';
 import { gitCacheRoot } from './git-cache-root.js';
+import { parsePoolOf } from './parse-pool.js';
+import type { PageCodecRunner } from '../src/format/page-codec-runner.js';
+import { poolPageCodec } from '../src/parse-pool/page-codec.js';
 
 export interface GitSyncContext extends ActivityDeps {
   vault(): CredentialVault;
@@ -18,10 +21,13 @@ export interface GitSyncContext extends ActivityDeps {
   openSpaceCache(space: SpaceRecord, request: Pick<GitSyncRequest, 'url' | 'ref' | 'repoCacheID'>): Promise<RepoCache>;
   /** FETCH_DENY_PRIVATE_NETWORKS / FETCH_ALLOW_HOSTS: what every git request of these activities may reach. */
   fetchPolicy: FetchPolicy;
+  /** Pages are parsed and written in the parse pool, with its time and memory budgets. */
+  pageCodec(): PageCodecRunner;
 }
 
 export function gitSyncContext(deps: ActivityDeps): GitSyncContext {
   let vault: CredentialVault | undefined;
+  let codec: PageCodecRunner | undefined;
   const cacheRoot = gitCacheRoot(deps.config);
   // Caches of the pre-tenant layout (shared across spaces) are removed once per process, before the first use.
   let legacyRemoved: Promise<void> | undefined;
@@ -49,6 +55,10 @@ export function gitSyncContext(deps: ActivityDeps): GitSyncContext {
       });
     },
     fetchPolicy: fetchPolicyFromConfig(deps.config),
+    pageCodec() {
+      codec ??= poolPageCodec(parsePoolOf(deps));
+      return codec;
+    },
     vault() {
       vault ??= createVault(deps.store.sql, vaultKey({ dataDir: deps.config.dataDir }));
       return vault;

@@ -22,11 +22,13 @@ import {
   GitRefNotFoundError,
   type SourceTree,
 } from '../src/git/index.js';
+import { FormatWarningCodes, type FormatWarning } from '../src/format/errors.js';
 import { exportRevision } from '../src/format/export.js';
 import { importTree } from '../src/format/import.js';
 import { gitBlobOid } from '../src/format/source-tree.js';
 import type { RevisionModel, SourceTree as FormatTree } from '../src/format/model.js';
 import { conflictingPaths } from '../src/gitsync/conflicts.js';
+import { reportWarnings } from '../src/gitsync/warnings.js';
 import { gitFailure, toFailure } from './git-failures.js';
 import { loadRevisionModel } from '../src/gitsync/revision-records.js';
 import { FOLIO_AUTHOR, FOLIO_REQUEST_TRAILER, FOLIO_REVISION_TRAILER, folioTrailers } from '../src/gitsync/trailers.js';
@@ -130,6 +132,7 @@ export function createGitExportActivity(ctx: GitSyncContext) {
 
       let changes: Map<string, Uint8Array | null>;
       let conflicts: string[] = [];
+      let warnings: FormatWarning[] = [];
       if (remoteHead && synced && !syncedFound && !request.force) {
         // Without the synced commit there is no telling what the remote changed since: never overwrite blindly.
         throw ApplicationFailure.create({
@@ -144,7 +147,9 @@ export function createGitExportActivity(ctx: GitSyncContext) {
         const syncedTree = await readTree(cache, synced, { maxFileBytes: config.gitMaxFileBytes });
         // The model that corresponds to the synced tree (unchanged pages keep their bytes); none when unknown.
         const baseModel = syncedRevisionId === revisionId ? loaded?.model : syncedRevisionId ? (await loadRevisionModel(store, syncedRevisionId))?.model : undefined;
-        changes = (await exportRevision(model, syncedTree as FormatTree, { readBlob: readBlobBytes, ...(baseModel ? { base: baseModel } : {}) })).changes;
+        const built = await exportRevision(model, syncedTree as FormatTree, { readBlob: readBlobBytes, codec: ctx.pageCodec(), ...(baseModel ? { base: baseModel } : {}) });
+        changes = built.changes;
+        warnings = built.warnings;
         const diff = await diffTrees(cache, synced, remoteHead);
         const remoteChanged = new Set([...diff.added, ...diff.modified, ...diff.deleted]);
         conflicts = conflictingPaths(changes, remoteChanged, (p) => remoteTree.get(p)?.oid, gitBlobOid);
@@ -159,7 +164,9 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       } else {
         // A target without the table of contents gets one, even when the TOC itself did not change.
         const forTarget = remoteTree.has(model.config.summary) || !model.summary.present ? model : { ...model, summary: { ...model.summary, fingerprint: '' } };
-        changes = (await exportRevision(forTarget, remoteTree as FormatTree, { readBlob: readBlobBytes })).changes;
+        const built = await exportRevision(forTarget, remoteTree as FormatTree, { readBlob: readBlobBytes, codec: ctx.pageCodec() });
+        changes = built.changes;
+        warnings = built.warnings;
       }
       lap('build');
       progress.update({ phase: 'writing', blobsWritten: [...changes.values()].filter((v) => v !== null).length });
@@ -183,6 +190,9 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       await markExported(newCommit);
       lap('push');
       await progress.flush();
+      const serious = warnings.filter((w) => w.severity === 'error');
+      for (const w of serious) ctx.logger.warn({ spaceId: request.spaceId, requestId: request.requestId, code: w.code, path: w.path, data: w.data }, w.message);
+      const tooComplex = serious.filter((w) => w.code === FormatWarningCodes.PAGE_TOO_COMPLEX).map((w) => w.path ?? '');
       return {
         requestId: request.requestId,
         direction: 'export',
@@ -191,7 +201,8 @@ export function createGitExportActivity(ctx: GitSyncContext) {
         revisionId,
         filesChanged: changes.size,
         timingsMs,
-        detail: `pushed ${newCommit.slice(0, 12)} (${changes.size} changed path(s)${conflicts.length ? `, ${conflicts.length} conflict(s) overwritten by force` : ''})`,
+        detail: `pushed ${newCommit.slice(0, 12)} (${changes.size} changed path(s)${conflicts.length ? `, ${conflicts.length} conflict(s) overwritten by force` : ''})${tooComplex.length ? `; ${FormatWarningCodes.PAGE_TOO_COMPLEX} (written as they are): ${tooComplex.slice(0, 20).join(', ')}${tooComplex.length > 20 ? ', …' : ''}` : ''}`,
+        ...(warnings.length ? { warnings: reportWarnings(warnings) } : {}),
       };
     } catch (err) {
       throw toFailure(err, secrets);

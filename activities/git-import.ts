@@ -118,6 +118,7 @@ export function createGitImportActivity(ctx: GitSyncContext) {
         projectDirectory: projectDir,
         ...(previous ? { previous: { revision: previous.model, tree: previousTree as FormatTree } } : {}),
         limits: { maxPages: config.gitMaxPages },
+        codec: ctx.pageCodec(),
       });
       lap('parse');
       // A tree without a single page would replace the space's content with nothing: refused, the space keeps it.
@@ -183,6 +184,8 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       await markImported(revisionId, warnings);
       lap('store');
       await progress.flush();
+      const serious = imported.warnings.filter((w) => w.severity === 'error');
+      for (const w of serious) ctx.logger.warn({ spaceId: request.spaceId, requestId: request.requestId, code: w.code, path: w.path, data: w.data }, w.message);
       return {
         requestId: request.requestId,
         direction: 'import',

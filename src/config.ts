@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { checkRefreshInterval } from './refresh-interval.js';
 import { HostAllowlist } from './net/allowlist.js';
@@ -30,6 +31,12 @@ export interface Config {
   fetchDenyPrivateNetworks: boolean;
   /** FETCH_ALLOW_HOSTS: hostnames, IPs and CIDRs allowed although private (validated at startup). */
   fetchAllowHosts: string[];
+  /** Threads of the parse pool (default: the CPU count). */
+  parseThreads: number;
+  /** Time budget of parsing or writing one document, in milliseconds. */
+  parseTimeBudgetMs: number;
+  /** Heap budget of one parse thread, in MB. */
+  parseMemoryBudgetMb: number;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -70,5 +77,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     openapiRefreshInterval: checkRefreshInterval(env.OPENAPI_REFRESH_INTERVAL || '6h'),
     fetchDenyPrivateNetworks: bool(env, 'FETCH_DENY_PRIVATE_NETWORKS', true),
     fetchAllowHosts: [...HostAllowlist.parse(env.FETCH_ALLOW_HOSTS).entries],
+    parseThreads: Math.max(1, int(env, 'FOLIO_PARSE_THREADS', availableParallelism())),
+    parseTimeBudgetMs: Math.max(1, int(env, 'FOLIO_PARSE_TIME_BUDGET_MS', 10_000)),
+    parseMemoryBudgetMb: Math.max(16, int(env, 'FOLIO_PARSE_MEMORY_BUDGET_MB', 256)),
   };
 }

@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
+import type { ParsePool } from '../parse-pool/pool.js';
 import type { Store } from '../store/index.js';
 import type { TemporalClient } from '../temporal/client.js';
 import type { WorkflowStarter } from '../temporal/start.js';
@@ -11,6 +12,8 @@ export interface ApiDeps {
   logger: Logger;
   /** The public base URL used in `urls.location` (defaults to http://host:port). */
   baseUrl?: string;
+  /** Where page markdown from the store or from requests is parsed (default: a pool sized from `config`, closed with the server). */
+  parsePool?: ParsePool;
 }
 
 /** Where the API starts workflows: its client and the workers' task queue. */

@@ -16,6 +16,8 @@ export const forbidden = (message = 'this token has no access to that resource')
 export const readOnlyToken = () =>
   new HttpError(403, 'READ_ONLY_TOKEN', 'this token is read-only (READ_ONLY_TOKEN): it can read, but not write, import, export or delete');
 export const notFound = (message: string) => new HttpError(404, 'NOT_FOUND', message);
+/** The request is well formed but its content cannot be processed (a page too complex to parse within the budgets). */
+export const unprocessable = (code: string, message: string, data?: Record<string, unknown>) => new HttpError(422, code, message, data);
 export const conflict = (message: string, data?: Record<string, unknown>) => new HttpError(409, 'CONFLICT', message, data);
 
 /** The HTTP status for any error: HttpError's own, a FolioError's code, fastify's statusCode, else 500. */

@@ -12,6 +12,7 @@ import { changeRequestRoutes, mergedFromResolver } from './routes/change-request
 import { gitRoutes } from './routes/git.js';
 import { openApiRoutes } from './routes/openapi.js';
 import { tokenRoutes } from './routes/tokens.js';
+import { ParsePool } from '../parse-pool/pool.js';
 
 export type { ApiDeps } from './deps.js';
 
@@ -19,7 +20,10 @@ export type { ApiDeps } from './deps.js';
  * Folio's HTTP API: `/healthz` and the platform API under `/v1` (bearer tokens). `onRoute` sees every route
  * registered (tests check that each one addressing an organization's object is covered by the tenant tests).
  */
-export async function buildServer(deps: ApiDeps, options: { onRoute?: (route: RouteOptions) => void } = {}): Promise<FastifyInstance> {
+export async function buildServer(given: ApiDeps, options: { onRoute?: (route: RouteOptions) => void } = {}): Promise<FastifyInstance> {
+  // Markdown is parsed off the event loop, with budgets: a pathological page never blocks the API.
+  const ownPool = given.parsePool ? null : new ParsePool({ threads: given.config.parseThreads, timeBudgetMs: given.config.parseTimeBudgetMs, memoryBudgetMb: given.config.parseMemoryBudgetMb });
+  const deps: ApiDeps = ownPool ? { ...given, parsePool: ownPool } : given;
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.logger.child({ component: 'http' }) as unknown as FastifyBaseLogger,
     bodyLimit: 10 * 1024 * 1024,
@@ -27,6 +31,7 @@ export async function buildServer(deps: ApiDeps, options: { onRoute?: (route: Ro
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
   });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
+  if (ownPool) app.addHook('onClose', async () => ownPool.close());
   installErrorHandler(app);
   installAuth(app, deps.store);
   installRequestTextGuard(app);

@@ -1,5 +1,6 @@
 import { ValidationError } from '../errors.js';
-import { decodePage, leadingEmoji } from '../format/page-codec.js';
+import { leadingEmoji } from '../format/page-codec.js';
+import { inlinePageCodec, type DecodedPageSummary } from '../format/page-codec-runner.js';
 import { newId } from '../store/ids.js';
 import type { FileRecord, JsonObject, Store } from '../store/index.js';
 import { allIds, locate, recomputePaths, slugify, toEditable, toFileInputs, toPageInputs, type EditablePage } from './tree.js';
@@ -37,8 +38,8 @@ function affectedPages(touched: AffectedPage[]): AffectedPage[] {
 }
 
 /** Metadata read from a page file: its front matter (description, hidden, …) and `# H1` title. */
-function metadataFromMarkdown(markdown: string): { title?: string; data: JsonObject } {
-  const decoded = decodePage(markdown);
+async function metadataFromMarkdown(markdown: string, decode: (markdown: string) => Promise<DecodedPageSummary>): Promise<{ title?: string; data: JsonObject }> {
+  const decoded = await decode(markdown);
   const f = decoded.fields;
   const data: JsonObject = { hidden: f.hidden, noIndex: f.noIndex, frontMatterValid: f.frontMatterValid };
   if (f.description !== undefined) data.description = f.description;
@@ -72,12 +73,15 @@ export async function applyContentChanges(
   spaceId: string,
   baseRevisionId: string,
   changes: ContentChange[],
+  /** How a page's markdown is parsed (default: in this thread); the API parses it in its parse pool. */
+  options: { decode?: (markdown: string) => Promise<DecodedPageSummary> } = {},
 ): Promise<{ revisionId: string; affected: AffectedPage[]; insertedFiles: string[] }> {
   const pages = toEditable(await store.revisions.pages(baseRevisionId));
   const files: FileRecord[] = [...(await store.revisions.files(baseRevisionId))];
   const touched: AffectedPage[] = [];
   const insertedFiles: string[] = [];
   const encoder = new TextEncoder();
+  const decode = options.decode ?? ((markdown: string) => inlinePageCodec.decode(markdown));
 
   /** `into`: the new parent's id; null or undefined: the root. */
   const place = (page: EditablePage, into: string | null | undefined, at: number | undefined) => {
@@ -97,7 +101,7 @@ export async function applyContentChanges(
     const where = `changes[${i}] (${change.operation})`;
     if (change.operation === 'insert_page') {
       const markdown = requireMarkdown(change.document, where) ?? '';
-      const meta = metadataFromMarkdown(markdown);
+      const meta = await metadataFromMarkdown(markdown, decode);
       const title = meta.title ?? change.title ?? 'Untitled';
       const data: JsonObject = { ...meta.data };
       if (change.description !== undefined && data.description === undefined) data.description = change.description;
@@ -111,7 +115,7 @@ export async function applyContentChanges(
       if (!found) throw new ValidationError(`${where}: no page ${change.page}`);
       const page = found.page;
       const markdown = requireMarkdown(change.document, where);
-      const meta = markdown !== undefined ? metadataFromMarkdown(markdown) : undefined;
+      const meta = markdown !== undefined ? await metadataFromMarkdown(markdown, decode) : undefined;
       if (markdown !== undefined && meta) {
         if (page.kind !== 'document') throw new ValidationError(`${where}: page ${page.id} is a ${page.kind} and has no document`);
         // The markdown's front matter and heading replace the metadata; without a document it stays as it was.

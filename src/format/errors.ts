@@ -23,6 +23,7 @@ export const FormatWarningCodes = {
   PAGE_BINARY: 'FORMAT_PAGE_BINARY',
   PAGE_INVALID_UTF8: 'FORMAT_PAGE_INVALID_UTF8',
   PAGE_TOO_LARGE: 'FORMAT_PAGE_TOO_LARGE',
+  PAGE_TOO_COMPLEX: 'FORMAT_PAGE_TOO_COMPLEX',
   PAGE_SYMLINK: 'FORMAT_PAGE_SYMLINK',
   PAGE_PARSE_WARNING: 'FORMAT_PAGE_PARSE_WARNING',
   FRONT_MATTER_INVALID: 'FORMAT_FRONT_MATTER_INVALID',
@@ -124,4 +125,23 @@ export function warning(
   if (extra.line !== undefined) w.line = extra.line;
   if (extra.data !== undefined) w.data = extra.data;
   return w;
+}
+
+/**
+ * Parsing or serializing a page went over a budget (time, memory, or the parser's stack on deeply nested
+ * input). The page is kept byte for byte with a FORMAT_PAGE_TOO_COMPLEX warning; never thrown out of an import.
+ */
+export class PageTooComplexError extends FormatError {
+  constructor(
+    readonly budget: 'time' | 'memory' | 'stack',
+    limit: number | undefined,
+    detail?: string,
+  ) {
+    super('FORMAT_PAGE_TOO_COMPLEX', `page too complex to parse: over the ${budget} budget${limit !== undefined ? ` (${limit}${budget === 'time' ? ' ms' : budget === 'memory' ? ' MB' : ''})` : ''}${detail ? `: ${detail}` : ''}`, { budget, ...(limit !== undefined ? { limit } : {}) });
+  }
+}
+
+/** A stack overflow (`Maximum call stack size exceeded`) of the parser or serializer. */
+export function isStackOverflow(err: unknown): boolean {
+  return err instanceof RangeError && /call stack/i.test(err.message);
 }

@@ -3,10 +3,11 @@
  * are regenerated with a minimal diff; SUMMARY.md is rewritten only when the TOC changed; assets
  * no page references any more are removed; unmanaged files are never touched.
  */
-import { BlobUnavailableError, FormatWarningCodes, InvalidRevisionError, warning, type FormatWarning } from './errors.js';
+import { BlobUnavailableError, FormatWarningCodes, InvalidRevisionError, PageTooComplexError, warning, type FormatWarning } from './errors.js';
 import { resolveSpaceConfig } from './gitbook-yaml.js';
 import type { DocumentPage, ExportOptions, ExportResult, PageModel, RevisionModel, SourceTree } from './model.js';
-import { decodePage, encodePage, fieldsFingerprint, reserializePage, serializeNewPage, type PageFields } from './page-codec.js';
+import { fieldsFingerprint, type PageFields } from './page-codec.js';
+import { inlinePageCodec } from './page-codec-runner.js';
 import { basename, dirname, isMarkdownPath, isWithin, joinPath, resolvePath, safeDecode, splitFragment, isExternalUrl } from './paths.js';
 import { formatReference, resolveReference, type ReferenceIndex } from './resolve-reference.js';
 import { allPages, documents, summaryFingerprint, summaryText } from './summary/from-revision.js';
@@ -185,6 +186,7 @@ export async function exportRevision(input: RevisionModel, target: SourceTree, o
   };
 
   // ---- pages ----
+  const codec = options.codec ?? inlinePageCodec;
   // Serializing is synchronous: give the event loop a turn every ~50 ms (timers, heartbeats, RPC).
   let lastYield = Date.now();
   for (const page of docs) {
@@ -196,9 +198,17 @@ export async function exportRevision(input: RevisionModel, target: SourceTree, o
     // A page whose markdown is not its imported blob was edited (or is new): its references are
     // re-derived from the text, so removed uses free their assets and new links get rewritten.
     const edited = page.markdown !== null && (!page.git || gitBlobOid(encoder.encode(page.markdown)) !== page.git.oid);
+    // A page too complex to parse or write within the budget is written as it is (never altered).
+    let tooComplex: PageTooComplexError | null = null;
+    const complex = (err: unknown): null => {
+      if (!(err instanceof PageTooComplexError)) throw err;
+      tooComplex = err;
+      return null;
+    };
     if (edited) {
       const from = page.git?.path ?? path;
-      page.references = decodePage(page.markdown!).urls.map((url) => ({ url, target: resolveReference(url, from, sourceIndex).target }));
+      const decoded = await codec.decode(page.markdown!).catch(complex);
+      if (decoded) page.references = decoded.urls.map((url) => ({ url, target: resolveReference(url, from, sourceIndex).target }));
     }
     for (const r of page.references) if (r.target.kind === 'file') referencedNow.add(r.target.fileId);
     if (page.cover?.fileId) referencedNow.add(page.cover.fileId);
@@ -234,15 +244,24 @@ export async function exportRevision(input: RevisionModel, target: SourceTree, o
       if (!same) rewrites.set(r.url, formatReference(r.url, path, targetPath, anchor));
     }
     let text = page.markdown;
-    const rewrite = (url: string) => rewrites.get(url);
-    if (edited) {
-      // Changed page: a minimal diff against the imported blob, changed blocks in GitBook's current
-      // style. Without a readable source blob (or for a new page) the whole page is written that way.
-      const source = page.git ? await sourceText(page.git) : undefined;
-      const wanted = fieldsChanged ? fields : null;
-      text = source !== undefined ? encodePage(text, wanted, rewrite, source) : encodePage(serializeNewPage(text), wanted, rewrite);
-    } else if (fieldsChanged || rewrites.size > 0) text = encodePage(text, fields, rewrite);
-    if (options.reserialize) text = reserializePage(text);
+    const written = async (): Promise<string> => {
+      let out = text;
+      if (edited) {
+        // Changed page: a minimal diff against the imported blob, changed blocks in GitBook's current
+        // style. Without a readable source blob (or for a new page) the whole page is written that way.
+        const source = page.git ? await sourceText(page.git) : undefined;
+        const wanted = fieldsChanged ? fields : null;
+        out = source !== undefined ? await codec.encode(out, wanted, rewrites, source) : await codec.encode(await codec.serializeNew(out), wanted, rewrites);
+      } else if (fieldsChanged || rewrites.size > 0) out = await codec.encode(out, fields, rewrites);
+      if (options.reserialize) out = await codec.reserialize(out);
+      return out;
+    };
+    if (tooComplex === null) text = (await written().catch(complex)) ?? text;
+    if (tooComplex !== null) {
+      const err: PageTooComplexError = tooComplex;
+      warnings.push(warning(FormatWarningCodes.PAGE_TOO_COMPLEX, `${path} is too complex to parse (over the ${err.budget} budget); written as it is, without the changes of fields or links`, { severity: 'error', path, data: { ...err.data } }));
+      rewrites.clear();
+    }
     if (rewrites.size > 0) page.references = page.references.map((r) => (rewrites.has(r.url) ? { ...r, url: rewrites.get(r.url)! } : r));
     const bytes = encoder.encode(text);
     const oid = gitBlobOid(bytes);

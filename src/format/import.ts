@@ -3,7 +3,7 @@
  * the page files listed there and the space files under `.gitbook/assets` / `.gitbook/includes`.
  * Incremental: with `previous`, a page whose blob oid is unchanged is reused without reading it.
  */
-import { FormatWarningCodes, TooManyPagesError, warning, type FormatWarning, type RawPageReason } from './errors.js';
+import { FormatWarningCodes, PageTooComplexError, TooManyPagesError, warning, type FormatWarning, type RawPageReason } from './errors.js';
 import { contentTypeOf } from './content-type.js';
 import { resolveSpaceConfig } from './gitbook-yaml.js';
 import { newId } from './ids.js';
@@ -12,7 +12,8 @@ import type {
 } from './model.js';
 import { REVISION_MODEL_VERSION } from './model.js';
 import { DEFAULT_MAX_LENGTH } from './markdown/index.js';
-import { decodePage, fieldsFingerprint, leadingEmoji, type PageFields } from './page-codec.js';
+import { fieldsFingerprint, leadingEmoji, type PageFields } from './page-codec.js';
+import { inlinePageCodec, type DecodedPageSummary } from './page-codec-runner.js';
 import { basename, dirname, isExternalUrl, isMarkdownPath, isWithin, joinPath, resolvePath, safeDecode, splitFragment } from './paths.js';
 import { resolveReference, type ReferenceIndex } from './resolve-reference.js';
 import { documents, summaryFingerprint, summaryText, allPages } from './summary/from-revision.js';
@@ -277,22 +278,26 @@ export async function importTree(tree: SourceTree, options: ImportOptions = {}):
   }
 
   // ---- page contents ----
-  /** A page file that cannot be read as a page: its bytes are kept (the store holds them), one typed warning says why. */
-  const keepRaw = (page: DocumentPage, reason: RawPageReason, size: number, message: string, data: Record<string, unknown>) => {
-    page.raw = { reason, size };
-    warnings.push(warning(reason, message, { severity: 'error', path: page.git!.path, data: { size, ...data } }));
-  };
+  const codec = options.codec ?? inlinePageCodec;
   let parsed = 0;
   let reused = 0;
   const rawUrls = new Map<string, string[]>();
-  // Parsing is synchronous: give the event loop a turn every ~50 ms so timers, heartbeats and RPC keep running.
+  /** Warnings of each page, merged in TOC order whatever order the pages finish in. */
+  const pageWarnings: FormatWarning[][] = loads.map(() => []);
+  // Pages are read and parsed `codec.concurrency` at a time (a pool parses them on every core). Parsing in this
+  // thread is synchronous: give the event loop a turn every ~50 ms so timers, heartbeats and RPC keep running.
   let lastYield = Date.now();
-  for (const { page, entry, tocText } of loads) {
+  const loadPage = async ({ page, entry, tocText }: (typeof loads)[number], warnings: FormatWarning[]): Promise<void> => {
     if (Date.now() - lastYield > 50) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       lastYield = Date.now();
     }
     const path = page.git!.path;
+    /** This page's file cannot be read as a page: its bytes are kept (the store holds them), one typed warning says why. */
+    const keepRaw = (page: DocumentPage, reason: RawPageReason, size: number, message: string, data: Record<string, unknown>) => {
+      page.raw = { reason, size };
+      warnings.push(warning(reason, message, { severity: 'error', path, data: { size, ...data } }));
+    };
     const old = prev.byPath.get(path);
     const reuse = old && old.git?.oid === entry.oid ? old : (prev.byOid.get(entry.oid) ?? []).find((c) => c.id === page.id);
     let fields: PageFields | null = null;
@@ -331,9 +336,18 @@ export async function importTree(tree: SourceTree, options: ImportOptions = {}):
             keepRaw(page, FormatWarningCodes.PAGE_INVALID_UTF8, bytes.byteLength, `${path} is not valid UTF-8 (${invalid.count} invalid byte${invalid.count === 1 ? '' : 's'}, first at byte ${invalid.first}); kept as raw bytes, not parsed, exported unchanged`, { invalidBytes: invalid.count, offset: invalid.first });
           }
         }
+        let decoded: DecodedPageSummary | null = null;
         if (text !== null) {
-          // Within the byte limit, so within the parser's length limit too (UTF-16 length ≤ UTF-8 bytes).
-          const decoded = decodePage(text, Math.max(limits.maxPageBytes, DEFAULT_MAX_LENGTH));
+          try {
+            // Within the byte limit, so within the parser's length limit too (UTF-16 length ≤ UTF-8 bytes).
+            decoded = await codec.decode(text, Math.max(limits.maxPageBytes, DEFAULT_MAX_LENGTH));
+          } catch (err) {
+            if (!(err instanceof PageTooComplexError)) throw err;
+            // Kept like a page over the size limit: its bytes stored as they are, written back unchanged on export.
+            keepRaw(page, FormatWarningCodes.PAGE_TOO_COMPLEX, bytes.byteLength, `${path} is too complex to parse (over the ${err.budget} budget${err.data.limit !== undefined ? ` of ${String(err.data.limit)}${err.budget === 'time' ? ' ms' : err.budget === 'memory' ? ' MB' : ''}` : ''}); kept as raw bytes, not parsed, exported unchanged`, { ...err.data });
+          }
+        }
+        if (text !== null && decoded !== null) {
           fields = decoded.fields;
           page.markdown = text;
           for (const w of decoded.warnings) {
@@ -363,7 +377,18 @@ export async function importTree(tree: SourceTree, options: ImportOptions = {}):
     const emoji = leadingEmoji(page.title);
     if (emoji !== undefined) page.emoji = emoji;
     if (page.derived === '') page.derived = fieldsFingerprint({ hidden: page.hidden, noIndex: page.noIndex, frontMatter: page.frontMatter });
+  };
+  {
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (next < loads.length) {
+        const i = next++;
+        await loadPage(loads[i]!, pageWarnings[i]!);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(codec.concurrency, loads.length)) }, lane));
   }
+  for (const list of pageWarnings) warnings.push(...list);
 
   // ---- slugs and URL paths ----
   const readmePath = config.readme;

@@ -243,6 +243,8 @@ export interface ImportOptions {
   /** Revision imported from an earlier tree: unchanged page blobs are reused without reading them. */
   previous?: { revision: RevisionModel; tree: SourceTree };
   limits?: ImportLimits;
+  /** Where pages are parsed (default: in this thread). A page over its budget is kept untouched (FORMAT_PAGE_TOO_COMPLEX). */
+  codec?: import('./page-codec-runner.js').PageCodecRunner;
 }
 
 export interface ImportStats {
@@ -269,6 +271,8 @@ export interface ExportOptions {
   reserialize?: boolean;
   /** Revision the target tree was imported as; lets export delete files removed from the model. */
   base?: RevisionModel;
+  /** Where pages are parsed and written (default: in this thread). A page over its budget is written unchanged. */
+  codec?: import('./page-codec-runner.js').PageCodecRunner;
 }
 
 export interface ExportResult {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openStore, startPgliteServer, type PgliteServer, type Store } from '../../src/store/index.js';
+import { openStore, startPgliteServer, type PgliteServer } from '../../src/store/index.js';
 import { startGitServer, type GitServer } from '../helpers/git-server.js';
 import { runConcurrentSync } from '../helpers/concurrent-sync.js';
 import { testLogger } from '../helpers/logger.js';

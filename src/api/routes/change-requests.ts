@@ -6,7 +6,8 @@ import { changeRequestStore, type ChangeRequestRecord, type ChangeRequestStatus 
 import type { RevisionRecord, SpaceRecord } from '../../store/index.js';
 import { requireAuth } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
-import { badRequest, conflict, notFound } from '../http-errors.js';
+import { badRequest, conflict, notFound, unprocessable } from '../http-errors.js';
+import { ParseBudgetExceededError } from '../../parse-pool/errors.js';
 import { changeRequestObject } from '../objects/change-request.js';
 import { fileObject, revisionObject } from '../objects/revision.js';
 import type { UrlBuilder } from '../objects/urls.js';
@@ -131,7 +132,12 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
     const { space, cr } = await load(request);
     assertSpaceEditable(space);
     open(cr);
-    const { revisionId, affected, insertedFiles } = await applyContentChanges(deps.store, space.id, cr.revisionId, request.body.changes);
+    const decode = (markdown: string) =>
+      deps.parsePool!.run('page.decode', markdown).catch((err: unknown) => {
+        if (err instanceof ParseBudgetExceededError) throw unprocessable('PAGE_TOO_COMPLEX', `a page's markdown is too complex to parse (over the ${err.budget} budget); nothing was changed`, { budget: err.budget });
+        throw err;
+      });
+    const { revisionId, affected, insertedFiles } = await applyContentChanges(deps.store, space.id, cr.revisionId, request.body.changes, { decode });
     const updated = await crs.setRevision(cr.id, revisionId, cr.revisionId);
     if (request.query.compat !== 'false') return object(updated, space);
     // compat=false: the spec's ChangeRequestContentUpdate (the change request, the affected pages, the files inserted).

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PageRecord, RevisionRecord, SpaceRecord } from '../../store/index.js';
 import type { ApiDeps } from '../deps.js';
-import { badRequest, notFound } from '../http-errors.js';
-import { markdownToDocument } from '../objects/document.js';
+import { badRequest, notFound, unprocessable } from '../http-errors.js';
+import { ParseBudgetExceededError } from '../../parse-pool/errors.js';
 import { fileObject, pageObject, revisionObject, type ContentScope } from '../objects/revision.js';
 import type { UrlBuilder } from '../objects/urls.js';
 import { pageQuery, paginateArray } from '../pagination.js';
@@ -29,7 +29,12 @@ export function registerContentReads(app: FastifyInstance, deps: ApiDeps, urls: 
     if (page.data?.raw) return pageObject(page, scope, urls);
     const bytes = await revisions.pageBody(scope.revisionId, page.id);
     const text = bytes ? new TextDecoder().decode(bytes) : '';
-    return pageObject(page, scope, urls, format === 'markdown' ? { markdown: text } : { document: markdownToDocument(text) });
+    if (format === 'markdown') return pageObject(page, scope, urls, { markdown: text });
+    const document = await deps.parsePool!.run('page.document', text).catch((err: unknown) => {
+      if (err instanceof ParseBudgetExceededError) throw unprocessable('PAGE_TOO_COMPLEX', `page ${page.id} is too complex to render as a document (over the ${err.budget} budget); its markdown is served with ?format=markdown`, { budget: err.budget });
+      throw err;
+    });
+    return pageObject(page, scope, urls, { document });
   }
 
   app.get(`${prefix}/pages`, async (request) => {

@@ -4,6 +4,7 @@ import { installRuntime } from '../../temporal/runtime.js';
 import { ensureSearchAttributes } from '../../temporal/search-attributes.js';
 import { createWorker } from '../../temporal/worker.js';
 import { openConfiguredStore } from '../open-store.js';
+import { ParsePool } from '../../parse-pool/pool.js';
 
 /** `folio worker`: one Folio worker polling TEMPORAL_ADDRESS, on DATABASE_URL (or the embedded store). */
 export async function run(): Promise<number> {
@@ -19,8 +20,9 @@ export async function run(): Promise<number> {
     } catch (err) {
       logger.warn({ err: (err as Error).message }, 'could not register search attributes (operator rights needed)');
     }
+    const parsePool = new ParsePool({ threads: config.parseThreads, timeBudgetMs: config.parseTimeBudgetMs, memoryBudgetMb: config.parseMemoryBudgetMb });
     const { worker, connection: native } = await createWorker({
-      deps: { store, config, logger },
+      deps: { store, config, logger, parsePool },
       address,
       namespace: config.temporalNamespace,
       taskQueue: config.taskQueue,
@@ -40,6 +42,7 @@ export async function run(): Promise<number> {
     // Stop watching stdin, or the open pipe would keep this process alive after the worker drained.
     process.stdin.destroy();
     await native.close();
+    await parsePool.close();
     logger.info('worker stopped');
     return 0;
   } finally {

@@ -1,5 +1,9 @@
 import yaml from 'js-yaml';
 import { FrontMatterInvalidError } from './errors.js';
+import { expandsBeyond } from './yaml-size.js';
+
+/** Most values front matter may hold once its YAML aliases are expanded (real front matter holds a few dozen). */
+export const MAX_FRONT_MATTER_VALUES = 10_000;
 
 /** One top-level key of the front matter with its exact source lines. */
 interface Entry {
@@ -50,6 +54,9 @@ export class FrontMatter {
     if (values === null || values === undefined) values = {};
     if (typeof values !== 'object' || Array.isArray(values)) {
       return new FrontMatter(raw, new FrontMatterInvalidError('front matter is not a mapping'));
+    }
+    if (expandsBeyond(values, MAX_FRONT_MATTER_VALUES)) {
+      return new FrontMatter(raw, new FrontMatterInvalidError(`YAML aliases expand the front matter to more than ${MAX_FRONT_MATTER_VALUES} values`));
     }
     const fm = new FrontMatter(raw, null);
     fm.values = values as Record<string, unknown>;

@@ -1,0 +1,42 @@
+/**
+ * Typed errors of the parse pool (`./pool.ts`): one class per failure, each with a stable `code`.
+ */
+import { FolioError } from '../errors.js';
+
+export type ParseBudget = 'time' | 'memory' | 'stack';
+
+/**
+ * A task went over its budget: it ran longer than the time budget (its thread was terminated), its thread ran
+ * out of the memory budget, or the parser overflowed its stack. Retrying the same input fails the same way.
+ */
+export class ParseBudgetExceededError extends FolioError {
+  constructor(
+    readonly budget: ParseBudget,
+    readonly limit: number | undefined,
+    operation: string,
+  ) {
+    const unit = budget === 'time' ? ' ms' : budget === 'memory' ? ' MB' : '';
+    super('PARSE_BUDGET_EXCEEDED', `${operation} went over the ${budget} budget${limit !== undefined ? ` of ${limit}${unit}` : ''}`, { data: { budget, ...(limit !== undefined ? { limit } : {}), operation } });
+  }
+}
+
+/** The pool's queue is full: the caller may try again later. */
+export class ParsePoolBusyError extends FolioError {
+  constructor(maxQueue: number) {
+    super('PARSE_POOL_BUSY', `the parse pool's queue is full (${maxQueue} tasks waiting)`, { data: { maxQueue }, retryable: true });
+  }
+}
+
+/** The pool was closed (the process is shutting down) before the task ran. */
+export class ParsePoolClosedError extends FolioError {
+  constructor() {
+    super('PARSE_POOL_CLOSED', 'the parse pool is closed (the process is shutting down)', { retryable: true });
+  }
+}
+
+/** A pool thread died for another reason than a budget, or the task threw: the message says what. */
+export class ParseTaskFailedError extends FolioError {
+  constructor(operation: string, message: string, data: Record<string, unknown> = {}) {
+    super('PARSE_TASK_FAILED', `${operation} failed: ${message}`, { data: { operation, ...data } });
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * A pool of worker threads that parse and serialize untrusted documents off the event loop, each task with a
+ * time budget (the thread is terminated on overrun and replaced) and a memory budget (the thread's
+ * `resourceLimits`; a thread that runs out is replaced). Tasks wait in a bounded queue; threads start on
+ * demand, load the parsers once and are reused; `close()` ends them all.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { ParseBudgetExceededError, ParsePoolBusyError, ParsePoolClosedError, ParseTaskFailedError } from './errors.js';
+import type { ParseOperation, ParseOperationArgs, ParseOperationResult } from './operations.js';
+import type { ReadyMessage, TaskReply, TaskRequest } from './protocol.js';
+
+export interface ParsePoolOptions {
+  /** Threads (default: `os.availableParallelism()`). */
+  threads?: number;
+  /** Time budget of one task in milliseconds (default 10 000). */
+  timeBudgetMs?: number;
+  /** Heap budget of one thread in MB (default 256); the young generation gets a fixed share of it. */
+  memoryBudgetMb?: number;
+  /** Tasks allowed to wait for a thread (default 10 000); more are refused with PARSE_POOL_BUSY. */
+  maxQueue?: number;
+}
+
+interface Task {
+  id: number;
+  op: string;
+  args: unknown[];
+  resolve(value: unknown): void;
+  reject(err: Error): void;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  task: Task | null;
+  timer: NodeJS.Timeout | null;
+  /** Set once the slot is being replaced (terminated or died): its late messages and exit are ignored. */
+  retired: boolean;
+}
+
+/**
+ * The thread entry: the compiled `thread.js` beside this file; when this file runs as TypeScript source (tests,
+ * tsx), `ts-thread.mjs`, which registers tsx's loader in the thread and imports `thread.ts`.
+ */
+function threadEntry(): { entry: URL; workerData: unknown } {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) return { entry: new URL('./thread.js', here), workerData: null };
+  return { entry: new URL('./ts-thread.mjs', here), workerData: { threadModule: new URL('./thread.ts', here).href } };
+}
+
+export class ParsePool {
+  readonly threads: number;
+  readonly timeBudgetMs: number;
+  readonly memoryBudgetMb: number;
+  readonly maxQueue: number;
+  private readonly slots: Slot[] = [];
+  private readonly queue: Task[] = [];
+  private nextId = 1;
+  private closed = false;
+  /** Threads replaced after a budget overrun or a crash (for operators and tests). */
+  replaced = 0;
+
+  constructor(options: ParsePoolOptions = {}) {
+    this.threads = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
+    this.timeBudgetMs = options.timeBudgetMs ?? 10_000;
+    this.memoryBudgetMb = options.memoryBudgetMb ?? 256;
+    this.maxQueue = options.maxQueue ?? 10_000;
+  }
+
+  /** Runs `op` in a pool thread; rejects with ParseBudgetExceededError, ParsePoolBusyError, ParsePoolClosedError or ParseTaskFailedError. */
+  run<O extends ParseOperation>(op: O, ...args: ParseOperationArgs<O>): Promise<ParseOperationResult<O>> {
+    if (this.closed) return Promise.reject(new ParsePoolClosedError());
+    if (this.queue.length >= this.maxQueue) return Promise.reject(new ParsePoolBusyError(this.maxQueue));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, op, args, resolve: resolve as (v: unknown) => void, reject });
+      this.dispatch();
+    });
+  }
+
+  /** Terminates every thread; waiting and running tasks fail with ParsePoolClosedError. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const t of this.queue.splice(0)) t.reject(new ParsePoolClosedError());
+    const ending = this.slots.splice(0).map((s) => {
+      s.retired = true;
+      if (s.timer) clearTimeout(s.timer);
+      s.task?.reject(new ParsePoolClosedError());
+      return s.worker.terminate();
+    });
+    await Promise.allSettled(ending);
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      const idle = this.slots.find((s) => s.ready && s.task === null);
+      if (idle) {
+        this.start(idle, this.queue.shift()!);
+        continue;
+      }
+      // Start another thread when every thread is busy and the pool is not full (it takes the task when ready).
+      const starting = this.slots.filter((s) => !s.ready).length;
+      if (this.slots.length < this.threads && starting < this.queue.length) this.spawn();
+      else return;
+    }
+  }
+
+  private spawn(): void {
+    const { entry, workerData } = threadEntry();
+    const worker = new Worker(entry, {
+      workerData,
+      resourceLimits: { maxOldGenerationSizeMb: this.memoryBudgetMb, maxYoungGenerationSizeMb: Math.max(4, Math.round(this.memoryBudgetMb / 8)) },
+      stdout: false,
+      stderr: false,
+    });
+    // Idle threads never keep the process alive; close() ends them at shutdown.
+    worker.unref();
+    const slot: Slot = { worker, ready: false, task: null, timer: null, retired: false };
+    this.slots.push(slot);
+    worker.on('message', (msg: TaskReply | ReadyMessage) => this.onMessage(slot, msg));
+    worker.on('error', (err: Error) => this.onDeath(slot, err));
+    worker.on('exit', (code) => this.onDeath(slot, new Error(`thread exited with code ${code}`)));
+  }
+
+  private start(slot: Slot, task: Task): void {
+    slot.task = task;
+    slot.timer = setTimeout(() => {
+      this.retire(slot);
+      void slot.worker.terminate();
+      task.reject(new ParseBudgetExceededError('time', this.timeBudgetMs, task.op));
+    }, this.timeBudgetMs);
+    const req: TaskRequest = { id: task.id, op: task.op, args: task.args };
+    slot.worker.postMessage(req);
+  }
+
+  private onMessage(slot: Slot, msg: TaskReply | ReadyMessage): void {
+    if (slot.retired) return;
+    if ('ready' in msg) {
+      slot.ready = true;
+      this.dispatch();
+      return;
+    }
+    const task = slot.task;
+    if (!task || task.id !== msg.id) return;
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    slot.task = null;
+    if (msg.ok) task.resolve(msg.value);
+    else if (msg.stackOverflow) task.reject(new ParseBudgetExceededError('stack', undefined, task.op));
+    else task.reject(new ParseTaskFailedError(task.op, msg.message, { name: msg.name, ...(msg.code !== undefined ? { code: msg.code } : {}) }));
+    this.dispatch();
+  }
+
+  /** A thread died (out of memory, or crashed): its task fails typed, a new thread replaces it on demand. */
+  private onDeath(slot: Slot, err: Error): void {
+    if (slot.retired) return;
+    const task = slot.task;
+    this.retire(slot);
+    if (task) {
+      const oom = (err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
+      task.reject(oom ? new ParseBudgetExceededError('memory', this.memoryBudgetMb, task.op) : new ParseTaskFailedError(task.op, `the parse thread died: ${err.message}`));
+    } else if (!slot.ready && !this.closed) {
+      // A thread that cannot even start would fail every task: fail the waiting ones rather than loop.
+      for (const t of this.queue.splice(0)) t.reject(new ParseTaskFailedError(t.op, `the parse thread could not start: ${err.message}`));
+    }
+  }
+
+  private retire(slot: Slot): void {
+    slot.retired = true;
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    slot.task = null;
+    const i = this.slots.indexOf(slot);
+    if (i >= 0) this.slots.splice(i, 1);
+    this.replaced++;
+    if (!this.closed) queueMicrotask(() => this.dispatch());
+  }
+}

@@ -1,0 +1,14 @@
+/** Messages between the parse pool and its threads. */
+export interface TaskRequest {
+  id: number;
+  op: string;
+  args: unknown[];
+}
+
+export type TaskReply =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; stackOverflow: boolean; name: string; message: string; code: string | undefined };
+
+export interface ReadyMessage {
+  ready: true;
+}

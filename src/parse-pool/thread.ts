@@ -1,0 +1,25 @@
+/**
+ * Entry point of one parse-pool thread: runs the named operation of each message and answers with its result,
+ * or with the failure (a stack overflow is reported as such, to be typed as a budget by the pool).
+ */
+import { parentPort } from 'node:worker_threads';
+import { parseOperations, type ParseOperation } from './operations.js';
+import type { TaskReply, TaskRequest } from './protocol.js';
+
+const port = parentPort;
+if (!port) throw new Error('parse-pool thread started outside a worker thread');
+
+port.on('message', (req: TaskRequest) => {
+  let reply: TaskReply;
+  try {
+    const op = parseOperations[req.op as ParseOperation] as ((...args: unknown[]) => unknown) | undefined;
+    if (!op) throw new Error(`unknown operation ${req.op}`);
+    reply = { id: req.id, ok: true, value: op(...req.args) };
+  } catch (err) {
+    const e = err as Error;
+    const stack = e instanceof RangeError && /call stack/i.test(e.message);
+    reply = { id: req.id, ok: false, stackOverflow: stack, name: e?.name ?? 'Error', message: String(e?.message ?? err), code: (e as { code?: unknown })?.code as string | undefined };
+  }
+  port.postMessage(reply);
+});
+port.postMessage({ ready: true });

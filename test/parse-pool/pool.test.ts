@@ -1,0 +1,115 @@
+/**
+ * The parse pool: results equal the in-thread codec's; a task over its time budget, its memory budget or the
+ * parser's stack fails typed and its thread is replaced; the queue is bounded; close() fails what waits. And the
+ * converter: a page too deep for the parser's stack is kept untouched with FORMAT_PAGE_TOO_COMPLEX, even in-thread.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { importTree } from '../../src/format/import.js';
+import { inlinePageCodec } from '../../src/format/page-codec-runner.js';
+import { treeFromFiles } from '../../src/format/source-tree.js';
+import { ParsePool } from '../../src/parse-pool/pool.js';
+import { poolPageCodec } from '../../src/parse-pool/page-codec.js';
+
+const pools: ParsePool[] = [];
+const pool = (options: ConstructorParameters<typeof ParsePool>[0]) => {
+  const p = new ParsePool(options);
+  pools.push(p);
+  return p;
+};
+afterAll(async () => {
+  await Promise.all(pools.map((p) => p.close()));
+});
+
+const PAGE = '---\ndescription: A page\n---\n\n# Hello\n\nSee [other](other.md) and ![img](.gitbook/assets/a.png).\n';
+const SLOW = `# Slow\n\n${'**_'.repeat(25_000)}\n`;
+const DEEP = `# Deep\n\n${'>'.repeat(10_000)} x\n`;
+
+async function failure(p: Promise<unknown>): Promise<any> {
+  return p.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (err: unknown) => err,
+  );
+}
+
+describe('parse pool', () => {
+  it('decodes a page in a thread exactly as in this thread', async () => {
+    const p = pool({ threads: 1, timeBudgetMs: 20_000 });
+    expect(await p.run('page.decode', PAGE)).toEqual(await inlinePageCodec.decode(PAGE));
+    const rewrites = new Map([['other.md', 'guide/other.md']]);
+    expect(await p.run('page.encode', PAGE, null, rewrites)).toEqual(await inlinePageCodec.encode(PAGE, null, rewrites));
+  });
+
+  it('time budget: the task fails typed, the thread is terminated and replaced, the next task runs', async () => {
+    const p = pool({ threads: 1, timeBudgetMs: 1000 });
+    await p.run('page.decode', '# warm\n'); // the thread is started (loading the parsers is not part of a task's budget)
+    const err = await failure(p.run('page.decode', SLOW));
+    expect(err).toMatchObject({ code: 'PARSE_BUDGET_EXCEEDED', budget: 'time', limit: 1000, retryable: false });
+    expect(p.replaced).toBe(1);
+    expect((await p.run('page.decode', PAGE)).fields.title).toBe('Hello');
+  });
+
+  it('memory budget: a thread that runs out of heap is replaced, the task fails typed', async () => {
+    const p = pool({ threads: 1, timeBudgetMs: 60_000, memoryBudgetMb: 16 });
+    const err = await failure(p.run('page.decode', '[a](b.md) '.repeat(150_000)));
+    expect(err).toMatchObject({ code: 'PARSE_BUDGET_EXCEEDED', budget: 'memory', limit: 16 });
+    expect(p.replaced).toBe(1);
+    expect((await p.run('page.decode', PAGE)).urls).toEqual(['other.md', '.gitbook/assets/a.png']);
+  });
+
+  it('stack: nesting too deep for the parser fails typed; the thread goes on', async () => {
+    const p = pool({ threads: 1, timeBudgetMs: 60_000 });
+    expect(await failure(p.run('page.decode', DEEP))).toMatchObject({ code: 'PARSE_BUDGET_EXCEEDED', budget: 'stack' });
+    expect((await p.run('page.decode', PAGE)).fields.title).toBe('Hello');
+    expect(p.replaced).toBe(0);
+  });
+
+  it('bounded queue and clean close', async () => {
+    const p = pool({ threads: 1, timeBudgetMs: 1000, maxQueue: 1 });
+    await p.run('page.decode', '# warm\n'); // the thread is ready: the next task runs at once, the one after waits
+    const running = p.run('page.decode', SLOW);
+    const waiting = p.run('page.decode', PAGE);
+    expect(await failure(p.run('page.decode', PAGE))).toMatchObject({ code: 'PARSE_POOL_BUSY', retryable: true });
+    const [a, b] = await Promise.allSettled([running, waiting]);
+    expect(a.status).toBe('rejected');
+    expect(b.status === 'fulfilled' ? b.value.fields.title : String(b.reason)).toBe('Hello');
+    const pending = p.run('page.decode', SLOW);
+    await p.close();
+    expect(await failure(pending)).toMatchObject({ code: 'PARSE_POOL_CLOSED', retryable: true });
+    expect(await failure(p.run('page.decode', PAGE))).toMatchObject({ code: 'PARSE_POOL_CLOSED' });
+  });
+});
+
+describe('import with budgets', () => {
+  const tree = () =>
+    treeFromFiles({
+      'README.md': '# Home\n\n[deep](deep.md)\n',
+      'deep.md': DEEP,
+      'slow.md': SLOW,
+      'SUMMARY.md': '# Summary\n\n* [Home](README.md)\n* [Deep](deep.md)\n* [Slow](slow.md)\n',
+    });
+
+  it('through the pool: the pages over budget are imported without content with FORMAT_PAGE_TOO_COMPLEX, the others normally', async () => {
+    // A budget far above what the deep page takes to overflow the stack, far below what the slow one would take.
+    const { revision, warnings } = await importTree(tree(), { codec: poolPageCodec(pool({ threads: 2, timeBudgetMs: 10_000 })) });
+    const [home, deep, slow] = revision.pages as any[];
+    expect(home).toMatchObject({ title: 'Home', titleSource: 'heading' });
+    expect(home.references[0].target).toEqual({ kind: 'page', pageId: deep.id });
+    expect(deep.markdown).toBeNull();
+    expect(slow.markdown).toBeNull();
+    const complex = warnings.filter((w) => w.code === 'FORMAT_PAGE_TOO_COMPLEX');
+    expect(complex.map((w) => [w.path, w.data?.budget])).toEqual([
+      ['deep.md', 'stack'],
+      ['slow.md', 'time'],
+    ]);
+    expect(complex.every((w) => w.severity === 'error')).toBe(true);
+  });
+
+  it('in this thread: a stack overflow of the parser no longer fails the whole import', async () => {
+    const t = treeFromFiles({ 'README.md': '# Home\n', 'deep.md': DEEP, 'SUMMARY.md': '# Summary\n\n* [Home](README.md)\n* [Deep](deep.md)\n' });
+    const { revision, warnings } = await importTree(t);
+    expect((revision.pages[1] as any).markdown).toBeNull();
+    expect(warnings.find((w) => w.code === 'FORMAT_PAGE_TOO_COMPLEX')).toMatchObject({ path: 'deep.md', data: { budget: 'stack' } });
+  });
+});
