@@ -20,6 +20,10 @@
  *   regenerated from `markdown` with the field applied, minimal diff).
  */
 
+import type { MetaLinks, PageCover } from './page-metadata.js';
+
+export type { MetaLinks, PageCover } from './page-metadata.js';
+
 export const REVISION_MODEL_VERSION = 1 as const;
 
 export interface GitSource {
@@ -27,20 +31,6 @@ export interface GitSource {
   oid: string;
   /** Repository-relative path of that file. */
   path: string;
-}
-
-export interface PageCover {
-  /** Value of `cover:` as written (path relative to the space root, or a URL). */
-  ref: string;
-  /** Resolved file id when `ref` names a space file. */
-  fileId?: string;
-  y?: number;
-  height?: number;
-}
-
-export interface MetaLinks {
-  canonical?: string;
-  alternates?: string[];
 }
 
 /** Where a reference inside a page (link, image, `{% file %}`, `{% include %}`, …) points to. */

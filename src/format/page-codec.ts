@@ -6,7 +6,7 @@
 import type { Nodes, Root } from 'mdast';
 import { createHash } from 'node:crypto';
 import { FrontMatter, currentStyle, parsePageFile, serializePageFile, type PageFile, type Style } from './markdown/index.js';
-import type { MetaLinks, PageCover } from './model.js';
+import type { MetaLinks, PageCover } from './page-metadata.js';
 
 /** Metadata of a page as written in its file. */
 export interface PageFields {

@@ -11,6 +11,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flattenPages, loadRevisionModel, modelToRevisionInput } from '../../src/gitsync/revision-records.js';
 import type { DocumentPage } from '../../src/format/model.js';
+import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
 
@@ -43,7 +44,7 @@ async function waitIdle(spaceId: string, timeoutMs = 120_000): Promise<any> {
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'folio-parse-pool-'));
-  folio = await startFolio({ env: { DATA_DIR: path.join(work, 'data'), FOLIO_VAULT_KEY: 'test-vault-key', FOLIO_PARSE_THREADS: '2', FOLIO_PARSE_TIME_BUDGET_MS: String(TIME_BUDGET_MS) } });
+  folio = await startFolio({ env: { DATA_DIR: path.join(work, 'data'), FOLIO_VAULT_KEY: 'test-vault-key', FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS, FOLIO_PARSE_THREADS: '2', FOLIO_PARSE_TIME_BUDGET_MS: String(TIME_BUDGET_MS) } });
   server = await startGitServer();
   const src = path.join(work, 'src');
   await mkdir(path.join(src, 'guide'), { recursive: true });
