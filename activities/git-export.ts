@@ -22,13 +22,13 @@ import {
   GitRefNotFoundError,
   type SourceTree,
 } from '../src/git/index.js';
-import { FormatWarningCodes, type FormatWarning } from '../src/format/errors.js';
+import type { FormatWarning } from '../src/format/errors.js';
 import { exportRevision } from '../src/format/export.js';
 import { importTree } from '../src/format/import.js';
 import { gitBlobOid } from '../src/format/source-tree.js';
 import type { RevisionModel, SourceTree as FormatTree } from '../src/format/model.js';
 import { conflictingPaths } from '../src/gitsync/conflicts.js';
-import { reportWarnings } from '../src/gitsync/warnings.js';
+import { describeWarnings, reportWarnings } from '../src/gitsync/warnings.js';
 import { gitFailure, toFailure } from './git-failures.js';
 import { loadRevisionModel } from '../src/gitsync/revision-records.js';
 import { FOLIO_AUTHOR, FOLIO_REQUEST_TRAILER, FOLIO_REVISION_TRAILER, folioTrailers } from '../src/gitsync/trailers.js';
@@ -192,7 +192,7 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       await progress.flush();
       const serious = warnings.filter((w) => w.severity === 'error');
       for (const w of serious) ctx.logger.warn({ spaceId: request.spaceId, requestId: request.requestId, code: w.code, path: w.path, data: w.data }, w.message);
-      const tooComplex = serious.filter((w) => w.code === FormatWarningCodes.PAGE_TOO_COMPLEX).map((w) => w.path ?? '');
+      const exportWarnings = warnings.length ? reportWarnings(warnings) : undefined;
       return {
         requestId: request.requestId,
         direction: 'export',
@@ -201,8 +201,8 @@ export function createGitExportActivity(ctx: GitSyncContext) {
         revisionId,
         filesChanged: changes.size,
         timingsMs,
-        detail: `pushed ${newCommit.slice(0, 12)} (${changes.size} changed path(s)${conflicts.length ? `, ${conflicts.length} conflict(s) overwritten by force` : ''})${tooComplex.length ? `; ${FormatWarningCodes.PAGE_TOO_COMPLEX} (written as they are): ${tooComplex.slice(0, 20).join(', ')}${tooComplex.length > 20 ? ', …' : ''}` : ''}`,
-        ...(warnings.length ? { warnings: reportWarnings(warnings) } : {}),
+        detail: `pushed ${newCommit.slice(0, 12)} (${changes.size} changed path(s)${conflicts.length ? `, ${conflicts.length} conflict(s) overwritten by force` : ''})${exportWarnings ? `; ${describeWarnings(exportWarnings)}` : ''}`,
+        ...(exportWarnings ? { warnings: exportWarnings } : {}),
       };
     } catch (err) {
       throw toFailure(err, secrets);

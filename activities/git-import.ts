@@ -18,7 +18,7 @@ import { importTree } from '../src/format/import.js';
 import { NoContentError } from '../src/format/errors.js';
 import type { SourceTree as FormatTree } from '../src/format/model.js';
 import { documents } from '../src/format/summary/from-revision.js';
-import { reportWarnings } from '../src/gitsync/warnings.js';
+import { describeWarnings, reportWarnings } from '../src/gitsync/warnings.js';
 import { loadRevisionModel, modelToRevisionInput } from '../src/gitsync/revision-records.js';
 import { toFailure } from './git-failures.js';
 import { FOLIO_REVISION_TRAILER } from '../src/gitsync/trailers.js';
@@ -196,7 +196,7 @@ export function createGitImportActivity(ctx: GitSyncContext) {
         filesChanged,
         timingsMs,
         ...(warnings ? { warnings } : {}),
-        detail: `imported ${head.slice(0, 12)}: ${imported.stats.pages} pages (${imported.stats.parsed} parsed, ${imported.stats.reused} reused), ${imported.stats.files} files${warnings ? `, ${warnings.total} warning${warnings.total === 1 ? '' : 's'}` : ''}`,
+        detail: `imported ${head.slice(0, 12)}: ${imported.stats.pages} pages (${imported.stats.parsed} parsed, ${imported.stats.reused} reused), ${imported.stats.files} files${warnings ? `, ${describeWarnings(warnings)}` : ''}`,
       };
     } catch (err) {
       throw toFailure(err, secrets);

@@ -26,3 +26,17 @@ export function reportWarnings(warnings: readonly FormatWarning[], max = MAX_REP
   });
   return { total: warnings.length, counts, warnings: kept };
 }
+
+/**
+ * One line for the request log and the run's result detail: how many warnings, and the paths of the files whose
+ * content was kept aside (error severity), by code — e.g. `2 warnings; FORMAT_PAGE_TOO_COMPLEX: a.md, b.md`.
+ */
+export function describeWarnings(report: GitWarningReport, maxPaths = 20): string {
+  const byCode = new Map<string, string[]>();
+  for (const w of report.warnings) {
+    if (w.severity !== 'error' || w.path === undefined) continue;
+    byCode.set(w.code, [...(byCode.get(w.code) ?? []), w.path]);
+  }
+  const parts = [...byCode].map(([code, paths]) => `${code}: ${paths.slice(0, maxPaths).join(', ')}${paths.length > maxPaths || (report.counts[code] ?? 0) > paths.length ? ', …' : ''}`);
+  return `${report.total} warning${report.total === 1 ? '' : 's'}${parts.length ? `; ${parts.join('; ')}` : ''}`;
+}
