@@ -11,21 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
 import { startGitServer, type GitServer } from '../helpers/git-server.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
+import { waitGitIdle } from '../helpers/git-idle.js';
 
 let work: string;
 let server: GitServer;
 const folios: TestFolio[] = [];
 
-async function waitIdle(folio: TestFolio, spaceId: string, timeoutMs = 90_000): Promise<any> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const info = await folio.request('GET', `/v1/spaces/${spaceId}/git/info`);
-    const q = info.body?.queue;
-    if (info.status === 200 && q && q.running === null && q.pending.length === 0 && info.body.operation && info.body.operation.state !== 'running') return info.body;
-    if (Date.now() > end) throw new Error(`git queue not idle: ${JSON.stringify(info.body).slice(0, 800)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 async function importInto(folio: TestFolio): Promise<{ spaceId: string; initialRevision: string; info: any }> {
   const created = await folio.request('POST', `/v1/orgs/${folio.organizationId}/spaces`, { title: 'Guarded' });
@@ -33,7 +24,7 @@ async function importInto(folio: TestFolio): Promise<{ spaceId: string; initialR
   const spaceId = created.body.id as string;
   const res = await folio.request('POST', `/v1/spaces/${spaceId}/git/import`, { url: server.url('docs'), ref: 'refs/heads/main', timestamp: new Date().toISOString() });
   expect(res.status).toBe(204);
-  return { spaceId, initialRevision: created.body.revision as string, info: await waitIdle(folio, spaceId) };
+  return { spaceId, initialRevision: created.body.revision as string, info: await waitGitIdle(folio, spaceId) };
 }
 
 beforeAll(async () => {

@@ -20,6 +20,7 @@ import { startFolio, type TestFolio } from '../helpers/folio.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 import { startHoldingProxy, type HoldingProxy } from './holding-proxy.js';
+import { waitGitIdle } from '../helpers/git-idle.js';
 
 const AUTH = { username: 'folio', password: 'F41lure-tests-Pa55' };
 const WRONG = { username: 'folio', password: 'Wr0ng-but-s3cret-too' };
@@ -43,16 +44,7 @@ async function writeDocs(dir: string, pages: number): Promise<void> {
   for (let i = 1; i < pages; i++) await writeFile(path.join(dir, `page-${i}.md`), `# Page ${i}\n\nText of page ${i}.\n`);
 }
 
-async function waitIdle(spaceId: string, timeoutMs = 90_000): Promise<any> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const info = await folio.request('GET', `/v1/spaces/${spaceId}/git/info`);
-    const q = info.body?.queue;
-    if (info.status === 200 && q && q.running === null && q.pending.length === 0 && info.body.operation && info.body.operation.state !== 'running') return info.body;
-    if (Date.now() > end) throw new Error(`git queue not idle: ${JSON.stringify(info.body).slice(0, 800)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+const waitIdle = (spaceId: string, timeoutMs = 90_000) => waitGitIdle(folio, spaceId, timeoutMs);
 
 async function send(spaceId: string, direction: 'import' | 'export', url: string, extra: Record<string, unknown> = {}) {
   const res = await folio.request('POST', `/v1/spaces/${spaceId}/git/${direction}`, { url, ref: REF, timestamp: nextTimestamp(), ...(direction === 'export' ? { commitMessage: 'from Folio' } : {}), ...extra });

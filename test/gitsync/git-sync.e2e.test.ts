@@ -13,6 +13,7 @@ import { startFolio, type TestFolio } from '../helpers/folio.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 import { startHoldingProxy, type HoldingProxy } from './holding-proxy.js';
+import { waitGitIdle } from '../helpers/git-idle.js';
 
 const CORPUS = path.join(corpusDir(), 'GitbookIO+git-sync-normalization');
 const PASSWORD = 'Sup3r-s3cret-pw';
@@ -42,17 +43,7 @@ async function newSpace(): Promise<string> {
   return created.body.id;
 }
 
-/** Waits until git/info shows the operation of `requestCount` finished requests and returns git/info. */
-async function waitIdle(spaceId: string, timeoutMs = 90_000): Promise<any> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const info = await folio.request('GET', `/v1/spaces/${spaceId}/git/info`);
-    const q = info.body?.queue;
-    if (info.status === 200 && q && q.running === null && q.pending.length === 0 && info.body.operation && info.body.operation.state !== 'running') return info.body;
-    if (Date.now() > end) throw new Error(`git queue not idle: ${JSON.stringify(info.body).slice(0, 800)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+const waitIdle = (spaceId: string, timeoutMs = 90_000) => waitGitIdle(folio, spaceId, timeoutMs);
 
 async function gitImport(spaceId: string, repo: string, extra: Record<string, unknown> = {}) {
   const res = await folio.request('POST', `/v1/spaces/${spaceId}/git/import`, { url: server.authedUrl(repo), ref: REF, timestamp: nextTimestamp(), ...extra });

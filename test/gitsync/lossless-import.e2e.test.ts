@@ -15,6 +15,7 @@ import type { GitOperationResult } from '../../src/temporal/contract/index.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
+import { waitGitIdle } from '../helpers/git-idle.js';
 
 const REF = 'refs/heads/main';
 const PASSWORD = 'lossless-pw';
@@ -54,16 +55,7 @@ async function newSpace(): Promise<string> {
   return created.body.id;
 }
 
-async function waitIdle(spaceId: string, timeoutMs = 180_000): Promise<any> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const info = await folio.request('GET', `/v1/spaces/${spaceId}/git/info`);
-    const q = info.body?.queue;
-    if (info.status === 200 && q && q.running === null && q.pending.length === 0 && info.body.operation && info.body.operation.state !== 'running') return info.body;
-    if (Date.now() > end) throw new Error(`git queue not idle: ${JSON.stringify(info.body).slice(0, 800)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+const waitIdle = (spaceId: string, timeoutMs = 180_000) => waitGitIdle(folio, spaceId, timeoutMs);
 
 async function sync(direction: 'import' | 'export', spaceId: string, repo: string): Promise<any> {
   const res = await folio.request('POST', `/v1/spaces/${spaceId}/git/${direction}`, { url: server.authedUrl(repo), ref: REF, timestamp: nextTimestamp(), ...(direction === 'export' ? { commitMessage: 'Export from Folio' } : {}) });

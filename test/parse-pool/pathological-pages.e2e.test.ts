@@ -14,6 +14,7 @@ import type { DocumentPage } from '../../src/format/model.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
+import { waitGitIdle } from '../helpers/git-idle.js';
 
 const REF = 'refs/heads/main';
 const TIME_BUDGET_MS = 1500;
@@ -31,16 +32,7 @@ const PATHOLOGICAL: Record<string, string> = {
   'nested.md': `# Nested\n\n${'- '.repeat(10_000)}deep\n`,
 };
 
-async function waitIdle(spaceId: string, timeoutMs = 120_000): Promise<any> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const info = await folio.request('GET', `/v1/spaces/${spaceId}/git/info`);
-    const q = info.body?.queue;
-    if (info.status === 200 && q && q.running === null && q.pending.length === 0 && info.body.operation && info.body.operation.state !== 'running') return info.body;
-    if (Date.now() > end) throw new Error(`git queue not idle: ${JSON.stringify(info.body).slice(0, 800)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+const waitIdle = (spaceId: string, timeoutMs = 120_000) => waitGitIdle(folio, spaceId, timeoutMs);
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'folio-parse-pool-'));
