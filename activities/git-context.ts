@@ -1,15 +1,16 @@
 /** What the git activities share: the dependencies, the space-scoped git caches, the fetch policy and the credential vault. */
 import { ApplicationFailure } from '@temporalio/activity';
 import { openCache, removeLegacyCaches, type RepoCache } from '../src/git/index.js';
-import { createVault, vaultKey, type CredentialVault } from '../src/gitsync/vault.js';
+import { getGitCredentials } from '../src/gitsync/credentials.js';
 import { fetchPolicyFromConfig, type FetchPolicy } from '../src/net/policy.js';
 import type { SpaceRecord } from '../src/store/index.js';
 import type { GitSyncRequest } from '../src/temporal/contract/index.js';
+import { openVault, type SecretVault } from '../src/vault/index.js';
 import type { ActivityDeps } from './deps.js';
 import { gitCacheRoot } from './git-cache-root.js';
 
 export interface GitSyncContext extends ActivityDeps {
-  vault(): CredentialVault;
+  vault(): SecretVault;
   cacheRoot: string;
   /**
    * The space's cache for the request's remote, under `<cacheRoot>/orgs/<organizationId>/<spaceId>/` taken from
@@ -21,7 +22,6 @@ export interface GitSyncContext extends ActivityDeps {
 }
 
 export function gitSyncContext(deps: ActivityDeps): GitSyncContext {
-  let vault: CredentialVault | undefined;
   const cacheRoot = gitCacheRoot(deps.config);
   // Caches of the pre-tenant layout (shared across spaces) are removed once per process, before the first use.
   let legacyRemoved: Promise<void> | undefined;
@@ -49,17 +49,14 @@ export function gitSyncContext(deps: ActivityDeps): GitSyncContext {
       });
     },
     fetchPolicy: fetchPolicyFromConfig(deps.config),
-    vault() {
-      vault ??= createVault(deps.store.sql, vaultKey({ dataDir: deps.config.dataDir }));
-      return vault;
-    },
+    vault: () => openVault(deps.store, { dataDir: deps.config.dataDir }),
   };
 }
 
 /** The credentials a request refers to: none, or the vault's for the request's own space (a missing entry is a typed failure). */
 export async function credentialsOf(ctx: GitSyncContext, request: GitSyncRequest): Promise<{ username: string; password: string } | undefined> {
   if (!request.credentialId) return undefined;
-  const creds = await ctx.vault().get(request.credentialId, request.spaceId);
+  const creds = await getGitCredentials(ctx.vault(), request.credentialId, request.spaceId);
   if (!creds) throw ApplicationFailure.create({ type: 'CREDENTIALS_MISSING', message: 'the credentials of this request expired or were removed; send the request again', nonRetryable: true });
   return creds;
 }
