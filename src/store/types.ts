@@ -598,7 +598,11 @@ export interface OpenApiStore {
    * (so an unchanged re-fetch, or a retried activity, creates none); clears the error code; keeps the
    * run's warnings as `lastProcessedErrors`. Ignored (`applied: false`) when a newer run is already recorded.
    */
-  recordSuccess(id: string, run: number, result: Pick<ProcessSpecSuccess, 'hash' | 'rootPath' | 'filesystem' | 'url' | 'info' | 'warnings' | 'warningCount'>): Promise<{ spec: OpenApiSpecRecord; version: OpenApiVersionRecord | null; created: boolean; applied: boolean }>;
+  recordSuccess(
+    id: string,
+    run: number,
+    result: Pick<ProcessSpecSuccess, 'hash' | 'rootPath' | 'filesystem' | 'url' | 'info' | 'warnings' | 'warningCount'>,
+  ): Promise<{ spec: OpenApiSpecRecord; version: OpenApiVersionRecord | null; created: boolean; applied: boolean }>;
   /** Records a failed run: the code and errors are set, the last version stays. Ignored when a newer run is recorded. */
   recordFailure(id: string, run: number, failure: RunFailure): Promise<{ spec: OpenApiSpecRecord; applied: boolean }>;
   /** Newest first. */
