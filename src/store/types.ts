@@ -333,7 +333,7 @@ export interface GitRequestLogRow extends GitRequestLogEntry {
   updatedAt: Date;
 }
 
-/** A sealed secret as the vault stores it (`git_credentials`): the store never sees it in clear. */
+/** A sealed secret as the vault stores it (`vault_secrets`): the store never sees it in clear. */
 export interface VaultEntryInput {
   id: string;
   /** The space the secret was given for: it is only handed out for that space. */

@@ -1,5 +1,5 @@
 /**
- * The rows of the secret vault (`git_credentials`, migration 002): sealed bytes with the space they were given
+ * The rows of the secret vault (`vault_secrets`, migrations 002 and 007): sealed bytes with the space they were given
  * for and an expiry. Sealing and opening is src/vault/'s business; the store never sees a secret in clear.
  */
 import { NotFoundError } from '../errors.js';
@@ -10,7 +10,7 @@ export function createVaultStore(sql: Sql): VaultStore {
   return {
     async insert(entry) {
       try {
-        await sql.query('INSERT INTO git_credentials (id, space_id, sealed, expires_at) VALUES ($1, $2, $3, $4)', [
+        await sql.query('INSERT INTO vault_secrets (id, space_id, sealed, expires_at) VALUES ($1, $2, $3, $4)', [
           entry.id,
           entry.spaceId,
           entry.sealed,
@@ -22,17 +22,17 @@ export function createVaultStore(sql: Sql): VaultStore {
       }
     },
     async sealed(id, spaceId) {
-      const rows = await sql.query<{ sealed: Uint8Array }>('SELECT sealed FROM git_credentials WHERE id = $1 AND space_id = $2 AND expires_at > now()', [
+      const rows = await sql.query<{ sealed: Uint8Array }>('SELECT sealed FROM vault_secrets WHERE id = $1 AND space_id = $2 AND expires_at > now()', [
         id,
         spaceId,
       ]);
       return rows[0] ? new Uint8Array(rows[0].sealed) : null;
     },
     async delete(id) {
-      await sql.query('DELETE FROM git_credentials WHERE id = $1', [id]);
+      await sql.query('DELETE FROM vault_secrets WHERE id = $1', [id]);
     },
     async deleteExpired() {
-      const rows = await sql.query<{ id: string }>('DELETE FROM git_credentials WHERE expires_at <= now() RETURNING id');
+      const rows = await sql.query<{ id: string }>('DELETE FROM vault_secrets WHERE expires_at <= now() RETURNING id');
       return rows.length;
     },
   };

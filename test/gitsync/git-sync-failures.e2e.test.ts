@@ -225,7 +225,7 @@ describe('git sync failures', () => {
   });
 
   it('stale and duplicate requests leave no credentials in the vault', async () => {
-    const credentialCount = async () => Number((await rawSql(folio.store).query<{ n: string | number }>('SELECT count(*) AS n FROM git_credentials WHERE space_id = $1', [spaceId]))[0]!.n);
+    const credentialCount = async () => Number((await rawSql(folio.store).query<{ n: string | number }>('SELECT count(*) AS n FROM vault_secrets WHERE space_id = $1', [spaceId]))[0]!.n);
     await waitIdle(spaceId);
     expect(await credentialCount()).toBe(0);
     // Older than the last applied import: dropped. The same request twice: the second is a duplicate.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MigrationError, openStore, runMigrations } from '../../src/store/index.js';
+import { MigrationError, migrations, openStore, runMigrations } from '../../src/store/index.js';
 import { defineStoreSuite } from './store-suite.js';
 import { pgliteTemplate } from '../helpers/store.js';
 import { rawSql } from '../../src/store/raw-sql.js';
@@ -20,6 +20,23 @@ describe('migration runner', () => {
       const half = await rawSql(store).query("SELECT 1 FROM information_schema.tables WHERE table_name = 'half'");
       expect(half).toHaveLength(0);
       expect(await runMigrations(rawSql(store), [good])).toEqual({ applied: [] });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('keeps the vault entries sealed before the vault table was renamed (007_vault_secrets)', async () => {
+    const store = await openStore({ dataDir: 'memory://', migrate: false });
+    try {
+      const before = migrations.findIndex((m) => m.id === '007_vault_secrets');
+      expect(before).toBeGreaterThan(0);
+      await runMigrations(rawSql(store), migrations.slice(0, before));
+      await store.orgs.create({ id: 'org-m', title: 'M' });
+      const space = await store.spaces.create('org-m', {});
+      const sealed = new Uint8Array([1, 2, 3, 4]);
+      await rawSql(store).query("INSERT INTO git_credentials (id, space_id, sealed, expires_at) VALUES ('cred_old', $1, $2, now() + interval '1 hour')", [space.id, sealed]);
+      expect((await store.migrate()).applied).toContain('007_vault_secrets');
+      expect(await store.vault.sealed('cred_old', space.id)).toEqual(sealed);
     } finally {
       await store.close();
     }

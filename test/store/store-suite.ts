@@ -490,8 +490,8 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       await store.vault.insert({ id: expired, spaceId: space.id, sealed, expiresAt: new Date(Date.now() - 1000) });
       expect(await store.vault.sealed(expired, space.id)).toBeNull();
       expect(await store.vault.deleteExpired()).toBeGreaterThanOrEqual(1);
-      expect(await count(store, 'git_credentials', 'id = $1', [expired])).toBe(0);
-      expect(await count(store, 'git_credentials', 'id = $1', [id])).toBe(1);
+      expect(await count(store, 'vault_secrets', 'id = $1', [expired])).toBe(0);
+      expect(await count(store, 'vault_secrets', 'id = $1', [id])).toBe(1);
       await store.vault.delete(id);
       await store.vault.delete(id);
       expect(await store.vault.sealed(id, space.id)).toBeNull();

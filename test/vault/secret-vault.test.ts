@@ -26,7 +26,7 @@ describe('secret vault', () => {
     const vault = createSecretVault(store.vault, vaultKey({ dataDir: dir, env: { FOLIO_VAULT_KEY: 'one key' } }));
     const id = await vault.put(spaceId, 'hunter2-secret');
     expect(await vault.get(id, spaceId)).toBe('hunter2-secret');
-    const [row] = await rawSql(store).query<{ sealed: Uint8Array }>('SELECT sealed FROM git_credentials WHERE id = $1', [id]);
+    const [row] = await rawSql(store).query<{ sealed: Uint8Array }>('SELECT sealed FROM vault_secrets WHERE id = $1', [id]);
     expect(Buffer.from(row!.sealed).toString('latin1')).not.toContain('hunter2');
     const stranger = createSecretVault(store.vault, vaultKey({ dataDir: dir, env: { FOLIO_VAULT_KEY: 'another key' } }));
     await expect(stranger.get(id, spaceId)).rejects.toThrow();
@@ -37,7 +37,7 @@ describe('secret vault', () => {
     const id = await vault.put(spaceId, 'short-lived', { ttlMs: -1000 });
     expect(await vault.get(id, spaceId)).toBeNull();
     expect(await vault.sweep()).toBeGreaterThanOrEqual(1);
-    expect(await rawSql(store).query('SELECT 1 FROM git_credentials WHERE id = $1', [id])).toEqual([]);
+    expect(await rawSql(store).query('SELECT 1 FROM vault_secrets WHERE id = $1', [id])).toEqual([]);
   });
 
   it('is built once per store, with the key file DATA_DIR/vault.key (mode 0600) when FOLIO_VAULT_KEY is unset', async () => {
