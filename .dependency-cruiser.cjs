@@ -6,7 +6,9 @@
  *   (`src/temporal/worker.ts` wires the activities into the worker);
  * - `workflows/` (deterministic, bundled) imports only the contract, `@temporalio/workflow` (and
  *   `@temporalio/common`, its failure types), other workflows, and activity *types*;
- * - the contract `src/temporal/contract/` imports nothing but itself.
+ * - the contract `src/temporal/contract/` imports nothing but itself;
+ * - SQL stays in the store: outside `src/store/`, nothing imports the store's connection (`raw-sql`, the
+ *   adapters, the SQL helpers, the migration runner) or a PostgreSQL driver; the rest of Folio uses `Store`'s members.
  * @type {import('dependency-cruiser').IConfiguration}
  */
 module.exports = {
@@ -45,6 +47,13 @@ module.exports = {
       comment: 'The contract is shared by the workflow sandbox and Node code: it imports only itself.',
       from: { path: '^src/temporal/contract/' },
       to: { pathNot: '^src/temporal/contract/' },
+    },
+    {
+      name: 'sql-stays-in-the-store',
+      severity: 'error',
+      comment: 'Only src/store/ talks SQL: everything else goes through the typed members of Store (src/store/types.ts).',
+      from: { pathNot: '^src/store/' },
+      to: { path: ['^src/store/(raw-sql|sql-pg|sql-pglite|sql-helpers|migrate)[.]ts$', '^node_modules/(pg|pg-[^/]+|@electric-sql/[^/]+)/'] },
     },
     {
       name: 'workflows-only-contract-and-sdk',

@@ -1,10 +1,11 @@
 /** What the git activities share: the dependencies, the space-scoped git caches, the fetch policy and the credential vault. */
 import { ApplicationFailure } from '@temporalio/activity';
 import { openCache, removeLegacyCaches, type RepoCache } from '../src/git/index.js';
-import { createVault, vaultKey, type CredentialVault } from '../src/gitsync/vault.js';
+import { getGitCredentials } from '../src/gitsync/credentials.js';
 import { fetchPolicyFromConfig, type FetchPolicy } from '../src/net/policy.js';
 import type { SpaceRecord } from '../src/store/index.js';
 import type { GitSyncRequest } from '../src/temporal/contract/index.js';
+import { openVault, type SecretVault } from '../src/vault/index.js';
 import type { ActivityDeps } from './deps.js';
 import { gitCacheRoot } from './git-cache-root.js';
 import { parsePoolOf } from './parse-pool.js';
@@ -12,7 +13,7 @@ import type { PageCodecRunner } from '../src/format/page-codec-runner.js';
 import { poolPageCodec } from '../src/parse-pool/page-codec.js';
 
 export interface GitSyncContext extends ActivityDeps {
-  vault(): CredentialVault;
+  vault(): SecretVault;
   cacheRoot: string;
   /**
    * The space's cache for the request's remote, under `<cacheRoot>/orgs/<organizationId>/<spaceId>/` taken from
@@ -26,7 +27,6 @@ export interface GitSyncContext extends ActivityDeps {
 }
 
 export function gitSyncContext(deps: ActivityDeps): GitSyncContext {
-  let vault: CredentialVault | undefined;
   let codec: PageCodecRunner | undefined;
   const cacheRoot = gitCacheRoot(deps.config);
   // Caches of the pre-tenant layout (shared across spaces) are removed once per process, before the first use.
@@ -59,17 +59,14 @@ export function gitSyncContext(deps: ActivityDeps): GitSyncContext {
       codec ??= poolPageCodec(parsePoolOf(deps));
       return codec;
     },
-    vault() {
-      vault ??= createVault(deps.store.sql, vaultKey({ dataDir: deps.config.dataDir }));
-      return vault;
-    },
+    vault: () => openVault(deps.store, { dataDir: deps.config.dataDir }),
   };
 }
 
 /** The credentials a request refers to: none, or the vault's for the request's own space (a missing entry is a typed failure). */
 export async function credentialsOf(ctx: GitSyncContext, request: GitSyncRequest): Promise<{ username: string; password: string } | undefined> {
   if (!request.credentialId) return undefined;
-  const creds = await ctx.vault().get(request.credentialId, request.spaceId);
+  const creds = await getGitCredentials(ctx.vault(), request.credentialId, request.spaceId);
   if (!creds) throw ApplicationFailure.create({ type: 'CREDENTIALS_MISSING', message: 'the credentials of this request expired or were removed; send the request again', nonRetryable: true });
   return creds;
 }

@@ -98,7 +98,7 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       }
       lap('fetch');
       const markExported = async (commitOid: string) => {
-        await store.gitSync.update(request.spaceId, { lastExport: { timestamp: request.timestamp, commit: commitOid, requestId: request.requestId, revisionId, ...({ url: request.url } as object) } });
+        await store.gitSync.update(request.spaceId, { lastExport: { timestamp: request.timestamp, commit: commitOid, requestId: request.requestId, revisionId, url: request.url } });
       };
 
       if (remoteHead) {

@@ -54,7 +54,7 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       // A retry of an attempt that stored the revision and made it primary, then died before completing: done.
       if (primary && primary.idempotencyKey === idempotencyKey && primary.git?.oid) {
         await store.gitSync.update(request.spaceId, {
-          lastImport: { timestamp: request.timestamp, commit: primary.git.oid, requestId: request.requestId, revisionId: primary.id, ...({ url: request.url } as object) },
+          lastImport: { timestamp: request.timestamp, commit: primary.git.oid, requestId: request.requestId, revisionId: primary.id, url: request.url },
         });
         return { requestId: request.requestId, direction: 'import', outcome: 'applied', commit: primary.git.oid, revisionId: primary.id, detail: `imported ${primary.git.oid.slice(0, 12)} (completed by a retry)` };
       }
@@ -75,7 +75,7 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       const info = await readCommit(cache, head);
       const markImported = async (revisionId: string | undefined, warnings?: GitWarningReport) => {
         await store.gitSync.update(request.spaceId, {
-          lastImport: { timestamp: request.timestamp, commit: head, requestId: request.requestId, ...(revisionId ? { revisionId } : {}), ...(warnings ? { warnings } : {}), ...({ url: request.url } as object) },
+          lastImport: { timestamp: request.timestamp, commit: head, requestId: request.requestId, ...(revisionId ? { revisionId } : {}), ...(warnings ? { warnings } : {}), url: request.url },
         });
       };
 

@@ -3,7 +3,7 @@
  * import and export (./git-import.ts, ./git-export.ts).
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import { recordRequest } from '../src/gitsync/request-log.js';
+import { NotFoundError } from '../src/errors.js';
 import type { GitOperationResult, GitQueueOutcome, GitSyncRequest } from '../src/temporal/contract/index.js';
 import type { ActivityDeps } from './deps.js';
 import { gitSyncContext } from './git-context.js';
@@ -29,9 +29,9 @@ export function createGitSyncActivities(deps: ActivityDeps) {
       await ctx.vault().sweep();
       for (const o of outcomes) {
         if (o.status === 'dropped-stale' || o.status === 'duplicate') log.info({ spaceId, requestId: o.requestId, direction: o.direction, timestamp: o.timestamp, status: o.status }, 'git request dropped');
-        await recordRequest(store.sql, spaceId, { requestId: o.requestId, direction: o.direction, timestamp: o.timestamp, status: o.status, code: o.code ?? null, message: o.message ?? null }).catch((err: unknown) => {
+        await store.gitRequests.record(spaceId, { requestId: o.requestId, direction: o.direction, timestamp: o.timestamp, status: o.status, code: o.code ?? null, message: o.message ?? null }).catch((err: unknown) => {
           // The space may be gone (purged): nothing to record then.
-          if (!/foreign key/i.test(String((err as Error).message))) throw err;
+          if (!(err instanceof NotFoundError)) throw err;
         });
       }
     },
@@ -50,17 +50,15 @@ export function createGitSyncActivities(deps: ActivityDeps) {
           url: request.url,
           ref: request.ref,
           ...(request.projectDirectory ? { projectDirectory: request.projectDirectory } : {}),
-          // Extra keys for git/info (the repo column is JSON, kept as written).
-          ...({
-            ...(request.repoTreeURL ? { treeURL: request.repoTreeURL } : {}),
-            ...(request.repoCommitURL ? { commitURL: request.repoCommitURL } : {}),
-            ...(request.gitInfo?.provider ? { provider: request.gitInfo.provider } : {}),
-            ...(request.gitInfo?.url ? { infoURL: request.gitInfo.url } : {}),
-          } as object),
+          // For git/info.
+          ...(request.repoTreeURL ? { treeURL: request.repoTreeURL } : {}),
+          ...(request.repoCommitURL ? { commitURL: request.repoCommitURL } : {}),
+          ...(request.gitInfo?.provider ? { provider: request.gitInfo.provider } : {}),
+          ...(request.gitInfo?.url ? { infoURL: request.gitInfo.url } : {}),
         },
         operation: { state: 'running', direction: request.direction, startedAt: new Date().toISOString(), requestId: request.requestId, error: null },
       });
-      await recordRequest(store.sql, request.spaceId, { requestId: request.requestId, direction: request.direction, timestamp: request.timestamp, status: 'running' });
+      await store.gitRequests.record(request.spaceId, { requestId: request.requestId, direction: request.direction, timestamp: request.timestamp, status: 'running' });
       return { stale: false };
     },
 
@@ -83,7 +81,7 @@ export function createGitSyncActivities(deps: ActivityDeps) {
             ...(end.result?.warnings ? { warnings: end.result.warnings } : {}),
           },
         }).catch(() => undefined);
-        await recordRequest(store.sql, request.spaceId, {
+        await store.gitRequests.record(request.spaceId, {
           requestId: request.requestId,
           direction: request.direction,
           timestamp: request.timestamp,

@@ -2,7 +2,6 @@ import { ApplicationFailure, Context, heartbeat } from '@temporalio/activity';
 import { NotFoundError } from '../src/errors.js';
 import { fetchPolicyFromConfig } from '../src/net/policy.js';
 import { processSpec } from '../src/openapi/process.js';
-import { createOpenApiRepository } from '../src/openapi/repository.js';
 import { deleteRefreshSchedule, updateRefreshScheduleAfterRun } from '../src/temporal/openapi-schedule.js';
 import type { OpenApiFailureDetails, OpenApiProcessCode } from '../src/temporal/contract/index.js';
 import type { ActivityDeps } from './deps.js';
@@ -18,7 +17,7 @@ function notFound(err: unknown): never {
 
 export function createOpenApiActivities({ store, config, logger }: ActivityDeps) {
   const fetchPolicy = fetchPolicyFromConfig(config);
-  const repo = createOpenApiRepository(store);
+  const repo = store.openapi;
   return {
     /** Removes the refresh schedule of a spec that no longer exists (false: there was none). */
     async openapiDeleteSchedule(input: { specId: string }): Promise<{ deleted: boolean }> {

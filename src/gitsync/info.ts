@@ -5,9 +5,8 @@
  * endedAt, error }`, absent before the first operation. A space that never asked for a sync has no Git info:
  * the API answers 404 there, as the official spec says ("Returns 404 if no Git provider is configured").
  */
-import type { GitSyncState } from '../store/index.js';
+import type { GitRequestLogRow, GitSyncState } from '../store/index.js';
 import type { GitQueueView } from '../temporal/contract/index.js';
-import type { RequestLogRow } from './request-log.js';
 
 const STATES: Record<string, 'running' | 'success' | 'failure' | 'timeout'> = {
   running: 'running',
@@ -29,8 +28,8 @@ function repoName(url: string): string {
   }
 }
 
-export function gitInfoObject(state: GitSyncState, extra: { queue: GitQueueView | null; requests: RequestLogRow[] }) {
-  const repo = state.repo as (GitSyncState['repo'] & { treeURL?: string; provider?: string; infoURL?: string }) | null;
+export function gitInfoObject(state: GitSyncState, extra: { queue: GitQueueView | null; requests: GitRequestLogRow[] }) {
+  const repo = state.repo;
   const op = state.operation;
   return {
     object: 'git-info',

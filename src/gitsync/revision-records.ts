@@ -93,7 +93,7 @@ export interface LoadedRevision {
 export async function loadRevisionModel(store: Store, revisionId: string): Promise<LoadedRevision | null> {
   const revision = await store.revisions.get(revisionId);
   if (!revision) return null;
-  let meta = (revision.data as { model?: { version: number; config: unknown; summary: unknown } }).model;
+  let meta = (revision.data as { model?: Pick<RevisionModel, 'version' | 'config' | 'summary'> }).model;
   if (!meta) {
     const empty = (await importTree(new Map())).revision;
     meta = { version: empty.version, config: empty.config, summary: empty.summary };
@@ -165,12 +165,11 @@ export async function loadRevisionModel(store: Store, revisionId: string): Promi
     if (f.git) file.git = { oid: f.git.oid, path: f.git.path };
     return file;
   };
-  const model = {
-    ...(meta as object),
-    version: meta.version,
+  const model: RevisionModel = {
+    ...meta,
     pages: pages.map(toModel),
     files: files.map(toFile),
-  } as RevisionModel;
+  };
   return { model, fileHashes, hashByGitOid };
 }
 

@@ -1,5 +1,5 @@
 import { stripCredentials } from '../redact.js';
-import type { OpenApiSpecRecord, OpenApiVersionContent, OpenApiVersionRecord } from './repository.js';
+import type { OpenApiSpecRecord, OpenApiVersionContent, OpenApiVersionRecord } from '../store/index.js';
 import { looksLikeJson } from './parse-document.js';
 
 /** What the objects need to build their addresses (the API's UrlBuilder fits). */

@@ -4,7 +4,7 @@ import type { TemporalClient } from '../temporal/client.js';
 import type { ProcessOpenApiSpecInput, RefreshOpenApiSpecInput } from '../temporal/contract/index.js';
 import { deleteRefreshSchedule, ensureRefreshSchedule } from '../temporal/openapi-schedule.js';
 import { startOpenApiProcessing as startProcessingWorkflow } from '../temporal/start.js';
-import type { OpenApiRepository, OpenApiSpecRecord } from './repository.js';
+import type { OpenApiSpecRecord, OpenApiStore } from '../store/index.js';
 
 /**
  * The workflow service (Temporal) refused or did not answer a call that starts or schedules processing.
@@ -60,7 +60,7 @@ export function processInput(spec: OpenApiSpecRecord, config: Pick<Config, 'open
  * WorkflowServiceUnavailableError is thrown.
  */
 export async function startOpenApiProcessing(
-  deps: { client: TemporalClient; config: Pick<Config, 'openapiFetchTimeoutMs' | 'taskQueue'>; repo: OpenApiRepository },
+  deps: { client: TemporalClient; config: Pick<Config, 'openapiFetchTimeoutMs' | 'taskQueue'>; repo: OpenApiStore },
   spec: OpenApiSpecRecord,
   trigger: ProcessOpenApiSpecInput['trigger'],
 ): Promise<{ spec: OpenApiSpecRecord; run: number; workflowId: string }> {

@@ -2,16 +2,21 @@ import { mkdir } from 'node:fs/promises';
 import { ValidationError } from '../errors.js';
 import { redact } from '../redact.js';
 import { createBlobStore } from './blobs.js';
+import { createChangeRequestStore } from './change-requests.js';
 import { StoreUnavailableError } from './errors.js';
+import { createGitRequestLogStore } from './git-requests.js';
 import { createGitSyncStore } from './git-sync.js';
 import { runMigrations } from './migrate.js';
 import { migrations } from './migrations/index.js';
+import { createOpenApiStore } from './openapi.js';
 import { createOrgStore } from './orgs.js';
+import { attachSql } from './raw-sql.js';
 import { createRevisionStore } from './revisions.js';
 import { createSpaceStore } from './spaces.js';
 import { openPgSql } from './sql-pg.js';
 import { openPgliteSql } from './sql-pglite.js';
 import { createTokenStore } from './tokens.js';
+import { createVaultStore } from './vault.js';
 import type { OpenStoreOptions, Sql, Store } from './types.js';
 
 function isMemory(dataDir: string): boolean {
@@ -44,7 +49,6 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
   const logger = options.logger;
   let closed = false;
   const store: Store = {
-    sql,
     blobs,
     migrate: () => runMigrations(sql, migrations, logger),
     async health() {
@@ -66,7 +70,12 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     spaces: createSpaceStore(sql, blobs),
     revisions: createRevisionStore(sql, blobs),
     gitSync: createGitSyncStore(sql),
+    gitRequests: createGitRequestLogStore(sql),
+    vault: createVaultStore(sql),
+    changeRequests: createChangeRequestStore(sql),
+    openapi: createOpenApiStore(sql, blobs),
   };
+  attachSql(store, sql);
 
   if (options.migrate !== false) {
     try {

@@ -3,6 +3,9 @@
  * from the store is described here; `openStore` in ./index.ts builds a `Store`.
  */
 import type { Logger } from '../log.js';
+import type { OpenApiErrorCode, SpecProblem } from '../openapi/errors.js';
+import type { SpecSourceInput, SpecVisibility } from '../openapi/input.js';
+import type { ProcessSpecSuccess, SpecInfo, SpecSource } from '../openapi/process.js';
 
 // ---------------------------------------------------------------------------------------------------
 // SQL access: one dialect (PostgreSQL), two adapters (in-process PGlite, pg Pool).
@@ -259,6 +262,12 @@ export interface GitSyncRepo {
   url: string;
   ref: string;
   projectDirectory?: string;
+  /** The request's `repoTreeURL` / `repoCommitURL`, shown by git/info. */
+  treeURL?: string;
+  commitURL?: string;
+  /** The request's `gitInfo` (provider and repository page), shown by git/info. */
+  provider?: string;
+  infoURL?: string;
 }
 
 export interface GitSyncMark {
@@ -266,6 +275,8 @@ export interface GitSyncMark {
   commit: string;
   requestId?: string;
   revisionId?: string;
+  /** The repository URL of the request (without credentials). */
+  url?: string;
   /** Import: the converter's warnings (see src/gitsync/warnings.ts). */
   warnings?: GitWarningReportJson;
 }
@@ -304,6 +315,115 @@ export interface GitSyncPatch {
   lastImport?: GitSyncMark | null;
   lastExport?: GitSyncMark | null;
   operation?: GitSyncOperation | null;
+}
+
+/** One entry of the git request log (`git_sync_requests`): a request with its latest status. */
+export interface GitRequestLogEntry {
+  requestId: string;
+  direction: 'import' | 'export';
+  timestamp: string;
+  /** queued, running, succeeded, noop, failed, timeout, dropped-stale, duplicate */
+  status: string;
+  code?: string | null;
+  message?: string | null;
+}
+
+export interface GitRequestLogRow extends GitRequestLogEntry {
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A sealed secret as the vault stores it (`vault_secrets`): the store never sees it in clear. */
+export interface VaultEntryInput {
+  id: string;
+  /** The space the secret was given for: it is only handed out for that space. */
+  spaceId: string;
+  sealed: Uint8Array;
+  expiresAt: Date;
+}
+
+export type ChangeRequestStatus = 'draft' | 'open' | 'archived' | 'merged';
+
+export interface ChangeRequestRecord {
+  id: string;
+  spaceId: string;
+  number: number;
+  status: ChangeRequestStatus;
+  subject: string;
+  createdBy: string | null;
+  /** The change request's current revision. */
+  revisionId: string;
+  /** The primary revision it was created from (or last updated against). */
+  revisionInitial: string;
+  mergedRevisionId: string | null;
+  /** Who merged it (an API token id); null before the merge, or for merges recorded before this was kept. */
+  mergedBy: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  mergedAt: Date | null;
+}
+
+export interface ChangeRequestCreateInput {
+  spaceId: string;
+  subject?: string;
+  createdBy?: string;
+  revisionId: string;
+  status?: ChangeRequestStatus;
+}
+
+export type ProcessingState = 'pending' | 'progress' | 'complete';
+
+export type StoredSpecSource = { kind: 'url'; url: string } | { kind: 'text'; textHash: string };
+
+export interface OpenApiSpecRecord {
+  id: string;
+  organizationId: string;
+  slug: string;
+  /** A URL source keeps the URL as given (it may carry credentials: strip them before showing it). */
+  source: StoredSpecSource;
+  processingState: ProcessingState;
+  visibility: SpecVisibility;
+  lastVersionId: string | null;
+  lastProcessedAt: Date | null;
+  lastProcessErrorCode: OpenApiErrorCode | null;
+  /** Problems of the last run: the errors of a failed run, the warnings of a successful one. */
+  lastProcessedErrors: SpecProblem[];
+  lastProcessedErrorCount: number;
+  /** Failed runs since the last success (pauses the refresh schedule when it grows). */
+  consecutiveFailures: number;
+  /** Runs started so far (the `n` of `openapi/<specId>/process/<n>`). */
+  processRuns: number;
+  /** The newest run whose outcome is recorded. */
+  appliedRun: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface OpenApiVersionRecord {
+  id: string;
+  specId: string;
+  /** `sha256:…` of the bundled files (see specContentHash). */
+  contentHash: string;
+  /** Blob holding `{ rootPath, filesystem }` as JSON. */
+  contentBlob: string;
+  rootPath: string;
+  /** Where the root document was fetched from (credentials removed), null for a text source. */
+  sourceUrl: string | null;
+  info: SpecInfo;
+  size: number;
+  run: number;
+  createdAt: Date;
+}
+
+export interface OpenApiVersionContent {
+  rootPath: string;
+  filesystem: Record<string, string>;
+}
+
+export interface RunFailure {
+  code: OpenApiErrorCode;
+  errors: SpecProblem[];
+  errorCount: number;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -409,8 +529,91 @@ export interface GitSyncStore {
   update(spaceId: string, patch: GitSyncPatch, options?: { ifOperationState?: string | null }): Promise<GitSyncState>;
 }
 
+/** The git request log (`git_sync_requests`), so operators see dropped requests too. */
+export interface GitRequestLogStore {
+  /**
+   * Inserts or updates the request's row; `duplicate` and `queued` never overwrite the status of a request
+   * already logged. NotFoundError when the space is gone.
+   */
+  record(spaceId: string, entry: GitRequestLogEntry): Promise<void>;
+  /** Most recently updated first. */
+  list(spaceId: string, limit?: number): Promise<GitRequestLogRow[]>;
+}
+
+/** The rows of the secret vault (src/vault/ seals and opens them; the store only keeps bytes). */
+export interface VaultStore {
+  /** NotFoundError when the space is unknown. */
+  insert(entry: VaultEntryInput): Promise<void>;
+  /** The sealed bytes of an unexpired entry given for `spaceId`, or null. */
+  sealed(id: string, spaceId: string): Promise<Uint8Array | null>;
+  /** Idempotent. */
+  delete(id: string): Promise<void>;
+  /** Removes expired entries; returns how many. */
+  deleteExpired(): Promise<number>;
+}
+
+/** Change requests (`change_requests`), numbered per space. */
+export interface ChangeRequestStore {
+  /** NotFoundError when the space is unknown or deleted. */
+  create(input: ChangeRequestCreateInput): Promise<ChangeRequestRecord>;
+  get(spaceId: string, id: string): Promise<ChangeRequestRecord | null>;
+  byMergedRevision(revisionId: string): Promise<ChangeRequestRecord | null>;
+  /** Oldest first. */
+  list(spaceId: string, options: { limit: number; page?: string; status?: ChangeRequestStatus }): Promise<Paginated<ChangeRequestRecord>>;
+  /** NotFoundError when unknown. */
+  update(spaceId: string, id: string, patch: { subject?: string; status?: ChangeRequestStatus }): Promise<ChangeRequestRecord>;
+  /** Compare-and-set of the change request's revision (ConflictError when another edit landed first, or it was merged). */
+  setRevision(id: string, revisionId: string, expected: string, options?: { revisionInitial?: string }): Promise<ChangeRequestRecord>;
+  /** NotFoundError when unknown. */
+  markMerged(id: string, mergedRevisionId: string, mergedBy?: string | null): Promise<ChangeRequestRecord>;
+}
+
+/** OpenAPI specifications and their versions; a version's files are one blob, never rows. */
+export interface OpenApiStore {
+  /** ConflictError when the slug is taken in the organization; NotFoundError for an unknown organization. */
+  create(organizationId: string, input: { id?: string; slug: string; source: SpecSourceInput; visibility?: SpecVisibility }): Promise<OpenApiSpecRecord>;
+  get(id: string): Promise<OpenApiSpecRecord | null>;
+  getBySlug(organizationId: string, slug: string): Promise<OpenApiSpecRecord | null>;
+  /** Oldest first. */
+  list(organizationId: string, options: PageOptions): Promise<Paginated<OpenApiSpecRecord>>;
+  /** Replaces the source; `changed` tells whether it differs from the stored one. NotFoundError when unknown. */
+  setSource(id: string, source: SpecSourceInput): Promise<{ spec: OpenApiSpecRecord; changed: boolean }>;
+  setVisibility(id: string, visibility: SpecVisibility): Promise<OpenApiSpecRecord>;
+  /** Removes the spec and its versions (their blobs become garbage). false when it did not exist. */
+  delete(id: string): Promise<boolean>;
+  /** The source in the form processSpec takes (reads a text source's blob). */
+  sourceOf(spec: OpenApiSpecRecord): Promise<SpecSource>;
+  /** Numbers a new processing run and sets the state to `pending`. */
+  startRun(id: string): Promise<{ spec: OpenApiSpecRecord; run: number }>;
+  /**
+   * Gives up a run that was numbered but never started (the workflow service refused it): it counts as
+   * recorded, so its number is never reused and a late result of it is ignored; the state goes back to
+   * `complete` when an earlier run was recorded (otherwise it stays `pending`). A no-op for an older run.
+   */
+  abandonRun(id: string, run: number): Promise<OpenApiSpecRecord>;
+  /** `progress`, unless a newer run's outcome is already recorded. */
+  markProgress(id: string, run: number): Promise<OpenApiSpecRecord>;
+  /**
+   * Records a successful run: a new version only when the content hash differs from the last version's
+   * (so an unchanged re-fetch, or a retried activity, creates none); clears the error code; keeps the
+   * run's warnings as `lastProcessedErrors`. Ignored (`applied: false`) when a newer run is already recorded.
+   */
+  recordSuccess(
+    id: string,
+    run: number,
+    result: Pick<ProcessSpecSuccess, 'hash' | 'rootPath' | 'filesystem' | 'url' | 'info' | 'warnings' | 'warningCount'>,
+  ): Promise<{ spec: OpenApiSpecRecord; version: OpenApiVersionRecord | null; created: boolean; applied: boolean }>;
+  /** Records a failed run: the code and errors are set, the last version stays. Ignored when a newer run is recorded. */
+  recordFailure(id: string, run: number, failure: RunFailure): Promise<{ spec: OpenApiSpecRecord; applied: boolean }>;
+  /** Newest first. */
+  listVersions(specId: string, options: PageOptions): Promise<Paginated<OpenApiVersionRecord>>;
+  getVersion(specId: string, versionId: string): Promise<OpenApiVersionRecord | null>;
+  latestVersion(specId: string): Promise<OpenApiVersionRecord | null>;
+  versionContent(version: OpenApiVersionRecord): Promise<OpenApiVersionContent>;
+}
+
+/** The content store. Its SQL connection stays inside src/store/ (tests reach it through ./raw-sql.ts). */
 export interface Store {
-  sql: Sql;
   blobs: BlobStore;
   migrate(): Promise<{ applied: string[] }>;
   /** Throws (StoreUnavailableError) when the database does not answer. */
@@ -421,4 +624,8 @@ export interface Store {
   spaces: SpaceStore;
   revisions: RevisionStore;
   gitSync: GitSyncStore;
+  gitRequests: GitRequestLogStore;
+  vault: VaultStore;
+  changeRequests: ChangeRequestStore;
+  openapi: OpenApiStore;
 }

@@ -3,6 +3,7 @@ import { sha256Hex } from '../../src/store/hash.js';
 import { workflowIds } from '../../src/temporal/contract/index.js';
 import type { PurgeSpaceResult } from '../../workflows/purge.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { rawSql } from '../../src/store/raw-sql.js';
 
 /**
  * API tokens on the dev server: the admin API under the organization, the read-only scope enforced for every
@@ -71,7 +72,7 @@ describe('API tokens', () => {
   it('an expired token is refused', async () => {
     const { id, token } = await folio.store.tokens.create(folio.organizationId, { expiresAt: new Date(Date.now() + 60_000) });
     expect((await as(token, 'GET', '/v1/orgs')).status).toBe(200);
-    await folio.store.sql.query("UPDATE api_tokens SET expires_at = now() - interval '1 second' WHERE id = $1", [id]);
+    await rawSql(folio.store).query("UPDATE api_tokens SET expires_at = now() - interval '1 second' WHERE id = $1", [id]);
     expect((await as(token, 'GET', '/v1/orgs')).status).toBe(401);
     expect((await folio.request('GET', `${tokensPath()}/${id}`)).body.status).toBe('expired');
   });

@@ -21,6 +21,7 @@ import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js
 import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 import { startHoldingProxy, type HoldingProxy } from './holding-proxy.js';
 import { waitGitIdle } from '../helpers/git-idle.js';
+import { rawSql } from '../../src/store/raw-sql.js';
 
 const AUTH = { username: 'folio', password: 'F41lure-tests-Pa55' };
 const WRONG = { username: 'folio', password: 'Wr0ng-but-s3cret-too' };
@@ -216,7 +217,7 @@ describe('git sync failures', () => {
   });
 
   it('stale and duplicate requests leave no credentials in the vault', async () => {
-    const credentialCount = async () => Number((await folio.store.sql.query<{ n: string | number }>('SELECT count(*) AS n FROM git_credentials WHERE space_id = $1', [spaceId]))[0]!.n);
+    const credentialCount = async () => Number((await rawSql(folio.store).query<{ n: string | number }>('SELECT count(*) AS n FROM vault_secrets WHERE space_id = $1', [spaceId]))[0]!.n);
     await waitIdle(spaceId);
     expect(await credentialCount()).toBe(0);
     // Older than the last applied import: dropped. The same request twice: the second is a duplicate.

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createVault } from '../../src/gitsync/vault.js';
+import { getGitCredentials, putGitCredentials } from '../../src/gitsync/credentials.js';
 import type { Store } from '../../src/store/index.js';
+import { createSecretVault } from '../../src/vault/index.js';
 import { createTestStore } from '../helpers/store.js';
 
 describe('credential vault: credentials are read back only for the space they came with', () => {
@@ -16,15 +17,15 @@ describe('credential vault: credentials are read back only for the space they ca
   });
 
   it('another space (of this or another organization) gets null for the same credential id', async () => {
-    const vault = createVault(store.sql, randomBytes(32));
+    const vault = createSecretVault(store.vault, randomBytes(32));
     const mine = await store.spaces.create('org-a', { title: 'Mine' });
     const sibling = await store.spaces.create('org-a', { title: 'Sibling' });
     const theirs = await store.spaces.create('org-b', { title: 'Theirs' });
-    const id = await vault.put(mine.id, { username: 'ci', password: 's3cret' });
-    expect(await vault.get(id, mine.id)).toEqual({ username: 'ci', password: 's3cret' });
-    expect(await vault.get(id, sibling.id)).toBeNull();
-    expect(await vault.get(id, theirs.id)).toBeNull();
+    const id = await putGitCredentials(vault, mine.id, { username: 'ci', password: 's3cret' });
+    expect(await getGitCredentials(vault, id, mine.id)).toEqual({ username: 'ci', password: 's3cret' });
+    expect(await getGitCredentials(vault, id, sibling.id)).toBeNull();
+    expect(await getGitCredentials(vault, id, theirs.id)).toBeNull();
     await vault.delete(id);
-    expect(await vault.get(id, mine.id)).toBeNull();
+    expect(await getGitCredentials(vault, id, mine.id)).toBeNull();
   });
 });

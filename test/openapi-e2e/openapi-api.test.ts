@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
 import { buildServer } from '../../src/api/server.js';
 import { SOURCE_BODY_LIMIT_BYTES, SOURCE_TEXT_MAX_BYTES } from '../../src/openapi/input.js';
-import { createOpenApiRepository } from '../../src/openapi/repository.js';
 import { describeRefreshSchedule, ensureRefreshSchedule } from '../../src/temporal/openapi-schedule.js';
 import { WorkflowServiceUnavailableError, refreshInput, startOpenApiProcessing } from '../../src/openapi/start-processing.js';
 import { OpenApiSpecIdAttribute, refreshScheduleId, refreshWorkflowId, workflowIds } from '../../src/temporal/contract/index.js';
@@ -16,6 +15,7 @@ import { testLogger } from '../helpers/logger.js';
 import { assertContract } from '../helpers/openapi-contract.js';
 import { startSpecServer, type SpecServer } from '../openapi/spec-server.js';
 import { corpusDir } from '../../src/project-root.js';
+import { rawSql } from '../../src/store/raw-sql.js';
 
 /**
  * OpenAPI specs through the HTTP API on the test dev server: processing workflow, versions, failures
@@ -51,7 +51,7 @@ async function waitComplete(slug: string, minRuns = 1): Promise<any> {
   for (;;) {
     const res = await call('GET', `/v1/orgs/${folio.organizationId}/openapi/${slug}`);
     expect(res.status).toBe(200);
-    const spec = await folio.store.sql.query<{ process_runs: number; applied_run: number }>('SELECT process_runs, applied_run FROM openapi_specs WHERE id = $1', [res.body.id]);
+    const spec = await rawSql(folio.store).query<{ process_runs: number; applied_run: number }>('SELECT process_runs, applied_run FROM openapi_specs WHERE id = $1', [res.body.id]);
     const row = spec[0]!;
     if (res.body.processingState === 'complete' && row.applied_run >= minRuns && row.applied_run >= row.process_runs) return res.body;
     if (Date.now() > deadline) throw new Error(`spec ${slug} did not complete: ${JSON.stringify(res.body)}`);
@@ -63,7 +63,7 @@ const org = () => `/v1/orgs/${folio.organizationId}`;
 
 /** Runs numbered so far for a spec (`n` of the newest `openapi/<specId>/process/<n>`). */
 async function runsOf(specId: string): Promise<number> {
-  const rows = await folio.store.sql.query<{ process_runs: number }>('SELECT process_runs FROM openapi_specs WHERE id = $1', [specId]);
+  const rows = await rawSql(folio.store).query<{ process_runs: number }>('SELECT process_runs FROM openapi_specs WHERE id = $1', [specId]);
   return Number(rows[0]!.process_runs);
 }
 
@@ -247,7 +247,7 @@ describe('OpenAPI specs through the API', () => {
   it('keeps an existing schedule in line with the configuration (interval and arguments), idempotently', async () => {
     const created = await call('POST', `${org()}/openapi`, { slug: 'sched-sync', source: { url: `${server.url}/specs/swagger2.yaml` } });
     await waitComplete('sched-sync');
-    const record = (await createOpenApiRepository(folio.store).get(created.body.id))!;
+    const record = (await folio.store.openapi.get(created.body.id))!;
     const options = (every: string, config = folio.config) => ({
       specId: record.id,
       organizationId: record.organizationId,
@@ -362,7 +362,7 @@ describe('OpenAPI specs through the API', () => {
       expect(after).toMatchObject({ processingState: 'complete', lastVersion: before.lastVersion });
 
       // The run numbered just before Temporal refused to start it is given up, not left pending.
-      const repo = createOpenApiRepository(folio.store);
+      const repo = folio.store.openapi;
       const spec = (await repo.get(before.id))!;
       await expect(startOpenApiProcessing({ client: dead, config: folio.config, repo }, spec, 'update')).rejects.toBeInstanceOf(WorkflowServiceUnavailableError);
       const abandoned = (await repo.get(before.id))!;

@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities } from '../../activities/index.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { createOpenApiRepository, type OpenApiRepository } from '../../src/openapi/repository.js';
+import type { OpenApiStore } from '../../src/store/index.js';
 import type { Store } from '../../src/store/index.js';
 import { workflowIds } from '../../src/temporal/contract/index.js';
 import { describeRefreshSchedule, ensureRefreshSchedule } from '../../src/temporal/openapi-schedule.js';
@@ -22,14 +22,14 @@ describe('processOpenApiSpecWorkflow: timeouts, deleted specs, denied networks',
   let store: Store;
   let client: Client;
   let worker: RunningWorker;
-  let repo: OpenApiRepository;
+  let repo: OpenApiStore;
   let config: Config;
   let server: SpecServer;
 
   beforeAll(async () => {
     store = await createTestStore();
     await store.orgs.ensure({ id: 'wf-org', title: 'Workflow org' });
-    repo = createOpenApiRepository(store);
+    repo = store.openapi;
     // The default configuration (private networks denied, no FETCH_ALLOW_HOSTS): the spec server below is on loopback.
     config = loadConfig({ FOLIO_TASK_QUEUE: uniqueTaskQueue('openapi-wf') });
     server = await startSpecServer({ '/spec.yaml': { body: 'openapi: 3.1.0\ninfo: { title: T, version: "1" }\npaths: {}\n' } });

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError, ValidationError } from '../../src/errors.js';
 import { specContentHash } from '../../src/openapi/content-hash.js';
-import { createOpenApiRepository, type OpenApiRepository } from '../../src/openapi/repository.js';
+import type { OpenApiStore } from '../../src/store/index.js';
 import type { Store } from '../../src/store/index.js';
+import { rawSql } from '../../src/store/raw-sql.js';
 
 const ORG = 'org-openapi';
 
@@ -10,7 +11,7 @@ const ORG = 'org-openapi';
 export function defineRepositorySuite(name: string, open: () => Promise<Store>): void {
 describe(name, () => {
   let store: Store;
-  let repo: OpenApiRepository;
+  let repo: OpenApiStore;
 
   function success(filesystem: Record<string, string>, rootPath = 'openapi.yaml') {
     return {
@@ -27,7 +28,7 @@ describe(name, () => {
   beforeAll(async () => {
     store = await open();
     await store.orgs.ensure({ id: ORG, title: 'OpenAPI org' });
-    repo = createOpenApiRepository(store);
+    repo = store.openapi;
   });
 
   afterAll(async () => {
@@ -119,7 +120,7 @@ describe(name, () => {
       expect(await repo.delete(spec.id)).toBe(false);
       expect(await repo.get(spec.id)).toBeNull();
       expect(await repo.getVersion(spec.id, version!.id)).toBeNull();
-      const rows = await store.sql.query('SELECT 1 FROM openapi_spec_versions WHERE spec_id = $1', [spec.id]);
+      const rows = await rawSql(store).query('SELECT 1 FROM openapi_spec_versions WHERE spec_id = $1', [spec.id]);
       expect(rows).toHaveLength(0);
     });
   });
@@ -234,7 +235,7 @@ describe(name, () => {
       const { run } = await repo.startRun(spec.id);
       const { version } = await repo.recordSuccess(spec.id, run, success({ 'openapi.yaml': `unique ${Date.now()}` }));
       // Unpin so that garbage collection considers it.
-      await store.sql.query('UPDATE blobs SET pinned_until = NULL WHERE hash = $1', [version!.contentBlob]);
+      await rawSql(store).query('UPDATE blobs SET pinned_until = NULL WHERE hash = $1', [version!.contentBlob]);
       await store.blobs.deleteUnreferenced();
       expect((await store.blobs.has([version!.contentBlob])).size).toBe(1);
       await repo.delete(spec.id);

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore, startPgliteServer } from '../../src/store/index.js';
 import { defineStoreSuite } from './store-suite.js';
+import { rawSql } from '../../src/store/raw-sql.js';
 
 const root = await mkdtemp(path.join(os.tmpdir(), 'folio-pglite-server-'));
 // Like a DATA_DIR others may look into: only the socket directory keeps them out.
@@ -82,32 +83,32 @@ describe('pglite-server with two pg clients', () => {
     const a = await openStore({ databaseUrl: server.url, poolSize: 3, migrate: false });
     const b = await openStore({ databaseUrl: server.url, poolSize: 3, migrate: false });
     try {
-      await a.sql.exec('CREATE TABLE IF NOT EXISTS mux_counter (id int PRIMARY KEY, n int NOT NULL); INSERT INTO mux_counter VALUES (1, 0) ON CONFLICT DO NOTHING; CREATE TABLE IF NOT EXISTS mux_rows (v text)');
+      await rawSql(a).exec('CREATE TABLE IF NOT EXISTS mux_counter (id int PRIMARY KEY, n int NOT NULL); INSERT INTO mux_counter VALUES (1, 0) ON CONFLICT DO NOTHING; CREATE TABLE IF NOT EXISTS mux_rows (v text)');
       // Read-modify-write with a pause in the middle: interleaving would lose updates.
       const bump = (store: typeof a) =>
-        store.sql.transaction(async (tx) => {
+        rawSql(store).transaction(async (tx) => {
           const [row] = await tx.query<{ n: number }>('SELECT n FROM mux_counter WHERE id = 1');
           await sleep(2);
           await tx.query('UPDATE mux_counter SET n = $1 WHERE id = 1', [row!.n + 1]);
         });
       await Promise.all(Array.from({ length: 30 }, (_, i) => bump(i % 2 ? a : b)));
-      const [{ n }] = (await a.sql.query<{ n: number }>('SELECT n FROM mux_counter WHERE id = 1')) as [{ n: number }];
+      const [{ n }] = (await rawSql(a).query<{ n: number }>('SELECT n FROM mux_counter WHERE id = 1')) as [{ n: number }];
       expect(n).toBe(30);
 
       // A rolls back while B commits concurrently: B's row stays, A's never shows.
-      const rolledBack = a.sql
+      const rolledBack = rawSql(a)
         .transaction(async (tx) => {
           await tx.query("INSERT INTO mux_rows VALUES ('from-a')");
           await sleep(30);
           throw new Error('abort');
         })
         .catch((err: Error) => err.message);
-      const committed = b.sql.transaction(async (tx) => {
+      const committed = rawSql(b).transaction(async (tx) => {
         await tx.query("INSERT INTO mux_rows VALUES ('from-b')");
       });
       expect(await rolledBack).toBe('abort');
       await committed;
-      const rows = await b.sql.query<{ v: string }>('SELECT v FROM mux_rows ORDER BY v');
+      const rows = await rawSql(b).query<{ v: string }>('SELECT v FROM mux_rows ORDER BY v');
       expect(rows.map((r) => r.v)).toEqual(['from-b']);
     } finally {
       await a.close();
@@ -127,10 +128,10 @@ describe('pglite-server with two pg clients', () => {
     await sleep(100);
     const other = await openStore({ databaseUrl: server.url, poolSize: 1, migrate: false });
     try {
-      await other.sql.transaction(async (tx) => {
+      await rawSql(other).transaction(async (tx) => {
         await tx.query("INSERT INTO mux_quit VALUES ('kept')");
       });
-      const rows = await other.sql.query<{ v: string }>('SELECT v FROM mux_quit');
+      const rows = await rawSql(other).query<{ v: string }>('SELECT v FROM mux_quit');
       expect(rows.map((r) => r.v)).toEqual(['kept']);
     } finally {
       await other.close();

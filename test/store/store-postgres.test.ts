@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations, openStore } from '../../src/store/index.js';
 import { postgresUnavailableReason, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { defineStoreSuite } from './store-suite.js';
+import { rawSql } from '../../src/store/raw-sql.js';
 
 const server: TestPostgres | null = await startPostgres();
 
@@ -17,7 +18,7 @@ if (server) {
     beforeAll(async () => {
       // A second database, so this test sees migrations applied from scratch.
       const admin = await openStore({ databaseUrl: server.url, migrate: false, poolSize: 1 });
-      await admin.sql.query('CREATE DATABASE folio_concurrent_migrations');
+      await rawSql(admin).query('CREATE DATABASE folio_concurrent_migrations');
       await admin.close();
       const u = new URL(server.url);
       u.pathname = '/folio_concurrent_migrations';
@@ -30,7 +31,7 @@ if (server) {
         const [ra, rb] = await Promise.all([a.migrate(), b.migrate()]);
         const all = migrations.map((m) => m.id);
         expect([...ra.applied, ...rb.applied].sort()).toEqual(all);
-        const rows = await a.sql.query<{ id: string }>('SELECT id FROM schema_migrations ORDER BY id');
+        const rows = await rawSql(a).query<{ id: string }>('SELECT id FROM schema_migrations ORDER BY id');
         expect(rows.map((r) => r.id)).toEqual(all);
       } finally {
         await a.close();

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError, ValidationError } from '../../src/errors.js';
 import { sha256Hex } from '../../src/store/hash.js';
 import type { PageInput, Store } from '../../src/store/index.js';
+import { rawSql } from '../../src/store/raw-sql.js';
 
 export interface SuiteOptions {
   open(): Promise<Store>;
@@ -21,7 +22,7 @@ let counter = 0;
 const uid = (prefix: string) => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 async function count(store: Store, table: string, where = 'TRUE', params: (string | number)[] = []): Promise<number> {
-  const rows = await store.sql.query<{ n: number | string }>(`SELECT count(*) AS n FROM ${table} WHERE ${where}`, params);
+  const rows = await rawSql(store).query<{ n: number | string }>(`SELECT count(*) AS n FROM ${table} WHERE ${where}`, params);
   return Number(rows[0]!.n);
 }
 
@@ -63,7 +64,7 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       expect(await store.migrate()).toEqual({ applied: [] });
       const [a, b] = await Promise.all([store.migrate(), store.migrate()]);
       expect([...a.applied, ...b.applied]).toEqual([]);
-      const rows = await store.sql.query<{ id: string }>('SELECT id FROM schema_migrations ORDER BY id');
+      const rows = await rawSql(store).query<{ id: string }>('SELECT id FROM schema_migrations ORDER BY id');
       expect(rows.map((r) => r.id)).toContain('001_core');
       await store.health();
     });
@@ -87,10 +88,10 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       expect(await store.tokens.verify(token)).toEqual({ orgId, tokenId: id, scope: 'write' });
       expect(await store.tokens.verify(token + 'x')).toBeNull();
       expect(await store.tokens.verify('')).toBeNull();
-      const dump = await store.sql.query<{ t: string }>('SELECT row_to_json(a)::text AS t FROM api_tokens a');
+      const dump = await rawSql(store).query<{ t: string }>('SELECT row_to_json(a)::text AS t FROM api_tokens a');
       expect(dump.length).toBeGreaterThan(0);
       for (const row of dump) expect(row.t).not.toContain(token);
-      const stored = await store.sql.query<{ token_sha256: string }>('SELECT token_sha256 FROM api_tokens WHERE id = $1', [id]);
+      const stored = await rawSql(store).query<{ token_sha256: string }>('SELECT token_sha256 FROM api_tokens WHERE id = $1', [id]);
       expect(stored[0]!.token_sha256).toBe(sha256Hex(token));
 
       const explicit = `explicit-token-${uid('')}`;
@@ -135,7 +136,7 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       expect(JSON.stringify(listed)).not.toContain(sha256Hex(writer.token));
 
       // Expired: refused, still listed, no longer counted.
-      await store.sql.query("UPDATE api_tokens SET expires_at = now() - interval '1 second' WHERE id = $1", [expiring.id]);
+      await rawSql(store).query("UPDATE api_tokens SET expires_at = now() - interval '1 second' WHERE id = $1", [expiring.id]);
       expect(await store.tokens.verify(expiring.token)).toBeNull();
       expect(await store.tokens.count(org.id)).toBe(2);
 
@@ -251,7 +252,7 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       if (options.blobDir) {
         const hash = sha256Hex(image);
         expect(existsSync(path.join(options.blobDir, hash.slice(0, 2), hash.slice(2)))).toBe(true);
-        const rows = await store.sql.query<{ bytes: unknown }>('SELECT bytes FROM blobs WHERE hash = $1', [hash]);
+        const rows = await rawSql(store).query<{ bytes: unknown }>('SELECT bytes FROM blobs WHERE hash = $1', [hash]);
         expect(rows[0]!.bytes).toBeNull();
       }
     });
@@ -427,7 +428,7 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       expect(await store.gitSync.get(space.id)).toEqual({ spaceId: space.id, repo: null, lastImport: null, lastExport: null, operation: null, updatedAt: null });
       const state = await store.gitSync.update(space.id, { repo: { url: 'https://user:s3cret@git.example.com/a/b.git', ref: 'main', projectDirectory: 'docs' } });
       expect(state.repo).toEqual({ url: 'https://git.example.com/a/b.git', ref: 'main', projectDirectory: 'docs' });
-      const dump = await store.sql.query<{ t: string }>('SELECT row_to_json(g)::text AS t FROM git_sync g WHERE space_id = $1', [space.id]);
+      const dump = await rawSql(store).query<{ t: string }>('SELECT row_to_json(g)::text AS t FROM git_sync g WHERE space_id = $1', [space.id]);
       expect(dump[0]!.t).not.toContain('s3cret');
       const running = { state: 'running', direction: 'import' as const, startedAt: new Date().toISOString() };
       await store.gitSync.update(space.id, { operation: running }, { ifOperationState: null });
@@ -441,6 +442,104 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       expect(cleared.lastImport).not.toBeNull();
       await expect(store.gitSync.update('no-such-space', { repo: null })).rejects.toBeInstanceOf(NotFoundError);
       await expect(store.gitSync.update(space.id, { bogus: 1 } as never)).rejects.toBeInstanceOf(ValidationError);
+    });
+
+    it('keeps declared extra git sync keys (repository pages, the mark\'s url) as written', async () => {
+      const space = await store.spaces.create(orgId, {});
+      const repo = { url: 'https://git.example.com/a/b.git', ref: 'main', treeURL: 'https://git.example.com/a/b/tree/main', commitURL: 'https://git.example.com/a/b/commit/{sha}', provider: 'github', infoURL: 'https://git.example.com/a/b' };
+      const mark = { timestamp: new Date().toISOString(), commit: 'd'.repeat(40), requestId: 'r2', revisionId: 'rev', url: 'https://git.example.com/a/b.git' };
+      await store.gitSync.update(space.id, { repo, lastImport: mark, lastExport: mark });
+      const state = await store.gitSync.get(space.id);
+      expect(state.repo).toEqual(repo);
+      expect(state.lastImport).toEqual(mark);
+      expect(state.lastExport!.url).toBe(mark.url);
+    });
+
+    it('logs git requests: the latest status per request, queued and duplicate never overwrite it', async () => {
+      const space = await store.spaces.create(orgId, {});
+      const timestamp = new Date(Date.UTC(2026, 0, 2)).toISOString();
+      expect(await store.gitRequests.list(space.id)).toEqual([]);
+      await store.gitRequests.record(space.id, { requestId: 'q1', direction: 'import', timestamp, status: 'queued' });
+      await store.gitRequests.record(space.id, { requestId: 'q1', direction: 'import', timestamp, status: 'failed', code: 'GIT_AUTH', message: 'denied' });
+      await store.gitRequests.record(space.id, { requestId: 'q1', direction: 'import', timestamp, status: 'duplicate' });
+      await store.gitRequests.record(space.id, { requestId: 'q1', direction: 'import', timestamp, status: 'queued' });
+      const [only, ...rest] = await store.gitRequests.list(space.id);
+      expect(rest).toEqual([]);
+      expect(only).toMatchObject({ requestId: 'q1', direction: 'import', timestamp, status: 'failed', code: 'GIT_AUTH', message: 'denied' });
+      expect(only!.createdAt).toBeInstanceOf(Date);
+      await store.gitRequests.record(space.id, { requestId: 'q2', direction: 'export', timestamp, status: 'running' });
+      await store.gitRequests.record(space.id, { requestId: 'q2', direction: 'export', timestamp, status: 'succeeded' });
+      const listed = await store.gitRequests.list(space.id, 1);
+      expect(listed.map((r) => [r.requestId, r.status, r.code])).toEqual([['q2', 'succeeded', null]]);
+      expect((await store.gitRequests.list(space.id)).map((r) => r.requestId)).toEqual(['q2', 'q1']);
+      // Another space sees none of them; an unknown space is refused (the caller ignores it for a purged space).
+      expect(await store.gitRequests.list((await store.spaces.create(orgId, {})).id)).toEqual([]);
+      await expect(store.gitRequests.record('no-such-space', { requestId: 'q3', direction: 'import', timestamp, status: 'queued' })).rejects.toBeInstanceOf(NotFoundError);
+    });
+
+    it('keeps vault entries as sealed bytes, handed out only for their space until they expire', async () => {
+      const space = await store.spaces.create(orgId, {});
+      const other = await store.spaces.create(orgId, {});
+      const sealed = enc.encode(`sealed ${uid('')}`);
+      const id = uid('cred_');
+      await store.vault.insert({ id, spaceId: space.id, sealed, expiresAt: new Date(Date.now() + 60_000) });
+      expect(await store.vault.sealed(id, space.id)).toEqual(sealed);
+      expect(await store.vault.sealed(id, other.id)).toBeNull();
+      expect(await store.vault.sealed('unknown', space.id)).toBeNull();
+      const expired = uid('cred_');
+      await store.vault.insert({ id: expired, spaceId: space.id, sealed, expiresAt: new Date(Date.now() - 1000) });
+      expect(await store.vault.sealed(expired, space.id)).toBeNull();
+      expect(await store.vault.deleteExpired()).toBeGreaterThanOrEqual(1);
+      expect(await count(store, 'vault_secrets', 'id = $1', [expired])).toBe(0);
+      expect(await count(store, 'vault_secrets', 'id = $1', [id])).toBe(1);
+      await store.vault.delete(id);
+      await store.vault.delete(id);
+      expect(await store.vault.sealed(id, space.id)).toBeNull();
+      await expect(store.vault.insert({ id: uid('cred_'), spaceId: 'no-such-space', sealed, expiresAt: new Date(Date.now() + 60_000) })).rejects.toBeInstanceOf(NotFoundError);
+    });
+
+    it('keeps change requests numbered per space, with compare-and-set of their revision', async () => {
+      const space = await store.spaces.create(orgId, {});
+      const other = await store.spaces.create(orgId, {});
+      const rev = async (spaceId: string) => (await store.revisions.create({ spaceId, parents: [], type: 'edits', pages: [], files: [] })).id;
+      const r0 = await rev(space.id);
+      const first = await store.changeRequests.create({ spaceId: space.id, subject: 'One', createdBy: 'tok1', revisionId: r0 });
+      expect(first).toMatchObject({ spaceId: space.id, number: 1, status: 'open', subject: 'One', createdBy: 'tok1', revisionId: r0, revisionInitial: r0, mergedRevisionId: null, mergedBy: null, mergedAt: null });
+      const second = await store.changeRequests.create({ spaceId: space.id, revisionId: r0, status: 'draft' });
+      expect([second.number, second.subject, second.status, second.createdBy]).toEqual([2, '', 'draft', null]);
+      expect((await store.changeRequests.create({ spaceId: other.id, revisionId: await rev(other.id) })).number).toBe(1);
+      await expect(store.changeRequests.create({ spaceId: 'no-such-space', revisionId: r0 })).rejects.toBeInstanceOf(NotFoundError);
+
+      expect(await store.changeRequests.get(space.id, first.id)).toEqual(first);
+      expect(await store.changeRequests.get(other.id, first.id)).toBeNull();
+      const page1 = await store.changeRequests.list(space.id, { limit: 1 });
+      expect(page1.items.map((c) => c.number)).toEqual([1]);
+      const page2 = await store.changeRequests.list(space.id, { limit: 1, page: page1.next!.page });
+      expect(page2.items.map((c) => c.number)).toEqual([2]);
+      expect(page2.next).toBeUndefined();
+      expect((await store.changeRequests.list(space.id, { limit: 10, status: 'draft' })).items.map((c) => c.id)).toEqual([second.id]);
+      await expect(store.changeRequests.list(space.id, { limit: 10, page: 'garbage' })).rejects.toBeInstanceOf(ValidationError);
+
+      const renamed = await store.changeRequests.update(space.id, second.id, { subject: 'Two', status: 'open' });
+      expect([renamed.subject, renamed.status]).toEqual(['Two', 'open']);
+      await expect(store.changeRequests.update(other.id, second.id, { subject: 'x' })).rejects.toBeInstanceOf(NotFoundError);
+
+      const r1 = await rev(space.id);
+      const moved = await store.changeRequests.setRevision(first.id, r1, r0);
+      expect([moved.revisionId, moved.revisionInitial]).toEqual([r1, r0]);
+      await expect(store.changeRequests.setRevision(first.id, r0, r0)).rejects.toBeInstanceOf(ConflictError);
+      const rebased = await store.changeRequests.setRevision(first.id, r0, r1, { revisionInitial: r1 });
+      expect([rebased.revisionId, rebased.revisionInitial]).toEqual([r0, r1]);
+
+      const merge = await rev(space.id);
+      const merged = await store.changeRequests.markMerged(first.id, merge, 'tok2');
+      expect(merged).toMatchObject({ status: 'merged', mergedRevisionId: merge, mergedBy: 'tok2' });
+      expect(merged.mergedAt).toBeInstanceOf(Date);
+      expect(await store.changeRequests.byMergedRevision(merge)).toEqual(merged);
+      expect(await store.changeRequests.byMergedRevision(r1)).toBeNull();
+      // A merged change request takes no more edits.
+      await expect(store.changeRequests.setRevision(first.id, r1, r0)).rejects.toBeInstanceOf(ConflictError);
+      await expect(store.changeRequests.markMerged('no-such-cr', merge)).rejects.toBeInstanceOf(NotFoundError);
     });
   });
   return facts;

@@ -1,4 +1,4 @@
-import type { ChangeRequestRecord } from '../../change-requests/store.js';
+import type { ChangeRequestRecord } from '../../store/index.js';
 import { iso, type UrlBuilder } from './urls.js';
 
 /** The API user behind a change request (Folio knows tokens, not people). */

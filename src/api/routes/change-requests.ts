@@ -2,8 +2,7 @@ import type { JsonObject } from '../../store/index.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { applyContentChanges, type ContentChange } from '../../change-requests/apply-changes.js';
 import { conflictError, contentOf, threeWayMerge } from '../../change-requests/merge.js';
-import { changeRequestStore, type ChangeRequestRecord, type ChangeRequestStatus } from '../../change-requests/store.js';
-import type { RevisionRecord, SpaceRecord } from '../../store/index.js';
+import type { ChangeRequestRecord, ChangeRequestStatus, RevisionRecord, SpaceRecord } from '../../store/index.js';
 import { requireAuth } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
 import { badRequest, conflict, notFound, unprocessable } from '../http-errors.js';
@@ -56,7 +55,7 @@ const contentBody = {
 
 /** The ChangeRequest object of a merge revision (for `Revision.mergedFrom`). */
 export function mergedFromResolver(deps: ApiDeps, urls: UrlBuilder) {
-  const crs = changeRequestStore(deps.store.sql);
+  const crs = deps.store.changeRequests;
   return async (revision: RevisionRecord) => {
     const cr = await crs.byMergedRevision(revision.id);
     if (!cr) return undefined;
@@ -66,7 +65,7 @@ export function mergedFromResolver(deps: ApiDeps, urls: UrlBuilder) {
 }
 
 export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
-  const crs = changeRequestStore(deps.store.sql);
+  const crs = deps.store.changeRequests;
   type P = { spaceId: string; changeRequestId: string };
 
   async function load(request: FastifyRequest): Promise<{ space: SpaceRecord; cr: ChangeRequestRecord }> {

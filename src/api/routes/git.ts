@@ -10,17 +10,16 @@ import type { GitDirection, GitQueueView, GitSyncRequest } from '../../temporal/
 import { enqueueGitRequest, queryGitQueue } from '../../temporal/start.js';
 import { parseGitRequest, GitRequestError } from '../../gitsync/request.js';
 import { gitRequestId } from '../../gitsync/request-id.js';
-import { createVault, vaultKey, type CredentialVault } from '../../gitsync/vault.js';
-import { listRequests, recordRequest } from '../../gitsync/request-log.js';
+import { putGitCredentials } from '../../gitsync/credentials.js';
 import { gitInfoObject } from '../../gitsync/info.js';
 import { workflowStarter, type ApiDeps } from '../deps.js';
 import { badRequest, notFound } from '../http-errors.js';
 import { assertSpaceEditable } from '../space-editable.js';
 import { loadSpace } from './spaces.js';
+import { openVault } from '../../vault/index.js';
 
 export function gitRoutes(app: FastifyInstance, deps: ApiDeps): void {
-  let vault: CredentialVault | undefined;
-  const getVault = () => (vault ??= createVault(deps.store.sql, vaultKey({ dataDir: deps.config.dataDir })));
+  const vault = () => openVault(deps.store, { dataDir: deps.config.dataDir });
 
   const enqueue = (direction: GitDirection) => async (request: import('fastify').FastifyRequest<{ Params: { spaceId: string } }>, reply: import('fastify').FastifyReply) => {
     const space = await loadSpace(deps, request, request.params.spaceId);
@@ -35,7 +34,7 @@ export function gitRoutes(app: FastifyInstance, deps: ApiDeps): void {
     const receivedAt = new Date().toISOString();
     const timestamp = parsed.timestamp ?? receivedAt;
     const requestId = gitRequestId(space.id, { ...parsed, timestamp });
-    const credentialId = parsed.credentials ? await getVault().put(space.id, parsed.credentials) : undefined;
+    const credentialId = parsed.credentials ? await putGitCredentials(vault(), space.id, parsed.credentials) : undefined;
     const queued: GitSyncRequest = {
       requestId,
       direction,
@@ -55,7 +54,7 @@ export function gitRoutes(app: FastifyInstance, deps: ApiDeps): void {
       ...(parsed.gitInfo ? { gitInfo: parsed.gitInfo } : {}),
       receivedAt,
     };
-    await recordRequest(deps.store.sql, space.id, { requestId, direction, timestamp, status: 'queued' });
+    await deps.store.gitRequests.record(space.id, { requestId, direction, timestamp, status: 'queued' });
     await enqueueGitRequest(workflowStarter(deps), { spaceId: space.id, organizationId: space.organizationId, request: queued });
     request.log.info({ spaceId: space.id, requestId, direction, timestamp }, 'git request queued');
     return reply.status(204).send();
@@ -67,7 +66,7 @@ export function gitRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.get<{ Params: { spaceId: string } }>('/v1/spaces/:spaceId/git/info', async (request) => {
     const space = await loadSpace(deps, request, request.params.spaceId);
     const state = await deps.store.gitSync.get(space.id);
-    const requests = await listRequests(deps.store.sql, space.id, 20);
+    const requests = await deps.store.gitRequests.list(space.id, 20);
     // 404 only for a space that never asked for a sync; a queued first request already shows here.
     if (!state.repo && !state.operation && requests.length === 0) throw notFound(`no git sync on space ${space.id}`);
     let queue: GitQueueView | null = null;

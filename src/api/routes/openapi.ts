@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { openApiContentObject, openApiRawContentObject, openApiSpecObject, openApiVersionObject } from '../../openapi/api-objects.js';
 import { SOURCE_BODY_LIMIT_BYTES, checkSlug, checkSource, checkVisibility } from '../../openapi/input.js';
-import { createOpenApiRepository, type OpenApiSpecRecord, type OpenApiVersionRecord } from '../../openapi/repository.js';
 import { WorkflowServiceUnavailableError, startOpenApiProcessing, syncRefreshSchedule } from '../../openapi/start-processing.js';
 import { redact } from '../../redact.js';
+import type { OpenApiSpecRecord, OpenApiVersionRecord } from '../../store/index.js';
 import { deleteRefreshSchedule } from '../../temporal/openapi-schedule.js';
 import { organizationNotFound, requireOrg } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
@@ -23,7 +23,7 @@ function body(request: FastifyRequest): Record<string, unknown> {
 
 /** OpenAPI specifications of an organization and their versions (`/v1/orgs/{org}/openapi…`). */
 export function openApiRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
-  const repo = createOpenApiRepository(deps.store);
+  const repo = deps.store.openapi;
   const control = { client: deps.temporal, config: deps.config, repo };
 
   /** 404 for an organization that is not the caller's, whether it exists or not. */

@@ -1,7 +1,7 @@
 import type { Migration } from '../types.js';
 
 /**
- * Change requests (owned by src/change-requests). Rows go with their space: the store's purge deletes the
+ * Change requests (store.changeRequests, src/store/change-requests.ts). Rows go with their space: the store's purge deletes the
  * space row, which cascades here in the same transaction. Revision ids are not foreign keys (the purge removes
  * revisions before the space).
  */

@@ -1,105 +1,11 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
-import { checkLimit, decodeCursor, paginate } from '../store/cursor.js';
-import { checkId, newId } from '../store/ids.js';
-import { json, sqlState, toDate, toDateOrNull } from '../store/sql-helpers.js';
-import type { BlobStore, PageOptions, Paginated, Sql } from '../store/types.js';
-import type { OpenApiErrorCode, SpecProblem } from './errors.js';
-import { checkSlug, checkSource, checkVisibility, type SpecSourceInput, type SpecVisibility } from './input.js';
-import type { ProcessSpecSuccess, SpecInfo, SpecSource } from './process.js';
-
-export type ProcessingState = 'pending' | 'progress' | 'complete';
-
-export type StoredSpecSource = { kind: 'url'; url: string } | { kind: 'text'; textHash: string };
-
-export interface OpenApiSpecRecord {
-  id: string;
-  organizationId: string;
-  slug: string;
-  /** A URL source keeps the URL as given (it may carry credentials: strip them before showing it). */
-  source: StoredSpecSource;
-  processingState: ProcessingState;
-  visibility: SpecVisibility;
-  lastVersionId: string | null;
-  lastProcessedAt: Date | null;
-  lastProcessErrorCode: OpenApiErrorCode | null;
-  /** Problems of the last run: the errors of a failed run, the warnings of a successful one. */
-  lastProcessedErrors: SpecProblem[];
-  lastProcessedErrorCount: number;
-  /** Failed runs since the last success (pauses the refresh schedule when it grows). */
-  consecutiveFailures: number;
-  /** Runs started so far (the `n` of `openapi/<specId>/process/<n>`). */
-  processRuns: number;
-  /** The newest run whose outcome is recorded. */
-  appliedRun: number;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export interface OpenApiVersionRecord {
-  id: string;
-  specId: string;
-  /** `sha256:…` of the bundled files (see specContentHash). */
-  contentHash: string;
-  /** Blob holding `{ rootPath, filesystem }` as JSON. */
-  contentBlob: string;
-  rootPath: string;
-  /** Where the root document was fetched from (credentials removed), null for a text source. */
-  sourceUrl: string | null;
-  info: SpecInfo;
-  size: number;
-  run: number;
-  createdAt: Date;
-}
-
-export interface OpenApiVersionContent {
-  rootPath: string;
-  filesystem: Record<string, string>;
-}
-
-export interface RunFailure {
-  code: OpenApiErrorCode;
-  errors: SpecProblem[];
-  errorCount: number;
-}
-
-export interface OpenApiRepository {
-  /** ConflictError when the slug is taken in the organization; NotFoundError for an unknown organization. */
-  create(organizationId: string, input: { id?: string; slug: string; source: SpecSourceInput; visibility?: SpecVisibility }): Promise<OpenApiSpecRecord>;
-  get(id: string): Promise<OpenApiSpecRecord | null>;
-  getBySlug(organizationId: string, slug: string): Promise<OpenApiSpecRecord | null>;
-  /** Oldest first. */
-  list(organizationId: string, options: PageOptions): Promise<Paginated<OpenApiSpecRecord>>;
-  /** Replaces the source; `changed` tells whether it differs from the stored one. NotFoundError when unknown. */
-  setSource(id: string, source: SpecSourceInput): Promise<{ spec: OpenApiSpecRecord; changed: boolean }>;
-  setVisibility(id: string, visibility: SpecVisibility): Promise<OpenApiSpecRecord>;
-  /** Removes the spec and its versions (their blobs become garbage). false when it did not exist. */
-  delete(id: string): Promise<boolean>;
-  /** The source in the form processSpec takes (reads a text source's blob). */
-  sourceOf(spec: OpenApiSpecRecord): Promise<SpecSource>;
-  /** Numbers a new processing run and sets the state to `pending`. */
-  startRun(id: string): Promise<{ spec: OpenApiSpecRecord; run: number }>;
-  /**
-   * Gives up a run that was numbered but never started (the workflow service refused it): it counts as
-   * recorded, so its number is never reused and a late result of it is ignored; the state goes back to
-   * `complete` when an earlier run was recorded (otherwise it stays `pending`). A no-op for an older run.
-   */
-  abandonRun(id: string, run: number): Promise<OpenApiSpecRecord>;
-  /** `progress`, unless a newer run's outcome is already recorded. */
-  markProgress(id: string, run: number): Promise<OpenApiSpecRecord>;
-  /**
-   * Records a successful run: a new version only when the content hash differs from the last version's
-   * (so an unchanged re-fetch, or a retried activity, creates none); clears the error code; keeps the
-   * run's warnings as `lastProcessedErrors`. Ignored (`applied: false`) when a newer run is already recorded.
-   */
-  recordSuccess(id: string, run: number, result: Pick<ProcessSpecSuccess, 'hash' | 'rootPath' | 'filesystem' | 'url' | 'info' | 'warnings' | 'warningCount'>): Promise<{ spec: OpenApiSpecRecord; version: OpenApiVersionRecord | null; created: boolean; applied: boolean }>;
-  /** Records a failed run: the code and errors are set, the last version stays. Ignored when a newer run is recorded. */
-  recordFailure(id: string, run: number, failure: RunFailure): Promise<{ spec: OpenApiSpecRecord; applied: boolean }>;
-  /** Newest first. */
-  listVersions(specId: string, options: PageOptions): Promise<Paginated<OpenApiVersionRecord>>;
-  getVersion(specId: string, versionId: string): Promise<OpenApiVersionRecord | null>;
-  latestVersion(specId: string): Promise<OpenApiVersionRecord | null>;
-  versionContent(version: OpenApiVersionRecord): Promise<OpenApiVersionContent>;
-}
+import type { OpenApiErrorCode, SpecProblem } from '../openapi/errors.js';
+import { checkSlug, checkSource, checkVisibility, type SpecSourceInput, type SpecVisibility } from '../openapi/input.js';
+import type { SpecInfo } from '../openapi/process.js';
+import { checkLimit, decodeCursor, paginate } from './cursor.js';
+import { checkId, newId } from './ids.js';
+import { json, sqlState, toDate, toDateOrNull } from './sql-helpers.js';
+import type { BlobStore, OpenApiSpecRecord, OpenApiStore, OpenApiVersionContent, OpenApiVersionRecord, ProcessingState, Sql } from './types.js';
 
 interface SpecRow {
   id: string;
@@ -191,11 +97,10 @@ function serializeContent(rootPath: string, filesystem: Record<string, string>):
 class NeedsBlob extends Error {}
 
 /**
- * Persistence of OpenAPI specifications and their versions on the content store's SQL connection and
- * blob store. Content never lives in rows: every version's files are one blob.
+ * OpenAPI specifications (`openapi_specs`) and their versions (`openapi_spec_versions`, migration 003).
+ * Content never lives in rows: every version's files are one blob.
  */
-export function createOpenApiRepository(store: { sql: Sql; blobs: BlobStore }): OpenApiRepository {
-  const { sql, blobs } = store;
+export function createOpenApiStore(sql: Sql, blobs: BlobStore): OpenApiStore {
 
   async function load(tx: Sql, id: string, lock = false): Promise<SpecRow | null> {
     if (typeof id !== 'string' || id === '') return null;
@@ -226,7 +131,7 @@ export function createOpenApiRepository(store: { sql: Sql; blobs: BlobStore }): 
     return run;
   }
 
-  const repo: OpenApiRepository = {
+  const openapi: OpenApiStore = {
     async create(organizationId, input) {
       const id = input.id === undefined ? newId() : checkId('openapi spec', input.id);
       const slug = checkSlug(input.slug);
@@ -428,5 +333,5 @@ export function createOpenApiRepository(store: { sql: Sql; blobs: BlobStore }): 
       return { rootPath: parsed.rootPath, filesystem: parsed.filesystem };
     },
   };
-  return repo;
+  return openapi;
 }

@@ -1,27 +1,6 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
-import { newId } from '../store/ids.js';
-import type { Paginated, Sql } from '../store/index.js';
-
-export type ChangeRequestStatus = 'draft' | 'open' | 'archived' | 'merged';
-
-export interface ChangeRequestRecord {
-  id: string;
-  spaceId: string;
-  number: number;
-  status: ChangeRequestStatus;
-  subject: string;
-  createdBy: string | null;
-  /** The change request's current revision. */
-  revisionId: string;
-  /** The primary revision it was created from (or last updated against). */
-  revisionInitial: string;
-  mergedRevisionId: string | null;
-  /** Who merged it (an API token id); null before the merge, or for merges recorded before this was kept. */
-  mergedBy: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-  mergedAt: Date | null;
-}
+import { newId } from './ids.js';
+import type { ChangeRequestRecord, ChangeRequestStatus, ChangeRequestStore, Sql } from './types.js';
 
 interface Row {
   id: string;
@@ -75,10 +54,10 @@ function afterSeq(page: string | undefined): number {
   throw new ValidationError('page is not a valid cursor for this list');
 }
 
-/** Change requests on the store's `Sql` (table `change_requests`, migration 004). */
-export function changeRequestStore(sql: Sql) {
+/** Change requests (table `change_requests`, migration 004). */
+export function createChangeRequestStore(sql: Sql): ChangeRequestStore {
   return {
-    async create(input: { spaceId: string; subject?: string; createdBy?: string; revisionId: string; status?: ChangeRequestStatus }): Promise<ChangeRequestRecord> {
+    async create(input) {
       return sql.transaction(async (tx) => {
         // Numbers are per space: serialise creations on the space row.
         const space = await tx.query<{ id: string }>('SELECT id FROM spaces WHERE id = $1 AND deleted_at IS NULL FOR UPDATE', [input.spaceId]);
@@ -93,17 +72,17 @@ export function changeRequestStore(sql: Sql) {
       });
     },
 
-    async get(spaceId: string, id: string): Promise<ChangeRequestRecord | null> {
+    async get(spaceId, id) {
       const rows = await sql.query<Row>(`SELECT ${COLUMNS} FROM change_requests WHERE space_id = $1 AND id = $2`, [spaceId, id]);
       return rows[0] ? fromRow(rows[0]) : null;
     },
 
-    async byMergedRevision(revisionId: string): Promise<ChangeRequestRecord | null> {
+    async byMergedRevision(revisionId) {
       const rows = await sql.query<Row>(`SELECT ${COLUMNS} FROM change_requests WHERE merged_revision_id = $1`, [revisionId]);
       return rows[0] ? fromRow(rows[0]) : null;
     },
 
-    async list(spaceId: string, options: { limit: number; page?: string; status?: ChangeRequestStatus }): Promise<Paginated<ChangeRequestRecord>> {
+    async list(spaceId, options) {
       const after = afterSeq(options.page);
       const params: (string | number)[] = [spaceId, after, options.limit + 1];
       let filter = '';
@@ -117,7 +96,7 @@ export function changeRequestStore(sql: Sql) {
       return rows.length > options.limit && last ? { items, next: { page: cursor(Number(last.seq)) } } : { items };
     },
 
-    async update(spaceId: string, id: string, patch: { subject?: string; status?: ChangeRequestStatus }): Promise<ChangeRequestRecord> {
+    async update(spaceId, id, patch) {
       const rows = await sql.query<Row>(
         `UPDATE change_requests SET subject = COALESCE($3, subject), status = COALESCE($4, status), updated_at = now()
          WHERE space_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
@@ -127,8 +106,7 @@ export function changeRequestStore(sql: Sql) {
       return fromRow(rows[0]);
     },
 
-    /** Compare-and-set of the change request's revision (ConflictError when another edit landed first). */
-    async setRevision(id: string, revisionId: string, expected: string, options: { revisionInitial?: string } = {}): Promise<ChangeRequestRecord> {
+    async setRevision(id, revisionId, expected, options = {}) {
       const rows = await sql.query<Row>(
         `UPDATE change_requests SET revision_id = $2, revision_initial = COALESCE($4, revision_initial), updated_at = now()
          WHERE id = $1 AND revision_id = $3 AND status <> 'merged' RETURNING ${COLUMNS}`,
@@ -138,7 +116,7 @@ export function changeRequestStore(sql: Sql) {
       return fromRow(rows[0]);
     },
 
-    async markMerged(id: string, mergedRevisionId: string, mergedBy: string | null = null): Promise<ChangeRequestRecord> {
+    async markMerged(id, mergedRevisionId, mergedBy = null) {
       const rows = await sql.query<Row>(
         `UPDATE change_requests SET status = 'merged', merged_revision_id = $2, merged_by = $3, merged_at = now(), updated_at = now() WHERE id = $1 RETURNING ${COLUMNS}`,
         [id, mergedRevisionId, mergedBy],
@@ -148,5 +126,3 @@ export function changeRequestStore(sql: Sql) {
     },
   };
 }
-
-export type ChangeRequestStore = ReturnType<typeof changeRequestStore>;
