@@ -50,7 +50,7 @@ export function gitSyncContext(deps: ActivityDeps): GitSyncContext {
     },
     fetchPolicy: fetchPolicyFromConfig(deps.config),
     vault() {
-      vault ??= createVault(deps.store.sql, vaultKey({ dataDir: deps.config.dataDir }));
+      vault ??= createVault(deps.store.sql, vaultKey({ dataDir: deps.config.dataDir, secret: deps.config.vaultKey }));
       return vault;
     },
   };

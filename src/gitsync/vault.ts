@@ -3,7 +3,7 @@
  * store (`git_credentials`), referenced by a random id. Workflows carry only the id, so credentials never
  * appear in workflow history, memo, search attributes or logs.
  *
- * The key: `FOLIO_VAULT_KEY` (any string; its SHA-256 is the key), else `<dataDir>/vault.key` (32 random
+ * The key: `secret` (the configuration's `FOLIO_VAULT_KEY`, any string; its SHA-256 is the key), else `<dataDir>/vault.key` (32 random
  * bytes, created on first use, mode 0600). Every process of one deployment must see the same key.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
@@ -24,9 +24,8 @@ export interface CredentialVault {
 
 const DEFAULT_TTL_MS = 7 * 24 * 3600 * 1000;
 
-export function vaultKey(options: { dataDir: string; env?: NodeJS.ProcessEnv }): Buffer {
-  const env = options.env ?? process.env;
-  if (env.FOLIO_VAULT_KEY) return createHash('sha256').update(env.FOLIO_VAULT_KEY).digest();
+export function vaultKey(options: { dataDir: string; secret?: string | undefined }): Buffer {
+  if (options.secret) return createHash('sha256').update(options.secret).digest();
   const file = path.join(options.dataDir, 'vault.key');
   try {
     return keyFrom(readFileSync(file));

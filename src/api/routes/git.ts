@@ -20,7 +20,7 @@ import { loadSpace } from './spaces.js';
 
 export function gitRoutes(app: FastifyInstance, deps: ApiDeps): void {
   let vault: CredentialVault | undefined;
-  const getVault = () => (vault ??= createVault(deps.store.sql, vaultKey({ dataDir: deps.config.dataDir })));
+  const getVault = () => (vault ??= createVault(deps.store.sql, vaultKey({ dataDir: deps.config.dataDir, secret: deps.config.vaultKey })));
 
   const enqueue = (direction: GitDirection) => async (request: import('fastify').FastifyRequest<{ Params: { spaceId: string } }>, reply: import('fastify').FastifyReply) => {
     const space = await loadSpace(deps, request, request.params.spaceId);
