@@ -6,5 +6,6 @@ import type { Store } from '../src/store/index.js';
 export interface ActivityDeps {
   store: Store;
   config: Config;
+  /** The process logger; built by `createActivities`, activities get one writing through their child logger. */
   logger: Logger;
 }
