@@ -7,6 +7,7 @@ import type { Store } from '../src/store/index.js';
 export interface ActivityDeps {
   store: Store;
   config: Config;
+  /** The process logger; built by `createActivities`, activities get one writing through their child logger. */
   logger: Logger;
   /** Where untrusted documents are parsed (default: a pool sized from `config`, started on first use). */
   parsePool?: ParsePool;

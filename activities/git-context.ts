@@ -59,7 +59,7 @@ export function gitSyncContext(deps: ActivityDeps): GitSyncContext {
       codec ??= poolPageCodec(parsePoolOf(deps));
       return codec;
     },
-    vault: () => openVault(deps.store, { dataDir: deps.config.dataDir }),
+    vault: () => openVault(deps.store, { dataDir: deps.config.dataDir, secret: deps.config.vaultKey }),
   };
 }
 

@@ -31,7 +31,7 @@ import { conflictingPaths } from '../src/gitsync/conflicts.js';
 import { describeWarnings, reportWarnings } from '../src/gitsync/warnings.js';
 import { gitFailure, toFailure } from './git-failures.js';
 import { loadRevisionModel } from '../src/gitsync/revision-records.js';
-import { FOLIO_AUTHOR, FOLIO_REQUEST_TRAILER, FOLIO_REVISION_TRAILER, folioTrailers } from '../src/gitsync/trailers.js';
+import { FOLIO_REQUEST_TRAILER, FOLIO_REVISION_TRAILER, folioTrailers } from '../src/gitsync/trailers.js';
 import type { GitOperationResult, GitSyncRequest } from '../src/temporal/contract/index.js';
 import { progressReporter } from './git-progress.js';
 import { credentialsOf, type GitSyncContext } from './git-context.js';
@@ -180,7 +180,7 @@ export function createGitExportActivity(ctx: GitSyncContext) {
         tree,
         parents: remoteHead ? [remoteHead] : [],
         message: request.commitMessage ?? 'Folio export',
-        author: FOLIO_AUTHOR,
+        author: config.gitAuthor,
         trailers: folioTrailers(request.spaceId, revisionId, request.requestId),
       });
       lap('write');

@@ -91,7 +91,7 @@ export function createGitSyncActivities(deps: ActivityDeps) {
         }).catch(() => undefined);
       }
       if (request.credentialId) await ctx.vault().delete(request.credentialId);
-      if (end.state !== 'success') log.warn({ spaceId: request.spaceId, requestId: request.requestId, direction: request.direction, code: end.error?.code }, 'git operation failed');
+      if (end.state !== 'success') log.warn({ requestId: request.requestId, direction: request.direction, code: end.error?.code }, 'git operation failed');
     },
 
     gitImportActivity: createGitImportActivity(ctx),

@@ -1,4 +1,5 @@
 import type { ActivityDeps } from './deps.js';
+import { runningActivityLogger, withActivityLoggers } from './activity-logger.js';
 import { createSpaceActivities } from './spaces.js';
 import { createPurgeActivities } from './purge.js';
 import { createGitSyncActivities } from './git-sync.js';
@@ -6,14 +7,18 @@ import { createOpenApiActivities } from './openapi.js';
 
 export type { ActivityDeps } from './deps.js';
 
-/** All of Folio's activities, bound to their dependencies. */
+/**
+ * All of Folio's activities, bound to their dependencies. Each runs inside its own child logger (workflow id, run
+ * id, activity, attempt, organization, space), which is what `deps.logger` writes through during the call.
+ */
 export function createActivities(deps: ActivityDeps) {
-  return {
-    ...createSpaceActivities(deps),
-    ...createPurgeActivities(deps),
-    ...createGitSyncActivities(deps),
-    ...createOpenApiActivities(deps),
-  };
+  const scoped: ActivityDeps = { ...deps, logger: runningActivityLogger(deps.logger) };
+  return withActivityLoggers(deps.logger, {
+    ...createSpaceActivities(scoped),
+    ...createPurgeActivities(scoped),
+    ...createGitSyncActivities(scoped),
+    ...createOpenApiActivities(scoped),
+  });
 }
 
 export type Activities = ReturnType<typeof createActivities>;

@@ -22,7 +22,7 @@ export function createOpenApiActivities({ store, config, logger }: ActivityDeps)
     /** Removes the refresh schedule of a spec that no longer exists (false: there was none). */
     async openapiDeleteSchedule(input: { specId: string }): Promise<{ deleted: boolean }> {
       const deleted = await deleteRefreshSchedule(Context.current().client, input.specId);
-      if (deleted) logger.info({ specId: input.specId }, 'refresh schedule of a deleted OpenAPI spec removed');
+      if (deleted) logger.info('refresh schedule of a deleted OpenAPI spec removed');
       return { deleted };
     },
 
@@ -61,7 +61,7 @@ export function createOpenApiActivities({ store, config, logger }: ActivityDeps)
         throw ApplicationFailure.create({ type: result.code satisfies OpenApiProcessCode, message: result.message.slice(0, MAX_MESSAGE_LENGTH), details: [details], nonRetryable: !result.retryable });
       }
       const out = await repo.recordSuccess(input.specId, input.run, result).catch(notFound);
-      logger.info({ specId: input.specId, run: input.run, created: out.created, applied: out.applied, files: Object.keys(result.filesystem).length, warnings: result.warningCount }, 'OpenAPI spec processed');
+      logger.info({ run: input.run, created: out.created, applied: out.applied, files: Object.keys(result.filesystem).length, warnings: result.warningCount }, 'OpenAPI spec processed');
       return { versionId: out.version?.id ?? null, created: out.created, applied: out.applied, warningCount: result.warningCount };
     },
 
@@ -73,7 +73,7 @@ export function createOpenApiActivities({ store, config, logger }: ActivityDeps)
     /** Pauses the refresh schedule after repeated failures, resumes a pause of ours after a success. */
     async openapiUpdateSchedule(input: { specId: string; consecutiveFailures: number; lastCode: string | null; pauseAfter: number }): Promise<{ paused: boolean } | null> {
       const result = await updateRefreshScheduleAfterRun(Context.current().client, input.specId, input);
-      if (result?.changed) logger.info({ specId: input.specId, paused: result.paused, consecutiveFailures: input.consecutiveFailures }, 'OpenAPI refresh schedule updated');
+      if (result?.changed) logger.info({ paused: result.paused, consecutiveFailures: input.consecutiveFailures }, 'OpenAPI refresh schedule updated');
       return result ? { paused: result.paused } : null;
     },
   };

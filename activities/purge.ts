@@ -39,7 +39,7 @@ export function createPurgeActivities({ store, config, logger }: ActivityDeps) {
       heartbeat('removing git caches');
       // Every cache of the space, whatever its repoCacheID or remote: the space's whole cache directory.
       await removeSpaceCaches(gitCacheRoot(config), { organizationId: space.organizationId, spaceId });
-      logger.info({ spaceId, revisions: result.revisions, blobsDeleted: result.blobsDeleted }, 'space purged');
+      logger.info({ revisions: result.revisions, blobsDeleted: result.blobsDeleted }, 'space purged');
       if (!result.purged) return { purged: false, reason: 'the space is already gone', revisions: 0, blobsDeleted: 0 };
       return { purged: true, revisions: result.revisions, blobsDeleted: result.blobsDeleted };
     },

@@ -2,8 +2,13 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { checkRefreshInterval } from './refresh-interval.js';
 import { HostAllowlist } from './net/allowlist.js';
+import { loadToolsConfig, type ToolsConfig } from './config/tools.js';
+import type { ConfigVariable } from './config/variables.js';
 
-/** Folio's configuration, read from the environment (every variable is documented in README.md). */
+/**
+ * Folio's configuration, read from the environment here and nowhere else (every variable is listed in
+ * ./config/variables.ts and documented in README.md); everything else gets these values passed in.
+ */
 export interface Config {
   port: number;
   host: string;
@@ -37,48 +42,114 @@ export interface Config {
   parseTimeBudgetMs: number;
   /** Heap budget of one parse thread, in MB. */
   parseMemoryBudgetMb: number;
+  /** FOLIO_DB_PORT: the number in the embedded database's socket name, `DATA_DIR/run/.s.PGSQL.<n>`. */
+  dbPort: number;
+  /** FOLIO_LOG_PRETTY: true forces pretty logs, false JSON lines; undefined: pretty on a terminal. */
+  logPretty: boolean | undefined;
+  /** FOLIO_VAULT_KEY: the secret sealing git credentials; undefined: `DATA_DIR/vault.key`. */
+  vaultKey: string | undefined;
+  /** FOLIO_PUBLIC_URL: base of the `urls` members in API objects; undefined: the address the API listens on. */
+  publicUrl: string | undefined;
+  /** FOLIO_GIT_AUTHOR_NAME / FOLIO_GIT_AUTHOR_EMAIL: author and committer of exported commits. */
+  gitAuthor: { name: string; email: string };
+  /** FOLIO_SUPERVISED: this process is a child of `folio start` (it stops when its stdin closes). */
+  supervised: boolean;
+  /** Where the Temporal binaries are found. */
+  tools: ToolsConfig;
 }
 
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+
+type Env = NodeJS.ProcessEnv;
+
+/** The value of a known variable; an empty value counts as unset. */
+function get(env: Env, name: ConfigVariable): string | undefined {
   const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got ${JSON.stringify(raw)}`);
+  return raw === undefined || raw === '' ? undefined : raw;
+}
+
+function int(env: Env, name: ConfigVariable, fallback: number, range: { min?: number; max?: number } = {}): number {
+  const raw = get(env, name);
+  if (raw === undefined) return fallback;
+  const n = Number(raw.trim());
+  const min = range.min ?? 0;
+  const max = range.max ?? Number.MAX_SAFE_INTEGER;
+  if (raw.trim() === '' || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw new Error(
+      `${name} must be ${range.max === undefined ? `a whole number of at least ${min}` : `a whole number from ${min} to ${max}`}, got ${JSON.stringify(raw)}`,
+    );
+  }
   return n;
 }
 
-function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  return ['1', 'true', 'yes', 'on'].includes(raw.toLowerCase());
+function port(env: Env, name: ConfigVariable, fallback: number): number {
+  return int(env, name, fallback, { min: 1, max: 65535 });
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const blobStore = env.FOLIO_BLOB_STORE ?? 'database';
-  if (blobStore !== 'database' && blobStore !== 'directory') throw new Error(`FOLIO_BLOB_STORE must be "database" or "directory", got ${JSON.stringify(blobStore)}`);
+function bool(env: Env, name: ConfigVariable, fallback: boolean): boolean;
+function bool(env: Env, name: ConfigVariable, fallback: undefined): boolean | undefined;
+function bool(env: Env, name: ConfigVariable, fallback: boolean | undefined): boolean | undefined {
+  const raw = get(env, name);
+  if (raw === undefined) return fallback;
+  const value = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  if (['0', 'false', 'no', 'off'].includes(value)) return false;
+  throw new Error(`${name} must be true or false (1/0, yes/no, on/off), got ${JSON.stringify(raw)}`);
+}
+
+function oneOf<T extends string>(env: Env, name: ConfigVariable, values: readonly T[], fallback: T): T {
+  const raw = get(env, name) ?? fallback;
+  if (!(values as readonly string[]).includes(raw))
+    throw new Error(`${name} must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(raw)}`);
+  return raw as T;
+}
+
+function httpUrl(env: Env, name: ConfigVariable): string | undefined {
+  const raw = get(env, name);
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`${name} must be an http: or https: URL, got ${JSON.stringify(raw)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${name} must be an http: or https: URL, got ${JSON.stringify(raw)}`);
+  if (url.username || url.password) throw new Error(`${name} must not hold credentials`);
+  return raw.replace(/\/+$/, '');
+}
+
+/** Reads and checks every setting; an invalid value throws an error naming its variable (startup stops). */
+export function loadConfig(env: Env = process.env): Config {
   return {
-    port: int(env, 'PORT', 8080),
-    host: env.HOST ?? '127.0.0.1',
-    dataDir: path.resolve(env.DATA_DIR ?? './data'),
-    databaseUrl: env.DATABASE_URL || undefined,
-    temporalAddress: env.TEMPORAL_ADDRESS || undefined,
-    temporalPort: int(env, 'TEMPORAL_PORT', 7233),
-    temporalUiPort: int(env, 'TEMPORAL_UI_PORT', 8233),
-    temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
-    taskQueue: env.FOLIO_TASK_QUEUE || 'folio',
-    logLevel: env.LOG_LEVEL || 'info',
-    bootstrapOrg: env.FOLIO_BOOTSTRAP_ORG || 'default',
-    bootstrapToken: env.FOLIO_BOOTSTRAP_TOKEN || undefined,
-    blobStore,
+    port: int(env, 'PORT', 8080, { max: 65535 }),
+    host: get(env, 'HOST') ?? '127.0.0.1',
+    dataDir: path.resolve(get(env, 'DATA_DIR') ?? './data'),
+    databaseUrl: get(env, 'DATABASE_URL'),
+    temporalAddress: get(env, 'TEMPORAL_ADDRESS'),
+    temporalPort: port(env, 'TEMPORAL_PORT', 7233),
+    temporalUiPort: port(env, 'TEMPORAL_UI_PORT', 8233),
+    temporalNamespace: get(env, 'TEMPORAL_NAMESPACE') ?? 'default',
+    taskQueue: get(env, 'FOLIO_TASK_QUEUE') ?? 'folio',
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    bootstrapOrg: get(env, 'FOLIO_BOOTSTRAP_ORG') ?? 'default',
+    bootstrapToken: get(env, 'FOLIO_BOOTSTRAP_TOKEN'),
+    blobStore: oneOf(env, 'FOLIO_BLOB_STORE', ['database', 'directory'] as const, 'database'),
     purgeAfterMs: int(env, 'FOLIO_PURGE_AFTER_MS', 7 * 24 * 3600 * 1000),
     gitMaxPages: int(env, 'FOLIO_GIT_MAX_PAGES', 5000),
     gitMaxFileBytes: int(env, 'FOLIO_GIT_MAX_FILE_BYTES', 100 * 1024 * 1024),
     openapiFetchTimeoutMs: int(env, 'OPENAPI_FETCH_TIMEOUT_MS', 30000),
-    openapiRefreshInterval: checkRefreshInterval(env.OPENAPI_REFRESH_INTERVAL || '6h'),
+    openapiRefreshInterval: checkRefreshInterval(get(env, 'OPENAPI_REFRESH_INTERVAL') ?? '6h'),
     fetchDenyPrivateNetworks: bool(env, 'FETCH_DENY_PRIVATE_NETWORKS', true),
-    fetchAllowHosts: [...HostAllowlist.parse(env.FETCH_ALLOW_HOSTS).entries],
-    parseThreads: Math.max(1, int(env, 'FOLIO_PARSE_THREADS', availableParallelism())),
-    parseTimeBudgetMs: Math.max(1, int(env, 'FOLIO_PARSE_TIME_BUDGET_MS', 10_000)),
-    parseMemoryBudgetMb: Math.max(16, int(env, 'FOLIO_PARSE_MEMORY_BUDGET_MB', 256)),
+    fetchAllowHosts: [...HostAllowlist.parse(get(env, 'FETCH_ALLOW_HOSTS')).entries],
+    dbPort: port(env, 'FOLIO_DB_PORT', 5432),
+    logPretty: bool(env, 'FOLIO_LOG_PRETTY', undefined),
+    vaultKey: get(env, 'FOLIO_VAULT_KEY'),
+    publicUrl: httpUrl(env, 'FOLIO_PUBLIC_URL'),
+    gitAuthor: { name: get(env, 'FOLIO_GIT_AUTHOR_NAME') ?? 'Folio', email: get(env, 'FOLIO_GIT_AUTHOR_EMAIL') ?? 'folio@localhost' },
+    supervised: bool(env, 'FOLIO_SUPERVISED', false),
+    tools: loadToolsConfig(env),
+    parseThreads: int(env, 'FOLIO_PARSE_THREADS', availableParallelism(), { min: 1, max: 256 }),
+    parseTimeBudgetMs: int(env, 'FOLIO_PARSE_TIME_BUDGET_MS', 10_000, { min: 1 }),
+    parseMemoryBudgetMb: int(env, 'FOLIO_PARSE_MEMORY_BUDGET_MB', 256, { min: 16 }),
   };
 }

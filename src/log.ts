@@ -22,13 +22,13 @@ function redactValues(value: unknown, depth: number): unknown {
 }
 
 /**
- * The process logger. JSON lines, or pretty output when stdout is a terminal
- * (or FOLIO_LOG_PRETTY=1). Every string is passed through `redact` so a URL with
+ * The process logger. JSON lines, or pretty output when `pretty` (the configuration's FOLIO_LOG_PRETTY) says
+ * so or, when it says nothing, when stdout is a terminal. `level` is the configuration's LOG_LEVEL. Every string is passed through `redact` so a URL with
  * basic-auth credentials can never be logged in clear.
  */
-export function createLogger(name: string, options: { level?: string; pretty?: boolean; destination?: DestinationStream } = {}): Logger {
-  const level = options.level ?? process.env.LOG_LEVEL ?? 'info';
-  const pretty = options.pretty ?? (process.env.FOLIO_LOG_PRETTY === '1' || (process.env.FOLIO_LOG_PRETTY !== '0' && process.stdout.isTTY === true));
+export function createLogger(name: string, options: { level?: string; pretty?: boolean | undefined; destination?: DestinationStream } = {}): Logger {
+  const level = options.level ?? 'info';
+  const pretty = options.pretty ?? process.stdout.isTTY === true;
   const opts: LoggerOptions = {
     name,
     level,

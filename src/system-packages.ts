@@ -39,6 +39,7 @@ export function ensurePackages(names: string[]): void {
     throw new Error(`missing system packages (${missing.map((m) => `${m.pkg}: ${m.why}`).join('; ')}). Run: sudo sh -c '${command}'`);
   }
   process.stderr.write(`[system-packages] installing ${pkgs.join(' ')}\n`);
+  // apt-get runs in this process's environment (no setting of Folio's is read here).
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const update = spawnSync('apt-get', ['update'], { stdio: 'inherit', env });
   const install = update.status === 0 ? spawnSync('apt-get', ['install', '-y', '--no-install-recommends', ...pkgs], { stdio: 'inherit', env }) : update;

@@ -1,5 +1,8 @@
-/** Runs `stop` once on SIGINT/SIGTERM; a second signal exits at once. */
-export function onShutdown(stop: (signal: NodeJS.Signals) => Promise<void>): void {
+/**
+ * Runs `stop` once on SIGINT/SIGTERM; a second signal exits at once. `supervised` (the configuration's
+ * FOLIO_SUPERVISED, set by `folio start` for its children): also when stdin closes.
+ */
+export function onShutdown(stop: (signal: NodeJS.Signals) => Promise<void>, options: { supervised: boolean }): void {
   let stopping = false;
   const handler = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -14,7 +17,7 @@ export function onShutdown(stop: (signal: NodeJS.Signals) => Promise<void>): voi
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);
   // Under `folio start`, stdin is a pipe from the supervisor: when it closes, the supervisor is gone.
-  if (process.env.FOLIO_SUPERVISED === '1') {
+  if (options.supervised) {
     process.stdin.on('end', () => handler('SIGTERM'));
     process.stdin.on('error', () => handler('SIGTERM'));
     process.stdin.resume();

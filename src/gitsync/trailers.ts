@@ -6,8 +6,3 @@ export const FOLIO_REQUEST_TRAILER = 'Folio-Request';
 export function folioTrailers(spaceId: string, revisionId: string, requestId: string): Record<string, string> {
   return { [FOLIO_SPACE_TRAILER]: spaceId, [FOLIO_REVISION_TRAILER]: revisionId, [FOLIO_REQUEST_TRAILER]: requestId };
 }
-
-export const FOLIO_AUTHOR = {
-  name: process.env.FOLIO_GIT_AUTHOR_NAME || 'Folio',
-  email: process.env.FOLIO_GIT_AUTHOR_EMAIL || 'folio@localhost',
-};

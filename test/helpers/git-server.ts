@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 
 const execFileP = promisify(execFile);
+// GIT_HTTP_BACKEND (tests only): the `git http-backend` CGI to serve repositories with.
 const HTTP_BACKEND = process.env.GIT_HTTP_BACKEND ?? '/usr/lib/git-core/git-http-backend';
 
 export interface GitServerOptions {
@@ -41,6 +42,7 @@ export interface GitServer {
 export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
+    // FOLIO_TEST_GIT_HOME (tests only): HOME of the git CLI, default the temporary directory.
     HOME: process.env.FOLIO_TEST_GIT_HOME ?? tmpdir(),
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: '/dev/null',

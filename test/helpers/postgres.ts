@@ -80,6 +80,7 @@ async function freshDatabase(url: string): Promise<{ url: string; drop(): Promis
 }
 
 export async function startPostgres(): Promise<TestPostgres | null> {
+  // FOLIO_TEST_DATABASE_URL (tests only): a PostgreSQL server to use instead of a throwaway cluster.
   const external = process.env.FOLIO_TEST_DATABASE_URL;
   if (external) {
     const db = await freshDatabase(external);

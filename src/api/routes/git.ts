@@ -19,7 +19,7 @@ import { loadSpace } from './spaces.js';
 import { openVault } from '../../vault/index.js';
 
 export function gitRoutes(app: FastifyInstance, deps: ApiDeps): void {
-  const vault = () => openVault(deps.store, { dataDir: deps.config.dataDir });
+  const vault = () => openVault(deps.store, { dataDir: deps.config.dataDir, secret: deps.config.vaultKey });
 
   const enqueue = (direction: GitDirection) => async (request: import('fastify').FastifyRequest<{ Params: { spaceId: string } }>, reply: import('fastify').FastifyReply) => {
     const space = await loadSpace(deps, request, request.params.spaceId);

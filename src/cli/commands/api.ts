@@ -1,4 +1,5 @@
 import { loadConfig } from '../../config.js';
+import { warnUnknownVariables } from '../../config/unknown-variables.js';
 import { createLogger } from '../../log.js';
 import { buildServer } from '../../api/server.js';
 import { bootstrap } from '../../bootstrap.js';
@@ -9,14 +10,15 @@ import { onShutdown } from '../shutdown.js';
 /** `folio api`: the HTTP API on PORT, starting workflows on TEMPORAL_ADDRESS, reading DATABASE_URL. */
 export async function run(): Promise<number> {
   const config = loadConfig();
-  const logger = createLogger('api');
+  const logger = createLogger('api', { level: config.logLevel, pretty: config.logPretty });
+  warnUnknownVariables(logger);
   const address = config.temporalAddress ?? `127.0.0.1:${config.temporalPort}`;
   const store = await openConfiguredStore(config, logger);
   // Idempotent: creates the bootstrap organization (and a token, printed once) only on an empty store.
   const boot = await bootstrap(store, { organizationId: config.bootstrapOrg, token: config.bootstrapToken });
   if (boot.token) process.stderr.write(`API token for organization ${boot.organizationId} (shown once): ${boot.token}\n`);
   const temporal = await connectClient({ address, namespace: config.temporalNamespace });
-  const app = await buildServer({ store, temporal, config, logger, baseUrl: process.env.FOLIO_PUBLIC_URL });
+  const app = await buildServer({ store, temporal, config, logger, baseUrl: config.publicUrl });
   await app.listen({ port: config.port, host: config.host });
   logger.info({ url: `http://${config.host}:${config.port}` }, 'API listening');
   await new Promise<void>((resolve) => {
@@ -25,7 +27,7 @@ export async function run(): Promise<number> {
       await temporal.connection.close();
       await store.close();
       resolve();
-    });
+    }, { supervised: config.supervised });
   });
   return 0;
 }

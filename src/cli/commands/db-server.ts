@@ -12,14 +12,12 @@ import { onShutdown } from '../shutdown.js';
  */
 export async function run(): Promise<number> {
   const config = loadConfig();
-  const logger = createLogger('db');
+  const logger = createLogger('db', { level: config.logLevel, pretty: config.logPretty });
   mkdirSync(config.dataDir, { recursive: true });
-  const port = Number(process.env.FOLIO_DB_PORT || 5432);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`FOLIO_DB_PORT must be an integer from 1 to 65535, got ${JSON.stringify(process.env.FOLIO_DB_PORT)}`);
   const server = await startPgliteServer({
     dataDir: embeddedDataDir(config.dataDir),
     socketDir: dbSocketDir(config.dataDir),
-    port,
+    port: config.dbPort,
   });
   const file = dbServerFile(config.dataDir);
   writeFileSync(file, JSON.stringify({ url: server.url, pid: process.pid }) + '\n', { mode: 0o600 });
@@ -31,7 +29,7 @@ export async function run(): Promise<number> {
       rmSync(file, { force: true });
       await server.stop();
       resolve();
-    });
+    }, { supervised: config.supervised });
   });
   return 0;
 }

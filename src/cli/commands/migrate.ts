@@ -5,7 +5,7 @@ import { openConfiguredStore } from '../open-store.js';
 /** `folio migrate`: applies the content store's pending migrations. */
 export async function run(): Promise<number> {
   const config = loadConfig();
-  const logger = createLogger('migrate');
+  const logger = createLogger('migrate', { level: config.logLevel, pretty: config.logPretty });
   const store = await openConfiguredStore(config, logger, { migrate: false });
   try {
     const { applied } = await store.migrate();

@@ -23,7 +23,7 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const store = await openConfiguredStore(config, createLogger('cli', { level: 'warn' }));
+  const store = await openConfiguredStore(config, createLogger('cli', { level: 'warn', pretty: config.logPretty }));
   try {
     if (sub === 'list') {
       const { items } = await store.orgs.list({ limit: 1000 });

@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { bootstrap } from '../../bootstrap.js';
 import { loadConfig } from '../../config.js';
+import { childEnv as buildChildEnv } from '../../config/child-env.js';
+import { warnUnknownVariables } from '../../config/unknown-variables.js';
 import { createLogger } from '../../log.js';
 import { openStore } from '../../store/index.js';
 import { SupervisedChild, type LogSink } from '../../supervisor/child.js';
@@ -17,12 +19,14 @@ import { dbServerFile, resolveDatabaseUrl } from '../open-store.js';
  */
 export async function run(): Promise<number> {
   const config = loadConfig();
-  const logger = createLogger('folio');
-  const pretty = process.stdout.isTTY === true || process.env.FOLIO_LOG_PRETTY === '1';
+  const logger = createLogger('folio', { level: config.logLevel, pretty: config.logPretty });
+  // Once, here: the children get an environment built from the configuration, without unknown variables.
+  warnUnknownVariables(logger);
+  const pretty = config.logPretty ?? process.stdout.isTTY === true;
   const sink: LogSink = { write: (line) => process.stdout.write(line + '\n'), pretty, color: process.stdout.isTTY === true };
   const node = process.execPath;
   const entry = process.argv[1]!;
-  const childEnv = { ...process.env, FOLIO_LOG_PRETTY: '0', FOLIO_SUPERVISED: '1' };
+  const childEnv = buildChildEnv({ ...config, logPretty: false, supervised: true });
   const children: SupervisedChild[] = [];
   let shuttingDown = false;
   const started = Date.now();
@@ -92,7 +96,7 @@ export async function run(): Promise<number> {
     // 2. Temporal.
     let temporalAddress = config.temporalAddress;
     if (!temporalAddress) {
-      const cli = findTemporalCli() ?? ensureTemporalBinaries({ testServer: false }).cli;
+      const cli = findTemporalCli(config.tools) ?? ensureTemporalBinaries({ testServer: false, tools: config.tools }).cli;
       temporalAddress = `127.0.0.1:${config.temporalPort}`;
       add(
         new SupervisedChild(
@@ -118,7 +122,7 @@ export async function run(): Promise<number> {
     }
 
     // 3. The worker and the API.
-    const roleEnv = { ...childEnv, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress };
+    const roleEnv = buildChildEnv({ ...config, logPretty: false, supervised: true, databaseUrl, temporalAddress });
     add(new SupervisedChild({ name: 'worker', command: node, args: [entry, 'worker'], env: roleEnv, restart: true }, sink), 'worker');
     add(new SupervisedChild({ name: 'api', command: node, args: [entry, 'api'], env: roleEnv, restart: true }, sink), 'api');
 

@@ -44,7 +44,7 @@ export async function run(argv: string[]): Promise<number> {
     }
   }
   const config = loadConfig();
-  const store = await openConfiguredStore(config, createLogger('cli', { level: 'warn' }));
+  const store = await openConfiguredStore(config, createLogger('cli', { level: 'warn', pretty: config.logPretty }));
   try {
     if (!(await store.orgs.get(org))) {
       process.stderr.write(`folio: organization ${org} does not exist (create it with \`folio org create ${org} --title …\`)\n`);

@@ -1,4 +1,5 @@
 import { loadConfig } from '../../config.js';
+import { warnUnknownVariables } from '../../config/unknown-variables.js';
 import { createLogger } from '../../log.js';
 import { installRuntime } from '../../temporal/runtime.js';
 import { ensureSearchAttributes } from '../../temporal/search-attributes.js';
@@ -9,7 +10,8 @@ import { ParsePool } from '../../parse-pool/pool.js';
 /** `folio worker`: one Folio worker polling TEMPORAL_ADDRESS, on DATABASE_URL (or the embedded store). */
 export async function run(): Promise<number> {
   const config = loadConfig();
-  const logger = createLogger('worker');
+  const logger = createLogger('worker', { level: config.logLevel, pretty: config.logPretty });
+  warnUnknownVariables(logger);
   installRuntime(logger);
   const address = config.temporalAddress ?? `127.0.0.1:${config.temporalPort}`;
   const store = await openConfiguredStore(config, logger);
@@ -30,7 +32,7 @@ export async function run(): Promise<number> {
     logger.info({ address, namespace: config.temporalNamespace, taskQueue: config.taskQueue }, 'worker started');
     // The SDK runtime shuts the worker down on SIGINT/SIGTERM; run() resolves when it has drained.
     // Under `folio start`, a closed stdin means the supervisor is gone: drain and exit too.
-    if (process.env.FOLIO_SUPERVISED === '1') {
+    if (config.supervised) {
       const stop = () => {
         if (worker.getState() === 'RUNNING') worker.shutdown();
       };

@@ -1,0 +1,58 @@
+import type { Config } from '../config.js';
+import { CONFIG_VARIABLES, type ConfigVariable } from './variables.js';
+
+/** The environment variables that make `loadConfig` return `config` (unset ones are left out). */
+export function configToEnv(config: Config): Partial<Record<ConfigVariable, string>> {
+  const env: Record<ConfigVariable, string | undefined> = {
+    PORT: String(config.port),
+    HOST: config.host,
+    DATA_DIR: config.dataDir,
+    DATABASE_URL: config.databaseUrl,
+    FOLIO_DB_PORT: String(config.dbPort),
+    TEMPORAL_ADDRESS: config.temporalAddress,
+    TEMPORAL_PORT: String(config.temporalPort),
+    TEMPORAL_UI_PORT: String(config.temporalUiPort),
+    TEMPORAL_NAMESPACE: config.temporalNamespace,
+    TEMPORAL_CLI_PATH: config.tools.temporalCliPath,
+    TEMPORAL_TEST_SERVER_PATH: config.tools.temporalTestServerPath,
+    FOLIO_TOOLS_DIR: config.tools.dir,
+    FOLIO_TASK_QUEUE: config.taskQueue,
+    LOG_LEVEL: config.logLevel,
+    FOLIO_LOG_PRETTY: config.logPretty === undefined ? undefined : config.logPretty ? '1' : '0',
+    FOLIO_BOOTSTRAP_ORG: config.bootstrapOrg,
+    FOLIO_BOOTSTRAP_TOKEN: config.bootstrapToken,
+    FOLIO_VAULT_KEY: config.vaultKey,
+    FOLIO_BLOB_STORE: config.blobStore,
+    FOLIO_PUBLIC_URL: config.publicUrl,
+    FOLIO_PURGE_AFTER_MS: String(config.purgeAfterMs),
+    FOLIO_GIT_MAX_PAGES: String(config.gitMaxPages),
+    FOLIO_GIT_MAX_FILE_BYTES: String(config.gitMaxFileBytes),
+    FOLIO_GIT_AUTHOR_NAME: config.gitAuthor.name,
+    FOLIO_GIT_AUTHOR_EMAIL: config.gitAuthor.email,
+    FOLIO_PARSE_THREADS: String(config.parseThreads),
+    FOLIO_PARSE_TIME_BUDGET_MS: String(config.parseTimeBudgetMs),
+    FOLIO_PARSE_MEMORY_BUDGET_MB: String(config.parseMemoryBudgetMb),
+    OPENAPI_FETCH_TIMEOUT_MS: String(config.openapiFetchTimeoutMs),
+    OPENAPI_REFRESH_INTERVAL: config.openapiRefreshInterval,
+    FETCH_DENY_PRIVATE_NETWORKS: String(config.fetchDenyPrivateNetworks),
+    FETCH_ALLOW_HOSTS: config.fetchAllowHosts.length ? config.fetchAllowHosts.join(',') : undefined,
+    FOLIO_SUPERVISED: config.supervised ? '1' : undefined,
+  };
+  const out: Partial<Record<ConfigVariable, string>> = {};
+  for (const name of CONFIG_VARIABLES) if (env[name] !== undefined) out[name] = env[name];
+  return out;
+}
+
+/**
+ * The environment of a child process of `folio start`: the system's variables (PATH, HOME, …) from `base`, and
+ * Folio's settings from `config` only. Folio's variables of `base` and unknown `FOLIO_*` ones are dropped (the
+ * supervisor has warned about those already), so a child reads exactly the configuration the supervisor read.
+ */
+export function childEnv(config: Config, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const known: ReadonlySet<string> = new Set(CONFIG_VARIABLES);
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(base)) {
+    if (!known.has(name) && !name.startsWith('FOLIO_')) env[name] = value;
+  }
+  return { ...env, ...configToEnv(config) };
+}
