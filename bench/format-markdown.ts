@@ -1,7 +1,7 @@
 /**
  * Parse/serialize throughput of Folio's page-file model over every `.md` file of the corpus,
  * beside bare remark-parse + remark-stringify on the same files in the same run.
- * Prints one JSON object (median of FOLIO_BENCH_RUNS runs, default 5).
+ * Prints one JSON object (median of BENCH_RUNS runs, default 5).
  *   npm run build && node dist/bench/format-markdown.js
  * Corpus: $FOLIO_CORPUS, else shared/corpus beside the checkout.
  */
@@ -37,7 +37,7 @@ function time(fn: () => void): number {
 }
 
 const corpus = corpusDir();
-const runs = Number(process.env.FOLIO_BENCH_RUNS ?? 5);
+const runs = Number(process.env.BENCH_RUNS ?? 5);
 const files = fs
   .readdirSync(corpus, { withFileTypes: true })
   .filter((e) => e.isDirectory())

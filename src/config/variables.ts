@@ -45,4 +45,4 @@ export type ConfigVariable = (typeof CONFIG_VARIABLES)[number];
  * `FOLIO_*` variables read only by the tests, the benchmarks and the corpus lookup (documented where they are read
  * and in README.md's *Tests and benchmarks*). They are no setting of a running Folio, and not warned about.
  */
-export const TEST_VARIABLES = ['FOLIO_TEST_DATABASE_URL', 'FOLIO_TEST_GIT_HOME', 'FOLIO_CORPUS', 'FOLIO_BENCH_RUNS'] as const;
+export const TEST_VARIABLES = ['FOLIO_TEST_DATABASE_URL', 'FOLIO_TEST_GIT_HOME', 'FOLIO_CORPUS'] as const;

@@ -67,7 +67,8 @@ describe('configuration documented in README.md', () => {
       'bench/openapi.ts': 'BENCH_RUNS',
       'bench/git-transport.ts': 'BENCH_RUNS',
       'bench/git-sync.ts': 'BENCH_RUNS',
-      'bench/format-markdown.ts': 'FOLIO_BENCH_RUNS',
+      'bench/format-markdown.ts': 'BENCH_RUNS',
+      'bench/concurrency.ts': 'BENCH_DATABASES',
     };
     const offenders: string[] = [];
     const walk = (dir: string) => {
