@@ -19,6 +19,7 @@ import {
   readCommit,
   readTree,
   writeTree,
+  GitCancelledError,
   GitRefNotFoundError,
   type SourceTree,
 } from '../src/git/index.js';
@@ -26,20 +27,20 @@ import type { FormatWarning } from '../src/format/errors.js';
 import { exportRevision } from '../src/format/export.js';
 import { importTree } from '../src/format/import.js';
 import { gitBlobOid } from '../src/format/source-tree.js';
-import type { RevisionModel, SourceTree as FormatTree } from '../src/format/model.js';
+import type { RevisionModel } from '../src/format/model.js';
 import { conflictingPaths } from '../src/gitsync/conflicts.js';
 import { describeWarnings, reportWarnings } from '../src/gitsync/warnings.js';
 import { gitFailure, toFailure } from './git-failures.js';
 import { loadRevisionModel } from '../src/gitsync/revision-records.js';
 import { FOLIO_REQUEST_TRAILER, FOLIO_REVISION_TRAILER, folioTrailers } from '../src/gitsync/trailers.js';
-import type { GitOperationResult, GitSyncRequest } from '../src/temporal/contract/index.js';
-import { progressReporter } from './git-progress.js';
+import { gitSignals, type GitOperationResult, type GitProgress, type GitSyncRequest } from '../src/temporal/contract/index.js';
+import { progressReporter } from './progress.js';
 import { credentialsOf, type GitSyncContext } from './git-context.js';
 
 export function createGitExportActivity(ctx: GitSyncContext) {
   const { store, config } = ctx;
   return async function gitExportActivity(request: GitSyncRequest): Promise<GitOperationResult> {
-    const progress = progressReporter('fetching');
+    const progress = progressReporter<GitProgress>('fetching', { signal: gitSignals.progress, cancelled: (operation) => new GitCancelledError(operation) });
     const timingsMs: Record<string, number> = {};
     let mark = performance.now();
     const lap = (phase: string) => {
@@ -147,7 +148,7 @@ export function createGitExportActivity(ctx: GitSyncContext) {
         const syncedTree = await readTree(cache, synced, { maxFileBytes: config.gitMaxFileBytes });
         // The model that corresponds to the synced tree (unchanged pages keep their bytes); none when unknown.
         const baseModel = syncedRevisionId === revisionId ? loaded?.model : syncedRevisionId ? (await loadRevisionModel(store, syncedRevisionId))?.model : undefined;
-        const built = await exportRevision(model, syncedTree as FormatTree, { readBlob: readBlobBytes, codec: ctx.pageCodec(), ...(baseModel ? { base: baseModel } : {}) });
+        const built = await exportRevision(model, syncedTree, { readBlob: readBlobBytes, codec: ctx.pageCodec(), ...(baseModel ? { base: baseModel } : {}) });
         changes = built.changes;
         warnings = built.warnings;
         const diff = await diffTrees(cache, synced, remoteHead);
@@ -164,7 +165,7 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       } else {
         // A target without the table of contents gets one, even when the TOC itself did not change.
         const forTarget = remoteTree.has(model.config.summary) || !model.summary.present ? model : { ...model, summary: { ...model.summary, fingerprint: '' } };
-        const built = await exportRevision(forTarget, remoteTree as FormatTree, { readBlob: readBlobBytes, codec: ctx.pageCodec() });
+        const built = await exportRevision(forTarget, remoteTree, { readBlob: readBlobBytes, codec: ctx.pageCodec() });
         changes = built.changes;
         warnings = built.warnings;
       }

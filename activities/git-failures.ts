@@ -1,7 +1,8 @@
 /**
  * Maps whatever a git operation throws onto a typed Temporal `ApplicationFailure`: git-layer codes are kept
- * (AUTH_FAILED, REPO_NOT_FOUND, …), the converter's page limit becomes TOO_MANY_PAGES, network trouble and
- * a moved branch stay retryable. Transient store errors (STORE_UNAVAILABLE, STORE_TRANSIENT: every FolioError that says
+ * (AUTH_FAILED, REPO_NOT_FOUND, …), the converter's page limit becomes TOO_MANY_PAGES. Whether a git error is
+ * retried is the error's own `retryable` (src/git/errors.ts: network trouble, a locked cache, a moved branch, …),
+ * decided there once. Transient store errors (STORE_UNAVAILABLE, STORE_TRANSIENT: every FolioError that says
  * `retryable`) are retried under their own code, and so is a row the store reports missing in the middle of the
  * operation (STALE_READ): the activity checked its space first, so the retry either finds the row or stops on that
  * check with NOT_FOUND. Messages are scrubbed of URL userinfo and of the given secrets.
@@ -12,19 +13,18 @@ import { FormatError, NoContentError, TooManyPagesError } from '../src/format/er
 import { FolioError } from '../src/errors.js';
 import { redact } from '../src/redact.js';
 
-const RETRYABLE = new Set(['NETWORK', 'CACHE_LOCKED', 'NON_FAST_FORWARD', 'GIT_PROTOCOL', 'OBJECT_NOT_FOUND']);
-
 export function scrubSecrets(text: string, secrets: readonly string[]): string {
   let out = redact(text);
   for (const s of secrets) if (s && s.length >= 1) out = out.split(s).join('***').split(encodeURIComponent(s)).join('***');
   return out;
 }
 
+/** A typed failure; not retried unless `nonRetryable: false` is given. */
 export function gitFailure(type: string, message: string, options: { nonRetryable?: boolean; details?: unknown[]; secrets?: readonly string[] } = {}): ApplicationFailure {
   return ApplicationFailure.create({
     type,
     message: scrubSecrets(message, options.secrets ?? []),
-    nonRetryable: options.nonRetryable ?? !RETRYABLE.has(type),
+    nonRetryable: options.nonRetryable ?? true,
     ...(options.details ? { details: options.details } : {}),
   });
 }
@@ -35,7 +35,7 @@ export function toFailure(err: unknown, secrets: readonly string[] = []): Applic
   }
   if (err instanceof TooManyPagesError) return gitFailure('TOO_MANY_PAGES', err.message, { nonRetryable: true, secrets });
   if (err instanceof NoContentError) return gitFailure(err.code, err.message, { nonRetryable: true, secrets });
-  if (err instanceof GitError) return gitFailure(err.code, err.message, { nonRetryable: !RETRYABLE.has(err.code), secrets });
+  if (err instanceof GitError) return gitFailure(err.code, err.message, { nonRetryable: !err.retryable, secrets });
   if (err instanceof FormatError) return gitFailure('FORMAT_ERROR', `${err.code}: ${err.message}`, { nonRetryable: true, secrets });
   if (err instanceof FolioError && err.retryable) return gitFailure(err.code, err.message, { nonRetryable: false, secrets });
   if (err instanceof FolioError && err.code === 'NOT_FOUND') return gitFailure('STALE_READ', err.message, { nonRetryable: false, secrets });

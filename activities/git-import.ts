@@ -11,29 +11,26 @@ import {
   hasObject,
   readCommit,
   readTree,
+  GitCancelledError,
   GitFileTooLargeError,
   type SourceTree,
 } from '../src/git/index.js';
 import { importTree } from '../src/format/import.js';
 import { NoContentError } from '../src/format/errors.js';
-import type { SourceTree as FormatTree } from '../src/format/model.js';
+import { isWithin } from '../src/revision/is-within.js';
 import { documents } from '../src/format/summary/from-revision.js';
 import { describeWarnings, reportWarnings } from '../src/gitsync/warnings.js';
 import { loadRevisionModel, modelToRevisionInput } from '../src/gitsync/revision-records.js';
 import { toFailure } from './git-failures.js';
 import { FOLIO_REVISION_TRAILER } from '../src/gitsync/trailers.js';
-import type { GitOperationResult, GitSyncRequest, GitWarningReport } from '../src/temporal/contract/index.js';
-import { progressReporter } from './git-progress.js';
+import { gitSignals, type GitOperationResult, type GitProgress, type GitSyncRequest, type GitWarningReport } from '../src/temporal/contract/index.js';
+import { progressReporter } from './progress.js';
 import { credentialsOf, type GitSyncContext } from './git-context.js';
-
-function isWithin(p: string, dir: string): boolean {
-  return dir === '' || p === dir || p.startsWith(`${dir}/`);
-}
 
 export function createGitImportActivity(ctx: GitSyncContext) {
   const { store, config } = ctx;
   return async function gitImportActivity(request: GitSyncRequest): Promise<GitOperationResult> {
-    const progress = progressReporter('fetching');
+    const progress = progressReporter<GitProgress>('fetching', { signal: gitSignals.progress, cancelled: (operation) => new GitCancelledError(operation) });
     const timingsMs: Record<string, number> = {};
     let mark = performance.now();
     const lap = (phase: string) => {
@@ -95,7 +92,7 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       }
       lap('tree');
       let filesRead = 0;
-      const counted: FormatTree = new Map();
+      const counted: SourceTree = new Map();
       for (const [p, entry] of tree) {
         counted.set(p, {
           oid: entry.oid,
@@ -116,7 +113,7 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       lap('previous');
       const imported = await importTree(counted, {
         projectDirectory: projectDir,
-        ...(previous ? { previous: { revision: previous.model, tree: previousTree as FormatTree } } : {}),
+        ...(previous ? { previous: { revision: previous.model, tree: previousTree } } : {}),
         limits: { maxPages: config.gitMaxPages },
         codec: ctx.pageCodec(),
       });

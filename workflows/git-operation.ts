@@ -8,14 +8,14 @@ import {
   CancellationScope,
   isCancellation,
   proxyActivities,
-  setHandler,
   upsertMemo,
 } from '@temporalio/workflow';
 import { setCurrentDetails } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { NON_RETRYABLE_GIT_ERRORS, type GitOperationResult, type GitProgress, type GitSyncRequest, type GitWarningReport } from '../src/temporal/contract/index.js';
+import { NON_RETRYABLE_GIT_ERRORS, type GitOperationResult, type GitSyncRequest, type GitWarningReport } from '../src/temporal/contract/index.js';
 import { classifyFailure } from './failure.js';
 import { gitProgressQuery, gitProgressSignal } from './git-definitions.js';
+import { trackProgress } from './progress.js';
 
 const bookkeeping = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -34,15 +34,6 @@ const heavy = proxyActivities<Activities>({
   },
 });
 
-function describeProgress(p: GitProgress): string {
-  const parts = [`**${p.phase}**`];
-  if (p.filesRead !== undefined) parts.push(`files read: ${p.filesRead}`);
-  if (p.pagesParsed !== undefined) parts.push(`pages parsed: ${p.pagesParsed}`);
-  if (p.blobsWritten !== undefined) parts.push(`blobs written: ${p.blobsWritten}`);
-  if (p.total) parts.push(`${p.loaded ?? 0}/${p.total}`);
-  return parts.join(' · ');
-}
-
 /** The warnings of a finished operation as Markdown for the run's current details (Temporal UI). */
 function describeWarnings(report: GitWarningReport | undefined): string {
   if (!report || report.total === 0) return '';
@@ -53,12 +44,7 @@ function describeWarnings(report: GitWarningReport | undefined): string {
 }
 
 export async function runGitOperation(request: GitSyncRequest, work: 'gitImportActivity' | 'gitExportActivity'): Promise<GitOperationResult> {
-  let progress: GitProgress | null = null;
-  setHandler(gitProgressSignal, (p) => {
-    progress = p;
-    setCurrentDetails(describeProgress(p));
-  });
-  setHandler(gitProgressQuery, () => progress);
+  trackProgress(gitProgressSignal, gitProgressQuery);
   setCurrentDetails(`**queued** ${request.direction} ${request.ref}`);
 
   const started = await bookkeeping.gitBeginOperation(request);

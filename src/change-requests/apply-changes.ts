@@ -1,9 +1,9 @@
 import { ValidationError } from '../errors.js';
 import { leadingEmoji } from '../format/page-codec.js';
 import { inlinePageCodec, type DecodedPageSummary } from '../format/page-codec-runner.js';
-import { newId } from '../store/ids.js';
+import { newId } from '../revision/ids.js';
 import type { FileRecord, JsonObject, Store } from '../store/index.js';
-import { allIds, locate, recomputePaths, slugify, toEditable, toFileInputs, toPageInputs, type EditablePage } from './tree.js';
+import { allIds, locate, toEditable, toFileInputs, toPageInputs, type EditablePage } from './tree.js';
 
 /** One change of `POST …/change-requests/{id}/content` (the official spec's `ChangeRequestContentChange`). */
 export type ContentChange =
@@ -59,8 +59,12 @@ function requireMarkdown(doc: { markdown?: string; document?: unknown } | undefi
   throw new ValidationError(`${what}: only markdown documents ({ "markdown": "…" }) are accepted`);
 }
 
-function uniqueSlug(siblings: EditablePage[], wanted: string, self?: string): string {
-  if (!siblings.some((s) => s.slug === wanted && s.id !== self)) return wanted;
+/**
+ * A slug the client asked for (or a moved page's own) must be free among the new siblings. A page without one
+ * (`null`) gets its title's slug from the revision builder, made unique there with `-2`, `-3`, ….
+ */
+function checkSlugFree(siblings: EditablePage[], wanted: string | null, self: string): string | null {
+  if (wanted === null || !siblings.some((s) => s.slug === wanted && s.id !== self)) return wanted;
   throw new ValidationError(`slug "${wanted}" is already used by a sibling page`);
 }
 
@@ -92,7 +96,7 @@ export async function applyContentChanges(
       if (parent.page.kind === 'link') throw new ValidationError(`into: page ${into} is a link and cannot hold pages`);
       siblings = parent.page.children;
     }
-    page.slug = uniqueSlug(siblings, page.slug ?? slugify(page.title), page.id);
+    page.slug = checkSlugFree(siblings, page.slug, page.id);
     const index = at === undefined ? siblings.length : Math.min(at, siblings.length);
     siblings.splice(index, 0, page);
   };
@@ -107,7 +111,7 @@ export async function applyContentChanges(
       if (change.description !== undefined && data.description === undefined) data.description = change.description;
       if (change.emoji !== undefined && data.emoji === undefined) data.emoji = change.emoji;
       const bodyHash = await store.blobs.put(encoder.encode(markdown));
-      const page: EditablePage = { id: newId(), kind: 'document', title, slug: change.slug ?? slugify(title), path: null, data, bodyHash, children: [] };
+      const page: EditablePage = { id: newId(), kind: 'document', title, slug: change.slug ?? null, path: null, data, bodyHash, children: [] };
       place(page, change.into, change.at);
       touched.push({ object: 'created_page', id: page.id, ...(change.ref ? { ref: change.ref } : {}) });
     } else if (change.operation === 'update_page') {
@@ -131,7 +135,7 @@ export async function applyContentChanges(
       if (change.description !== undefined && meta?.data.description === undefined) page.data = { ...page.data, description: change.description };
       if (change.emoji !== undefined) page.data = { ...page.data, emoji: change.emoji };
       if (change.slug !== undefined && change.slug !== page.slug) {
-        page.slug = uniqueSlug(found.siblings, change.slug, page.id);
+        page.slug = checkSlugFree(found.siblings, change.slug, page.id);
         clearPaths(page);
       }
       if (change.into !== undefined || change.at !== undefined) {
@@ -166,7 +170,6 @@ export async function applyContentChanges(
       throw new ValidationError(`${where}: unknown operation`);
     }
   }
-  recomputePaths(pages);
   // Revision-level data (the converter's config and SUMMARY layout) carries over, so a later export keeps the tree.
   const base = await store.revisions.get(baseRevisionId);
   const { id } = await store.revisions.create({ spaceId, parents: [baseRevisionId], type: 'edits', data: base?.data ?? {}, pages: toPageInputs(pages), files: toFileInputs(files) });

@@ -181,7 +181,7 @@ export async function threeWayMerge(store: Store, baseId: string, oursId: string
 
   // Paths: a page keeps the path it has on a side where it sits under the same path (its nearest document
   // ancestor's) with the same slug; otherwise (moved, renamed, or under a page whose path changed) a document's
-  // path is recomputed from its slug. Groups and links keep theirs.
+  // path is recomputed from its slug. Groups and links keep theirs (the revision builder gives a group without one).
   const oursContext = contexts(ours.pages);
   const theirsContext = contexts(theirs.pages);
   const build = (parent: string | null, context: string): EditablePage[] =>

@@ -1,6 +1,11 @@
+import { buildFiles, buildPages, type PageNode } from '../revision/builder.js';
 import type { FileInput, FileRecord, PageInput, PageRecord } from '../store/index.js';
 
-/** A mutable page tree node (what edits and merges work on), convertible back to `PageInput`. */
+/**
+ * A mutable page tree node (what edits and merges work on), turned into records by the revision builder
+ * (src/revision/builder.ts): a `null` slug is derived from the title (unique among siblings), a `null` path is
+ * computed from the parent's path and the slug.
+ */
 export interface EditablePage {
   id: string;
   kind: PageRecord['kind'];
@@ -16,39 +21,16 @@ export function toEditable(pages: PageRecord[]): EditablePage[] {
   return pages.map((p) => ({ id: p.id, kind: p.kind, title: p.title, slug: p.slug, path: p.path, data: p.data ?? {}, bodyHash: p.bodyHash, children: toEditable(p.children ?? []) }));
 }
 
-/** Fills the `path` of new or moved pages (`null`) from the parent's path and the slug; others keep theirs. */
-export function recomputePaths(pages: EditablePage[], parentPath = ''): void {
-  for (const page of pages) {
-    if (page.kind === 'link') continue;
-    if (page.path === null) page.path = parentPath ? `${parentPath}/${page.slug ?? ''}` : (page.slug ?? '');
-    recomputePaths(page.children, page.kind === 'group' ? parentPath : page.path);
-  }
-}
-
+/** The page records of an edited tree (ids kept, missing slugs and paths filled by the revision builder). */
 export function toPageInputs(pages: EditablePage[]): PageInput[] {
-  return pages.map((p) => ({
-    id: p.id,
-    kind: p.kind,
-    title: p.title,
-    ...(p.slug !== null ? { slug: p.slug } : {}),
-    ...(p.path !== null ? { path: p.path } : {}),
-    data: p.data,
-    ...(p.bodyHash ? { body: { hash: p.bodyHash } } : {}),
-    children: toPageInputs(p.children),
-  }));
+  const nodes = (list: EditablePage[]): PageNode[] =>
+    list.map((p) => ({ id: p.id, kind: p.kind, title: p.title, slug: p.slug, path: p.path, data: p.data, body: p.bodyHash ? { hash: p.bodyHash } : null, children: nodes(p.children) }));
+  return buildPages(nodes(pages));
 }
 
+/** The file records of a revision's files (content by blob hash). */
 export function toFileInputs(files: FileRecord[]): FileInput[] {
-  return files.map((f) => ({
-    id: f.id,
-    name: f.name,
-    ...(f.path ? { path: f.path } : {}),
-    ...(f.contentType ? { contentType: f.contentType } : {}),
-    size: Number(f.size),
-    ...(f.git ? { git: f.git } : {}),
-    data: f.data ?? {},
-    ...(f.hash ? { bytes: { hash: f.hash } } : {}),
-  }));
+  return buildFiles(files.map((f) => ({ ...f, bytes: f.hash ? { hash: f.hash } : null })));
 }
 
 /** Finds a page and the sibling array holding it. */
@@ -71,15 +53,4 @@ export function allIds(pages: EditablePage[], out = new Set<string>()): Set<stri
     allIds(p.children, out);
   }
   return out;
-}
-
-export function slugify(title: string): string {
-  const slug = title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 100);
-  return slug || 'page';
 }

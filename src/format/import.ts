@@ -6,7 +6,8 @@
 import { FormatWarningCodes, PageTooComplexError, TooManyPagesError, warning, type FormatWarning, type RawPageReason } from './errors.js';
 import { contentTypeOf } from './content-type.js';
 import { resolveSpaceConfig } from './gitbook-yaml.js';
-import { newId } from './ids.js';
+import { newId } from '../revision/ids.js';
+import { slugify } from '../revision/slug.js';
 import type {
   DocumentPage, FileModel, GroupPage, ImportLimits, ImportOptions, ImportResult, LinkPage, PageModel, PageReference, RevisionModel, SourceEntry, SourceTree,
 } from './model.js';
@@ -28,16 +29,6 @@ import type { ParsedToc, TocEntry, TocSection } from './summary/types.js';
 export const DEFAULT_LIMITS: Required<ImportLimits> = { maxPages: 5000, maxPageBytes: DEFAULT_MAX_LENGTH };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-/** Slug of a group title (lowercase ASCII words joined by `-`). */
-export function slugify(title: string): string {
-  return title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, '-')
-    .replace(/^-+|-+$/g, '');
-}
 
 function humanize(name: string): string {
   const base = name.replace(/\.md$/i, '').replace(/[-_]+/g, ' ').trim();

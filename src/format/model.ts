@@ -19,6 +19,7 @@
  *   fingerprints them so export can tell when a caller edited a field (then the file is
  *   regenerated from `markdown` with the field applied, minimal diff).
  */
+import type { SourceTree } from '../revision/source-tree.js';
 
 import type { MetaLinks, PageCover } from './page-metadata.js';
 
@@ -207,18 +208,8 @@ export interface RevisionModel {
   summary: SummaryStyle & { git?: GitSource };
 }
 
-/** A file of a Git tree (or a working directory read into the same shape). */
-export interface SourceEntry {
-  /** Git blob oid (sha1 of `blob <len>\0` + bytes). */
-  oid: string;
-  /** Git file mode (`100644`, `100755`, `120000` = symlink). */
-  mode?: string;
-  size?: number;
-  read(): Promise<Uint8Array>;
-}
-
-/** Repository-relative path → blob. Only files (no directory entries). */
-export type SourceTree = Map<string, SourceEntry>;
+/** What the converter reads: Folio's one source tree type (src/revision/source-tree.ts). */
+export type { SourceEntry, SourceTree } from '../revision/source-tree.js';
 
 export interface ImportLimits {
   /** Maximum number of pages (documents) in the TOC; more raises TooManyPagesError. Default 5000. */

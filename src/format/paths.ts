@@ -33,10 +33,7 @@ export function basename(path: string): string {
   return i < 0 ? path : path.slice(i + 1);
 }
 
-/** Whether `path` is `dir` or inside it. */
-export function isWithin(path: string, dir: string): boolean {
-  return dir === '' || path === dir || path.startsWith(dir + '/');
-}
+export { isWithin } from '../revision/is-within.js';
 
 /** Path of `to` relative to directory `fromDir`. */
 export function relativePath(fromDir: string, to: string): string {

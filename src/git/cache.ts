@@ -12,7 +12,7 @@ import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import { atomicFs } from './atomic-fs.js';
-import { splitCredentials } from './credentials.js';
+import { splitUrlCredentials } from '../net/url-credentials.js';
 import { spaceCacheDir, type CacheScope } from './cache-layout.js';
 import { GitCacheLockedError } from './errors.js';
 
@@ -42,7 +42,7 @@ export function cacheKey(input: CacheKeyInput): string {
     if (SAFE_ID.test(input.repoCacheID) && !input.repoCacheID.includes('.lock')) return `id-${input.repoCacheID}`;
     return `id-${createHash('sha256').update(input.repoCacheID).digest('hex').slice(0, 32)}`;
   }
-  const { url } = splitCredentials(input.url);
+  const { url } = splitUrlCredentials(input.url);
   return createHash('sha256').update(`${url}\n${input.ref}`).digest('hex').slice(0, 32);
 }
 

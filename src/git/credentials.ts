@@ -3,6 +3,7 @@
  * remote rejects is never offered twice: the second 401 ends the operation with AUTH_FAILED.
  */
 import type { AuthCallback, AuthFailureCallback, GitAuth } from 'isomorphic-git';
+import { splitUrlCredentials } from '../net/url-credentials.js';
 
 export interface GitCredentials {
   username: string;
@@ -15,28 +16,13 @@ export interface SplitUrl {
   auth?: GitCredentials;
 }
 
-/** `https://user:pass@host/r.git` → `{ url: 'https://host/r.git', auth: { username: 'user', password: 'pass' } }`. */
-export function splitCredentials(rawUrl: string): SplitUrl {
-  let u: URL;
-  try {
-    u = new URL(rawUrl);
-  } catch {
-    throw new TypeError('invalid git URL (unparsable)');
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new TypeError(`unsupported git URL scheme ${u.protocol} (only http and https)`);
-  const username = decodeURIComponent(u.username);
-  const password = decodeURIComponent(u.password);
-  u.username = '';
-  u.password = '';
-  const url = u.toString().replace(/\/+$/, '');
-  if (!username && !password) return { url };
-  return { url, auth: { username, password } };
-}
-
-/** The credential-free URL and the credentials to use: explicit `auth` wins over URL userinfo. */
+/**
+ * The credential-free URL (normalised by the one splitter, src/net/url-credentials.ts) and the credentials to use:
+ * explicit `auth` wins over URL userinfo.
+ */
 export function resolveRemote(rawUrl: string, auth?: GitCredentials): SplitUrl {
-  const split = splitCredentials(rawUrl);
-  const chosen = auth ?? split.auth;
+  const split = splitUrlCredentials(rawUrl);
+  const chosen = auth ?? split.credentials;
   return chosen ? { url: split.url, auth: chosen } : { url: split.url };
 }
 

@@ -57,11 +57,12 @@ export class GitPushRejectedError extends GitError {
   }
 }
 
-/** The remote branch moved to a commit that is not an ancestor of ours; nothing was overwritten. */
+/** The remote branch moved to a commit that is not an ancestor of ours; nothing was overwritten. Retryable (the retry fetches the new head). */
 export class GitNonFastForwardError extends GitError {
   constructor(url: string, ref: string, remoteCommit?: string) {
     super('NON_FAST_FORWARD', `push of ${ref} to ${url} rejected: the remote branch moved${remoteCommit ? ` to ${remoteCommit}` : ''} and is not an ancestor of the pushed commit`, {
       data: { url, ref, remoteCommit },
+      retryable: true,
     });
   }
 }
@@ -85,10 +86,10 @@ export class GitCancelledError extends GitError {
   }
 }
 
-/** An object (commit, tree, blob) the operation needs is not in the local cache. */
+/** An object (commit, tree, blob) the operation needs is not in the local cache. Retryable (the retry fetches again). */
 export class GitObjectNotFoundError extends GitError {
   constructor(what: string, oid: string) {
-    super('OBJECT_NOT_FOUND', `${what} ${oid} not found in the local repository cache`, { data: { what, oid } });
+    super('OBJECT_NOT_FOUND', `${what} ${oid} not found in the local repository cache`, { data: { what, oid }, retryable: true });
   }
 }
 
@@ -105,10 +106,10 @@ export class GitCacheLockedError extends GitError {
   }
 }
 
-/** The remote answered something that is not the git smart-HTTP protocol, or an unexpected git failure. */
+/** The remote answered something that is not the git smart-HTTP protocol, or an unexpected git failure. Retryable. */
 export class GitProtocolError extends GitError {
   constructor(url: string, detail: string) {
-    super('GIT_PROTOCOL', `git error with ${url}: ${detail}`, { data: { url } });
+    super('GIT_PROTOCOL', `git error with ${url}: ${detail}`, { data: { url }, retryable: true });
   }
 }
 

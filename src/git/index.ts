@@ -2,7 +2,7 @@
  * Folio's git access: a thin API over isomorphic-git working on bare repository caches,
  * without working trees. fetch → read → write → commit → push.
  */
-export { splitCredentials, resolveRemote, type GitCredentials, type SplitUrl } from './credentials.js';
+export { resolveRemote, type GitCredentials, type SplitUrl } from './credentials.js';
 export { openCache, removeCache, cacheKey, withCacheLock, type RepoCache, type CacheKeyInput, type LockOptions } from './cache.js';
 export { spaceCacheDir, organizationCacheDir, TENANT_DIR, type CacheScope } from './cache-layout.js';
 export { removeSpaceCaches, removeLegacyCaches } from './cache-cleanup.js';

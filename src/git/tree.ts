@@ -9,20 +9,13 @@ import type { RepoCache } from './cache.js';
 import { GitFileTooLargeError, GitObjectNotFoundError } from './errors.js';
 import { parseTrailers, type Trailer } from './trailers.js';
 import { objectSize, objectSizes } from './object-size.js';
+import type { SourceEntry, SourceTree } from '../revision/source-tree.js';
 
 export const DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024;
 
-export interface SourceFile {
-  oid: string;
-  /** `100644`, `100755` or `120000` (symlink: the blob holds the target). */
-  mode?: string;
-  /** Size in bytes, when the object store gives it cheaply. */
-  size?: number;
-  read(): Promise<Uint8Array>;
-}
-
-/** Repository-relative path → file. */
-export type SourceTree = Map<string, SourceFile>;
+/** A file of a commit's tree: Folio's one source tree type (src/revision/source-tree.ts). */
+export type SourceFile = SourceEntry;
+export type { SourceTree };
 
 export interface TreeOptions {
   /** Only the files under this directory (repository-relative, no leading slash). Keys stay repository-relative. */

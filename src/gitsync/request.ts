@@ -2,12 +2,11 @@
  * Validation and normalisation of `POST /spaces/{id}/git/import|export` bodies. Pure: the credentials are
  * split out of the URL here and never stored in the normalised request.
  */
+import { UrlInvalidError } from '../net/errors.js';
+import { splitUrlCredentials, type UrlCredentials } from '../net/url-credentials.js';
 import type { GitDirection } from '../temporal/contract/index.js';
 
-export interface GitCredentialsInput {
-  username: string;
-  password: string;
-}
+export type GitCredentialsInput = UrlCredentials;
 
 export interface ParsedGitRequest {
   direction: GitDirection;
@@ -61,23 +60,14 @@ export function normalizeProjectDirectory(raw: string | undefined): string {
   return parts.join('/');
 }
 
-/** Splits `https://user:pass@host/repo.git`; only http(s). Never echoes the URL in errors (it may hold a secret). */
-export function splitUrl(raw: string): { url: string; credentials?: GitCredentialsInput } {
-  let u: URL;
+/** Splits `https://user:pass@host/repo.git` with the one splitter; its refusal is a GitRequestError (400). */
+function splitUrl(raw: string): { url: string; credentials?: GitCredentialsInput } {
   try {
-    u = new URL(raw);
-  } catch {
-    throw new GitRequestError('url must be an absolute http(s) URL');
+    return splitUrlCredentials(raw);
+  } catch (err) {
+    if (err instanceof UrlInvalidError) throw new GitRequestError(err.message);
+    throw err;
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new GitRequestError('url must be an http(s) URL');
-  if (!u.hostname) throw new GitRequestError('url must have a host');
-  const username = decodeURIComponent(u.username);
-  const password = decodeURIComponent(u.password);
-  u.username = '';
-  u.password = '';
-  u.hash = '';
-  const url = u.toString();
-  return username || password ? { url, credentials: { username, password } } : { url };
 }
 
 export function parseGitRequest(direction: GitDirection, input: unknown): ParsedGitRequest {

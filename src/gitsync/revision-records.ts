@@ -1,5 +1,6 @@
 /**
- * RevisionModel (the converter's model) ⇄ store records (pages, files, revision data).
+ * RevisionModel (the converter's model) ⇄ store records (pages, files, revision data). The records are made by
+ * the revision builder (src/revision/builder.ts), like those of every other pipeline.
  *
  * - A page's `id`, `kind`, `title`, `slug`, `path` are columns; its `markdown` is the body blob; every other
  *   model field goes into `data` (JSON). `computed` pages are stored as `group` with `data.modelKind`.
@@ -8,7 +9,8 @@
  */
 import { importTree } from '../format/index.js';
 import type { FileModel, PageModel, RevisionModel } from '../format/model.js';
-import type { FileInput, FileRecord, JsonObject, PageInput, PageRecord, RevisionInput, Store } from '../store/index.js';
+import { buildRevision, type BlobSource, type FileNode, type PageNode } from '../revision/builder.js';
+import type { FileRecord, JsonObject, PageRecord, RevisionInput, Store } from '../store/index.js';
 
 const PAGE_COLUMNS = new Set(['id', 'kind', 'title', 'slug', 'path', 'children', 'markdown']);
 
@@ -20,18 +22,18 @@ function toJson(value: unknown): JsonObject {
  * `rawBytes` gives the bytes of pages kept raw (`DocumentPage.raw`: not readable as a page): they are stored as the
  * page body, as they are, so nothing of the file is lost and export can write it back unchanged.
  */
-export function pageToInput(page: PageModel, encoder = new TextEncoder(), rawBytes?: Map<string, Uint8Array | { hash: string }>): PageInput {
+function pageNode(page: PageModel, encoder = new TextEncoder(), rawBytes?: Map<string, BlobSource>): PageNode {
   const rest: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(page)) if (!PAGE_COLUMNS.has(k) && v !== undefined) rest[k] = v;
   const kind = page.kind === 'computed' ? 'group' : page.kind;
   if (page.kind === 'computed') rest.modelKind = 'computed';
-  const input: PageInput = {
+  const input: PageNode = {
     id: page.id,
     kind,
     title: page.title,
     slug: page.slug,
     data: toJson(rest),
-    children: page.children.map((c) => pageToInput(c, encoder, rawBytes)),
+    children: page.children.map((c) => pageNode(c, encoder, rawBytes)),
   };
   if (page.kind === 'document') {
     input.path = page.path;
@@ -49,8 +51,8 @@ export function pageToInput(page: PageModel, encoder = new TextEncoder(), rawByt
  * `bytes` gives each file's content: bytes, or the hash of a stored blob. A file without content is stored
  * without a blob (export then leaves it untouched in the target tree).
  */
-export function fileToInput(file: FileModel, bytes: Uint8Array | { hash: string } | undefined): FileInput {
-  const input: FileInput = {
+function fileNode(file: FileModel, bytes: BlobSource | undefined): FileNode {
+  const input: FileNode = {
     id: file.id,
     name: file.name,
     path: file.path,
@@ -65,16 +67,18 @@ export function fileToInput(file: FileModel, bytes: Uint8Array | { hash: string 
 
 export function modelToRevisionInput(
   model: RevisionModel,
-  options: Omit<RevisionInput, 'pages' | 'files' | 'data'> & { fileBytes: Map<string, Uint8Array | { hash: string }>; rawPageBytes?: Map<string, Uint8Array | { hash: string }> },
+  options: Omit<RevisionInput, 'pages' | 'files' | 'data'> & { fileBytes: Map<string, BlobSource>; rawPageBytes?: Map<string, BlobSource> },
 ): RevisionInput {
   const { fileBytes, rawPageBytes, ...rest } = options;
   const encoder = new TextEncoder();
-  return {
-    ...rest,
-    data: toJson({ model: { version: model.version, config: model.config, summary: model.summary } }),
-    pages: model.pages.map((p) => pageToInput(p, encoder, rawPageBytes)),
-    files: model.files.map((f) => fileToInput(f, fileBytes.get(f.id))),
-  };
+  return buildRevision(
+    {
+      data: toJson({ model: { version: model.version, config: model.config, summary: model.summary } }),
+      pages: model.pages.map((p) => pageNode(p, encoder, rawPageBytes)),
+      files: model.files.map((f) => fileNode(f, fileBytes.get(f.id))),
+    },
+    rest,
+  );
 }
 
 export interface LoadedRevision {

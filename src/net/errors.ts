@@ -35,3 +35,13 @@ export class FetchRedirectError extends FolioError {
     super('FETCH_REDIRECT', `fetching ${stripCredentials(url)}: ${why}`, { data: { url: stripCredentials(url), ...data } });
   }
 }
+
+/**
+ * A URL given to Folio (a git remote, a spec to fetch) that is not an absolute http(s) URL with a host. The message
+ * never repeats the URL: it may hold a secret.
+ */
+export class UrlInvalidError extends FolioError {
+  constructor(why: string) {
+    super('URL_INVALID', `url ${why}`, { data: { why } });
+  }
+}

@@ -1,19 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { ValidationError } from '../errors.js';
 
-const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
-/** A random base62 string (rejection sampling: uniform over the alphabet). 20 chars ≈ 119 bits. */
-export function newId(length = 20): string {
-  let out = '';
-  while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248) out += ALPHABET[byte % 62];
-      if (out.length === length) break;
-    }
-  }
-  return out;
-}
+/** Folio's one id scheme (src/revision/ids.ts). */
+export { newId } from '../revision/ids.js';
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 

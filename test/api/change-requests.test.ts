@@ -195,6 +195,33 @@ describe('change requests', () => {
   const shape = (pages: Tree): unknown[] => pages.map((p) => (p.pages?.length ? { [p.id]: shape(p.pages) } : p.id));
   const primaryShape = async (spaceId: string) => shape((await call('GET', `/v1/spaces/${spaceId}/content/pages`)).pages);
 
+  it('new pages get the one slug rule: non-ASCII titles keep their letters, a title a sibling has gets -2, a taken explicit slug is a 400', async () => {
+    const spaceId = await newSpace();
+    // Spaces, pages and change requests have ids of the one scheme (src/revision/ids.ts): 20 base62 characters.
+    expect(spaceId).toMatch(/^[0-9A-Za-z]{20}$/);
+    const cr = await newCr(spaceId);
+    expect(cr).toMatch(/^[0-9A-Za-z]{20}$/);
+    const ids = await edit(spaceId, cr, [
+      { operation: 'insert_page', ref: 'zh', document: { markdown: '# 快速開始\n' } },
+      { operation: 'insert_page', ref: 'intro', document: { markdown: '# Intro\n' } },
+      { operation: 'insert_page', ref: 'again', document: { markdown: '# Intro!\n' } },
+      { operation: 'insert_page', ref: 'cafe', title: 'Café 🚀', document: { markdown: 'no heading\n' } },
+    ]);
+    const child = await edit(spaceId, cr, [{ operation: 'insert_page', ref: 'child', into: ids.intro, document: { markdown: '# Intro\n' } }]);
+    const pages = (await call('GET', `/v1/spaces/${spaceId}/change-requests/${cr}/content/pages`)).pages as Array<{ id: string; slug: string; path: string; pages: Array<{ id: string; slug: string; path: string }> }>;
+    const byId = new Map(pages.map((p) => [p.id, p]));
+    for (const id of Object.values(ids)) expect(id).toMatch(/^[0-9A-Za-z]{20}$/);
+    expect(byId.get(ids.zh!)).toMatchObject({ slug: '快速開始', path: '快速開始' });
+    expect(byId.get(ids.intro!)).toMatchObject({ slug: 'intro', path: 'intro' });
+    expect(byId.get(ids.again!)).toMatchObject({ slug: 'intro-2', path: 'intro-2' });
+    expect(byId.get(ids.cafe!)).toMatchObject({ slug: 'cafe', path: 'cafe' });
+    // Only siblings count: a child may have its parent's slug.
+    expect(byId.get(ids.intro!)!.pages[0]).toMatchObject({ id: child.child, slug: 'intro', path: 'intro/intro' });
+    const taken = await folio.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr}/content`, { changes: [{ operation: 'insert_page', slug: 'intro-2', document: { markdown: '# Other\n' } }] });
+    expect(taken.status).toBe(400);
+    expect(taken.body.error.message).toMatch(/already used/);
+  });
+
   it('behind: a sibling deleted by one change request does not turn another’s edit of a page into a move', async () => {
     const { spaceId, a, b } = await seeded();
     const one = await newCr(spaceId, 'delete a');

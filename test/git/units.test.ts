@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile, access } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendTrailers, cacheKey, getTrailer, openCache, parseTrailers, removeCache, splitCredentials, toGitError, withCacheLock } from '../../src/git/index.js';
+import { appendTrailers, cacheKey, getTrailer, openCache, parseTrailers, removeCache, resolveRemote, toGitError, withCacheLock } from '../../src/git/index.js';
 import { authHandlers } from '../../src/git/credentials.js';
 
 /** Every cache here belongs to one test tenant (organization and space). */
@@ -18,17 +18,18 @@ afterAll(async () => {
 });
 
 describe('credentials', () => {
-  it('moves basic-auth userinfo out of the URL', () => {
-    expect(splitCredentials('https://bot:p%40ss%3Aword@git.example.com/org/repo.git')).toEqual({
+  it('moves basic-auth userinfo out of the URL; explicit credentials win', () => {
+    expect(resolveRemote('https://bot:p%40ss%3Aword@git.example.com/org/repo.git')).toEqual({
       url: 'https://git.example.com/org/repo.git',
       auth: { username: 'bot', password: 'p@ss:word' },
     });
-    expect(splitCredentials('https://git.example.com/org/repo.git/')).toEqual({ url: 'https://git.example.com/org/repo.git' });
-    expect(splitCredentials('https://x-access-token@git.example.com/r.git').auth).toEqual({ username: 'x-access-token', password: '' });
-    expect(() => splitCredentials('ssh://git@example.com/r.git')).toThrow(/scheme/);
-    expect(() => splitCredentials('not a url with secret:pw@')).toThrow();
+    expect(resolveRemote('https://git.example.com/org/repo.git/')).toEqual({ url: 'https://git.example.com/org/repo.git' });
+    expect(resolveRemote('https://x-access-token@git.example.com/r.git').auth).toEqual({ username: 'x-access-token', password: '' });
+    expect(resolveRemote('https://a:b@git.example.com/r.git', { username: 'c', password: 'd' })).toEqual({ url: 'https://git.example.com/r.git', auth: { username: 'c', password: 'd' } });
+    expect(() => resolveRemote('ssh://git@example.com/r.git')).toThrow(/scheme/);
+    expect(() => resolveRemote('not a url with secret:pw@')).toThrow();
     try {
-      splitCredentials('::bad://user:topsecret@x');
+      resolveRemote('::bad://user:topsecret@x');
     } catch (err) {
       expect(String(err)).not.toContain('topsecret');
     }

@@ -64,7 +64,8 @@ export function pageObject(page: PageRecord, scope: ContentScope, urls: UrlBuild
     type: 'document',
     slug: page.slug ?? '',
     path: page.path ?? '',
-    urls: { app: urls.app(`/s/${scope.spaceId}/${page.path ?? ''}`) },
+    // Slugs keep non-ASCII letters (and file names may hold spaces): each path segment is percent-encoded.
+    urls: { app: urls.app(`/s/${scope.spaceId}/${(page.path ?? '').split('/').map(encodeURIComponent).join('/')}`) },
     hidden: bool(data.hidden),
     noIndex: bool(data.noIndex),
     layout: layoutOptions(data.layout),

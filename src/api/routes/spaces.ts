@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { newId } from '../../revision/ids.js';
 import type { SpacePatch, SpaceRecord } from '../../store/index.js';
 import { createSpace } from '../../temporal/start.js';
 import { WorkflowRunError } from '../../temporal/workflow-run-error.js';
@@ -39,11 +39,6 @@ const createSpaceBody = {
   },
 } as const;
 
-/** A new space id: 20 URL-safe characters. */
-export function newSpaceId(): string {
-  return randomBytes(15).toString('base64url');
-}
-
 /**
  * Loads a space the caller may see: 404 when unknown (or purged) and, with the very same body, when it is
  * another organization's (a 403 would tell which ids exist).
@@ -65,7 +60,7 @@ export function spaceRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilde
       const org = await deps.store.orgs.get(organizationId);
       if (!org) throw organizationNotFound(organizationId);
       const body = request.body ?? {};
-      const spaceId = newSpaceId();
+      const spaceId = newId();
       try {
         await createSpace(workflowStarter(deps), {
           spaceId,

@@ -3,6 +3,7 @@
  * their activities and the API. Deterministic and free of Node built-ins. Nothing here ever carries a
  * credential: URLs are credential-free and credentials are referenced by a vault id.
  */
+import type { Progress } from './progress.js';
 
 export type GitDirection = 'import' | 'export';
 
@@ -123,8 +124,8 @@ export interface GitQueueView {
   runs: number;
 }
 
-export interface GitProgress {
-  phase: string;
+/** The progress of a git import or export (the generic Progress with git's counts). */
+export interface GitProgress extends Progress {
   filesRead?: number;
   pagesParsed?: number;
   blobsWritten?: number;

@@ -6,6 +6,7 @@
 export * from './ids.js';
 export * from './search-attributes.js';
 export * from './spaces.js';
+export * from './progress.js';
 export * from './git.js';
 export * from './purge.js';
 export * from './openapi.js';

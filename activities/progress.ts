@@ -1,22 +1,24 @@
 /**
- * Live progress of a long git activity: heartbeats (so a cancel reaches it and a dead worker is noticed) and,
- * at most every two seconds, a `gitProgress` signal to its own workflow, which shows it in the workflow's
- * current details and answers the `gitProgress` query.
+ * Live progress of a long activity, for every pipeline: heartbeats (so a cancel reaches it and a dead worker is
+ * noticed) carrying the current Progress, and, at most every two seconds, a signal to its own workflow, which
+ * answers a query with it and shows it in the run's current details (workflows/progress.ts).
+ *
+ *   const progress = progressReporter<GitProgress>('fetching', { signal: gitSignals.progress, cancelled: (op) => new GitCancelledError(op) });
+ *   progress.update({ phase: 'parsing', filesRead: 3 });
  */
-import { Context } from '@temporalio/activity';
-import { GitCancelledError } from '../src/git/index.js';
-import { gitSignals, type GitProgress } from '../src/temporal/contract/index.js';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { Progress } from '../src/temporal/contract/index.js';
 
 /** temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_CANCEL_REQUESTED (@temporalio/proto is CommonJS: no named ESM import under plain Node). */
 const PENDING_ACTIVITY_STATE_CANCEL_REQUESTED = 3;
 
-export interface ProgressReporter {
-  update(p: Partial<GitProgress>): void;
-  readonly current: GitProgress;
+export interface ProgressReporter<P extends Progress = Progress> {
+  update(p: Partial<P>): void;
+  readonly current: P;
   flush(): Promise<void>;
   readonly signal: AbortSignal | undefined;
   /**
-   * Throws GitCancelledError when this attempt must not change anything any more: a cancel seen by a heartbeat,
+   * Throws (`options.cancelled`) when this attempt must not change anything any more: a cancel seen by a heartbeat,
    * or (asked of the server now, since heartbeats are throttled and a cancel may not have reached us yet) the
    * workflow closed or asked to cancel this activity, or this attempt was superseded by a retry. Call it right
    * before the point of no return (storing a revision, making it primary, pushing).
@@ -24,14 +26,29 @@ export interface ProgressReporter {
   assertNotCancelled(operation: string): Promise<void>;
 }
 
-export function progressReporter(phase: string, intervalMs = 2000): ProgressReporter {
+export interface ProgressOptions {
+  /** Name of the workflow's progress signal (from the contract, e.g. `gitSignals.progress`). */
+  signal: string;
+  /** Least time between two signals (heartbeats are throttled by the SDK). Default 2000 ms. */
+  intervalMs?: number;
+  /** The error `assertNotCancelled` throws. Default: a non-retryable `CANCELLED` ApplicationFailure. */
+  cancelled?: (operation: string) => Error;
+}
+
+function cancelledFailure(operation: string): Error {
+  return ApplicationFailure.create({ type: 'CANCELLED', message: `${operation} cancelled`, nonRetryable: true });
+}
+
+export function progressReporter<P extends Progress = Progress>(phase: string, options: ProgressOptions): ProgressReporter<P> {
+  const intervalMs = options.intervalMs ?? 2000;
+  const cancelled = options.cancelled ?? cancelledFailure;
   let ctx: Context | undefined;
   try {
     ctx = Context.current();
   } catch {
     ctx = undefined;
   }
-  const current: GitProgress = { phase };
+  const current = { phase } as P;
   let lastSent = 0;
   let sending: Promise<void> = Promise.resolve();
   const send = () => {
@@ -47,7 +64,7 @@ export function progressReporter(phase: string, intervalMs = 2000): ProgressRepo
       return;
     }
     sending = sending
-      .then(() => client.workflow.getHandle(workflowId).signal(gitSignals.progress, snapshot))
+      .then(() => client.workflow.getHandle(workflowId).signal(options.signal, snapshot))
       .catch(() => undefined);
   };
   return {
@@ -60,7 +77,7 @@ export function progressReporter(phase: string, intervalMs = 2000): ProgressRepo
     },
     async assertNotCancelled(operation) {
       if (!ctx) return;
-      if (ctx.cancellationSignal.aborted) throw new GitCancelledError(operation);
+      if (ctx.cancellationSignal.aborted) throw cancelled(operation);
       const execution = ctx.info.workflowExecution;
       if (!execution) return;
       const { workflowId, runId } = execution;
@@ -71,10 +88,10 @@ export function progressReporter(phase: string, intervalMs = 2000): ProgressRepo
         return; // a worker without a client (unit tests): heartbeats are the only channel
       }
       const description = await client.workflow.getHandle(workflowId, runId).describe();
-      if (description.status.name !== 'RUNNING') throw new GitCancelledError(operation);
+      if (description.status.name !== 'RUNNING') throw cancelled(operation);
       const pending = description.raw.pendingActivities?.find((a) => a.activityId === ctx.info.activityId);
       if (!pending || pending.state === PENDING_ACTIVITY_STATE_CANCEL_REQUESTED || (pending.attempt ?? 1) !== ctx.info.attempt) {
-        throw new GitCancelledError(operation);
+        throw cancelled(operation);
       }
     },
     async flush() {
