@@ -6,7 +6,8 @@
  *   (`src/temporal/worker.ts` wires the activities into the worker);
  * - `workflows/` (deterministic, bundled) imports only the contract, `@temporalio/workflow` (and
  *   `@temporalio/common`, its failure types), other workflows, and activity *types*;
- * - the contract `src/temporal/contract/` imports nothing but itself.
+ * - the contract `src/temporal/contract/` imports nothing but itself;
+ * - outside `src/format/`, the format package is imported only through its entry point `src/format/index.ts`.
  * @type {import('dependency-cruiser').IConfiguration}
  */
 module.exports = {
@@ -24,6 +25,13 @@ module.exports = {
       comment: 'src/format converts the GitBook format; it knows nothing of the store, git or Temporal.',
       from: { path: '^src/format/' },
       to: { path: ['^src/store/', '^src/git/', '^src/temporal/', '^node_modules/(@temporalio/|isomorphic-git/|pg/|pg-)', '^(activities|workflows)/'] },
+    },
+    {
+      name: 'format-single-entry',
+      severity: 'error',
+      comment: 'The format package has one entry point: outside src/format/, import src/format/index.ts only.',
+      from: { pathNot: '^src/format/' },
+      to: { path: '^src/format/', pathNot: '^src/format/index[.]ts$' },
     },
     {
       name: 'temporal-only-in-src-temporal',

@@ -8,7 +8,7 @@ import type { GitSyncRequest } from '../src/temporal/contract/index.js';
 import type { ActivityDeps } from './deps.js';
 import { gitCacheRoot } from './git-cache-root.js';
 import { parsePoolOf } from './parse-pool.js';
-import type { PageCodecRunner } from '../src/format/page-codec-runner.js';
+import type { PageCodecRunner } from '../src/format/index.js';
 import { poolPageCodec } from '../src/parse-pool/page-codec.js';
 
 export interface GitSyncContext extends ActivityDeps {

@@ -14,10 +14,7 @@ import {
   GitFileTooLargeError,
   type SourceTree,
 } from '../src/git/index.js';
-import { importTree } from '../src/format/import.js';
-import { NoContentError } from '../src/format/errors.js';
-import type { SourceTree as FormatTree } from '../src/format/model.js';
-import { documents } from '../src/format/summary/from-revision.js';
+import { documents, importTree, NoContentError, type SourceTree as FormatTree } from '../src/format/index.js';
 import { describeWarnings, reportWarnings } from '../src/gitsync/warnings.js';
 import { loadRevisionModel, modelToRevisionInput } from '../src/gitsync/revision-records.js';
 import { toFailure } from './git-failures.js';

@@ -6,8 +6,7 @@
  * - A file's bytes are a blob (reused by hash when the git blob did not change); `role`, `referenced` go in `data`.
  * - Revision `data` holds `{ model: { version, config, summary } }`.
  */
-import { importTree } from '../format/index.js';
-import type { FileModel, PageModel, RevisionModel } from '../format/model.js';
+import { importTree, type FileModel, type PageModel, type RevisionModel } from '../format/index.js';
 import type { FileInput, FileRecord, JsonObject, PageInput, PageRecord, RevisionInput, Store } from '../store/index.js';
 
 const PAGE_COLUMNS = new Set(['id', 'kind', 'title', 'slug', 'path', 'children', 'markdown']);
