@@ -35,12 +35,11 @@ describe('import phase: ids from the previous revision', () => {
     expect(pages[2]!.id).toMatch(/^[0-9A-Za-z]{20}$/);
   });
 
-  it('does not take a moved-content id from a page that still exists at its old path', () => {
-    // copy.md has the same bytes as a.md had; a.md is still there, so it keeps its id and copy.md gets a new one
-    const pages = [docPage('a.md', 'o9'), docPage('copy.md', 'o1')];
-    assign(pages, [docPage('a.md', 'o1', 'ID_A')]);
-    expect(pages[0]!.id).toBe('ID_A');
-    expect(pages[1]!.id).not.toBe('ID_A');
+  it('by content, takes the id of a page whose file is gone, not of the one still in place with the same bytes', () => {
+    // a.md and b.md had the same bytes; b.md was renamed c.md: c.md takes b.md's id, a.md keeps its own
+    const pages = [docPage('a.md', 'o1'), docPage('c.md', 'o1')];
+    assign(pages, [docPage('a.md', 'o1', 'ID_A'), docPage('b.md', 'o1', 'ID_B')]);
+    expect(pages.map((p) => p.id)).toEqual(['ID_A', 'ID_B']);
   });
 
   it('gives groups, links and computed entries the n-th previous id of the same title / href / source', () => {
