@@ -9,6 +9,7 @@
  * - the contract `src/temporal/contract/` imports nothing but itself;
  * - SQL stays in the store: outside `src/store/`, nothing imports the store's connection (`raw-sql`, the
  *   adapters, the SQL helpers, the migration runner) or a PostgreSQL driver; the rest of Folio uses `Store`'s members.
+ * - outside `src/format/`, the format package is imported only through its entry point `src/format/index.ts`.
  * @type {import('dependency-cruiser').IConfiguration}
  */
 module.exports = {
@@ -26,6 +27,13 @@ module.exports = {
       comment: 'src/format converts the GitBook format; it knows nothing of the store, git or Temporal.',
       from: { path: '^src/format/' },
       to: { path: ['^src/store/', '^src/git/', '^src/temporal/', '^node_modules/(@temporalio/|isomorphic-git/|pg/|pg-)', '^(activities|workflows)/'] },
+    },
+    {
+      name: 'format-single-entry',
+      severity: 'error',
+      comment: 'The format package has one entry point: outside src/format/, import src/format/index.ts only.',
+      from: { pathNot: '^src/format/' },
+      to: { path: '^src/format/', pathNot: '^src/format/index[.]ts$' },
     },
     {
       name: 'temporal-only-in-src-temporal',

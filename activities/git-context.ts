@@ -9,7 +9,7 @@ import { openVault, type SecretVault } from '../src/vault/index.js';
 import type { ActivityDeps } from './deps.js';
 import { gitCacheRoot } from './git-cache-root.js';
 import { parsePoolOf } from './parse-pool.js';
-import type { PageCodecRunner } from '../src/format/page-codec-runner.js';
+import type { PageCodecRunner } from '../src/format/index.js';
 import { poolPageCodec } from '../src/parse-pool/page-codec.js';
 
 export interface GitSyncContext extends ActivityDeps {

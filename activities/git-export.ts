@@ -23,11 +23,7 @@ import {
   GitRefNotFoundError,
   type SourceTree,
 } from '../src/git/index.js';
-import type { FormatWarning } from '../src/format/errors.js';
-import { exportRevision } from '../src/format/export.js';
-import { importTree } from '../src/format/import.js';
-import { gitBlobOid } from '../src/format/source-tree.js';
-import type { RevisionModel } from '../src/format/model.js';
+import { exportRevision, gitBlobOid, importTree, type FormatWarning, type RevisionModel } from '../src/format/index.js';
 import { conflictingPaths } from '../src/gitsync/conflicts.js';
 import { describeWarnings, reportWarnings } from '../src/gitsync/warnings.js';
 import { gitFailure, toFailure } from './git-failures.js';

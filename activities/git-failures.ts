@@ -9,7 +9,7 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { GitError } from '../src/git/index.js';
-import { FormatError, NoContentError, TooManyPagesError } from '../src/format/errors.js';
+import { FormatError, NoContentError, TooManyPagesError } from '../src/format/index.js';
 import { FolioError } from '../src/errors.js';
 import { redact } from '../src/redact.js';
 

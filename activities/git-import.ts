@@ -15,10 +15,8 @@ import {
   GitFileTooLargeError,
   type SourceTree,
 } from '../src/git/index.js';
-import { importTree } from '../src/format/import.js';
-import { NoContentError } from '../src/format/errors.js';
+import { documents, importTree, NoContentError } from '../src/format/index.js';
 import { isWithin } from '../src/revision/is-within.js';
-import { documents } from '../src/format/summary/from-revision.js';
 import { describeWarnings, reportWarnings } from '../src/gitsync/warnings.js';
 import { loadRevisionModel, modelToRevisionInput } from '../src/gitsync/revision-records.js';
 import { toFailure } from './git-failures.js';

@@ -19,10 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
-import { importTree } from '../src/format/import.js';
-import { documents } from '../src/format/summary/from-revision.js';
-import { memoryEntry, readWorkingTree } from '../src/format/source-tree.js';
-import type { SourceTree } from '../src/format/model.js';
+import { documents, importTree, memoryEntry, readWorkingTree, type SourceTree } from '../src/format/index.js';
 import { corpusDir } from '../src/project-root.js';
 
 const CORPUS = corpusDir();

@@ -11,7 +11,7 @@ import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkStringify from 'remark-stringify';
 import type { Root } from 'mdast';
-import { parsePageFile, serializePageFile, type PageFile } from '../src/format/markdown/index.js';
+import { parsePageFile, serializePageFile, type PageFile } from '../src/format/index.js';
 import { corpusDir } from '../src/project-root.js';
 
 function listMd(dir: string): string[] {

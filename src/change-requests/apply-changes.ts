@@ -1,6 +1,5 @@
 import { ValidationError } from '../errors.js';
-import { leadingEmoji } from '../format/page-codec.js';
-import { inlinePageCodec, type DecodedPageSummary } from '../format/page-codec-runner.js';
+import { inlinePageCodec, leadingEmoji, type DecodedPageSummary } from '../format/index.js';
 import { newId } from '../revision/ids.js';
 import type { FileRecord, JsonObject, Store } from '../store/index.js';
 import { allIds, locate, toEditable, toFileInputs, toPageInputs, type EditablePage } from './tree.js';

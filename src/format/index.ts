@@ -1,6 +1,8 @@
 /**
  * Repository tree ⇄ revision converter (GitBook Git Sync format). Pure: no Temporal, no
  * database, no network. See ./model.ts for the revision model.
+ * The one entry point of the format package: code outside `src/format/` imports only this module (lint rule
+ * `format-single-entry`).
  */
 export type {
   RevisionModel, PageModel, DocumentPage, GroupPage, LinkPage, ComputedPage, FileModel, Redirect, SpaceConfig, SummaryStyle,
@@ -8,12 +10,19 @@ export type {
   ImportResult, ImportStats, ExportOptions, ExportResult,
 } from './model.js';
 export { REVISION_MODEL_VERSION } from './model.js';
-export { importTree, DEFAULT_LIMITS } from './import.js';
-export { exportRevision } from './export.js';
+export { importTree, DEFAULT_LIMITS } from './import/index.js';
+export { exportRevision } from './export/index.js';
+export { roundtripTree, compareTrees } from './roundtrip.js';
+export type { TreeComparison } from './roundtrip.js';
 export { readWorkingTree, gitBlobOid, treeFromFiles, memoryEntry, applyChanges } from './source-tree.js';
 export { documents, allPages } from './summary/from-revision.js';
+export { leadingEmoji } from './page-codec.js';
+export { inlinePageCodec, pageCodecOperations } from './page-codec-runner.js';
+export type { PageCodecRunner, DecodedPageSummary } from './page-codec-runner.js';
+export { parsePageFile, serializePageFile } from './markdown/index.js';
+export type { PageFile } from './markdown/index.js';
 export {
   FormatError, FormatWarningCodes, RootOutsideRepositoryError, TooManyPagesError, MarkdownLayerUnavailableError,
-  BlobUnavailableError, InvalidRevisionError, WorkingTreeError, NoContentError,
+  BlobUnavailableError, InvalidRevisionError, WorkingTreeError, NoContentError, PageTooComplexError,
 } from './errors.js';
 export type { FormatWarning, FormatWarningCode, RawPageReason } from './errors.js';

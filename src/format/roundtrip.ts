@@ -1,6 +1,6 @@
 /** Import a tree and export it again onto itself: the basis of `folio roundtrip` and the fidelity tests. */
-import { exportRevision } from './export.js';
-import { importTree } from './import.js';
+import { exportRevision } from './export/index.js';
+import { importTree } from './import/index.js';
 import type { ImportResult, SourceTree } from './model.js';
 import { applyChanges } from './source-tree.js';
 

@@ -7,8 +7,7 @@
  * - A file's bytes are a blob (reused by hash when the git blob did not change); `role`, `referenced` go in `data`.
  * - Revision `data` holds `{ model: { version, config, summary } }`.
  */
-import { importTree } from '../format/index.js';
-import type { FileModel, PageModel, RevisionModel } from '../format/model.js';
+import { importTree, type FileModel, type PageModel, type RevisionModel } from '../format/index.js';
 import { buildRevision, type BlobSource, type FileNode, type PageNode } from '../revision/builder.js';
 import type { FileRecord, JsonObject, PageRecord, RevisionInput, Store } from '../store/index.js';
 

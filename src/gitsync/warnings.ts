@@ -3,7 +3,7 @@
  * Temporal UI): small and bounded, since they travel in Temporal payloads. Every code is counted; the first
  * MAX_REPORTED warnings are kept, those that lost or kept content aside (`error` severity) first.
  */
-import type { FormatWarning } from '../format/errors.js';
+import type { FormatWarning } from '../format/index.js';
 import { redact } from '../redact.js';
 import type { GitOperationWarning, GitWarningReport } from '../temporal/contract/index.js';
 

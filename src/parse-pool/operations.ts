@@ -3,7 +3,7 @@
  * structured-cloneable results.
  */
 import { markdownToDocument } from '../api/objects/document.js';
-import { pageCodecOperations } from '../format/page-codec-runner.js';
+import { pageCodecOperations } from '../format/index.js';
 
 export const parseOperations = {
   'page.decode': pageCodecOperations.decode,

@@ -2,8 +2,7 @@
  * The converter's page codec (`PageCodecRunner`) running in the parse pool: every page is parsed and written
  * in a pool thread, as many at once as the pool has threads; a page over a budget is PageTooComplexError.
  */
-import { PageTooComplexError } from '../format/errors.js';
-import type { PageCodecRunner } from '../format/page-codec-runner.js';
+import { PageTooComplexError, type PageCodecRunner } from '../format/index.js';
 import { ParseBudgetExceededError } from './errors.js';
 import type { ParsePool } from './pool.js';
 

@@ -4,7 +4,7 @@
  * converter: a page too deep for the parser's stack is kept untouched with FORMAT_PAGE_TOO_COMPLEX, even in-thread.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { importTree } from '../../src/format/import.js';
+import { importTree } from '../../src/format/index.js';
 import { inlinePageCodec } from '../../src/format/page-codec-runner.js';
 import { treeFromFiles } from '../../src/format/source-tree.js';
 import { ParsePool } from '../../src/parse-pool/pool.js';

@@ -1,5 +1,5 @@
 import type { Nodes, Root } from 'mdast';
-import { parsePageFile } from '../../format/markdown/index.js';
+import { parsePageFile } from '../../format/index.js';
 
 type Leaf = { object: 'leaf'; text: string; marks: Array<{ object: 'mark'; type: string }> };
 type Block = { object: 'block'; type: string; nodes: unknown[]; data?: Record<string, unknown> };

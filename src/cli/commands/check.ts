@@ -1,7 +1,6 @@
 /** `folio check <dir> [--root <projectDirectory>] [--json]`: import a working tree and report pages, files and warnings. */
 import { parseArgs, stringOption } from '../args.js';
-import { importTree } from '../../format/import.js';
-import { readWorkingTree } from '../../format/source-tree.js';
+import { importTree, readWorkingTree } from '../../format/index.js';
 import { isFolioError } from '../../errors.js';
 
 export async function run(argv: string[]): Promise<number> {

@@ -8,8 +8,7 @@
 import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parseArgs, stringOption } from '../args.js';
-import { readWorkingTree } from '../../format/source-tree.js';
-import { roundtripTree } from '../../format/roundtrip.js';
+import { readWorkingTree, roundtripTree } from '../../format/index.js';
 import { isFolioError } from '../../errors.js';
 import { checkOutputDirectory, OUTPUT_MARKER, writeOutputMarker } from '../output-directory.js';
 
@@ -43,7 +42,7 @@ export async function run(argv: string[]): Promise<number> {
     // Measure what is actually on disk, not what we meant to write.
     const written = await readWorkingTree(out);
     written.delete(OUTPUT_MARKER);
-    const { compareTrees } = await import('../../format/roundtrip.js');
+    const { compareTrees } = await import('../../format/index.js');
     const cmp = compareTrees(tree, written);
     const report: Record<string, unknown> = {
       pages: result.imported.stats.pages,

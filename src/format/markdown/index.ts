@@ -2,7 +2,7 @@ export type { PageFile, PageTitle, Style, Era, MarkdownWarning, ParseOptions, Se
 export { FrontMatter } from './front-matter.js';
 export type { FrontMatterLinks } from './front-matter.js';
 export { parsePageFile, DEFAULT_MAX_LENGTH } from './parse.js';
-export { serializePageFile } from './serialize.js';
+export { serializePageFile } from './serialize/index.js';
 export { currentStyle, legacyStyle, detectStyle } from './style/detect.js';
 export { MarkdownCodes, MarkdownFormatError, FrontMatterInvalidError, LiquidUnterminatedError, LiquidUnmatchedEndError, BinaryContentError, PageTooLargeError } from './errors.js';
 export { parseLiquidTag, formatLiquidTag } from './liquid/tag.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { documents, exportRevision, gitBlobOid, importTree, treeFromFiles, type DocumentPage, type RevisionModel } from '../../../src/format/index.js';
-import { invalidUtf8Offsets } from '../../../src/format/import.js';
+import { invalidUtf8Offsets } from '../../../src/format/import/invalid-utf8.js';
 
 /** Pages that cannot be read as pages keep their bytes (`raw`), with one typed warning each, and export unchanged. */
 const enc = (s: string) => new TextEncoder().encode(s);

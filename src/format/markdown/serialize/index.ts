@@ -1,6 +1,6 @@
-import type { PageFile, SerializeOptions } from './types.js';
-import { serializeFromModel } from './serialize/from-model.js';
-import { serializeMinimalDiff } from './serialize/minimal-diff.js';
+import type { PageFile, SerializeOptions } from '../types.js';
+import { serializeFromModel } from './from-model.js';
+import { serializeMinimalDiff } from './minimal-diff.js';
 
 /** Serialize a page file in GitBook's exporter style (driven by `page.style`). */
 export function serializePageFile(page: PageFile, options: SerializeOptions = {}): string {

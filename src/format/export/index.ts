@@ -1,0 +1,1 @@
+export { exportRevision } from './export-revision.js';

@@ -1,0 +1,52 @@
+import { resolveSpaceConfig } from '../gitbook-yaml.js';
+import type { SourceTree } from '../model.js';
+import { dirname, isExternalUrl, isMarkdownPath, resolvePath, safeDecode, splitFragment } from '../paths.js';
+import { documents } from '../summary/from-revision.js';
+import { inferToc } from '../summary/infer.js';
+import { parseSummary } from '../summary/parse.js';
+import type { ExportContext } from './context.js';
+
+/** Page file paths listed by the target tree's table of contents (to tell managed from unmanaged files). */
+export async function listedPagePaths(target: SourceTree, projectDirectory: string): Promise<Set<string>> {
+  const out = new Set<string>();
+  try {
+    const { config } = await resolveSpaceConfig(target, projectDirectory);
+    const found = target.get(config.summary);
+    const entry = found?.mode === '120000' ? undefined : found;
+    const toc = entry ? parseSummary(new TextDecoder().decode(await entry.read()), config.summary).toc : inferToc(target, config.root, config.readme, config.summary);
+    const dir = dirname(config.summary);
+    const walk = (es: typeof toc.sections[number]['entries']) => {
+      for (const e of es) {
+        if (e.kind === 'link' && !isExternalUrl(e.dest)) {
+          const { path, fragment } = splitFragment(e.dest);
+          if (fragment === undefined) {
+            for (const c of [path, safeDecode(path)]) {
+              const r = c === null ? null : resolvePath(dir, c);
+              if (r !== null && target.has(r) && isMarkdownPath(r)) out.add(r);
+            }
+          }
+        }
+        walk(e.children);
+      }
+    };
+    for (const s of toc.sections) walk(s.entries);
+  } catch {
+    // An unreadable target config means nothing there is known to be managed.
+  }
+  return out;
+}
+
+/**
+ * Phase "managed paths of the target" (what may be deleted): the pages and files of `options.base`, or without it
+ * the pages the target's own table of contents lists; and the pages of the revision.
+ */
+export async function collectManagedPaths(ctx: Pick<ExportContext, 'target' | 'options' | 'revision' | 'basePages' | 'baseFiles'>): Promise<void> {
+  const { options, basePages, baseFiles } = ctx;
+  if (options.base) {
+    for (const p of documents(options.base.pages)) if (p.git) basePages.add(p.git.path);
+    for (const f of options.base.files) if (f.git) baseFiles.add(f.git.path);
+  } else {
+    for (const p of await listedPagePaths(ctx.target, ctx.revision.config.projectDirectory)) basePages.add(p);
+  }
+  for (const p of documents(ctx.revision.pages)) if (p.git) basePages.add(p.git.path);
+}
