@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildFiles, buildPages, buildRevision, type PageNode } from '../../src/revision/builder.js';
 import { newId } from '../../src/revision/ids.js';
-import { importTree } from '../../src/format/import.js';
+import { importTree } from '../../src/format/index.js';
 import { treeFromFiles } from '../../src/format/source-tree.js';
 import { slugify } from '../../src/revision/slug.js';
 import { isWithin } from '../../src/revision/is-within.js';
