@@ -37,6 +37,10 @@ export interface Config {
   parseTimeBudgetMs: number;
   /** Heap budget of one parse thread, in MB. */
   parseMemoryBudgetMb: number;
+  /** Time budget of processing one OpenAPI spec in its thread, in milliseconds of the thread's busy time. */
+  openapiTimeBudgetMs: number;
+  /** Heap budget of one OpenAPI processing thread, in MB. */
+  openapiMemoryBudgetMb: number;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -80,5 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     parseThreads: Math.max(1, int(env, 'FOLIO_PARSE_THREADS', availableParallelism())),
     parseTimeBudgetMs: Math.max(1, int(env, 'FOLIO_PARSE_TIME_BUDGET_MS', 10_000)),
     parseMemoryBudgetMb: Math.max(16, int(env, 'FOLIO_PARSE_MEMORY_BUDGET_MB', 256)),
+    openapiTimeBudgetMs: Math.max(1, int(env, 'FOLIO_OPENAPI_TIME_BUDGET_MS', 60_000)),
+    openapiMemoryBudgetMb: Math.max(16, int(env, 'FOLIO_OPENAPI_MEMORY_BUDGET_MB', 1024)),
   };
 }
