@@ -11,4 +11,6 @@ export interface ActivityDeps {
   logger: Logger;
   /** Where untrusted documents are parsed (default: a pool sized from `config`, started on first use). */
   parsePool?: ParsePool;
+  /** Where OpenAPI specs are processed (default: `createSpecPool(config)`, started on first use). */
+  openapiPool?: ParsePool;
 }

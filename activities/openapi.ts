@@ -1,10 +1,12 @@
 import { ApplicationFailure, Context, heartbeat } from '@temporalio/activity';
 import { NotFoundError } from '../src/errors.js';
 import { fetchPolicyFromConfig } from '../src/net/policy.js';
-import { processSpec } from '../src/openapi/process.js';
+import { processSpecInPool } from '../src/openapi/process-in-pool.js';
+import { isFolioError } from '../src/errors.js';
 import { deleteRefreshSchedule, updateRefreshScheduleAfterRun } from '../src/temporal/openapi-schedule.js';
 import type { OpenApiFailureDetails, OpenApiProcessCode } from '../src/temporal/contract/index.js';
 import type { ActivityDeps } from './deps.js';
+import { openapiPoolOf } from './parse-pool.js';
 
 /** Problems carried in a failure's details: enough to show, small enough for a payload. */
 const MAX_FAILURE_PROBLEMS = 50;
@@ -15,7 +17,8 @@ function notFound(err: unknown): never {
   throw err;
 }
 
-export function createOpenApiActivities({ store, config, logger }: ActivityDeps) {
+export function createOpenApiActivities(deps: ActivityDeps) {
+  const { store, config, logger } = deps;
   const fetchPolicy = fetchPolicyFromConfig(config);
   const repo = store.openapi;
   return {
@@ -34,21 +37,26 @@ export function createOpenApiActivities({ store, config, logger }: ActivityDeps)
 
     /**
      * Fetches, validates and bundles the spec, and stores a new version when the content changed. Returns a
-     * summary; failures are ApplicationFailures typed FETCH_TIMEOUT / FETCH_ERROR / PARSE_ERROR (recorded by
+     * summary; failures are ApplicationFailures typed FETCH_TIMEOUT / FETCH_ERROR / PARSE_ERROR /
+     * SPEC_TOO_COMPLEX (over the pool's time or memory budget, or nested too deeply; recorded by
      * the workflow, which also maps this activity's own timeout). Idempotent: a retry finds the same content.
      */
     async openapiProcess(input: { specId: string; run: number }): Promise<{ versionId: string | null; created: boolean; applied: boolean; warningCount: number }> {
       const spec = await repo.markProgress(input.specId, input.run).catch(notFound);
       const source = await repo.sourceOf(spec).catch(notFound);
-      // Heartbeats are how a cancellation reaches an activity; no heartbeat timeout is set, since validating
-      // a large document is synchronous work that delays them.
+      // Heartbeats are how a cancellation reaches an activity (it ends the processing thread). The spec is
+      // processed in a thread of the OpenAPI pool, within its time and memory budgets: this event loop stays free.
       const beat = setInterval(() => heartbeat({ specId: input.specId, run: input.run }), 2000);
       let result;
       try {
-        result = await processSpec(source, {
+        result = await processSpecInPool(openapiPoolOf(deps), source, {
           fetch: { timeoutMs: config.openapiFetchTimeoutMs, policy: fetchPolicy },
           signal: Context.current().cancellationSignal,
         });
+      } catch (err) {
+        // The pool is busy or closing, or its thread died for another reason than a budget: another attempt may pass.
+        if (isFolioError(err)) throw ApplicationFailure.retryable(err.message.slice(0, MAX_MESSAGE_LENGTH), err.code);
+        throw err;
       } finally {
         clearInterval(beat);
       }

@@ -1,3 +1,4 @@
+import { createSpecPool } from '../src/openapi/spec-pool.js';
 import { ParsePool } from '../src/parse-pool/pool.js';
 import type { ActivityDeps } from './deps.js';
 
@@ -10,6 +11,19 @@ export function parsePoolOf(deps: ActivityDeps): ParsePool {
   if (!pool) {
     pool = new ParsePool({ threads: deps.config.parseThreads, timeBudgetMs: deps.config.parseTimeBudgetMs, memoryBudgetMb: deps.config.parseMemoryBudgetMb });
     created.set(deps, pool);
+  }
+  return pool;
+}
+
+const createdSpecPools = new WeakMap<ActivityDeps, ParsePool>();
+
+/** The OpenAPI processing pool of these activities: the injected one, or one built from the config. */
+export function openapiPoolOf(deps: ActivityDeps): ParsePool {
+  if (deps.openapiPool) return deps.openapiPool;
+  let pool = createdSpecPools.get(deps);
+  if (!pool) {
+    pool = createSpecPool(deps.config);
+    createdSpecPools.set(deps, pool);
   }
   return pool;
 }

@@ -1,10 +1,13 @@
 /**
  * OpenAPI processing benchmark: Folio's processSpec (safe fetch + custom resolver + validation + filesystem
  * + content hash) against swagger-parser's own `bundle` + `validate` (its built-in HTTP resolver), on the
- * same document served by the same loopback HTTP server, in the same run.
+ * same document served by the same loopback HTTP server, in the same run. `folioPool` is what the worker runs:
+ * processSpec in a thread of the OpenAPI pool (`processSpecInPool`; its thread started and warmed on a small spec
+ * before the measurement, as a worker's threads are reused), so `ratio.poolVsInline` is the thread hop's cost.
  *
  * Each measurement runs in a fresh child process, so its peak RSS (`maxRSS`) belongs to that side only;
- * the heap-used delta is sampled around the operation too. Sides alternate; medians over BENCH_RUNS
+ * the heap-used delta is sampled around the operation too (for `folioPool` that is the main thread's only: the
+ * thread's heap shows in `maxRSS`). Sides alternate; medians over BENCH_RUNS
  * (default 5) runs; ratio = folio / swagger-parser. Prints one JSON object.
  *
  *   npm run build && node dist/bench/openapi.js [path/to/spec]   (default: the GitBook API spec, 1.2 MB YAML)
@@ -18,6 +21,8 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { processSpec } from '../src/openapi/process.js';
+import { processSpecInPool } from '../src/openapi/process-in-pool.js';
+import { createSpecPool } from '../src/openapi/spec-pool.js';
 import { projectRoot } from '../src/project-root.js';
 import { loopbackPolicy } from '../test/helpers/loopback-policy.js';
 
@@ -25,7 +30,7 @@ const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
 const self = fileURLToPath(import.meta.url);
 
 interface Sample {
-  side: 'folio' | 'swagger-parser';
+  side: 'folio' | 'folio-pool' | 'swagger-parser';
   ms: number;
   maxRssMb: number;
   rssBeforeMb: number;
@@ -44,6 +49,8 @@ const mb = (bytes: number) => Number((bytes / 1024 / 1024).toFixed(1));
 
 /** Child: one measured operation, result as one JSON line on stdout. */
 async function child(side: Sample['side'], url: string): Promise<void> {
+  const pool = side === 'folio-pool' ? createSpecPool({ parseThreads: 1, openapiTimeBudgetMs: 600_000, openapiMemoryBudgetMb: 2048 }) : null;
+  if (pool) await processSpecInPool(pool, { text: 'openapi: 3.1.0\ninfo: { title: Warm-up, version: "1" }\npaths: {}\n' }, { fetch: { timeoutMs: 60_000 } });
   const rssBefore = process.memoryUsage().rss;
   const heapBefore = process.memoryUsage().heapUsed;
   let heapPeak = heapBefore;
@@ -53,8 +60,9 @@ async function child(side: Sample['side'], url: string): Promise<void> {
   const t = performance.now();
   let ok = false;
   let detail = '';
-  if (side === 'folio') {
-    const result = await processSpec({ url }, { fetch: { timeoutMs: 60_000, policy: loopbackPolicy } });
+  if (side === 'folio' || pool) {
+    const options = { fetch: { timeoutMs: 60_000, policy: loopbackPolicy } };
+    const result = pool ? await processSpecInPool(pool, { url }, options) : await processSpec({ url }, options);
     ok = result.ok;
     detail = result.ok ? `${Object.keys(result.filesystem).length} file(s), ${result.warningCount} warning(s), ${result.hash.slice(0, 19)}` : `${result.code}: ${result.message}`;
   } else {
@@ -83,6 +91,7 @@ async function child(side: Sample['side'], url: string): Promise<void> {
     ok,
     detail,
   };
+  await pool?.close();
   process.stdout.write(`${JSON.stringify(sample)}\n`);
 }
 
@@ -116,10 +125,11 @@ async function main(): Promise<void> {
   try {
     // Warm-up (module loading from disk into the page cache), not measured.
     await runChild('folio', url);
+    await runChild('folio-pool', url);
     await runChild('swagger-parser', url);
-    const samples: Record<Sample['side'], Sample[]> = { folio: [], 'swagger-parser': [] };
+    const samples: Record<Sample['side'], Sample[]> = { folio: [], 'folio-pool': [], 'swagger-parser': [] };
     for (let i = 0; i < RUNS; i++) {
-      const order: Sample['side'][] = i % 2 === 0 ? ['folio', 'swagger-parser'] : ['swagger-parser', 'folio'];
+      const order: Sample['side'][] = i % 2 === 0 ? ['folio', 'folio-pool', 'swagger-parser'] : ['swagger-parser', 'folio-pool', 'folio'];
       for (const side of order) samples[side].push(await runChild(side, url));
     }
     const side = (s: Sample[]) => ({
@@ -132,6 +142,7 @@ async function main(): Promise<void> {
       detail: s[0]!.detail,
     });
     const folio = side(samples.folio);
+    const folioPool = side(samples['folio-pool']);
     const baseline = side(samples['swagger-parser']);
     process.stdout.write(
       `${JSON.stringify(
@@ -141,11 +152,15 @@ async function main(): Promise<void> {
           runs: RUNS,
           node: process.version,
           folio,
+          folioPool,
           swaggerParserBundleValidate: baseline,
           ratio: {
             time: Number((folio.medianMs / baseline.medianMs).toFixed(2)),
             maxRss: Number((folio.medianMaxRssMb / baseline.medianMaxRssMb).toFixed(2)),
             heapPeakDelta: Number((folio.medianHeapPeakDeltaMb / baseline.medianHeapPeakDeltaMb).toFixed(2)),
+            poolTime: Number((folioPool.medianMs / baseline.medianMs).toFixed(2)),
+            poolMaxRss: Number((folioPool.medianMaxRssMb / baseline.medianMaxRssMb).toFixed(2)),
+            poolVsInline: Number((folioPool.medianMs / folio.medianMs).toFixed(2)),
           },
         },
         null,

@@ -56,6 +56,10 @@ export interface Config {
   supervised: boolean;
   /** Where the Temporal binaries are found. */
   tools: ToolsConfig;
+  /** Time budget of processing one OpenAPI spec in its thread, in milliseconds of the thread's busy time. */
+  openapiTimeBudgetMs: number;
+  /** Heap budget of one OpenAPI processing thread, in MB. */
+  openapiMemoryBudgetMb: number;
 }
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
@@ -151,5 +155,7 @@ export function loadConfig(env: Env = process.env): Config {
     parseThreads: int(env, 'FOLIO_PARSE_THREADS', availableParallelism(), { min: 1, max: 256 }),
     parseTimeBudgetMs: int(env, 'FOLIO_PARSE_TIME_BUDGET_MS', 10_000, { min: 1 }),
     parseMemoryBudgetMb: int(env, 'FOLIO_PARSE_MEMORY_BUDGET_MB', 256, { min: 16 }),
+    openapiTimeBudgetMs: int(env, 'FOLIO_OPENAPI_TIME_BUDGET_MS', 60_000, { min: 1 }),
+    openapiMemoryBudgetMb: int(env, 'FOLIO_OPENAPI_MEMORY_BUDGET_MB', 1024, { min: 16 }),
   };
 }

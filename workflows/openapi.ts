@@ -51,7 +51,7 @@ export async function processOpenApiSpecWorkflow(input: ProcessOpenApiSpecInput)
   const timeoutMs = Math.max(1_000, Number(input.processTimeoutMs) || 120_000);
   const { openapiProcess } = proxyActivities<Activities>({
     startToCloseTimeout: timeoutMs,
-    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 2, nonRetryableErrorTypes: ['PARSE_ERROR', 'NOT_FOUND'] },
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 2, nonRetryableErrorTypes: ['PARSE_ERROR', 'SPEC_TOO_COMPLEX', 'NOT_FOUND'] },
   });
 
   const run = input.run;

@@ -32,6 +32,8 @@ export function configToEnv(config: Config): Partial<Record<ConfigVariable, stri
     FOLIO_PARSE_THREADS: String(config.parseThreads),
     FOLIO_PARSE_TIME_BUDGET_MS: String(config.parseTimeBudgetMs),
     FOLIO_PARSE_MEMORY_BUDGET_MB: String(config.parseMemoryBudgetMb),
+    FOLIO_OPENAPI_TIME_BUDGET_MS: String(config.openapiTimeBudgetMs),
+    FOLIO_OPENAPI_MEMORY_BUDGET_MB: String(config.openapiMemoryBudgetMb),
     OPENAPI_FETCH_TIMEOUT_MS: String(config.openapiFetchTimeoutMs),
     OPENAPI_REFRESH_INTERVAL: config.openapiRefreshInterval,
     FETCH_DENY_PRIVATE_NETWORKS: String(config.fetchDenyPrivateNetworks),

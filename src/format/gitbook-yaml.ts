@@ -1,5 +1,6 @@
 import yaml from 'js-yaml';
 import { FormatWarningCodes, RootOutsideRepositoryError, warning, type FormatWarning } from './errors.js';
+import { expandsBeyond } from './markdown/yaml-size.js';
 import type { Redirect, SourceTree, SpaceConfig } from './model.js';
 import { joinPath, normalizePath, resolvePath } from './paths.js';
 import { gitBlobOid } from './source-tree.js';
@@ -7,15 +8,31 @@ import { gitBlobOid } from './source-tree.js';
 const KNOWN_KEYS = new Set(['root', 'structure', 'redirects']);
 /** Largest `.gitbook.yaml` whose text the revision keeps (real ones are a few hundred bytes). */
 const MAX_KEPT_CONFIG_BYTES = 64 * 1024;
+/**
+ * Budgets of parsing `.gitbook.yaml` (it is parsed on the caller's thread: these keep that short): the largest
+ * text parsed, and the most values its YAML aliases may expand to (the front matter's rule, `expandsBeyond`).
+ */
+export const MAX_PARSED_CONFIG_CHARS = 1024 * 1024;
+export const MAX_CONFIG_VALUES = 100_000;
 
-/** Parse `.gitbook.yaml` text. Never throws: invalid YAML gives defaults and a warning. */
+/**
+ * Parse `.gitbook.yaml` text. Never throws: invalid YAML gives defaults and a warning; so does a file over a
+ * budget (longer than {@link MAX_PARSED_CONFIG_CHARS} characters, or aliases expanding beyond {@link MAX_CONFIG_VALUES}
+ * values), with FORMAT_CONFIG_TOO_COMPLEX. The file itself is never changed.
+ */
 export function parseGitbookYaml(text: string, path: string): { root?: string; readme?: string; summary?: string; redirects: Array<{ from: string; to: string }>; warnings: FormatWarning[] } {
   const warnings: FormatWarning[] = [];
   const redirects: Array<{ from: string; to: string }> = [];
   let data: unknown;
+  const tooComplex = (why: string) => {
+    warnings.push(warning(FormatWarningCodes.CONFIG_TOO_COMPLEX, `.gitbook.yaml ${why}; defaults apply and the file is left untouched`, { severity: 'error', path }));
+    return { redirects, warnings };
+  };
+  if (text.length > MAX_PARSED_CONFIG_CHARS) return tooComplex(`is longer than ${MAX_PARSED_CONFIG_CHARS} characters`);
   try {
     // Several documents (`---` marker) are allowed; the first mapping wins.
     const docs = yaml.loadAll(text.replace(/^\uFEFF/, ''), undefined, { schema: yaml.CORE_SCHEMA });
+    if (expandsBeyond(docs, MAX_CONFIG_VALUES)) return tooComplex(`has YAML aliases that expand it to more than ${MAX_CONFIG_VALUES} values`);
     data = docs.find((d) => d !== null && d !== undefined);
   } catch (e) {
     const err = e as { reason?: string; mark?: { line?: number } };

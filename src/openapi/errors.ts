@@ -3,10 +3,11 @@ import { stripCredentials } from '../redact.js';
 
 /**
  * Typed failures of OpenAPI processing. Their `code` is exactly the value stored in the spec's
- * `lastProcessErrorCode` (and the Temporal `ApplicationFailure` type): FETCH_TIMEOUT, FETCH_ERROR, PARSE_ERROR.
+ * `lastProcessErrorCode` (and the Temporal `ApplicationFailure` type): FETCH_TIMEOUT, FETCH_ERROR, PARSE_ERROR,
+ * SPEC_TOO_COMPLEX.
  * FETCH_ERROR covers several failures; `data.reason` tells them apart.
  */
-export type OpenApiErrorCode = 'FETCH_TIMEOUT' | 'FETCH_ERROR' | 'PARSE_ERROR';
+export type OpenApiErrorCode = 'FETCH_TIMEOUT' | 'FETCH_ERROR' | 'PARSE_ERROR' | 'SPEC_TOO_COMPLEX';
 
 export type FetchFailureReason =
   | 'http-status'
@@ -103,4 +104,41 @@ export class SpecParseError extends FolioError {
     });
     this.problems = problems;
   }
+}
+
+/** Which budget a specification went over (see {@link SpecTooComplexError}). */
+export type SpecBudget = 'time' | 'memory' | 'stack' | 'aliases';
+
+/**
+ * Processing the specification went over a budget: its thread ran longer than the time budget or out of the
+ * memory budget, its nesting overflowed the parser's stack, or its YAML aliases expand it beyond the node limit.
+ * Processing the same documents again fails the same way: never retried.
+ */
+export class SpecTooComplexError extends FolioError {
+  readonly budget: SpecBudget;
+  readonly problems: SpecProblem[];
+  constructor(budget: SpecBudget, limit: number | undefined, location = '#', options: { cause?: unknown } = {}) {
+    const what =
+      budget === 'time'
+        ? `processing took longer than the time budget of ${limit} ms`
+        : budget === 'memory'
+          ? `processing needed more than the memory budget of ${limit} MB`
+          : budget === 'stack'
+            ? 'the specification is nested too deeply'
+            : `YAML aliases expand the document to more than ${limit} nodes`;
+    const problems = [{ location, message: what }];
+    super('SPEC_TOO_COMPLEX', `specification too complex: ${what}`, { data: { budget, ...(limit !== undefined ? { limit } : {}), problems }, cause: options.cause });
+    this.budget = budget;
+    this.problems = problems;
+  }
+}
+
+/** Whether `err`, or an error it wraps, is a JavaScript stack overflow. */
+export function isStackOverflow(err: unknown): boolean {
+  for (let e = err, depth = 0; e && depth < 10; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof RangeError && /call stack/i.test(e.message)) return true;
+    // ref-parser / swagger-parser rethrow with the original message in their own error types.
+    if (e instanceof Error && /Maximum call stack size exceeded/.test(e.message)) return true;
+  }
+  return false;
 }

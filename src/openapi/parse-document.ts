@@ -1,5 +1,5 @@
 import jsYaml from 'js-yaml';
-import { SpecParseError } from './errors.js';
+import { SpecParseError, SpecTooComplexError } from './errors.js';
 
 /** Text of a fetched or submitted document: UTF-8, without a byte-order mark. */
 export function decodeDocumentText(body: Buffer | string): string {
@@ -19,8 +19,8 @@ export const MAX_EXPANDED_NODES = 5_000_000;
 /**
  * Parses one JSON or YAML document. YAML uses the 1.2 core schema (js-yaml), so `version: 2024-01-01` stays
  * a string. Aliases are shared objects after parsing; a document whose aliases would expand it beyond
- * {@link MAX_EXPANDED_NODES} nodes is refused, since validation walks the expanded tree. Failures are
- * PARSE_ERROR with `file:line:column` locations.
+ * {@link MAX_EXPANDED_NODES} nodes, or nested too deeply to walk, is SPEC_TOO_COMPLEX, since validation walks
+ * the expanded tree. Other failures are PARSE_ERROR with `file:line:column` locations.
  */
 export function parseDocumentText(text: string, file: string, options: { requireObject?: boolean } = {}): unknown {
   let value: unknown;
@@ -49,10 +49,10 @@ export function parseDocumentText(text: string, file: string, options: { require
       expanded = expandedSize(value, MAX_EXPANDED_NODES);
     } catch (err) {
       if (!(err instanceof RangeError)) throw err;
-      throw new SpecParseError([{ location: file, message: 'the document is nested too deeply' }], { cause: err });
+      throw new SpecTooComplexError('stack', undefined, file, { cause: err });
     }
     if (expanded > MAX_EXPANDED_NODES) {
-      throw new SpecParseError([{ location: file, message: `YAML aliases expand the document to more than ${MAX_EXPANDED_NODES} nodes` }]);
+      throw new SpecTooComplexError('aliases', MAX_EXPANDED_NODES, file);
     }
   }
   if (options.requireObject && (value === null || typeof value !== 'object' || Array.isArray(value))) {

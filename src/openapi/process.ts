@@ -6,7 +6,9 @@ import {
   FetchFailedError,
   FetchTimeoutError,
   SpecParseError,
+  SpecTooComplexError,
   isFetchError,
+  isStackOverflow,
   type OpenApiErrorCode,
   type SpecProblem,
 } from './errors.js';
@@ -73,7 +75,9 @@ const TEXT_EXTENSIONS = /\.(md|markdown|txt|html?)$/i;
  * follows its external `$ref`s over HTTP(S) only, relative to the document that holds them, validates the
  * whole with swagger-parser, and returns every file for the version's filesystem plus a content hash.
  * `file:` URLs and local paths are never read, for any source. Failures come back as a result with the code
- * stored in `lastProcessErrorCode`: FETCH_TIMEOUT, FETCH_ERROR or PARSE_ERROR.
+ * stored in `lastProcessErrorCode`: FETCH_TIMEOUT, FETCH_ERROR, PARSE_ERROR, or SPEC_TOO_COMPLEX for a document
+ * nested too deeply or whose YAML aliases expand too far (the time and memory budgets are those of the thread
+ * that runs it: `processSpecInPool`).
  */
 export async function processSpec(source: SpecSource, options: ProcessSpecOptions): Promise<ProcessSpecResult> {
   try {
@@ -187,6 +191,7 @@ async function run(source: SpecSource, options: ProcessSpecOptions): Promise<Pro
     } as never);
   } catch (err) {
     if (firstFailure !== undefined) throw firstFailure;
+    if (isStackOverflow(err)) throw new SpecTooComplexError('stack', undefined, '#', { cause: err });
     warnings = classifyValidationFailure(err, (source) => {
       const key = source === undefined ? rootPath : keyOf(source);
       return key === rootPath ? '' : key;
@@ -261,6 +266,10 @@ function redactLocalPaths(message: string): string {
 }
 
 function toFailure(err: unknown, maxProblems: number): ProcessSpecFailure {
+  if (!(err instanceof SpecTooComplexError) && !(err instanceof SpecParseError) && isStackOverflow(err)) err = new SpecTooComplexError('stack', undefined, '#', { cause: err });
+  if (err instanceof SpecTooComplexError) {
+    return { ok: false, code: 'SPEC_TOO_COMPLEX', message: err.message, errors: err.problems.slice(0, maxProblems), errorCount: err.problems.length, retryable: false };
+  }
   if (err instanceof SpecParseError) {
     return { ok: false, code: 'PARSE_ERROR', message: err.message, errors: err.problems.slice(0, maxProblems), errorCount: err.problems.length, retryable: false };
   }

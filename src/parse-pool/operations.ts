@@ -1,9 +1,10 @@
 /**
- * What a parse-pool thread can run, by name: pure functions of structured-cloneable arguments returning
- * structured-cloneable results.
+ * What a parse-pool thread can run, by name: functions of structured-cloneable arguments returning
+ * structured-cloneable results (or promises of them); only `openapi.process` does I/O (guarded fetches).
  */
 import { markdownToDocument } from '../api/objects/document.js';
 import { pageCodecOperations } from '../format/index.js';
+import { processSpecInThread } from '../openapi/process-in-thread.js';
 
 export const parseOperations = {
   'page.decode': pageCodecOperations.decode,
@@ -12,6 +13,8 @@ export const parseOperations = {
   'page.reserialize': pageCodecOperations.reserialize,
   /** The GitBook JSON document of a page (GET page in the `document` format). */
   'page.document': markdownToDocument,
+  /** OpenAPI processing of a spec (fetches through the guard, `$ref`s, validation): `processSpecInPool`. */
+  'openapi.process': processSpecInThread,
 } satisfies Record<string, (...args: never[]) => unknown>;
 
 export type ParseOperation = keyof typeof parseOperations;

@@ -19,6 +19,17 @@ export interface ParsePoolOptions {
   memoryBudgetMb?: number;
   /** Tasks allowed to wait for a thread (default 10 000); more are refused with PARSE_POOL_BUSY. */
   maxQueue?: number;
+  /**
+   * What the time budget counts (default `wall`): `wall`, the time since the task started; `busy`, the time its
+   * thread spent running code, not waiting for I/O (for tasks that fetch, such as OpenAPI `$ref`s).
+   */
+  budgetClock?: 'wall' | 'busy';
+}
+
+/** Options of one task ({@link ParsePool.runWith}). */
+export interface ParseTaskOptions {
+  /** Aborting it drops the task if it waits, or terminates its thread if it runs; the task rejects with the abort reason. */
+  signal?: AbortSignal;
 }
 
 interface Task {
@@ -27,6 +38,7 @@ interface Task {
   args: unknown[];
   resolve(value: unknown): void;
   reject(err: Error): void;
+  signal?: AbortSignal;
 }
 
 interface Slot {
@@ -34,6 +46,8 @@ interface Slot {
   ready: boolean;
   task: Task | null;
   timer: NodeJS.Timeout | null;
+  /** Removes the running task's abort listener. */
+  unlisten: (() => void) | null;
   /** Set once the slot is being replaced (terminated or died): its late messages and exit are ignored. */
   retired: boolean;
 }
@@ -53,6 +67,7 @@ export class ParsePool {
   readonly timeBudgetMs: number;
   readonly memoryBudgetMb: number;
   readonly maxQueue: number;
+  readonly budgetClock: 'wall' | 'busy';
   private readonly slots: Slot[] = [];
   private readonly queue: Task[] = [];
   private nextId = 1;
@@ -65,14 +80,35 @@ export class ParsePool {
     this.timeBudgetMs = options.timeBudgetMs ?? 10_000;
     this.memoryBudgetMb = options.memoryBudgetMb ?? 256;
     this.maxQueue = options.maxQueue ?? 10_000;
+    this.budgetClock = options.budgetClock ?? 'wall';
   }
 
   /** Runs `op` in a pool thread; rejects with ParseBudgetExceededError, ParsePoolBusyError, ParsePoolClosedError or ParseTaskFailedError. */
   run<O extends ParseOperation>(op: O, ...args: ParseOperationArgs<O>): Promise<ParseOperationResult<O>> {
+    return this.runWith({}, op, ...args);
+  }
+
+  /** {@link run} with per-task options (cancellation). An operation that returns a promise is awaited in its thread. */
+  runWith<O extends ParseOperation>(options: ParseTaskOptions, op: O, ...args: ParseOperationArgs<O>): Promise<Awaited<ParseOperationResult<O>>> {
     if (this.closed) return Promise.reject(new ParsePoolClosedError());
     if (this.queue.length >= this.maxQueue) return Promise.reject(new ParsePoolBusyError(this.maxQueue));
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, op, args, resolve: resolve as (v: unknown) => void, reject });
+      const task: Task = { id: this.nextId++, op, args, resolve: resolve as (v: unknown) => void, reject, ...(signal ? { signal } : {}) };
+      // Aborted while it waits: it leaves the queue (once running, start() ends its thread instead).
+      signal?.addEventListener(
+        'abort',
+        () => {
+          const i = this.queue.indexOf(task);
+          if (i >= 0) {
+            this.queue.splice(i, 1);
+            reject(signal.reason);
+          }
+        },
+        { once: true },
+      );
+      this.queue.push(task);
       this.dispatch();
     });
   }
@@ -85,6 +121,7 @@ export class ParsePool {
     const ending = this.slots.splice(0).map((s) => {
       s.retired = true;
       if (s.timer) clearTimeout(s.timer);
+      s.unlisten?.();
       s.task?.reject(new ParsePoolClosedError());
       return s.worker.terminate();
     });
@@ -115,7 +152,7 @@ export class ParsePool {
     });
     // Idle threads never keep the process alive; close() ends them at shutdown.
     worker.unref();
-    const slot: Slot = { worker, ready: false, task: null, timer: null, retired: false };
+    const slot: Slot = { worker, ready: false, task: null, timer: null, unlisten: null, retired: false };
     this.slots.push(slot);
     worker.on('message', (msg: TaskReply | ReadyMessage) => this.onMessage(slot, msg));
     worker.on('error', (err: Error) => this.onDeath(slot, err));
@@ -123,12 +160,34 @@ export class ParsePool {
   }
 
   private start(slot: Slot, task: Task): void {
+    if (task.signal?.aborted) {
+      task.reject(task.signal.reason);
+      queueMicrotask(() => this.dispatch());
+      return;
+    }
     slot.task = task;
-    slot.timer = setTimeout(() => {
+    const stop = (err: unknown) => {
       this.retire(slot);
       void slot.worker.terminate();
-      task.reject(new ParseBudgetExceededError('time', this.timeBudgetMs, task.op));
-    }, this.timeBudgetMs);
+      task.reject(err as Error);
+    };
+    const overBudget = () => stop(new ParseBudgetExceededError('time', this.timeBudgetMs, task.op));
+    if (this.budgetClock === 'busy') {
+      // The thread's event-loop utilization grows only while it runs code (also while a parse blocks it).
+      const since = slot.worker.performance.eventLoopUtilization();
+      const every = Math.max(5, Math.min(100, Math.floor(this.timeBudgetMs / 10)));
+      slot.timer = setInterval(() => {
+        if (slot.worker.performance.eventLoopUtilization(since).active >= this.timeBudgetMs) overBudget();
+      }, every);
+    } else {
+      slot.timer = setTimeout(overBudget, this.timeBudgetMs);
+    }
+    if (task.signal) {
+      const signal = task.signal;
+      const onAbort = () => stop(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      slot.unlisten = () => signal.removeEventListener('abort', onAbort);
+    }
     const req: TaskRequest = { id: task.id, op: task.op, args: task.args };
     slot.worker.postMessage(req);
   }
@@ -144,6 +203,8 @@ export class ParsePool {
     if (!task || task.id !== msg.id) return;
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = null;
+    slot.unlisten?.();
+    slot.unlisten = null;
     slot.task = null;
     if (msg.ok) task.resolve(msg.value);
     else if (msg.stackOverflow) task.reject(new ParseBudgetExceededError('stack', undefined, task.op));
@@ -169,6 +230,8 @@ export class ParsePool {
     slot.retired = true;
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = null;
+    slot.unlisten?.();
+    slot.unlisten = null;
     slot.task = null;
     const i = this.slots.indexOf(slot);
     if (i >= 0) this.slots.splice(i, 1);

@@ -1,6 +1,7 @@
 /**
  * Entry point of one parse-pool thread: runs the named operation of each message and answers with its result,
- * or with the failure (a stack overflow is reported as such, to be typed as a budget by the pool).
+ * or with the failure (a stack overflow is reported as such, to be typed as a budget by the pool). An operation
+ * that returns a promise (OpenAPI processing fetches its `$ref`s) is awaited.
  */
 import { parentPort } from 'node:worker_threads';
 import { parseOperations, type ParseOperation } from './operations.js';
@@ -9,17 +10,20 @@ import type { TaskReply, TaskRequest } from './protocol.js';
 const port = parentPort;
 if (!port) throw new Error('parse-pool thread started outside a worker thread');
 
-port.on('message', (req: TaskRequest) => {
+port.on('message', (req: TaskRequest) => void answer(req));
+
+/** Runs one task (awaiting an operation that returns a promise) and posts its reply. */
+async function answer(req: TaskRequest): Promise<void> {
   let reply: TaskReply;
   try {
     const op = parseOperations[req.op as ParseOperation] as ((...args: unknown[]) => unknown) | undefined;
     if (!op) throw new Error(`unknown operation ${req.op}`);
-    reply = { id: req.id, ok: true, value: op(...req.args) };
+    reply = { id: req.id, ok: true, value: await op(...req.args) };
   } catch (err) {
     const e = err as Error;
     const stack = e instanceof RangeError && /call stack/i.test(e.message);
     reply = { id: req.id, ok: false, stackOverflow: stack, name: e?.name ?? 'Error', message: String(e?.message ?? err), code: (e as { code?: unknown })?.code as string | undefined };
   }
-  port.postMessage(reply);
-});
+  port!.postMessage(reply);
+}
 port.postMessage({ ready: true });

@@ -5,6 +5,7 @@ import { installRuntime } from '../../temporal/runtime.js';
 import { ensureSearchAttributes } from '../../temporal/search-attributes.js';
 import { createWorker } from '../../temporal/worker.js';
 import { openConfiguredStore } from '../open-store.js';
+import { createSpecPool } from '../../openapi/spec-pool.js';
 import { ParsePool } from '../../parse-pool/pool.js';
 
 /** `folio worker`: one Folio worker polling TEMPORAL_ADDRESS, on DATABASE_URL (or the embedded store). */
@@ -23,8 +24,9 @@ export async function run(): Promise<number> {
       logger.warn({ err: (err as Error).message }, 'could not register search attributes (operator rights needed)');
     }
     const parsePool = new ParsePool({ threads: config.parseThreads, timeBudgetMs: config.parseTimeBudgetMs, memoryBudgetMb: config.parseMemoryBudgetMb });
+    const openapiPool = createSpecPool(config);
     const { worker, connection: native } = await createWorker({
-      deps: { store, config, logger, parsePool },
+      deps: { store, config, logger, parsePool, openapiPool },
       address,
       namespace: config.temporalNamespace,
       taskQueue: config.taskQueue,
@@ -45,6 +47,7 @@ export async function run(): Promise<number> {
     process.stdin.destroy();
     await native.close();
     await parsePool.close();
+    await openapiPool.close();
     logger.info('worker stopped');
     return 0;
   } finally {

@@ -1,6 +1,6 @@
 /** `openapi/<specId>/process/<n>` and the refresh schedule's workflow: inputs, results, failure codes. */
-export type OpenApiProcessCode = 'FETCH_TIMEOUT' | 'FETCH_ERROR' | 'PARSE_ERROR';
-export const OPENAPI_PROCESS_CODES: readonly OpenApiProcessCode[] = ['FETCH_TIMEOUT', 'FETCH_ERROR', 'PARSE_ERROR'];
+export type OpenApiProcessCode = 'FETCH_TIMEOUT' | 'FETCH_ERROR' | 'PARSE_ERROR' | 'SPEC_TOO_COMPLEX';
+export const OPENAPI_PROCESS_CODES: readonly OpenApiProcessCode[] = ['FETCH_TIMEOUT', 'FETCH_ERROR', 'PARSE_ERROR', 'SPEC_TOO_COMPLEX'];
 
 export interface ProcessOpenApiSpecInput {
   specId: string;
