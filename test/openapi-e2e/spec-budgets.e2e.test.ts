@@ -53,9 +53,8 @@ async function waitComplete(slug: string, minRuns: number): Promise<any> {
   for (;;) {
     const res = await folio.request('GET', `${org()}/openapi/${slug}`);
     expect(res.status).toBe(200);
-    const rows = await folio.store.sql.query<{ process_runs: number; applied_run: number }>('SELECT process_runs, applied_run FROM openapi_specs WHERE id = $1', [res.body.id]);
-    const row = rows[0]!;
-    if (res.body.processingState === 'complete' && row.applied_run >= minRuns && row.applied_run >= row.process_runs) return res.body;
+    const row = (await folio.store.openapi.get(res.body.id))!;
+    if (res.body.processingState === 'complete' && row.appliedRun >= minRuns && row.appliedRun >= row.processRuns) return res.body;
     if (Date.now() > deadline) throw new Error(`spec ${slug} did not complete: ${JSON.stringify(res.body).slice(0, 800)}`);
     await new Promise((r) => setTimeout(r, 200));
   }
