@@ -59,7 +59,8 @@ module.exports = {
     {
       name: 'sql-stays-in-the-store',
       severity: 'error',
-      comment: 'Only src/store/ talks SQL: everything else goes through the typed members of Store (src/store/types.ts). Test helpers (reached from bench/) may set up databases.',
+      comment:
+        'Only src/store/ talks SQL: everything else goes through the typed members of Store (src/store/types.ts). Test helpers (reached from bench/) may set up databases.',
       from: { pathNot: ['^src/store/', '^test/'] },
       to: { path: ['^src/store/(raw-sql|sql-pg|sql-pglite|sql-helpers|migrate)[.]ts$', '^node_modules/(pg|pg-[^/]+|@electric-sql/[^/]+)/'] },
     },

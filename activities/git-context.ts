@@ -67,6 +67,11 @@ export function gitSyncContext(deps: ActivityDeps): GitSyncContext {
 export async function credentialsOf(ctx: GitSyncContext, request: GitSyncRequest): Promise<{ username: string; password: string } | undefined> {
   if (!request.credentialId) return undefined;
   const creds = await getGitCredentials(ctx.vault(), request.credentialId, request.spaceId);
-  if (!creds) throw ApplicationFailure.create({ type: 'CREDENTIALS_MISSING', message: 'the credentials of this request expired or were removed; send the request again', nonRetryable: true });
+  if (!creds)
+    throw ApplicationFailure.create({
+      type: 'CREDENTIALS_MISSING',
+      message: 'the credentials of this request expired or were removed; send the request again',
+      nonRetryable: true,
+    });
   return creds;
 }

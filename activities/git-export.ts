@@ -95,7 +95,9 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       }
       lap('fetch');
       const markExported = async (commitOid: string) => {
-        await store.gitSync.update(request.spaceId, { lastExport: { timestamp: request.timestamp, commit: commitOid, requestId: request.requestId, revisionId, url: request.url } });
+        await store.gitSync.update(request.spaceId, {
+          lastExport: { timestamp: request.timestamp, commit: commitOid, requestId: request.requestId, revisionId, url: request.url },
+        });
       };
 
       if (remoteHead) {
@@ -103,13 +105,27 @@ export function createGitExportActivity(ctx: GitSyncContext) {
         // A retry after a push that went through: the remote head is this very export.
         if (getTrailer(head.message, FOLIO_REQUEST_TRAILER) === request.requestId) {
           await markExported(remoteHead);
-          return { requestId: request.requestId, direction: 'export', outcome: 'applied', commit: remoteHead, revisionId, detail: `pushed ${remoteHead.slice(0, 12)}` };
+          return {
+            requestId: request.requestId,
+            direction: 'export',
+            outcome: 'applied',
+            commit: remoteHead,
+            revisionId,
+            detail: `pushed ${remoteHead.slice(0, 12)}`,
+          };
         }
         // Loop protection: this very revision came from (or was exported as) the remote head. (A revision edited
         // in Folio since the last sync has a different id: it is exported.)
         if ((synced === remoteHead && syncedRevisionId === revisionId) || getTrailer(head.message, FOLIO_REVISION_TRAILER) === revisionId) {
           await markExported(remoteHead);
-          return { requestId: request.requestId, direction: 'export', outcome: 'noop', commit: remoteHead, revisionId, detail: `the branch already holds this revision (${remoteHead.slice(0, 12)})` };
+          return {
+            requestId: request.requestId,
+            direction: 'export',
+            outcome: 'noop',
+            commit: remoteHead,
+            revisionId,
+            detail: `the branch already holds this revision (${remoteHead.slice(0, 12)})`,
+          };
         }
       }
 
@@ -143,7 +159,8 @@ export function createGitExportActivity(ctx: GitSyncContext) {
         // What Folio changed since the synced commit, checked against what the remote changed since.
         const syncedTree = await readTree(cache, synced, { maxFileBytes: config.gitMaxFileBytes });
         // The model that corresponds to the synced tree (unchanged pages keep their bytes); none when unknown.
-        const baseModel = syncedRevisionId === revisionId ? loaded?.model : syncedRevisionId ? (await loadRevisionModel(store, syncedRevisionId))?.model : undefined;
+        const baseModel =
+          syncedRevisionId === revisionId ? loaded?.model : syncedRevisionId ? (await loadRevisionModel(store, syncedRevisionId))?.model : undefined;
         const built = await exportRevision(model, syncedTree, { readBlob: readBlobBytes, codec: ctx.pageCodec(), ...(baseModel ? { base: baseModel } : {}) });
         changes = built.changes;
         warnings = built.warnings;
@@ -183,7 +200,15 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       lap('write');
       progress.update({ phase: 'pushing' });
       await progress.assertNotCancelled('export');
-      await push({ policy: ctx.fetchPolicy, cache, url: request.url, ref: request.ref, commit: newCommit, ...(creds ? { auth: creds } : {}), ...(progress.signal ? { signal: progress.signal } : {}) });
+      await push({
+        policy: ctx.fetchPolicy,
+        cache,
+        url: request.url,
+        ref: request.ref,
+        commit: newCommit,
+        ...(creds ? { auth: creds } : {}),
+        ...(progress.signal ? { signal: progress.signal } : {}),
+      });
       await markExported(newCommit);
       lap('push');
       await progress.flush();

@@ -20,7 +20,11 @@ export function scrubSecrets(text: string, secrets: readonly string[]): string {
 }
 
 /** A typed failure; not retried unless `nonRetryable: false` is given. */
-export function gitFailure(type: string, message: string, options: { nonRetryable?: boolean; details?: unknown[]; secrets?: readonly string[] } = {}): ApplicationFailure {
+export function gitFailure(
+  type: string,
+  message: string,
+  options: { nonRetryable?: boolean; details?: unknown[]; secrets?: readonly string[] } = {},
+): ApplicationFailure {
   return ApplicationFailure.create({
     type,
     message: scrubSecrets(message, options.secrets ?? []),

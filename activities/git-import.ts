@@ -5,16 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { ApplicationFailure } from '@temporalio/activity';
-import {
-  fetchRef,
-  getTrailer,
-  hasObject,
-  readCommit,
-  readTree,
-  GitCancelledError,
-  GitFileTooLargeError,
-  type SourceTree,
-} from '../src/git/index.js';
+import { fetchRef, getTrailer, hasObject, readCommit, readTree, GitCancelledError, GitFileTooLargeError, type SourceTree } from '../src/git/index.js';
 import { documents, importTree, NoContentError } from '../src/format/index.js';
 import { isWithin } from '../src/revision/is-within.js';
 import { describeWarnings, reportWarnings } from '../src/gitsync/warnings.js';
@@ -42,7 +33,8 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       if (creds) secrets = [creds.password];
       const space = await store.spaces.get(request.spaceId);
       if (!space) throw ApplicationFailure.create({ type: 'NOT_FOUND', message: `space not found: ${request.spaceId}`, nonRetryable: true });
-      if (!request.standalone && space.editMode === 'locked') throw ApplicationFailure.create({ type: 'LOCKED', message: `space ${space.id} is locked (editMode: locked)`, nonRetryable: true });
+      if (!request.standalone && space.editMode === 'locked')
+        throw ApplicationFailure.create({ type: 'LOCKED', message: `space ${space.id} is locked (editMode: locked)`, nonRetryable: true });
       const sync = await store.gitSync.get(request.spaceId);
       const primary = space.revisionId ? await store.revisions.get(space.revisionId) : null;
       const idempotencyKey = `git-import/${request.requestId}`;
@@ -51,7 +43,14 @@ export function createGitImportActivity(ctx: GitSyncContext) {
         await store.gitSync.update(request.spaceId, {
           lastImport: { timestamp: request.timestamp, commit: primary.git.oid, requestId: request.requestId, revisionId: primary.id, url: request.url },
         });
-        return { requestId: request.requestId, direction: 'import', outcome: 'applied', commit: primary.git.oid, revisionId: primary.id, detail: `imported ${primary.git.oid.slice(0, 12)} (completed by a retry)` };
+        return {
+          requestId: request.requestId,
+          direction: 'import',
+          outcome: 'applied',
+          commit: primary.git.oid,
+          revisionId: primary.id,
+          detail: `imported ${primary.git.oid.slice(0, 12)} (completed by a retry)`,
+        };
       }
       const cache = await ctx.openSpaceCache(space, request);
       const baseCommit = primary?.git?.oid && primary.git.url === request.url ? primary.git.oid : undefined;
@@ -70,23 +69,37 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       const info = await readCommit(cache, head);
       const markImported = async (revisionId: string | undefined, warnings?: GitWarningReport) => {
         await store.gitSync.update(request.spaceId, {
-          lastImport: { timestamp: request.timestamp, commit: head, requestId: request.requestId, ...(revisionId ? { revisionId } : {}), ...(warnings ? { warnings } : {}), url: request.url },
+          lastImport: {
+            timestamp: request.timestamp,
+            commit: head,
+            requestId: request.requestId,
+            ...(revisionId ? { revisionId } : {}),
+            ...(warnings ? { warnings } : {}),
+            url: request.url,
+          },
         });
       };
 
       // Loop protection: the space already holds this commit's content (imported from it, or exported as it).
       const exportedAsHead = sync.lastExport?.commit === head && sync.lastExport.revisionId === space.revisionId;
       const trailerRevision = getTrailer(info.message, FOLIO_REVISION_TRAILER);
-      if ((primary?.git?.oid === head) || exportedAsHead || (trailerRevision !== undefined && trailerRevision === space.revisionId)) {
+      if (primary?.git?.oid === head || exportedAsHead || (trailerRevision !== undefined && trailerRevision === space.revisionId)) {
         await markImported(space.revisionId ?? undefined);
-        return { requestId: request.requestId, direction: 'import', outcome: 'noop', commit: head, detail: `the space already holds commit ${head.slice(0, 12)}` };
+        return {
+          requestId: request.requestId,
+          direction: 'import',
+          outcome: 'noop',
+          commit: head,
+          detail: `the space already holds commit ${head.slice(0, 12)}`,
+        };
       }
 
       progress.update({ phase: 'reading tree' });
       const tree = await readTree(cache, head, { maxFileBytes: config.gitMaxFileBytes });
       const projectDir = request.projectDirectory;
       for (const [p, entry] of tree) {
-        if (isWithin(p, projectDir) && entry.size !== undefined && entry.size > config.gitMaxFileBytes) throw new GitFileTooLargeError(p, entry.size, config.gitMaxFileBytes);
+        if (isWithin(p, projectDir) && entry.size !== undefined && entry.size > config.gitMaxFileBytes)
+          throw new GitFileTooLargeError(p, entry.size, config.gitMaxFileBytes);
       }
       lap('tree');
       let filesRead = 0;
@@ -107,7 +120,8 @@ export function createGitImportActivity(ctx: GitSyncContext) {
 
       const previous = primary ? await loadRevisionModel(store, primary.id) : null;
       let previousTree: SourceTree = new Map();
-      if (previous && baseCommit && (await hasObject(cache, baseCommit))) previousTree = await readTree(cache, baseCommit, { maxFileBytes: config.gitMaxFileBytes });
+      if (previous && baseCommit && (await hasObject(cache, baseCommit)))
+        previousTree = await readTree(cache, baseCommit, { maxFileBytes: config.gitMaxFileBytes });
       lap('previous');
       const imported = await importTree(counted, {
         projectDirectory: projectDir,
@@ -117,7 +131,8 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       });
       lap('parse');
       // A tree without a single page would replace the space's content with nothing: refused, the space keeps it.
-      if (imported.stats.pages === 0) throw new NoContentError(imported.revision.config.root, [...tree.keys()].filter((p) => isWithin(p, imported.revision.config.root)).length);
+      if (imported.stats.pages === 0)
+        throw new NoContentError(imported.revision.config.root, [...tree.keys()].filter((p) => isWithin(p, imported.revision.config.root)).length);
       const warnings = imported.warnings.length > 0 ? reportWarnings(imported.warnings) : undefined;
       progress.update({ phase: 'storing', filesRead, pagesParsed: imported.stats.parsed });
 

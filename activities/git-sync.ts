@@ -28,11 +28,21 @@ export function createGitSyncActivities(deps: ActivityDeps) {
       for (const o of outcomes) if (o.credentialId) await ctx.vault().delete(o.credentialId);
       await ctx.vault().sweep();
       for (const o of outcomes) {
-        if (o.status === 'dropped-stale' || o.status === 'duplicate') log.info({ spaceId, requestId: o.requestId, direction: o.direction, timestamp: o.timestamp, status: o.status }, 'git request dropped');
-        await store.gitRequests.record(spaceId, { requestId: o.requestId, direction: o.direction, timestamp: o.timestamp, status: o.status, code: o.code ?? null, message: o.message ?? null }).catch((err: unknown) => {
-          // The space may be gone (purged): nothing to record then.
-          if (!(err instanceof NotFoundError)) throw err;
-        });
+        if (o.status === 'dropped-stale' || o.status === 'duplicate')
+          log.info({ spaceId, requestId: o.requestId, direction: o.direction, timestamp: o.timestamp, status: o.status }, 'git request dropped');
+        await store.gitRequests
+          .record(spaceId, {
+            requestId: o.requestId,
+            direction: o.direction,
+            timestamp: o.timestamp,
+            status: o.status,
+            code: o.code ?? null,
+            message: o.message ?? null,
+          })
+          .catch((err: unknown) => {
+            // The space may be gone (purged): nothing to record then.
+            if (!(err instanceof NotFoundError)) throw err;
+          });
       }
     },
 
@@ -58,7 +68,12 @@ export function createGitSyncActivities(deps: ActivityDeps) {
         },
         operation: { state: 'running', direction: request.direction, startedAt: new Date().toISOString(), requestId: request.requestId, error: null },
       });
-      await store.gitRequests.record(request.spaceId, { requestId: request.requestId, direction: request.direction, timestamp: request.timestamp, status: 'running' });
+      await store.gitRequests.record(request.spaceId, {
+        requestId: request.requestId,
+        direction: request.direction,
+        timestamp: request.timestamp,
+        status: 'running',
+      });
       return { stale: false };
     },
 
@@ -70,25 +85,29 @@ export function createGitSyncActivities(deps: ActivityDeps) {
       const state = await store.gitSync.get(request.spaceId).catch(() => null);
       if (state) {
         const startedAt = state.operation?.requestId === request.requestId ? state.operation.startedAt : undefined;
-        await store.gitSync.update(request.spaceId, {
-          operation: {
-            state: end.state,
-            direction: request.direction,
-            startedAt: startedAt ?? new Date().toISOString(),
-            endedAt: new Date().toISOString(),
+        await store.gitSync
+          .update(request.spaceId, {
+            operation: {
+              state: end.state,
+              direction: request.direction,
+              startedAt: startedAt ?? new Date().toISOString(),
+              endedAt: new Date().toISOString(),
+              requestId: request.requestId,
+              error: end.error ?? null,
+              ...(end.result?.warnings ? { warnings: end.result.warnings } : {}),
+            },
+          })
+          .catch(() => undefined);
+        await store.gitRequests
+          .record(request.spaceId, {
             requestId: request.requestId,
-            error: end.error ?? null,
-            ...(end.result?.warnings ? { warnings: end.result.warnings } : {}),
-          },
-        }).catch(() => undefined);
-        await store.gitRequests.record(request.spaceId, {
-          requestId: request.requestId,
-          direction: request.direction,
-          timestamp: request.timestamp,
-          status: end.state === 'success' ? (end.result?.outcome === 'noop' ? 'noop' : 'succeeded') : end.state === 'timeout' ? 'timeout' : 'failed',
-          code: end.error?.code ?? null,
-          message: end.error?.message ?? end.result?.detail ?? null,
-        }).catch(() => undefined);
+            direction: request.direction,
+            timestamp: request.timestamp,
+            status: end.state === 'success' ? (end.result?.outcome === 'noop' ? 'noop' : 'succeeded') : end.state === 'timeout' ? 'timeout' : 'failed',
+            code: end.error?.code ?? null,
+            message: end.error?.message ?? end.result?.detail ?? null,
+          })
+          .catch(() => undefined);
       }
       if (request.credentialId) await ctx.vault().delete(request.credentialId);
       if (end.state !== 'success') log.warn({ requestId: request.requestId, direction: request.direction, code: end.error?.code }, 'git operation failed');

@@ -41,7 +41,10 @@ export function createOpenApiActivities(deps: ActivityDeps) {
      * SPEC_TOO_COMPLEX (over the pool's time or memory budget, or nested too deeply; recorded by
      * the workflow, which also maps this activity's own timeout). Idempotent: a retry finds the same content.
      */
-    async openapiProcess(input: { specId: string; run: number }): Promise<{ versionId: string | null; created: boolean; applied: boolean; warningCount: number }> {
+    async openapiProcess(input: {
+      specId: string;
+      run: number;
+    }): Promise<{ versionId: string | null; created: boolean; applied: boolean; warningCount: number }> {
       const spec = await repo.markProgress(input.specId, input.run).catch(notFound);
       const source = await repo.sourceOf(spec).catch(notFound);
       // Heartbeats are how a cancellation reaches an activity (it ends the processing thread). The spec is
@@ -62,24 +65,41 @@ export function createOpenApiActivities(deps: ActivityDeps) {
       }
       if (!result.ok) {
         const details: OpenApiFailureDetails = {
-          errors: result.errors.slice(0, MAX_FAILURE_PROBLEMS).map((e) => ({ location: e.location.slice(0, MAX_MESSAGE_LENGTH), message: e.message.slice(0, MAX_MESSAGE_LENGTH) })),
+          errors: result.errors
+            .slice(0, MAX_FAILURE_PROBLEMS)
+            .map((e) => ({ location: e.location.slice(0, MAX_MESSAGE_LENGTH), message: e.message.slice(0, MAX_MESSAGE_LENGTH) })),
           errorCount: result.errorCount,
         };
         // Timeouts, server and network errors may pass on a retry; a 4xx, a refused address or a bad document will not.
-        throw ApplicationFailure.create({ type: result.code satisfies OpenApiProcessCode, message: result.message.slice(0, MAX_MESSAGE_LENGTH), details: [details], nonRetryable: !result.retryable });
+        throw ApplicationFailure.create({
+          type: result.code satisfies OpenApiProcessCode,
+          message: result.message.slice(0, MAX_MESSAGE_LENGTH),
+          details: [details],
+          nonRetryable: !result.retryable,
+        });
       }
       const out = await repo.recordSuccess(input.specId, input.run, result).catch(notFound);
-      logger.info({ run: input.run, created: out.created, applied: out.applied, files: Object.keys(result.filesystem).length, warnings: result.warningCount }, 'OpenAPI spec processed');
+      logger.info(
+        { run: input.run, created: out.created, applied: out.applied, files: Object.keys(result.filesystem).length, warnings: result.warningCount },
+        'OpenAPI spec processed',
+      );
       return { versionId: out.version?.id ?? null, created: out.created, applied: out.applied, warningCount: result.warningCount };
     },
 
-    async openapiRecordFailure(input: { specId: string; run: number; code: OpenApiProcessCode } & OpenApiFailureDetails): Promise<{ consecutiveFailures: number; applied: boolean }> {
+    async openapiRecordFailure(
+      input: { specId: string; run: number; code: OpenApiProcessCode } & OpenApiFailureDetails,
+    ): Promise<{ consecutiveFailures: number; applied: boolean }> {
       const out = await repo.recordFailure(input.specId, input.run, { code: input.code, errors: input.errors, errorCount: input.errorCount }).catch(notFound);
       return { consecutiveFailures: out.spec.consecutiveFailures, applied: out.applied };
     },
 
     /** Pauses the refresh schedule after repeated failures, resumes a pause of ours after a success. */
-    async openapiUpdateSchedule(input: { specId: string; consecutiveFailures: number; lastCode: string | null; pauseAfter: number }): Promise<{ paused: boolean } | null> {
+    async openapiUpdateSchedule(input: {
+      specId: string;
+      consecutiveFailures: number;
+      lastCode: string | null;
+      pauseAfter: number;
+    }): Promise<{ paused: boolean } | null> {
       const result = await updateRefreshScheduleAfterRun(Context.current().client, input.specId, input);
       if (result?.changed) logger.info({ paused: result.paused, consecutiveFailures: input.consecutiveFailures }, 'OpenAPI refresh schedule updated');
       return result ? { paused: result.paused } : null;

@@ -63,9 +63,7 @@ export function progressReporter<P extends Progress = Progress>(phase: string, o
     } catch {
       return;
     }
-    sending = sending
-      .then(() => client.workflow.getHandle(workflowId).signal(options.signal, snapshot))
-      .catch(() => undefined);
+    sending = sending.then(() => client.workflow.getHandle(workflowId).signal(options.signal, snapshot)).catch(() => undefined);
   };
   return {
     current,

@@ -6,9 +6,7 @@ import { removeSpaceCaches } from '../src/git/index.js';
 import type { ActivityDeps } from './deps.js';
 import { gitCacheRoot } from './git-cache-root.js';
 
-export type PurgeContentResult =
-  | { purged: true; revisions: number; blobsDeleted: number }
-  | { purged: false; reason: string; revisions: 0; blobsDeleted: 0 };
+export type PurgeContentResult = { purged: true; revisions: number; blobsDeleted: number } | { purged: false; reason: string; revisions: 0; blobsDeleted: 0 };
 
 export function createPurgeActivities({ store, config, logger }: ActivityDeps) {
   return {

@@ -42,7 +42,10 @@ const summary = (runs: RunOutcome[]) => ({
   failed: runs.filter((r) => !r.ok).length,
   failures: runs.filter((r) => !r.ok).map((r) => r.error ?? r.outcome),
   medianMs: median(runs.map((r) => r.ms)),
-  p95Ms: quantile(runs.map((r) => r.ms), 0.95),
+  p95Ms: quantile(
+    runs.map((r) => r.ms),
+    0.95,
+  ),
 });
 
 async function main() {
@@ -115,7 +118,9 @@ async function main() {
   const e = results.embedded as { imports?: { medianMs: number | null } } | undefined;
   const p = results.postgres as { imports?: { medianMs: number | null } } | undefined;
   const ratio = e?.imports?.medianMs && p?.imports?.medianMs ? Number((e.imports.medianMs / p.imports.medianMs).toFixed(2)) : null;
-  process.stdout.write(JSON.stringify({ benchmark: 'concurrency', n: N, workers: 2, cpus: os.cpus().length, results, importMedianRatioEmbeddedVsPostgres: ratio }) + '\n');
+  process.stdout.write(
+    JSON.stringify({ benchmark: 'concurrency', n: N, workers: 2, cpus: os.cpus().length, results, importMedianRatioEmbeddedVsPostgres: ratio }) + '\n',
+  );
 }
 
 await main();

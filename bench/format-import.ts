@@ -76,22 +76,31 @@ async function memoryChild(repo: string): Promise<void> {
   const rssBefore = process.memoryUsage.rss();
   const heapBefore = process.memoryUsage().heapUsed;
   const r = await measure(() => importTree(tree, { projectDirectory }));
-  process.stdout.write(JSON.stringify({
-    repo,
-    pages: r.value.stats.pages,
-    gcExposed: typeof global.gc === 'function',
-    importMs: round(r.ms),
-    rssBeforeMB: round(rssBefore / MB),
-    peakRssMB: round(r.peakRss / MB),
-    peakRssDeltaMB: round((r.peakRss - rssBefore) / MB),
-    peakHeapDeltaMB: round((r.peakHeap - heapBefore) / MB),
-  }) + '\n');
+  process.stdout.write(
+    JSON.stringify({
+      repo,
+      pages: r.value.stats.pages,
+      gcExposed: typeof global.gc === 'function',
+      importMs: round(r.ms),
+      rssBeforeMB: round(rssBefore / MB),
+      peakRssMB: round(r.peakRss / MB),
+      peakRssDeltaMB: round((r.peakRss - rssBefore) / MB),
+      peakHeapDeltaMB: round((r.peakHeap - heapBefore) / MB),
+    }) + '\n',
+  );
 }
 
 /** Runs memoryChild in a fresh process (so no other repository or earlier run weighs on it). */
 function isolatedMemory(repo: string): Record<string, unknown> {
-  const r = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--memory-child', '--repo', repo], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
-  const line = r.stdout.trim().split('\n').reverse().find((l) => l.startsWith('{'));
+  const r = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--memory-child', '--repo', repo], {
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const line = r.stdout
+    .trim()
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith('{'));
   if (r.status !== 0 || !line) return { error: `exit ${r.status}`, stderr: r.stderr.slice(-2000) };
   return JSON.parse(line) as Record<string, unknown>;
 }
@@ -99,7 +108,9 @@ function isolatedMemory(repo: string): Record<string, unknown> {
 async function main(): Promise<void> {
   if (process.argv.includes('--memory-child')) return memoryChild(arg('repo', 'pgsql-tw+gitbook-docs'));
   const runs = Number(arg('runs', '3'));
-  const repos = readdirSync(CORPUS).filter((n) => n.endsWith('.source')).map((n) => n.slice(0, -'.source'.length));
+  const repos = readdirSync(CORPUS)
+    .filter((n) => n.endsWith('.source'))
+    .map((n) => n.slice(0, -'.source'.length));
   // Largest repository = most page files listed as GitBook-written + others: count .md files.
   const countMd = (t: SourceTree) => [...t.keys()].filter((p) => p.endsWith('.md')).length;
   const trees = new Map<string, SourceTree>();
@@ -119,10 +130,12 @@ async function main(): Promise<void> {
   const bare: Array<{ ms: number; peakRss: number; peakHeap: number }> = [];
   for (let i = 0; i < runs; i++) {
     full.push(await measure(() => importTree(tree, { projectDirectory })));
-    bare.push(await measure(() => {
-      for (const t of pageTexts) processor.parse(t);
-      return null;
-    }));
+    bare.push(
+      await measure(() => {
+        for (const t of pageTexts) processor.parse(t);
+        return null;
+      }),
+    );
   }
 
   // Incremental: pgsql-tw+gitbook-docs with one page changed.
@@ -190,6 +203,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`format-import bench failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.stderr.write(`format-import bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exitCode = 1;
 });

@@ -64,7 +64,11 @@ for (let r = 0; r < runs; r++) {
   bareSerialize.push(time(() => trees.forEach((t) => bareStringifier.stringify(t))));
 }
 
-const rate = (ms: number) => ({ ms: Math.round(ms), mbPerS: Number((bytes / 1e6 / (ms / 1000)).toFixed(2)), pagesPerS: Math.round(files.length / (ms / 1000)) });
+const rate = (ms: number) => ({
+  ms: Math.round(ms),
+  mbPerS: Number((bytes / 1e6 / (ms / 1000)).toFixed(2)),
+  pagesPerS: Math.round(files.length / (ms / 1000)),
+});
 const fp = median(folioParse);
 const fs_ = median(folioSerialize);
 const bp = median(bareParse);

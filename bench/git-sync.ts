@@ -52,8 +52,16 @@ async function remarkParseAll(dir: string): Promise<number> {
 
 const REPO = process.argv[2] ?? 'FlowiseAI+FlowiseDocs';
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = Math.floor(s.length / 2); return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2; };
-const time = async (fn: () => Promise<unknown>) => { const t = performance.now(); await fn(); return performance.now() - t; };
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const time = async (fn: () => Promise<unknown>) => {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+};
 
 async function main() {
   const work = await mkdtemp(path.join(tmpdir(), 'folio-bench-gitsync-'));
@@ -66,7 +74,14 @@ async function main() {
   const store = await openStore({ dataDir: 'memory://', migrate: true, logger });
   await store.orgs.ensure({ id: 'bench', title: 'bench' });
   const result: Record<string, unknown> = { repository: REPO, runs: RUNS };
-  const t = { importFolio: [] as number[], cloneNative: [] as number[], remarkParse: [] as number[], incrementalImport: [] as number[], exportFolio: [] as number[], pushNative: [] as number[] };
+  const t = {
+    importFolio: [] as number[],
+    cloneNative: [] as number[],
+    remarkParse: [] as number[],
+    incrementalImport: [] as number[],
+    exportFolio: [] as number[],
+    pushNative: [] as number[],
+  };
   const phases: Array<Record<string, number>> = [];
   try {
     for (let i = 0; i < RUNS; i++) {
@@ -75,7 +90,16 @@ async function main() {
       const config = { ...loadConfig({ DATA_DIR: path.join(work, `data-${i}`), FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS }) };
       const acts = createGitSyncActivities({ store, config, logger });
       const space = await store.spaces.create('bench', { id: `s${i}` });
-      const base = { spaceId: space.id, organizationId: 'bench', url: server.url(name), ref: 'refs/heads/main', force: false, standalone: false, projectDirectory, receivedAt: new Date().toISOString() };
+      const base = {
+        spaceId: space.id,
+        organizationId: 'bench',
+        url: server.url(name),
+        ref: 'refs/heads/main',
+        force: false,
+        standalone: false,
+        projectDirectory,
+        receivedAt: new Date().toISOString(),
+      };
       const imp: GitSyncRequest = { ...base, requestId: `i${i}`, direction: 'import', timestamp: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString() };
       t.importFolio.push(await time(async () => phases.push((await acts.gitImportActivity(imp)).timingsMs ?? {})));
       const cloneDir = path.join(work, `clone-${i}`);
@@ -94,20 +118,32 @@ async function main() {
       // The same one-page change on both sides: appended to the first document page.
       const revId = (await store.spaces.get(space.id))!.revisionId!;
       const loaded = (await loadRevisionModel(store, revId))!;
-      const page = flattenPages(loaded.model.pages).find((p) => p.kind === 'document' && p.markdown !== null && p.git) as DocumentPage & { git: NonNullable<DocumentPage['git']> };
+      const page = flattenPages(loaded.model.pages).find((p) => p.kind === 'document' && p.markdown !== null && p.git) as DocumentPage & {
+        git: NonNullable<DocumentPage['git']>;
+      };
       page.markdown += `\nBenchmark change ${i}.\n`;
       const fileBytes = new Map([...loaded.fileHashes].map(([id, hash]) => [id, { hash }]));
-      const { id: edited } = await store.revisions.create(modelToRevisionInput(loaded.model, { spaceId: space.id, parents: [revId], type: 'edits', fileBytes }));
+      const { id: edited } = await store.revisions.create(
+        modelToRevisionInput(loaded.model, { spaceId: space.id, parents: [revId], type: 'edits', fileBytes }),
+      );
       await store.spaces.setPrimaryRevision(space.id, edited, { expected: revId });
-      const exp: GitSyncRequest = { ...base, requestId: `e${i}`, direction: 'export', timestamp: new Date(Date.UTC(2025, 0, 1, 1, i)).toISOString(), commitMessage: 'bench' };
+      const exp: GitSyncRequest = {
+        ...base,
+        requestId: `e${i}`,
+        direction: 'export',
+        timestamp: new Date(Date.UTC(2025, 0, 1, 1, i)).toISOString(),
+        commitMessage: 'bench',
+      };
       t.exportFolio.push(await time(async () => phases.push({ export: 1, ...((await acts.gitExportActivity(exp)).timingsMs ?? {}) })));
       const nativePath = path.join(cloneDir, page.git.path);
-      t.pushNative.push(await time(async () => {
-        await runGit(['pull', '-q', '--ff-only', 'origin', 'main'], { cwd: cloneDir }).catch(() => undefined);
-        await writeFile(nativePath, (await readFile(nativePath, 'utf8')) + `\nNative change ${i}.\n`);
-        await runGit(['commit', '-qam', 'native'], { cwd: cloneDir });
-        await runGit(['push', '-q', 'origin', 'HEAD:main'], { cwd: cloneDir });
-      }));
+      t.pushNative.push(
+        await time(async () => {
+          await runGit(['pull', '-q', '--ff-only', 'origin', 'main'], { cwd: cloneDir }).catch(() => undefined);
+          await writeFile(nativePath, (await readFile(nativePath, 'utf8')) + `\nNative change ${i}.\n`);
+          await runGit(['commit', '-qam', 'native'], { cwd: cloneDir });
+          await runGit(['push', '-q', 'origin', 'HEAD:main'], { cwd: cloneDir });
+        }),
+      );
     }
     const m = Object.fromEntries(Object.entries(t).map(([k, v]) => [k, Math.round(median(v))]));
     const coldBaseline = m.cloneNative! + m.remarkParse!;

@@ -78,7 +78,13 @@ async function main(): Promise<void> {
     for (let i = 0; i < RUNS; i++) {
       const sides = [
         async () => {
-          const cache = await openCache({ root: path.join(work, 'caches'), scope: { organizationId: 'bench', spaceId: 'bench' }, url: server.url('fetch'), ref: 'main', repoCacheID: `cold-${i}` });
+          const cache = await openCache({
+            root: path.join(work, 'caches'),
+            scope: { organizationId: 'bench', spaceId: 'bench' },
+            url: server.url('fetch'),
+            ref: 'main',
+            repoCacheID: `cold-${i}`,
+          });
           fetchFolio.push(await time(() => fetchRef({ policy: loopbackPolicy, cache, url: server.url('fetch'), ref: 'main', depth: 1 })));
         },
         async () => {
@@ -91,7 +97,13 @@ async function main(): Promise<void> {
     }
 
     // One-file commit + push, each side on its own copy of the repository.
-    const cache = await openCache({ root: path.join(work, 'caches'), scope: { organizationId: 'bench', spaceId: 'bench' }, url: server.url('push-folio'), ref: 'main', repoCacheID: 'push' });
+    const cache = await openCache({
+      root: path.join(work, 'caches'),
+      scope: { organizationId: 'bench', spaceId: 'bench' },
+      url: server.url('push-folio'),
+      ref: 'main',
+      repoCacheID: 'push',
+    });
     let head = (await fetchRef({ policy: loopbackPolicy, cache, url: server.url('push-folio'), ref: 'main' })).commit;
     const clone = path.join(work, 'native-clone');
     await runGit(['clone', '--quiet', '--depth', '1', server.url('push-native'), clone]);

@@ -64,7 +64,9 @@ async function child(side: Sample['side'], url: string): Promise<void> {
     const options = { fetch: { timeoutMs: 60_000, policy: loopbackPolicy } };
     const result = pool ? await processSpecInPool(pool, { url }, options) : await processSpec({ url }, options);
     ok = result.ok;
-    detail = result.ok ? `${Object.keys(result.filesystem).length} file(s), ${result.warningCount} warning(s), ${result.hash.slice(0, 19)}` : `${result.code}: ${result.message}`;
+    detail = result.ok
+      ? `${Object.keys(result.filesystem).length} file(s), ${result.warningCount} warning(s), ${result.hash.slice(0, 19)}`
+      : `${result.code}: ${result.message}`;
   } else {
     const options = { resolve: { http: { safeUrlResolver: false } }, dereference: { circular: 'ignore' } } as never;
     const bundled = await (SwaggerParser.bundle(url, options) as unknown as Promise<object>);

@@ -26,7 +26,10 @@ for (const name of selected) {
   const started = Date.now();
   const r = spawnSync(process.execPath, ['--expose-gc', file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 });
   const out = r.stdout.trim();
-  const lastJson = out.split('\n').reverse().find((l) => l.trim().startsWith('{'));
+  const lastJson = out
+    .split('\n')
+    .reverse()
+    .find((l) => l.trim().startsWith('{'));
   let parsed: unknown = null;
   if (lastJson) {
     try {
@@ -42,7 +45,7 @@ for (const name of selected) {
       parsed = null;
     }
   }
-  results[name] = r.status === 0 ? parsed ?? { error: 'no JSON output', output: out.slice(-2000) } : { error: `exit ${r.status}`, output: out.slice(-2000) };
+  results[name] = r.status === 0 ? (parsed ?? { error: 'no JSON output', output: out.slice(-2000) }) : { error: `exit ${r.status}`, output: out.slice(-2000) };
   process.stderr.write(`bench: ${name} done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }
 process.stdout.write(JSON.stringify({ machine: { cpus: (await import('node:os')).cpus().length, node: process.version }, results }, null, 2) + '\n');

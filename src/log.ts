@@ -13,7 +13,8 @@ function redactValues(value: unknown, depth: number): unknown {
   if (Array.isArray(value)) return value.map((v) => redactValues(v, depth + 1));
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) {
-    if (value instanceof Error) return { type: value.name, message: redact(value.message), ...('code' in value ? { code: (value as { code: unknown }).code } : {}) };
+    if (value instanceof Error)
+      return { type: value.name, message: redact(value.message), ...('code' in value ? { code: (value as { code: unknown }).code } : {}) };
     return value;
   }
   const out: Record<string, unknown> = {};
@@ -46,7 +47,10 @@ export function createLogger(name: string, options: { level?: string; pretty?: b
   };
   if (options.destination) return pino(opts, options.destination);
   if (pretty) {
-    return pino({ ...opts, transport: { target: 'pino-pretty', options: { colorize: process.stdout.isTTY === true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } });
+    return pino({
+      ...opts,
+      transport: { target: 'pino-pretty', options: { colorize: process.stdout.isTTY === true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } },
+    });
   }
   return pino(opts);
 }

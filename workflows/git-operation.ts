@@ -3,13 +3,7 @@
  * run the long activity (heartbeating, cancellable, network errors retried with backoff), record the
  * outcome (`success` / `failure` / `timeout`) and fail the run with the activity's typed error.
  */
-import {
-  ApplicationFailure,
-  CancellationScope,
-  isCancellation,
-  proxyActivities,
-  upsertMemo,
-} from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities, upsertMemo } from '@temporalio/workflow';
 import { setCurrentDetails } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { NON_RETRYABLE_GIT_ERRORS, type GitOperationResult, type GitSyncRequest, type GitWarningReport } from '../src/temporal/contract/index.js';
@@ -37,7 +31,9 @@ const heavy = proxyActivities<Activities>({
 /** The warnings of a finished operation as Markdown for the run's current details (Temporal UI). */
 function describeWarnings(report: GitWarningReport | undefined): string {
   if (!report || report.total === 0) return '';
-  const counts = Object.entries(report.counts).map(([code, n]) => `${code} ×${n}`).join(', ');
+  const counts = Object.entries(report.counts)
+    .map(([code, n]) => `${code} ×${n}`)
+    .join(', ');
   const lines = report.warnings.map((w) => `- ${w.severity === 'error' ? '**' + w.code + '**' : w.code}${w.path ? ` \`${w.path}\`` : ''}: ${w.message}`);
   const more = report.total > report.warnings.length ? [`- … ${report.total - report.warnings.length} more`] : [];
   return `\n\n**${report.total} warning${report.total === 1 ? '' : 's'}**: ${counts}\n${[...lines, ...more].join('\n')}`;

@@ -102,7 +102,12 @@ export async function gitQueueWorkflow(initial: GitQueueState): Promise<void> {
       const [dropped] = state.pending.splice(victim, 1);
       pendingBytes -= sizeOf(dropped!);
       state.processed++;
-      record(outcomeOf(dropped!, 'dropped-overflow', { code: 'QUEUE_FULL', message: `the queue held more than ${maxPending} requests or ${maxPendingBytes} bytes; a newer ${dropped!.direction} supersedes this one` }));
+      record(
+        outcomeOf(dropped!, 'dropped-overflow', {
+          code: 'QUEUE_FULL',
+          message: `the queue held more than ${maxPending} requests or ${maxPendingBytes} bytes; a newer ${dropped!.direction} supersedes this one`,
+        }),
+      );
     }
   };
   const outcomeOf = (r: GitSyncRequest, status: GitQueueOutcome['status'], extra: Partial<GitQueueOutcome> = {}): GitQueueOutcome => ({
@@ -154,7 +159,12 @@ export async function gitQueueWorkflow(initial: GitQueueState): Promise<void> {
       pendingBytes -= sizeOf(request);
       state.processed++;
       if (isStale(request, state.lastApplied)) {
-        record(outcomeOf(request, 'dropped-stale', { code: 'STALE', message: `older than the last applied ${request.direction} (${state.lastApplied[request.direction]})` }));
+        record(
+          outcomeOf(request, 'dropped-stale', {
+            code: 'STALE',
+            message: `older than the last applied ${request.direction} (${state.lastApplied[request.direction]})`,
+          }),
+        );
         log.info('git request dropped: stale', { requestId: request.requestId, direction: request.direction, timestamp: request.timestamp });
         continue;
       }
@@ -185,7 +195,11 @@ export async function gitQueueWorkflow(initial: GitQueueState): Promise<void> {
       args: [request] as [GitSyncRequest],
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
-      typedSearchAttributes: searchAttributes({ spaceId: request.spaceId, organizationId: request.organizationId, operation: isImport ? 'git-import' : 'git-export' }),
+      typedSearchAttributes: searchAttributes({
+        spaceId: request.spaceId,
+        organizationId: request.organizationId,
+        operation: isImport ? 'git-import' : 'git-export',
+      }),
       memo: {
         requestId: request.requestId,
         direction: request.direction,

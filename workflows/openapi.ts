@@ -59,7 +59,12 @@ export async function processOpenApiSpecWorkflow(input: ProcessOpenApiSpecInput)
 
   try {
     const done = await openapiProcess({ specId: input.specId, run });
-    const schedule = await small.openapiUpdateSchedule({ specId: input.specId, consecutiveFailures: 0, lastCode: null, pauseAfter: input.pauseScheduleAfterFailures });
+    const schedule = await small.openapiUpdateSchedule({
+      specId: input.specId,
+      consecutiveFailures: 0,
+      lastCode: null,
+      pauseAfter: input.pauseScheduleAfterFailures,
+    });
     return { outcome: 'processed', run, versionId: done.versionId, versionCreated: done.created, schedulePaused: schedule?.paused ?? false };
   } catch (err) {
     if (isNotFound(err)) return { outcome: 'gone', run };

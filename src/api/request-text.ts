@@ -77,7 +77,10 @@ function urlProblem(raw: string): string | null {
  */
 export function frameworkErrors(err: Error & { code?: string; statusCode?: number }, _request: FastifyRequest, reply: FastifyReply): void {
   const status = typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
-  const message = err.code === 'FST_ERR_BAD_URL' ? 'the request URL holds percent-encoded bytes that are not valid UTF-8; paths and query parameters must be valid UTF-8 text without NUL characters' : err.message;
+  const message =
+    err.code === 'FST_ERR_BAD_URL'
+      ? 'the request URL holds percent-encoded bytes that are not valid UTF-8; paths and query parameters must be valid UTF-8 text without NUL characters'
+      : err.message;
   void reply.status(status).send({ error: { code: status, message } });
 }
 

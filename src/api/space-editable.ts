@@ -4,9 +4,13 @@ import type { SpaceRecord } from '../store/index.js';
 /** A content change was refused because the space's `editMode` is `locked` (HTTP 403, code `LOCKED`). */
 export class SpaceLockedError extends FolioError {
   constructor(spaceId: string) {
-    super('LOCKED', `space ${spaceId} is locked (editMode: locked): unlock it with PATCH /v1/spaces/${spaceId} {"editMode":"live"} before changing its content`, {
-      data: { spaceId },
-    });
+    super(
+      'LOCKED',
+      `space ${spaceId} is locked (editMode: locked): unlock it with PATCH /v1/spaces/${spaceId} {"editMode":"live"} before changing its content`,
+      {
+        data: { spaceId },
+      },
+    );
   }
 }
 

@@ -6,12 +6,33 @@ import { allIds, locate, toEditable, toFileInputs, toPageInputs, type EditablePa
 
 /** One change of `POST …/change-requests/{id}/content` (the official spec's `ChangeRequestContentChange`). */
 export type ContentChange =
-  | { operation: 'insert_page'; into?: string; at?: number; ref?: string; title?: string; slug?: string; emoji?: string; description?: string; document: { markdown?: string; document?: unknown } }
-  | { operation: 'update_page'; page: string; title?: string; slug?: string; emoji?: string; description?: string; into?: string | null; at?: number; document?: { markdown?: string; document?: unknown } }
+  | {
+      operation: 'insert_page';
+      into?: string;
+      at?: number;
+      ref?: string;
+      title?: string;
+      slug?: string;
+      emoji?: string;
+      description?: string;
+      document: { markdown?: string; document?: unknown };
+    }
+  | {
+      operation: 'update_page';
+      page: string;
+      title?: string;
+      slug?: string;
+      emoji?: string;
+      description?: string;
+      into?: string | null;
+      at?: number;
+      document?: { markdown?: string; document?: unknown };
+    }
   | { operation: 'delete_page'; page: string }
   | { operation: 'insert_files'; files: Array<{ ref?: string; name: string; contentType?: string; base64?: string; url?: string }> };
 
-export type AffectedPage = { object: 'created_page'; ref?: string; id: string } | { object: 'updated_page'; id: string } | { object: 'deleted_page'; id: string };
+export type AffectedPage =
+  { object: 'created_page'; ref?: string; id: string } | { object: 'updated_page'; id: string } | { object: 'deleted_page'; id: string };
 
 const MAX_BASE64_BYTES = 1024 * 1024;
 
@@ -37,7 +58,10 @@ function affectedPages(touched: AffectedPage[]): AffectedPage[] {
 }
 
 /** Metadata read from a page file: its front matter (description, hidden, …) and `# H1` title. */
-async function metadataFromMarkdown(markdown: string, decode: (markdown: string) => Promise<DecodedPageSummary>): Promise<{ title?: string; data: JsonObject }> {
+async function metadataFromMarkdown(
+  markdown: string,
+  decode: (markdown: string) => Promise<DecodedPageSummary>,
+): Promise<{ title?: string; data: JsonObject }> {
   const decoded = await decode(markdown);
   const f = decoded.fields;
   const data: JsonObject = { hidden: f.hidden, noIndex: f.noIndex, frontMatterValid: f.frontMatterValid };
@@ -124,7 +148,8 @@ export async function applyContentChanges(
         // The markdown's front matter and heading replace the metadata; without a document it stays as it was.
         const kept: JsonObject = { ...page.data };
         // A page kept as raw bytes (not readable as a page) becomes a page of text: its new markdown is its body.
-        for (const k of ['description', 'icon', 'layout', 'frontMatter', 'hidden', 'noIndex', 'frontMatterValid', 'emoji', 'raw', 'markdownNull']) delete kept[k];
+        for (const k of ['description', 'icon', 'layout', 'frontMatter', 'hidden', 'noIndex', 'frontMatterValid', 'emoji', 'raw', 'markdownNull'])
+          delete kept[k];
         page.data = { ...kept, ...meta.data };
         if (meta.title) page.title = meta.title;
         page.bodyHash = await store.blobs.put(encoder.encode(markdown));
@@ -138,7 +163,8 @@ export async function applyContentChanges(
         clearPaths(page);
       }
       if (change.into !== undefined || change.at !== undefined) {
-        if (typeof change.into === 'string' && allIds([page]).has(change.into)) throw new ValidationError(`${where}: a page cannot move into itself or one of its descendants`);
+        if (typeof change.into === 'string' && allIds([page]).has(change.into))
+          throw new ValidationError(`${where}: a page cannot move into itself or one of its descendants`);
         const current = found.siblings.indexOf(page);
         found.siblings.splice(current, 1);
         const into = change.into === undefined ? (found.parent?.id ?? null) : change.into;
@@ -163,7 +189,17 @@ export async function applyContentChanges(
         const hash = await store.blobs.put(new Uint8Array(bytes));
         const id = newId();
         insertedFiles.push(id);
-        files.push({ id, name: file.name, path: `.gitbook/assets/${file.name}`, contentType: file.contentType, size: bytes.length, git: null, data: {}, hash, position: files.length });
+        files.push({
+          id,
+          name: file.name,
+          path: `.gitbook/assets/${file.name}`,
+          contentType: file.contentType,
+          size: bytes.length,
+          git: null,
+          data: {},
+          hash,
+          position: files.length,
+        });
       }
     } else {
       throw new ValidationError(`${where}: unknown operation`);
@@ -171,6 +207,13 @@ export async function applyContentChanges(
   }
   // Revision-level data (the converter's config and SUMMARY layout) carries over, so a later export keeps the tree.
   const base = await store.revisions.get(baseRevisionId);
-  const { id } = await store.revisions.create({ spaceId, parents: [baseRevisionId], type: 'edits', data: base?.data ?? {}, pages: toPageInputs(pages), files: toFileInputs(files) });
+  const { id } = await store.revisions.create({
+    spaceId,
+    parents: [baseRevisionId],
+    type: 'edits',
+    data: base?.data ?? {},
+    pages: toPageInputs(pages),
+    files: toFileInputs(files),
+  });
   return { revisionId: id, affected: affectedPages(touched), insertedFiles };
 }

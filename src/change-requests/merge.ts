@@ -143,7 +143,15 @@ export async function threeWayMerge(store: Store, baseId: string, oursId: string
     const ft = fileFingerprint(tf.get(id));
     if (ft === fb || ft === fo) continue;
     if (fo !== fb) {
-      conflicts.push({ kind: 'file', id, reason: !tf.get(id) ? 'deleted in the change request, changed in the primary content' : !of.get(id) ? 'changed in the change request, deleted in the primary content' : 'changed on both sides' });
+      conflicts.push({
+        kind: 'file',
+        id,
+        reason: !tf.get(id)
+          ? 'deleted in the change request, changed in the primary content'
+          : !of.get(id)
+            ? 'changed in the change request, deleted in the primary content'
+            : 'changed on both sides',
+      });
       continue;
     }
     const theirsFile = tf.get(id);

@@ -18,13 +18,31 @@ export interface EditablePage {
 }
 
 export function toEditable(pages: PageRecord[]): EditablePage[] {
-  return pages.map((p) => ({ id: p.id, kind: p.kind, title: p.title, slug: p.slug, path: p.path, data: p.data ?? {}, bodyHash: p.bodyHash, children: toEditable(p.children ?? []) }));
+  return pages.map((p) => ({
+    id: p.id,
+    kind: p.kind,
+    title: p.title,
+    slug: p.slug,
+    path: p.path,
+    data: p.data ?? {},
+    bodyHash: p.bodyHash,
+    children: toEditable(p.children ?? []),
+  }));
 }
 
 /** The page records of an edited tree (ids kept, missing slugs and paths filled by the revision builder). */
 export function toPageInputs(pages: EditablePage[]): PageInput[] {
   const nodes = (list: EditablePage[]): PageNode[] =>
-    list.map((p) => ({ id: p.id, kind: p.kind, title: p.title, slug: p.slug, path: p.path, data: p.data, body: p.bodyHash ? { hash: p.bodyHash } : null, children: nodes(p.children) }));
+    list.map((p) => ({
+      id: p.id,
+      kind: p.kind,
+      title: p.title,
+      slug: p.slug,
+      path: p.path,
+      data: p.data,
+      body: p.bodyHash ? { hash: p.bodyHash } : null,
+      children: nodes(p.children),
+    }));
   return buildPages(nodes(pages));
 }
 

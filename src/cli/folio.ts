@@ -9,18 +9,29 @@ const commands: Record<string, Command> = {
   start: { summary: 'start Folio on its embedded defaults (database, Temporal dev server, worker, API)', load: () => import('./commands/start.js') },
   worker: { summary: 'run one worker against TEMPORAL_ADDRESS and DATABASE_URL', load: () => import('./commands/worker.js') },
   api: { summary: 'run the HTTP API against TEMPORAL_ADDRESS and DATABASE_URL', load: () => import('./commands/api.js') },
-  'db-server': { summary: 'serve the embedded PGlite database over the PostgreSQL protocol on a unix socket in DATA_DIR/run', load: () => import('./commands/db-server.js') },
+  'db-server': {
+    summary: 'serve the embedded PGlite database over the PostgreSQL protocol on a unix socket in DATA_DIR/run',
+    load: () => import('./commands/db-server.js'),
+  },
   _guard: { summary: '(internal) run a program that must not outlive folio start', load: () => import('./commands/guard.js') },
   migrate: { summary: 'apply pending content-store migrations', load: () => import('./commands/migrate.js') },
   org: { summary: 'org create <id> --title <title> | org list', load: () => import('./commands/org.js') },
   token: { summary: 'token create|list|revoke --org <id>: API tokens (create prints one once)', load: () => import('./commands/token.js') },
   // Converter commands (format helper): check, roundtrip.
-  check: { summary: 'check <dir> [--root <projectDirectory>]: import a Git Sync tree and report pages, files, warnings', load: () => import('./commands/check.js') },
-  roundtrip: { summary: 'roundtrip <dir> --out <outDir> [--root <dir>] [--reserialize]: import and export a tree, compare', load: () => import('./commands/roundtrip.js') },
+  check: {
+    summary: 'check <dir> [--root <projectDirectory>]: import a Git Sync tree and report pages, files, warnings',
+    load: () => import('./commands/check.js'),
+  },
+  roundtrip: {
+    summary: 'roundtrip <dir> --out <outDir> [--root <dir>] [--reserialize]: import and export a tree, compare',
+    load: () => import('./commands/roundtrip.js'),
+  },
 };
 
 function usage(): string {
-  const lines = Object.entries(commands).filter(([name]) => !name.startsWith('_')).map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`);
+  const lines = Object.entries(commands)
+    .filter(([name]) => !name.startsWith('_'))
+    .map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`);
   return `usage: folio <command> [options]\n\ncommands:\n${lines.join('\n')}\n`;
 }
 

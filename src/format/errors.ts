@@ -138,7 +138,11 @@ export class PageTooComplexError extends FormatError {
     limit: number | undefined,
     detail?: string,
   ) {
-    super('FORMAT_PAGE_TOO_COMPLEX', `page too complex to parse: over the ${budget} budget${limit !== undefined ? ` (${limit}${budget === 'time' ? ' ms' : budget === 'memory' ? ' MB' : ''})` : ''}${detail ? `: ${detail}` : ''}`, { budget, ...(limit !== undefined ? { limit } : {}) });
+    super(
+      'FORMAT_PAGE_TOO_COMPLEX',
+      `page too complex to parse: over the ${budget} budget${limit !== undefined ? ` (${limit}${budget === 'time' ? ' ms' : budget === 'memory' ? ' MB' : ''})` : ''}${detail ? `: ${detail}` : ''}`,
+      { budget, ...(limit !== undefined ? { limit } : {}) },
+    );
   }
 }
 

@@ -20,12 +20,17 @@ export const MAX_CONFIG_VALUES = 100_000;
  * budget (longer than {@link MAX_PARSED_CONFIG_CHARS} characters, or aliases expanding beyond {@link MAX_CONFIG_VALUES}
  * values), with FORMAT_CONFIG_TOO_COMPLEX. The file itself is never changed.
  */
-export function parseGitbookYaml(text: string, path: string): { root?: string; readme?: string; summary?: string; redirects: Array<{ from: string; to: string }>; warnings: FormatWarning[] } {
+export function parseGitbookYaml(
+  text: string,
+  path: string,
+): { root?: string; readme?: string; summary?: string; redirects: Array<{ from: string; to: string }>; warnings: FormatWarning[] } {
   const warnings: FormatWarning[] = [];
   const redirects: Array<{ from: string; to: string }> = [];
   let data: unknown;
   const tooComplex = (why: string) => {
-    warnings.push(warning(FormatWarningCodes.CONFIG_TOO_COMPLEX, `.gitbook.yaml ${why}; defaults apply and the file is left untouched`, { severity: 'error', path }));
+    warnings.push(
+      warning(FormatWarningCodes.CONFIG_TOO_COMPLEX, `.gitbook.yaml ${why}; defaults apply and the file is left untouched`, { severity: 'error', path }),
+    );
     return { redirects, warnings };
   };
   if (text.length > MAX_PARSED_CONFIG_CHARS) return tooComplex(`is longer than ${MAX_PARSED_CONFIG_CHARS} characters`);
@@ -36,7 +41,13 @@ export function parseGitbookYaml(text: string, path: string): { root?: string; r
     data = docs.find((d) => d !== null && d !== undefined);
   } catch (e) {
     const err = e as { reason?: string; mark?: { line?: number } };
-    warnings.push(warning(FormatWarningCodes.CONFIG_INVALID_YAML, `invalid YAML in .gitbook.yaml: ${err.reason ?? String(e)}; defaults apply`, { severity: 'error', path, ...(err.mark?.line !== undefined ? { line: err.mark.line + 1 } : {}) }));
+    warnings.push(
+      warning(FormatWarningCodes.CONFIG_INVALID_YAML, `invalid YAML in .gitbook.yaml: ${err.reason ?? String(e)}; defaults apply`, {
+        severity: 'error',
+        path,
+        ...(err.mark?.line !== undefined ? { line: err.mark.line + 1 } : {}),
+      }),
+    );
     return { redirects, warnings };
   }
   if (data === undefined || data === null) return { redirects, warnings };
@@ -46,9 +57,13 @@ export function parseGitbookYaml(text: string, path: string): { root?: string; r
   }
   const obj = data as Record<string, unknown>;
   for (const key of Object.keys(obj)) {
-    if (!KNOWN_KEYS.has(key)) warnings.push(warning(FormatWarningCodes.CONFIG_UNKNOWN_KEY, `unknown key ${JSON.stringify(key)} in .gitbook.yaml is ignored`, { path, data: { key } }));
+    if (!KNOWN_KEYS.has(key))
+      warnings.push(warning(FormatWarningCodes.CONFIG_UNKNOWN_KEY, `unknown key ${JSON.stringify(key)} in .gitbook.yaml is ignored`, { path, data: { key } }));
   }
-  const out: { root?: string; readme?: string; summary?: string; redirects: Array<{ from: string; to: string }>; warnings: FormatWarning[] } = { redirects, warnings };
+  const out: { root?: string; readme?: string; summary?: string; redirects: Array<{ from: string; to: string }>; warnings: FormatWarning[] } = {
+    redirects,
+    warnings,
+  };
   if (typeof obj.root === 'string') out.root = obj.root;
   const structure = obj.structure;
   if (structure && typeof structure === 'object' && !Array.isArray(structure)) {
@@ -90,12 +105,26 @@ export async function resolveSpaceConfig(tree: SourceTree, projectDirectory: str
   const readme = resolvePath(root, parsed.readme ?? 'README.md');
   const summary = resolvePath(root, parsed.summary ?? 'SUMMARY.md');
   const warnings = parsed.warnings;
-  if (symlink) warnings.push(warning(FormatWarningCodes.CONFIG_SYMLINK, `${configPath} is a symbolic link; it is not followed, defaults apply and it is left untouched`, { severity: 'error', path: configPath }));
+  if (symlink)
+    warnings.push(
+      warning(FormatWarningCodes.CONFIG_SYMLINK, `${configPath} is a symbolic link; it is not followed, defaults apply and it is left untouched`, {
+        severity: 'error',
+        path: configPath,
+      }),
+    );
   if (readme === null) throw new RootOutsideRepositoryError(parsed.readme ?? '');
   if (summary === null) throw new RootOutsideRepositoryError(parsed.summary ?? '');
   const redirects: Redirect[] = parsed.redirects.map((r) => ({ from: r.from, to: r.to }));
   return {
-    config: { projectDirectory: project, configPath: entry && !symlink ? configPath : null, ...(configText !== undefined ? { configText } : {}), root, readme, summary, redirects },
+    config: {
+      projectDirectory: project,
+      configPath: entry && !symlink ? configPath : null,
+      ...(configText !== undefined ? { configText } : {}),
+      root,
+      readme,
+      summary,
+      redirects,
+    },
     warnings,
   };
 }

@@ -5,9 +5,29 @@
  * `format-single-entry`).
  */
 export type {
-  RevisionModel, PageModel, DocumentPage, GroupPage, LinkPage, ComputedPage, FileModel, Redirect, SpaceConfig, SummaryStyle,
-  PageReference, ReferenceTarget, PageCover, MetaLinks, GitSource, SourceTree, SourceEntry, ImportOptions, ImportLimits,
-  ImportResult, ImportStats, ExportOptions, ExportResult,
+  RevisionModel,
+  PageModel,
+  DocumentPage,
+  GroupPage,
+  LinkPage,
+  ComputedPage,
+  FileModel,
+  Redirect,
+  SpaceConfig,
+  SummaryStyle,
+  PageReference,
+  ReferenceTarget,
+  PageCover,
+  MetaLinks,
+  GitSource,
+  SourceTree,
+  SourceEntry,
+  ImportOptions,
+  ImportLimits,
+  ImportResult,
+  ImportStats,
+  ExportOptions,
+  ExportResult,
 } from './model.js';
 export { REVISION_MODEL_VERSION } from './model.js';
 export { importTree, DEFAULT_LIMITS } from './import/index.js';
@@ -22,7 +42,15 @@ export type { PageCodecRunner, DecodedPageSummary } from './page-codec-runner.js
 export { parsePageFile, serializePageFile } from './markdown/index.js';
 export type { PageFile } from './markdown/index.js';
 export {
-  FormatError, FormatWarningCodes, RootOutsideRepositoryError, TooManyPagesError, MarkdownLayerUnavailableError,
-  BlobUnavailableError, InvalidRevisionError, WorkingTreeError, NoContentError, PageTooComplexError,
+  FormatError,
+  FormatWarningCodes,
+  RootOutsideRepositoryError,
+  TooManyPagesError,
+  MarkdownLayerUnavailableError,
+  BlobUnavailableError,
+  InvalidRevisionError,
+  WorkingTreeError,
+  NoContentError,
+  PageTooComplexError,
 } from './errors.js';
 export type { FormatWarning, FormatWarningCode, RawPageReason } from './errors.js';

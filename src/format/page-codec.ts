@@ -59,15 +59,35 @@ function fieldsOf(file: PageFile): PageFields {
 }
 
 /** Stable fingerprint of page fields (sorted-key JSON, sha1). */
-export function fieldsFingerprint(fields: Pick<PageFields, 'title' | 'description' | 'icon' | 'cover' | 'layout' | 'hidden' | 'noIndex' | 'metaLinks' | 'frontMatter'>): string {
+export function fieldsFingerprint(
+  fields: Pick<PageFields, 'title' | 'description' | 'icon' | 'cover' | 'layout' | 'hidden' | 'noIndex' | 'metaLinks' | 'frontMatter'>,
+): string {
   const canon = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(canon);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canon((v as Record<string, unknown>)[k])]));
+    if (v && typeof v === 'object')
+      return Object.fromEntries(
+        Object.keys(v)
+          .sort()
+          .map((k) => [k, canon((v as Record<string, unknown>)[k])]),
+      );
     return v;
   };
   const c = fields.cover ? { ref: fields.cover.ref, y: fields.cover.y, height: fields.cover.height } : undefined;
-  const data = { t: fields.title, d: fields.description, i: fields.icon, c, l: fields.layout, h: fields.hidden, n: fields.noIndex, m: fields.metaLinks, f: fields.frontMatter };
-  return createHash('sha1').update(JSON.stringify(canon(data))).digest('hex').slice(0, 16);
+  const data = {
+    t: fields.title,
+    d: fields.description,
+    i: fields.icon,
+    c,
+    l: fields.layout,
+    h: fields.hidden,
+    n: fields.noIndex,
+    m: fields.metaLinks,
+    f: fields.frontMatter,
+  };
+  return createHash('sha1')
+    .update(JSON.stringify(canon(data)))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** Visit every destination in a parsed document; `edit` may return a replacement. */

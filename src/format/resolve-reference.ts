@@ -31,7 +31,7 @@ function lookup(path: string, index: ReferenceIndex, fragment: string | undefine
 /** Resolve `url` written in the file at `fromPath`. Literal path first, then percent-decoded. */
 export function resolveReference(url: string, fromPath: string, index: ReferenceIndex): Resolution {
   const trimmed = url.trim();
-  if (trimmed === '' ) return { target: { kind: 'unresolved', path: '' }, problem: 'missing' };
+  if (trimmed === '') return { target: { kind: 'unresolved', path: '' }, problem: 'missing' };
   if (trimmed.startsWith('#')) return { target: { kind: 'anchor' } };
   if (isExternalUrl(trimmed) || trimmed.startsWith('/')) return { target: { kind: 'url' } };
   const { path, fragment } = splitFragment(trimmed);
@@ -71,6 +71,10 @@ export function formatReference(previous: string, fromPath: string, targetPath: 
     rel = relativePath(dirname(fromPath), targetPath);
   }
   if (prevPath.startsWith('./') && !rel.startsWith('.')) rel = './' + rel;
-  if (/%[0-9A-Fa-f]{2}/.test(prevPath) && safeDecode(prevPath) !== prevPath) rel = rel.split('/').map((s) => encodeURIComponent(s)).join('/');
+  if (/%[0-9A-Fa-f]{2}/.test(prevPath) && safeDecode(prevPath) !== prevPath)
+    rel = rel
+      .split('/')
+      .map((s) => encodeURIComponent(s))
+      .join('/');
   return anchor !== undefined ? `${rel}#${anchor}` : rel;
 }

@@ -25,7 +25,10 @@ export function compareTrees(original: SourceTree, output: SourceTree): TreeComp
   return cmp;
 }
 
-export async function roundtripTree(tree: SourceTree, options: { projectDirectory?: string; reserialize?: boolean } = {}): Promise<{ imported: ImportResult; output: SourceTree; changes: Map<string, Uint8Array | null>; comparison: TreeComparison }> {
+export async function roundtripTree(
+  tree: SourceTree,
+  options: { projectDirectory?: string; reserialize?: boolean } = {},
+): Promise<{ imported: ImportResult; output: SourceTree; changes: Map<string, Uint8Array | null>; comparison: TreeComparison }> {
   const imported = await importTree(tree, options.projectDirectory === undefined ? {} : { projectDirectory: options.projectDirectory });
   const exported = await exportRevision(imported.revision, tree, { reserialize: options.reserialize === true, base: imported.revision });
   const output = applyChanges(tree, exported.changes);

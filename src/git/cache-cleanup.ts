@@ -67,4 +67,3 @@ export async function removeLegacyCaches(root: string): Promise<string[]> {
   }
   return removed;
 }
-

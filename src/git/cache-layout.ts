@@ -30,4 +30,3 @@ export function organizationCacheDir(root: string, organizationId: string): stri
 export function spaceCacheDir(root: string, scope: CacheScope): string {
   return path.join(organizationCacheDir(root, scope.organizationId), scopePart('space', scope.spaceId));
 }
-

@@ -108,10 +108,13 @@ async function acquireDirLock(dir: string, opts: Required<LockOptions>): Promise
     try {
       await fsp.mkdir(dir);
       await fsp.writeFile(path.join(dir, 'owner'), JSON.stringify({ pid: process.pid, at: Date.now() }));
-      const beat = setInterval(() => {
-        const now = new Date();
-        fsp.utimes(dir, now, now).catch(() => {});
-      }, Math.max(1000, Math.floor(opts.staleMs / 4)));
+      const beat = setInterval(
+        () => {
+          const now = new Date();
+          fsp.utimes(dir, now, now).catch(() => {});
+        },
+        Math.max(1000, Math.floor(opts.staleMs / 4)),
+      );
       beat.unref();
       return async () => {
         clearInterval(beat);
@@ -133,7 +136,10 @@ async function acquireDirLock(dir: string, opts: Required<LockOptions>): Promise
       const dead = owner.pid !== undefined && owner.pid !== process.pid && !pidAlive(owner.pid);
       if (stale || dead) {
         const grave = `${dir}.stale-${randomBytes(4).toString('hex')}`;
-        await fsp.rename(dir, grave).then(() => fsp.rm(grave, { recursive: true, force: true })).catch(() => {});
+        await fsp
+          .rename(dir, grave)
+          .then(() => fsp.rm(grave, { recursive: true, force: true }))
+          .catch(() => {});
         continue;
       }
     } catch {
@@ -150,14 +156,16 @@ export async function withCacheLock<T>(cache: RepoCache, fn: () => Promise<T>, o
   const opts = { timeoutMs: options.timeoutMs ?? 10 * 60_000, staleMs: options.staleMs ?? 2 * 60_000 };
   const dir = lockPath(cache);
   const previous = inProcess.get(dir) ?? Promise.resolve();
-  const run = previous.catch(() => {}).then(async () => {
-    const release = await acquireDirLock(dir, opts);
-    try {
-      return await fn();
-    } finally {
-      await release();
-    }
-  });
+  const run = previous
+    .catch(() => {})
+    .then(async () => {
+      const release = await acquireDirLock(dir, opts);
+      try {
+        return await fn();
+      } finally {
+        await release();
+      }
+    });
   const tail = run.catch(() => {});
   inProcess.set(dir, tail);
   void tail.then(() => {

@@ -60,10 +60,14 @@ export class GitPushRejectedError extends GitError {
 /** The remote branch moved to a commit that is not an ancestor of ours; nothing was overwritten. Retryable (the retry fetches the new head). */
 export class GitNonFastForwardError extends GitError {
   constructor(url: string, ref: string, remoteCommit?: string) {
-    super('NON_FAST_FORWARD', `push of ${ref} to ${url} rejected: the remote branch moved${remoteCommit ? ` to ${remoteCommit}` : ''} and is not an ancestor of the pushed commit`, {
-      data: { url, ref, remoteCommit },
-      retryable: true,
-    });
+    super(
+      'NON_FAST_FORWARD',
+      `push of ${ref} to ${url} rejected: the remote branch moved${remoteCommit ? ` to ${remoteCommit}` : ''} and is not an ancestor of the pushed commit`,
+      {
+        data: { url, ref, remoteCommit },
+        retryable: true,
+      },
+    );
   }
 }
 
@@ -119,10 +123,14 @@ export class GitProtocolError extends GitError {
  */
 export class GitAddressDeniedError extends GitError {
   constructor(url: string, address: string, cause?: unknown) {
-    super('FETCH_PRIVATE_ADDRESS_DENIED', `refused to connect to ${url}: address ${address} is private, loopback, link-local or metadata; list the host or its network in FETCH_ALLOW_HOSTS to allow it`, {
-      data: { url, address, setting: 'FETCH_ALLOW_HOSTS' },
-      cause,
-    });
+    super(
+      'FETCH_PRIVATE_ADDRESS_DENIED',
+      `refused to connect to ${url}: address ${address} is private, loopback, link-local or metadata; list the host or its network in FETCH_ALLOW_HOSTS to allow it`,
+      {
+        data: { url, address, setting: 'FETCH_ALLOW_HOSTS' },
+        cause,
+      },
+    );
   }
 }
 
@@ -137,7 +145,22 @@ export function isGitError(err: unknown): err is GitError {
   return err instanceof GitError;
 }
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNABORTED',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
+]);
 
 interface ErrorContext {
   /** Credential-free URL of the remote. */
@@ -195,7 +218,8 @@ export function toGitError(err: unknown, ctx: ErrorContext): GitError {
       return new GitCancelledError(ctx.operation);
     case 'NotFoundError': {
       const what = String(e?.data?.what ?? '');
-      if (ctx.ref !== undefined && (what === ctx.ref || what === `refs/heads/${ctx.ref}` || what.endsWith(`/${ctx.ref}`))) return new GitRefNotFoundError(ctx.url, ctx.ref);
+      if (ctx.ref !== undefined && (what === ctx.ref || what === `refs/heads/${ctx.ref}` || what.endsWith(`/${ctx.ref}`)))
+        return new GitRefNotFoundError(ctx.url, ctx.ref);
       return new GitObjectNotFoundError('object', scrub(what, ctx.secrets));
     }
     case 'PushRejectedError': {

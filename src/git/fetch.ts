@@ -134,7 +134,12 @@ export async function fetchRef(options: FetchRefOptions): Promise<FetchRefResult
       // Incremental fetch: the cache holds the base commit and the tracking ref's commit (sent as "have"). No
       // deepen then: with a depth, upload-pack sends the whole tree again; without, only the new objects.
       const trackingHead = await git.resolveRef({ fs: atomicFs, gitdir: cache.gitdir, ref: `refs/remotes/origin/${branchName(ref)}` }).catch(() => null);
-      const incremental = options.depth === undefined && options.baseCommit !== undefined && trackingHead !== null && (await hasObject(cache, trackingHead)) && (await hasObject(cache, options.baseCommit));
+      const incremental =
+        options.depth === undefined &&
+        options.baseCommit !== undefined &&
+        trackingHead !== null &&
+        (await hasObject(cache, trackingHead)) &&
+        (await hasObject(cache, options.baseCommit));
       const depth = incremental ? null : wanted > 0 ? wanted : alreadyShallow ? FULL_DEPTH : null;
       const commit = await runFetch(depth, false);
       if (!(await hasObject(cache, commit))) throw new GitObjectNotFoundError('fetched commit', commit);

@@ -19,7 +19,12 @@ export async function hasObject(cache: RepoCache, oid: string): Promise<boolean>
 export async function readShallow(cache: RepoCache): Promise<Set<string>> {
   try {
     const text = await fsp.readFile(path.join(cache.gitdir, 'shallow'), 'utf8');
-    return new Set(text.split('\n').map((l) => l.trim()).filter((l) => /^[0-9a-f]{40}$/.test(l)));
+    return new Set(
+      text
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => /^[0-9a-f]{40}$/.test(l)),
+    );
   } catch {
     return new Set();
   }

@@ -125,7 +125,10 @@ export async function readTree(cache: RepoCache, commit: string, options: TreeOp
     }
   };
   await walk(root, prefix);
-  const sizes = await objectSizes(cache, blobs.map(([, e]) => e.oid));
+  const sizes = await objectSizes(
+    cache,
+    blobs.map(([, e]) => e.oid),
+  );
   for (const [p, e] of blobs) {
     const oid = e.oid;
     const size = sizes.get(oid);

@@ -84,7 +84,14 @@ async function rewrite(cache: RepoCache, treeOid: string | null, node: Node, dir
   // Unchanged: keep the id (and write nothing).
   if (treeOid) {
     const before = await readTreeEntries(cache, treeOid);
-    if (before.length === list.length && before.every((e) => { const n = entries.get(e.path); return n && n.oid === e.oid && n.mode === e.mode; })) return treeOid;
+    if (
+      before.length === list.length &&
+      before.every((e) => {
+        const n = entries.get(e.path);
+        return n && n.oid === e.oid && n.mode === e.mode;
+      })
+    )
+      return treeOid;
   }
   return git.writeTree({ fs: atomicFs, gitdir: cache.gitdir, tree: list });
 }

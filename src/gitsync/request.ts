@@ -53,7 +53,11 @@ function optionalBoolean(body: Record<string, unknown>, key: string): boolean {
 /** `docs/`, `./docs`, `/docs/` → `docs`; `''`, `/`, `.` → `''`. Rejects `..` and absolute escapes. */
 export function normalizeProjectDirectory(raw: string | undefined): string {
   if (!raw) return '';
-  const trimmed = raw.trim().replace(/\\/g, '/').replace(/^\.?\/+/, '').replace(/\/+$/, '');
+  const trimmed = raw
+    .trim()
+    .replace(/\\/g, '/')
+    .replace(/^\.?\/+/, '')
+    .replace(/\/+$/, '');
   if (trimmed === '' || trimmed === '.') return '';
   const parts = trimmed.split('/').filter((p) => p !== '' && p !== '.');
   if (parts.some((p) => p === '..')) throw new GitRequestError('repoProjectDirectory must stay inside the repository');

@@ -37,6 +37,8 @@ export function describeWarnings(report: GitWarningReport, maxPaths = 20): strin
     if (w.severity !== 'error' || w.path === undefined) continue;
     byCode.set(w.code, [...(byCode.get(w.code) ?? []), w.path]);
   }
-  const parts = [...byCode].map(([code, paths]) => `${code}: ${paths.slice(0, maxPaths).join(', ')}${paths.length > maxPaths || (report.counts[code] ?? 0) > paths.length ? ', …' : ''}`);
+  const parts = [...byCode].map(
+    ([code, paths]) => `${code}: ${paths.slice(0, maxPaths).join(', ')}${paths.length > maxPaths || (report.counts[code] ?? 0) > paths.length ? ', …' : ''}`,
+  );
   return `${report.total} warning${report.total === 1 ? '' : 's'}${parts.length ? `; ${parts.join('; ')}` : ''}`;
 }

@@ -22,7 +22,8 @@ export class HostAllowlist {
         const bitsText = entry.slice(slash + 1);
         const family = net.isIP(prefix);
         const bits = Number(bitsText);
-        if (family === 0 || !/^\d{1,3}$/.test(bitsText) || bits > (family === 4 ? 32 : 128)) throw new Error(`FETCH_ALLOW_HOSTS: ${JSON.stringify(entry)} is not a valid CIDR`);
+        if (family === 0 || !/^\d{1,3}$/.test(bitsText) || bits > (family === 4 ? 32 : 128))
+          throw new Error(`FETCH_ALLOW_HOSTS: ${JSON.stringify(entry)} is not a valid CIDR`);
         this.addresses.addSubnet(prefix, bits, family === 4 ? 'ipv4' : 'ipv6');
         continue;
       }
@@ -32,14 +33,20 @@ export class HostAllowlist {
         this.addresses.addAddress(ip, family === 4 ? 'ipv4' : 'ipv6');
         continue;
       }
-      if (!/^[a-z0-9_]([a-z0-9_.-]*[a-z0-9_])?\.?$/i.test(entry)) throw new Error(`FETCH_ALLOW_HOSTS: ${JSON.stringify(entry)} is not a hostname, IP address or CIDR`);
+      if (!/^[a-z0-9_]([a-z0-9_.-]*[a-z0-9_])?\.?$/i.test(entry))
+        throw new Error(`FETCH_ALLOW_HOSTS: ${JSON.stringify(entry)} is not a hostname, IP address or CIDR`);
       this.hosts.add(normalizeHost(entry));
     }
   }
 
   /** Parses the comma-separated setting; throws an Error naming FETCH_ALLOW_HOSTS on a malformed entry. */
   static parse(raw: string | undefined): HostAllowlist {
-    return new HostAllowlist((raw ?? '').split(',').map((s) => s.trim()).filter((s) => s !== ''));
+    return new HostAllowlist(
+      (raw ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    );
   }
 
   /** Whether the hostname of a URL (not an IP literal) is listed by name. */

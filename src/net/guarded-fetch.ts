@@ -102,7 +102,8 @@ function nextHop(from: URL, location: string): URL {
   } catch {
     throw new FetchRedirectError(from.toString(), 'invalid redirect location');
   }
-  if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new FetchUrlRefusedError(next.toString(), `redirect to protocol ${next.protocol} is not allowed`);
+  if (next.protocol !== 'http:' && next.protocol !== 'https:')
+    throw new FetchUrlRefusedError(next.toString(), `redirect to protocol ${next.protocol} is not allowed`);
   // Credentials never follow a redirect to another origin or a protocol change.
   if (next.origin !== from.origin) {
     next.username = '';
@@ -137,7 +138,11 @@ function guardedLookup(url: URL, policy: FetchPolicy) {
           callback(err, '', 0);
           return;
         }
-        if (lookupOptions.all) callback(null, wanted.map((a) => ({ address: a.address, family: a.family })));
+        if (lookupOptions.all)
+          callback(
+            null,
+            wanted.map((a) => ({ address: a.address, family: a.family })),
+          );
         else callback(null, wanted[0]!.address, wanted[0]!.family);
       },
       (err: NodeJS.ErrnoException) => callback(err, '', 0),
@@ -145,7 +150,14 @@ function guardedLookup(url: URL, policy: FetchPolicy) {
   };
 }
 
-function send(url: URL, method: string, headers: Record<string, string>, body: Uint8Array | undefined, policy: FetchPolicy, signal: AbortSignal | undefined): Promise<http.IncomingMessage> {
+function send(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: Uint8Array | undefined,
+  policy: FetchPolicy,
+  signal: AbortSignal | undefined,
+): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(signal.reason);
@@ -155,7 +167,9 @@ function send(url: URL, method: string, headers: Record<string, string>, body: U
     const req = mod.request(url, {
       method,
       agent: false,
-      headers: body ? { ...Object.fromEntries(Object.entries(headers).filter(([k]) => k.toLowerCase() !== 'content-length')), 'content-length': String(body.byteLength) } : headers,
+      headers: body
+        ? { ...Object.fromEntries(Object.entries(headers).filter(([k]) => k.toLowerCase() !== 'content-length')), 'content-length': String(body.byteLength) }
+        : headers,
       lookup: guardedLookup(url, policy) as unknown as typeof dns.lookup,
       ...(signal ? { signal } : {}),
     });

@@ -9,13 +9,7 @@ import { stripCredentials } from '../redact.js';
  */
 export type OpenApiErrorCode = 'FETCH_TIMEOUT' | 'FETCH_ERROR' | 'PARSE_ERROR' | 'SPEC_TOO_COMPLEX';
 
-export type FetchFailureReason =
-  | 'http-status'
-  | 'network'
-  | 'too-large'
-  | 'too-many-redirects'
-  | 'denied-address'
-  | 'unsupported-url';
+export type FetchFailureReason = 'http-status' | 'network' | 'too-large' | 'too-many-redirects' | 'denied-address' | 'unsupported-url';
 
 /** The whole fetch (all redirects and the body) did not finish within the timeout. */
 export class FetchTimeoutError extends FolioError {
@@ -30,7 +24,12 @@ export class FetchTimeoutError extends FolioError {
 /** Base of every FETCH_ERROR failure. */
 export class FetchFailedError extends FolioError {
   readonly reason: FetchFailureReason;
-  constructor(reason: FetchFailureReason, url: string, message: string, options: { data?: Record<string, unknown>; retryable?: boolean; cause?: unknown } = {}) {
+  constructor(
+    reason: FetchFailureReason,
+    url: string,
+    message: string,
+    options: { data?: Record<string, unknown>; retryable?: boolean; cause?: unknown } = {},
+  ) {
     super('FETCH_ERROR', message, { ...options, data: { reason, url: stripCredentials(url), ...options.data } });
     this.reason = reason;
   }
@@ -69,10 +68,15 @@ export class FetchRedirectLimitError extends FetchFailedError {
  */
 export class FetchDeniedAddressError extends FetchFailedError {
   constructor(url: string, address: string, cause?: unknown) {
-    super('denied-address', url, `GET ${stripCredentials(url)}: address ${address} is in a denied (private) network; list the host or its network in FETCH_ALLOW_HOSTS to allow it`, {
-      data: { address, guardCode: 'FETCH_PRIVATE_ADDRESS_DENIED', setting: 'FETCH_ALLOW_HOSTS' },
-      cause,
-    });
+    super(
+      'denied-address',
+      url,
+      `GET ${stripCredentials(url)}: address ${address} is in a denied (private) network; list the host or its network in FETCH_ALLOW_HOSTS to allow it`,
+      {
+        data: { address, guardCode: 'FETCH_PRIVATE_ADDRESS_DENIED', setting: 'FETCH_ALLOW_HOSTS' },
+        cause,
+      },
+    );
   }
 }
 
@@ -98,10 +102,16 @@ export class SpecParseError extends FolioError {
   readonly problems: SpecProblem[];
   constructor(problems: SpecProblem[], options: { cause?: unknown } = {}) {
     const first = problems[0];
-    super('PARSE_ERROR', first ? `invalid specification: ${first.location}: ${first.message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}` : 'invalid specification', {
-      data: { problems },
-      cause: options.cause,
-    });
+    super(
+      'PARSE_ERROR',
+      first
+        ? `invalid specification: ${first.location}: ${first.message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`
+        : 'invalid specification',
+      {
+        data: { problems },
+        cause: options.cause,
+      },
+    );
     this.problems = problems;
   }
 }
@@ -127,7 +137,10 @@ export class SpecTooComplexError extends FolioError {
             ? 'the specification is nested too deeply'
             : `YAML aliases expand the document to more than ${limit} nodes`;
     const problems = [{ location, message: what }];
-    super('SPEC_TOO_COMPLEX', `specification too complex: ${what}`, { data: { budget, ...(limit !== undefined ? { limit } : {}), problems }, cause: options.cause });
+    super('SPEC_TOO_COMPLEX', `specification too complex: ${what}`, {
+      data: { budget, ...(limit !== undefined ? { limit } : {}), problems },
+      cause: options.cause,
+    });
     this.budget = budget;
     this.problems = problems;
   }

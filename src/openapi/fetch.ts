@@ -141,9 +141,10 @@ function readBody(response: http.IncomingMessage, url: string, maxBytes: number)
     stream.once('error', fail);
     response.once('error', fail);
     response.once('aborted', () => fail(new Error('response aborted')));
-    if (stream !== response) response.once('close', () => {
-      if (!response.complete) fail(new Error('connection closed before the body was complete'));
-    });
+    if (stream !== response)
+      response.once('close', () => {
+        if (!response.complete) fail(new Error('connection closed before the body was complete'));
+      });
   });
 }
 

@@ -42,18 +42,21 @@ export function checkSource(source: unknown): SpecSourceInput {
   if (hasUrl === hasText) throw new ValidationError('source must have exactly one of url or text', { field: 'source' });
   if (hasUrl) {
     const url = s.url;
-    if (typeof url !== 'string' || url.length > SOURCE_URL_MAX) throw new ValidationError(`source.url must be a URL of at most ${SOURCE_URL_MAX} characters`, { field: 'source.url' });
+    if (typeof url !== 'string' || url.length > SOURCE_URL_MAX)
+      throw new ValidationError(`source.url must be a URL of at most ${SOURCE_URL_MAX} characters`, { field: 'source.url' });
     let parsed: URL;
     try {
       parsed = new URL(url);
     } catch {
       throw new ValidationError('source.url must be an absolute URL', { field: 'source.url' });
     }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ValidationError('source.url must be an http or https URL', { field: 'source.url' });
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+      throw new ValidationError('source.url must be an http or https URL', { field: 'source.url' });
     return { url };
   }
   const text = s.text;
   if (typeof text !== 'string' || text.length === 0) throw new ValidationError('source.text must be a non-empty string', { field: 'source.text' });
-  if (Buffer.byteLength(text) > SOURCE_TEXT_MAX_BYTES) throw new ValidationError(`source.text must be at most ${SOURCE_TEXT_MAX_BYTES} bytes`, { field: 'source.text' });
+  if (Buffer.byteLength(text) > SOURCE_TEXT_MAX_BYTES)
+    throw new ValidationError(`source.text must be at most ${SOURCE_TEXT_MAX_BYTES} bytes`, { field: 'source.text' });
   return { text };
 }

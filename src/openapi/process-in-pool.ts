@@ -15,7 +15,8 @@ import type { PlainFetchPolicy } from './process-in-thread.js';
 export async function processSpecInPool(pool: ParsePool, source: SpecSource, options: ProcessSpecOptions): Promise<ProcessSpecResult> {
   const { signal, fetch, ...rest } = options;
   const { signal: _fetchSignal, policy = DEFAULT_FETCH_POLICY, ...fetchRest } = fetch as typeof fetch & { signal?: AbortSignal };
-  if (policy.resolve || policy.isDeniedAddress) throw new Error('processSpecInPool: a fetch policy with functions (resolve, isDeniedAddress) cannot be handed to a thread');
+  if (policy.resolve || policy.isDeniedAddress)
+    throw new Error('processSpecInPool: a fetch policy with functions (resolve, isDeniedAddress) cannot be handed to a thread');
   const plain: PlainFetchPolicy = { denyPrivateNetworks: policy.denyPrivateNetworks, allowHosts: [...policy.allow.entries] };
   try {
     return await pool.runWith(signal ? { signal } : {}, 'openapi.process', source, { ...rest, fetch: { ...fetchRest, policy: plain } });

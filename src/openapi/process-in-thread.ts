@@ -20,5 +20,8 @@ export interface ThreadProcessSpecOptions extends Omit<ProcessSpecOptions, 'fetc
 
 export async function processSpecInThread(source: SpecSource, options: ThreadProcessSpecOptions): Promise<ProcessSpecResult> {
   const { policy, ...fetch } = options.fetch;
-  return await processSpec(source, { ...options, fetch: { ...fetch, policy: fetchPolicyFromConfig({ fetchDenyPrivateNetworks: policy.denyPrivateNetworks, fetchAllowHosts: policy.allowHosts }) } });
+  return await processSpec(source, {
+    ...options,
+    fetch: { ...fetch, policy: fetchPolicyFromConfig({ fetchDenyPrivateNetworks: policy.denyPrivateNetworks, fetchAllowHosts: policy.allowHosts }) },
+  });
 }

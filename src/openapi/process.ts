@@ -152,7 +152,11 @@ async function run(source: SpecSource, options: ProcessSpecOptions): Promise<Pro
       }
       totalBytes += Buffer.byteLength(text);
       if (totalBytes > maxTotalBytes) {
-        throw remember(new FetchFailedError('too-large', file.url, `the specification's files add up to more than ${maxTotalBytes} bytes`, { data: { maxBytes: maxTotalBytes } }));
+        throw remember(
+          new FetchFailedError('too-large', file.url, `the specification's files add up to more than ${maxTotalBytes} bytes`, {
+            data: { maxBytes: maxTotalBytes },
+          }),
+        );
       }
       let key = keyOf(file.url);
       // Another URL with the same relative path (the root fetched as `spec.yaml?v=2`, referenced as `spec.yaml`):
@@ -181,14 +185,18 @@ async function run(source: SpecSource, options: ProcessSpecOptions): Promise<Pro
   const swagger = new SwaggerParser();
   let warnings: SpecProblem[] = [];
   try {
-    await swagger.validate(base, root as never, {
-      resolve: { file: false, http: false, folio: resolver, external: true },
-      parse: { json: false, yaml: false, text: false, binary: false, folio: parser },
-      // Circular schemas are legal: validate them as they are, never expand them.
-      dereference: { circular: 'ignore' },
-      mutateInputSchema: true,
-      continueOnError: false,
-    } as never);
+    await swagger.validate(
+      base,
+      root as never,
+      {
+        resolve: { file: false, http: false, folio: resolver, external: true },
+        parse: { json: false, yaml: false, text: false, binary: false, folio: parser },
+        // Circular schemas are legal: validate them as they are, never expand them.
+        dereference: { circular: 'ignore' },
+        mutateInputSchema: true,
+        continueOnError: false,
+      } as never,
+    );
   } catch (err) {
     if (firstFailure !== undefined) throw firstFailure;
     if (isStackOverflow(err)) throw new SpecTooComplexError('stack', undefined, '#', { cause: err });
@@ -214,7 +222,8 @@ async function run(source: SpecSource, options: ProcessSpecOptions): Promise<Pro
 
 function readInfo(root: Record<string, unknown>): SpecInfo {
   const info = (root.info && typeof root.info === 'object' ? root.info : {}) as Record<string, unknown>;
-  const specVersion = typeof root.openapi === 'string' ? root.openapi : typeof root.swagger === 'string' ? root.swagger : String(root.openapi ?? root.swagger ?? '');
+  const specVersion =
+    typeof root.openapi === 'string' ? root.openapi : typeof root.swagger === 'string' ? root.swagger : String(root.openapi ?? root.swagger ?? '');
   return {
     specVersion,
     title: typeof info.title === 'string' ? info.title : undefined,
@@ -246,7 +255,10 @@ export function classifyValidationFailure(err: unknown, fileOf: (source: string 
 }
 
 function isStructuralLocation(location: string): boolean {
-  const segments = location.replace(/^#\/?/, '').split('/').filter((s) => s !== '');
+  const segments = location
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter((s) => s !== '');
   return segments.length <= 1 || segments[0] === 'info';
 }
 
@@ -266,16 +278,38 @@ function redactLocalPaths(message: string): string {
 }
 
 function toFailure(err: unknown, maxProblems: number): ProcessSpecFailure {
-  if (!(err instanceof SpecTooComplexError) && !(err instanceof SpecParseError) && isStackOverflow(err)) err = new SpecTooComplexError('stack', undefined, '#', { cause: err });
+  if (!(err instanceof SpecTooComplexError) && !(err instanceof SpecParseError) && isStackOverflow(err))
+    err = new SpecTooComplexError('stack', undefined, '#', { cause: err });
   if (err instanceof SpecTooComplexError) {
-    return { ok: false, code: 'SPEC_TOO_COMPLEX', message: err.message, errors: err.problems.slice(0, maxProblems), errorCount: err.problems.length, retryable: false };
+    return {
+      ok: false,
+      code: 'SPEC_TOO_COMPLEX',
+      message: err.message,
+      errors: err.problems.slice(0, maxProblems),
+      errorCount: err.problems.length,
+      retryable: false,
+    };
   }
   if (err instanceof SpecParseError) {
-    return { ok: false, code: 'PARSE_ERROR', message: err.message, errors: err.problems.slice(0, maxProblems), errorCount: err.problems.length, retryable: false };
+    return {
+      ok: false,
+      code: 'PARSE_ERROR',
+      message: err.message,
+      errors: err.problems.slice(0, maxProblems),
+      errorCount: err.problems.length,
+      retryable: false,
+    };
   }
   if (isFetchError(err)) {
     const url = typeof err.data.url === 'string' ? err.data.url : '';
-    return { ok: false, code: err instanceof FetchTimeoutError ? 'FETCH_TIMEOUT' : 'FETCH_ERROR', message: err.message, errors: [{ location: url, message: err.message }], errorCount: 1, retryable: err.retryable };
+    return {
+      ok: false,
+      code: err instanceof FetchTimeoutError ? 'FETCH_TIMEOUT' : 'FETCH_ERROR',
+      message: err.message,
+      errors: [{ location: url, message: err.message }],
+      errorCount: 1,
+      retryable: err.retryable,
+    };
   }
   throw err;
 }

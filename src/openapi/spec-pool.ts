@@ -7,5 +7,11 @@ import { ParsePool } from '../parse-pool/pool.js';
  * and FOLIO_OPENAPI_MEMORY_BUDGET_MB of heap per thread. Threads start on first use.
  */
 export function createSpecPool(config: Pick<Config, 'parseThreads' | 'openapiTimeBudgetMs' | 'openapiMemoryBudgetMb'>): ParsePool {
-  return new ParsePool({ threads: config.parseThreads, timeBudgetMs: config.openapiTimeBudgetMs, memoryBudgetMb: config.openapiMemoryBudgetMb, budgetClock: 'busy', maxQueue: 1000 });
+  return new ParsePool({
+    threads: config.parseThreads,
+    timeBudgetMs: config.openapiTimeBudgetMs,
+    memoryBudgetMb: config.openapiMemoryBudgetMb,
+    budgetClock: 'busy',
+    maxQueue: 1000,
+  });
 }

@@ -42,7 +42,12 @@ export function refreshInput(spec: OpenApiSpecRecord, config: Pick<Config, 'open
   };
 }
 
-export function processInput(spec: OpenApiSpecRecord, config: Pick<Config, 'openapiFetchTimeoutMs'>, trigger: ProcessOpenApiSpecInput['trigger'], run?: number): ProcessOpenApiSpecInput {
+export function processInput(
+  spec: OpenApiSpecRecord,
+  config: Pick<Config, 'openapiFetchTimeoutMs'>,
+  trigger: ProcessOpenApiSpecInput['trigger'],
+  run?: number,
+): ProcessOpenApiSpecInput {
   return {
     specId: spec.id,
     organizationId: spec.organizationId,

@@ -16,7 +16,9 @@ export class ParseBudgetExceededError extends FolioError {
     operation: string,
   ) {
     const unit = budget === 'time' ? ' ms' : budget === 'memory' ? ' MB' : '';
-    super('PARSE_BUDGET_EXCEEDED', `${operation} went over the ${budget} budget${limit !== undefined ? ` of ${limit}${unit}` : ''}`, { data: { budget, ...(limit !== undefined ? { limit } : {}), operation } });
+    super('PARSE_BUDGET_EXCEEDED', `${operation} went over the ${budget} budget${limit !== undefined ? ` of ${limit}${unit}` : ''}`, {
+      data: { budget, ...(limit !== undefined ? { limit } : {}), operation },
+    });
   }
 }
 

@@ -219,7 +219,9 @@ export class ParsePool {
     this.retire(slot);
     if (task) {
       const oom = (err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
-      task.reject(oom ? new ParseBudgetExceededError('memory', this.memoryBudgetMb, task.op) : new ParseTaskFailedError(task.op, `the parse thread died: ${err.message}`));
+      task.reject(
+        oom ? new ParseBudgetExceededError('memory', this.memoryBudgetMb, task.op) : new ParseTaskFailedError(task.op, `the parse thread died: ${err.message}`),
+      );
     } else if (!slot.ready && !this.closed) {
       // A thread that cannot even start would fail every task: fail the waiting ones rather than loop.
       for (const t of this.queue.splice(0)) t.reject(new ParseTaskFailedError(t.op, `the parse thread could not start: ${err.message}`));

@@ -6,8 +6,7 @@ export interface TaskRequest {
 }
 
 export type TaskReply =
-  | { id: number; ok: true; value: unknown }
-  | { id: number; ok: false; stackOverflow: boolean; name: string; message: string; code: string | undefined };
+  { id: number; ok: true; value: unknown } | { id: number; ok: false; stackOverflow: boolean; name: string; message: string; code: string | undefined };
 
 export interface ReadyMessage {
   ready: true;

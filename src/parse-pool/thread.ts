@@ -22,7 +22,14 @@ async function answer(req: TaskRequest): Promise<void> {
   } catch (err) {
     const e = err as Error;
     const stack = e instanceof RangeError && /call stack/i.test(e.message);
-    reply = { id: req.id, ok: false, stackOverflow: stack, name: e?.name ?? 'Error', message: String(e?.message ?? err), code: (e as { code?: unknown })?.code as string | undefined };
+    reply = {
+      id: req.id,
+      ok: false,
+      stackOverflow: stack,
+      name: e?.name ?? 'Error',
+      message: String(e?.message ?? err),
+      code: (e as { code?: unknown })?.code as string | undefined,
+    };
   }
   port!.postMessage(reply);
 }

@@ -19,7 +19,8 @@ interface Row {
   merged_at: Date | string | null;
 }
 
-const COLUMNS = 'id, seq, space_id, number, status, subject, created_by, revision_id, revision_initial, merged_revision_id, merged_by, created_at, updated_at, merged_at';
+const COLUMNS =
+  'id, seq, space_id, number, status, subject, created_by, revision_id, revision_initial, merged_revision_id, merged_by, created_at, updated_at, merged_at';
 const date = (v: Date | string) => (v instanceof Date ? v : new Date(v));
 
 function fromRow(r: Row): ChangeRequestRecord {
@@ -62,7 +63,9 @@ export function createChangeRequestStore(sql: Sql): ChangeRequestStore {
         // Numbers are per space: serialise creations on the space row.
         const space = await tx.query<{ id: string }>('SELECT id FROM spaces WHERE id = $1 AND deleted_at IS NULL FOR UPDATE', [input.spaceId]);
         if (!space[0]) throw new NotFoundError('space', input.spaceId);
-        const [{ n }] = (await tx.query<{ n: number }>('SELECT COALESCE(MAX(number), 0) + 1 AS n FROM change_requests WHERE space_id = $1', [input.spaceId])) as [{ n: number }];
+        const [{ n }] = (await tx.query<{ n: number }>('SELECT COALESCE(MAX(number), 0) + 1 AS n FROM change_requests WHERE space_id = $1', [
+          input.spaceId,
+        ])) as [{ n: number }];
         const rows = await tx.query<Row>(
           `INSERT INTO change_requests (id, space_id, number, status, subject, created_by, revision_id, revision_initial)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING ${COLUMNS}`,

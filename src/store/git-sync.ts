@@ -29,7 +29,8 @@ function checkPatch(patch: GitSyncPatch): GitSyncPatch {
   for (const key of Object.keys(patch)) {
     if (!(key in FIELDS)) throw new ValidationError(`unknown git sync field: ${key}`, { field: key });
     const value = (patch as Record<string, unknown>)[key];
-    if (value !== null && value !== undefined && (typeof value !== 'object' || Array.isArray(value))) throw new ValidationError(`git sync ${key} must be an object or null`, { field: key });
+    if (value !== null && value !== undefined && (typeof value !== 'object' || Array.isArray(value)))
+      throw new ValidationError(`git sync ${key} must be an object or null`, { field: key });
   }
   if (patch.repo) {
     if (typeof patch.repo.url !== 'string' || typeof patch.repo.ref !== 'string') throw new ValidationError('git sync repo needs a url and a ref');
@@ -54,7 +55,11 @@ export function createGitSyncStore(sql: Sql): GitSyncStore {
         const rows = await tx.query<GitSyncRow>('SELECT repo, last_import, last_export, operation, updated_at FROM git_sync WHERE space_id = $1', [spaceId]);
         const current = stateFromRow(spaceId, rows[0]);
         if (options.ifOperationState !== undefined && (current.operation?.state ?? null) !== options.ifOperationState) {
-          throw new ConflictError('the git sync operation state changed', { spaceId, expected: options.ifOperationState, actual: current.operation?.state ?? null });
+          throw new ConflictError('the git sync operation state changed', {
+            spaceId,
+            expected: options.ifOperationState,
+            actual: current.operation?.state ?? null,
+          });
         }
         const next = { ...current, ...Object.fromEntries(Object.entries(clean).filter(([, v]) => v !== undefined)) };
         const saved = await tx.query<GitSyncRow>(

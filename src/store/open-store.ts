@@ -29,8 +29,10 @@ function isMemory(dataDir: string): boolean {
  */
 export async function openStore(options: OpenStoreOptions = {}): Promise<Store> {
   const blobOptions = options.blobs ?? { kind: 'database' };
-  if (blobOptions.kind === 'directory' && (typeof blobOptions.dir !== 'string' || blobOptions.dir === '')) throw new ValidationError('the directory blob store needs a dir');
-  if (options.poolSize !== undefined && (!Number.isInteger(options.poolSize) || options.poolSize < 1)) throw new ValidationError('poolSize must be a positive integer');
+  if (blobOptions.kind === 'directory' && (typeof blobOptions.dir !== 'string' || blobOptions.dir === ''))
+    throw new ValidationError('the directory blob store needs a dir');
+  if (options.poolSize !== undefined && (!Number.isInteger(options.poolSize) || options.poolSize < 1))
+    throw new ValidationError('poolSize must be a positive integer');
 
   let sql: Sql;
   if (options.databaseUrl) {

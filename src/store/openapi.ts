@@ -101,7 +101,6 @@ class NeedsBlob extends Error {}
  * Content never lives in rows: every version's files are one blob.
  */
 export function createOpenApiStore(sql: Sql, blobs: BlobStore): OpenApiStore {
-
   async function load(tx: Sql, id: string, lock = false): Promise<SpecRow | null> {
     if (typeof id !== 'string' || id === '') return null;
     const rows = await tx.query<SpecRow>(`SELECT ${SPEC_COLUMNS} FROM openapi_specs WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
@@ -170,7 +169,11 @@ export function createOpenApiStore(sql: Sql, blobs: BlobStore): OpenApiStore {
       const rows =
         after === null
           ? await sql.query<SpecRow>(`SELECT ${SPEC_COLUMNS} FROM openapi_specs WHERE organization_id = $1 ORDER BY seq LIMIT $2`, [organizationId, limit + 1])
-          : await sql.query<SpecRow>(`SELECT ${SPEC_COLUMNS} FROM openapi_specs WHERE organization_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`, [organizationId, after, limit + 1]);
+          : await sql.query<SpecRow>(`SELECT ${SPEC_COLUMNS} FROM openapi_specs WHERE organization_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`, [
+              organizationId,
+              after,
+              limit + 1,
+            ]);
       return paginate('openapi-specs', rows, limit, specFromRow);
     },
 
@@ -191,7 +194,10 @@ export function createOpenApiStore(sql: Sql, blobs: BlobStore): OpenApiStore {
 
     async setVisibility(id, visibility) {
       const value = checkVisibility(visibility);
-      const rows = await sql.query<SpecRow>(`UPDATE openapi_specs SET visibility = $2, updated_at = now() WHERE id = $1 RETURNING ${SPEC_COLUMNS}`, [id, value]);
+      const rows = await sql.query<SpecRow>(`UPDATE openapi_specs SET visibility = $2, updated_at = now() WHERE id = $1 RETURNING ${SPEC_COLUMNS}`, [
+        id,
+        value,
+      ]);
       if (!rows[0]) throw new NotFoundError('openapi spec', String(id));
       return specFromRow(rows[0]);
     },
@@ -307,8 +313,15 @@ export function createOpenApiStore(sql: Sql, blobs: BlobStore): OpenApiStore {
       const before = decodeCursor('openapi-versions', options.page);
       const rows =
         before === null
-          ? await sql.query<VersionRow>(`SELECT ${VERSION_COLUMNS} FROM openapi_spec_versions WHERE spec_id = $1 ORDER BY seq DESC LIMIT $2`, [specId, limit + 1])
-          : await sql.query<VersionRow>(`SELECT ${VERSION_COLUMNS} FROM openapi_spec_versions WHERE spec_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3`, [specId, before, limit + 1]);
+          ? await sql.query<VersionRow>(`SELECT ${VERSION_COLUMNS} FROM openapi_spec_versions WHERE spec_id = $1 ORDER BY seq DESC LIMIT $2`, [
+              specId,
+              limit + 1,
+            ])
+          : await sql.query<VersionRow>(`SELECT ${VERSION_COLUMNS} FROM openapi_spec_versions WHERE spec_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3`, [
+              specId,
+              before,
+              limit + 1,
+            ]);
       return paginate('openapi-versions', rows, limit, versionFromRow);
     },
 
@@ -320,7 +333,9 @@ export function createOpenApiStore(sql: Sql, blobs: BlobStore): OpenApiStore {
 
     async latestVersion(specId) {
       const rows = await sql.query<VersionRow>(
-        `SELECT ${VERSION_COLUMNS.split(', ').map((c) => `v.${c}`).join(', ')} FROM openapi_specs s JOIN openapi_spec_versions v ON v.id = s.last_version_id WHERE s.id = $1`,
+        `SELECT ${VERSION_COLUMNS.split(', ')
+          .map((c) => `v.${c}`)
+          .join(', ')} FROM openapi_specs s JOIN openapi_spec_versions v ON v.id = s.last_version_id WHERE s.id = $1`,
         [specId],
       );
       return rows[0] ? versionFromRow(rows[0]) : null;

@@ -19,7 +19,8 @@ export function orgFromRow(row: OrgRow): OrganizationRecord {
 }
 
 function checkTitle(title: unknown): string {
-  if (typeof title !== 'string' || title.trim() === '' || title.length > 200) throw new ValidationError('organization title must be a non-empty string of at most 200 characters');
+  if (typeof title !== 'string' || title.trim() === '' || title.length > 200)
+    throw new ValidationError('organization title must be a non-empty string of at most 200 characters');
   return title;
 }
 

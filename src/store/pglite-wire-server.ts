@@ -357,7 +357,7 @@ export class PgliteWireServer {
         this.running = false;
       }
       const last = batch[batch.length - 1]!;
-      const ends = isStartup(batch[0]!) || last[0] === 0x53 /* Sync */ || last[0] === 0x51 /* Query */;
+      const ends = isStartup(batch[0]!) || last[0] === 0x53 /* Sync */ || last[0] === 0x51; /* Query */
       // After a startup packet, Sync or Query answered "idle" ('I'), the session holds nothing of this connection.
       connection.holdsSession = failed || !ends || (status !== null ? status !== 0x49 : this.db.isInTransaction());
       if (failed) connection.fail('XX000', 'internal error of the embedded database server');

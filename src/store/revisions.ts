@@ -172,12 +172,25 @@ function prepare(input: RevisionInput): Prepared {
     const id = checkId('file', file.id);
     if (fileIds.has(id)) throw new ValidationError(`duplicate file id in revision: ${id}`, { fileId: id });
     fileIds.add(id);
-    if (typeof file.name !== 'string' || file.name === '' || file.name.length > 1000) throw new ValidationError(`file ${id}: name must be a non-empty string`, { fileId: id });
+    if (typeof file.name !== 'string' || file.name === '' || file.name.length > 1000)
+      throw new ValidationError(`file ${id}: name must be a non-empty string`, { fileId: id });
     if (!Number.isSafeInteger(file.size) || file.size < 0) throw new ValidationError(`file ${id}: size must be a non-negative integer`, { fileId: id });
-    if (file.bytes instanceof Uint8Array && file.bytes.byteLength !== file.size) throw new ValidationError(`file ${id}: size ${file.size} differs from the ${file.bytes.byteLength} bytes given`, { fileId: id });
-    if (file.git !== undefined && (typeof file.git?.oid !== 'string' || typeof file.git?.path !== 'string')) throw new ValidationError(`file ${id}: git must be { oid, path }`, { fileId: id });
+    if (file.bytes instanceof Uint8Array && file.bytes.byteLength !== file.size)
+      throw new ValidationError(`file ${id}: size ${file.size} differs from the ${file.bytes.byteLength} bytes given`, { fileId: id });
+    if (file.git !== undefined && (typeof file.git?.oid !== 'string' || typeof file.git?.path !== 'string'))
+      throw new ValidationError(`file ${id}: git must be { oid, path }`, { fileId: id });
     const hash = contentRef(file.bytes, `file ${id} bytes`, bytes, refs);
-    return [id, ord, file.name, optionalString(file.path, `file ${id} path`, 4000), optionalString(file.contentType, `file ${id} contentType`, 255), file.size, json(file.git), json(jsonObject(file.data, `file ${id} data`)), hash] as SqlParam[];
+    return [
+      id,
+      ord,
+      file.name,
+      optionalString(file.path, `file ${id} path`, 4000),
+      optionalString(file.contentType, `file ${id} contentType`, 255),
+      file.size,
+      json(file.git),
+      json(jsonObject(file.data, `file ${id} data`)),
+      hash,
+    ] as SqlParam[];
   });
   for (const h of bytes.keys()) refs.delete(h);
   return { pageRows, fileRows, bytes, refs };
@@ -205,10 +218,16 @@ export function createRevisionStore(sql: Sql, blobs: BlobBackend): RevisionStore
   /** The content of a page body or file: one joined query in the database blob store. */
   async function readContent(table: string, idColumn: string, hashColumn: string, revisionId: string, id: string): Promise<Uint8Array | null> {
     if (blobs.kind === 'database') {
-      const rows = await sql.query<{ bytes: unknown }>(`SELECT b.bytes FROM ${table} r JOIN blobs b ON b.hash = r.${hashColumn} WHERE r.revision_id = $1 AND r.${idColumn} = $2`, [revisionId, id]);
+      const rows = await sql.query<{ bytes: unknown }>(
+        `SELECT b.bytes FROM ${table} r JOIN blobs b ON b.hash = r.${hashColumn} WHERE r.revision_id = $1 AND r.${idColumn} = $2`,
+        [revisionId, id],
+      );
       return rows[0] && rows[0].bytes !== null ? toBytes(rows[0].bytes) : null;
     }
-    const rows = await sql.query<{ hash: string | null }>(`SELECT ${hashColumn} AS hash FROM ${table} WHERE revision_id = $1 AND ${idColumn} = $2`, [revisionId, id]);
+    const rows = await sql.query<{ hash: string | null }>(`SELECT ${hashColumn} AS hash FROM ${table} WHERE revision_id = $1 AND ${idColumn} = $2`, [
+      revisionId,
+      id,
+    ]);
     const hash = rows[0]?.hash;
     return hash ? blobs.get(hash) : null;
   }
@@ -217,10 +236,13 @@ export function createRevisionStore(sql: Sql, blobs: BlobBackend): RevisionStore
     async create(input) {
       if (!input || typeof input !== 'object') throw new ValidationError('revision input must be an object');
       const spaceId = checkId('space', input.spaceId);
-      if (!Array.isArray(input.parents) || !input.parents.every((p) => typeof p === 'string')) throw new ValidationError('parents must be an array of revision ids');
-      if (typeof input.type !== 'string' || !/^[a-z][a-z0-9-]{0,63}$/.test(input.type)) throw new ValidationError('revision type must be a lowercase word such as edits or git-import');
+      if (!Array.isArray(input.parents) || !input.parents.every((p) => typeof p === 'string'))
+        throw new ValidationError('parents must be an array of revision ids');
+      if (typeof input.type !== 'string' || !/^[a-z][a-z0-9-]{0,63}$/.test(input.type))
+        throw new ValidationError('revision type must be a lowercase word such as edits or git-import');
       const key = optionalString(input.idempotencyKey, 'idempotencyKey', 500);
-      if (input.git !== undefined && (typeof input.git !== 'object' || typeof input.git?.oid !== 'string')) throw new ValidationError('git must be an object with an oid');
+      if (input.git !== undefined && (typeof input.git !== 'object' || typeof input.git?.oid !== 'string'))
+        throw new ValidationError('git must be an object with an oid');
       const data = jsonObject(input.data, 'revision data');
       const prepared = prepare(input);
 
@@ -254,9 +276,15 @@ export function createRevisionStore(sql: Sql, blobs: BlobBackend): RevisionStore
         const pageRows = prepared.pageRows.map((r) => [id, ...r]);
         const fileRows = prepared.fileRows.map((r) => [id, ...r]);
         try {
-          await insertRows(tx, 'revision_pages', ['revision_id', 'page_id', 'ord', 'parent_id', 'position', 'kind', 'title', 'slug', 'path', 'data', 'body_hash'], pageRows, {
-            casts: [undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, 'jsonb'],
-          });
+          await insertRows(
+            tx,
+            'revision_pages',
+            ['revision_id', 'page_id', 'ord', 'parent_id', 'position', 'kind', 'title', 'slug', 'path', 'data', 'body_hash'],
+            pageRows,
+            {
+              casts: [undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, 'jsonb'],
+            },
+          );
           await insertRows(tx, 'revision_files', ['revision_id', 'file_id', 'ord', 'name', 'path', 'content_type', 'size', 'git', 'data', 'hash'], fileRows, {
             casts: [undefined, undefined, undefined, undefined, undefined, undefined, undefined, 'jsonb', 'jsonb'],
           });
@@ -310,7 +338,11 @@ export function createRevisionStore(sql: Sql, blobs: BlobBackend): RevisionStore
       const rows =
         before === null
           ? await sql.query<RevisionRow>(`SELECT ${REVISION_COLUMNS} FROM revisions WHERE space_id = $1 ORDER BY seq DESC LIMIT $2`, [spaceId, limit + 1])
-          : await sql.query<RevisionRow>(`SELECT ${REVISION_COLUMNS} FROM revisions WHERE space_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3`, [spaceId, before, limit + 1]);
+          : await sql.query<RevisionRow>(`SELECT ${REVISION_COLUMNS} FROM revisions WHERE space_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3`, [
+              spaceId,
+              before,
+              limit + 1,
+            ]);
       return paginate('revisions', rows, limit, revisionFromRow);
     },
   };

@@ -22,7 +22,8 @@ interface SpaceRow {
   deletion_id: string | null;
 }
 
-export const SPACE_COLUMNS = 'id, seq, organization_id, title, emoji, language, edit_mode, visibility, parent, revision_id, created_at, updated_at, deleted_at, deletion_id';
+export const SPACE_COLUMNS =
+  'id, seq, organization_id, title, emoji, language, edit_mode, visibility, parent, revision_id, created_at, updated_at, deleted_at, deletion_id';
 
 export function spaceFromRow(row: SpaceRow): SpaceRecord {
   return {
@@ -52,7 +53,8 @@ function columnsOf(input: SpaceCreateInput | SpacePatch): Record<string, string 
   for (const key of ['title', 'emoji', 'language', 'parent'] as const) {
     const value = input[key];
     if (value === undefined) continue;
-    if (value !== null && (typeof value !== 'string' || value.length > LIMITS[key]!)) throw new ValidationError(`space ${key} must be a string of at most ${LIMITS[key]} characters`, { field: key });
+    if (value !== null && (typeof value !== 'string' || value.length > LIMITS[key]!))
+      throw new ValidationError(`space ${key} must be a string of at most ${LIMITS[key]} characters`, { field: key });
     out[key] = value;
   }
   if (input.editMode !== undefined) {
@@ -60,7 +62,8 @@ function columnsOf(input: SpaceCreateInput | SpacePatch): Record<string, string 
     out.edit_mode = input.editMode;
   }
   if (input.visibility !== undefined) {
-    if (input.visibility !== null && !VISIBILITIES.has(input.visibility)) throw new ValidationError(`space visibility must be one of ${[...VISIBILITIES].join(', ')}`, { field: 'visibility' });
+    if (input.visibility !== null && !VISIBILITIES.has(input.visibility))
+      throw new ValidationError(`space visibility must be one of ${[...VISIBILITIES].join(', ')}`, { field: 'visibility' });
     out.visibility = input.visibility;
   }
   return out;
@@ -80,7 +83,10 @@ export function createSpaceStore(sql: Sql, blobs: BlobBackend): SpaceStore {
       const names = ['id', 'organization_id', ...Object.keys(cols)];
       const values = [id, organizationId, ...Object.values(cols)];
       try {
-        const rows = await sql.query<SpaceRow>(`INSERT INTO spaces (${names.join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING ${SPACE_COLUMNS}`, values);
+        const rows = await sql.query<SpaceRow>(
+          `INSERT INTO spaces (${names.join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING ${SPACE_COLUMNS}`,
+          values,
+        );
         return spaceFromRow(rows[0]!);
       } catch (err) {
         if (sqlState(err) === '23505') throw new ConflictError(`space already exists: ${id}`, { id });
@@ -109,7 +115,10 @@ export function createSpaceStore(sql: Sql, blobs: BlobBackend): SpaceStore {
       const cols = columnsOf(patch ?? {});
       const names = Object.keys(cols);
       const sets = [...names.map((n, i) => `${n} = $${i + 2}`), 'updated_at = now()'];
-      const rows = await sql.query<SpaceRow>(`UPDATE spaces SET ${sets.join(', ')} WHERE id = $1 AND deleted_at IS NULL RETURNING ${SPACE_COLUMNS}`, [id, ...Object.values(cols)]);
+      const rows = await sql.query<SpaceRow>(`UPDATE spaces SET ${sets.join(', ')} WHERE id = $1 AND deleted_at IS NULL RETURNING ${SPACE_COLUMNS}`, [
+        id,
+        ...Object.values(cols),
+      ]);
       if (!rows[0]) throw new NotFoundError('space', String(id));
       return spaceFromRow(rows[0]);
     },
@@ -119,7 +128,10 @@ export function createSpaceStore(sql: Sql, blobs: BlobBackend): SpaceStore {
         const row = await load(tx, id, true);
         if (!row) throw new NotFoundError('space', String(id));
         if (row.deleted_at !== null) return { deletionId: row.deletion_id!, deletedAt: toDate(row.deleted_at) };
-        const rows = await tx.query<SpaceRow>(`UPDATE spaces SET deleted_at = now(), deletion_id = $2, updated_at = now() WHERE id = $1 RETURNING ${SPACE_COLUMNS}`, [id, newId()]);
+        const rows = await tx.query<SpaceRow>(
+          `UPDATE spaces SET deleted_at = now(), deletion_id = $2, updated_at = now() WHERE id = $1 RETURNING ${SPACE_COLUMNS}`,
+          [id, newId()],
+        );
         return { deletionId: rows[0]!.deletion_id!, deletedAt: toDate(rows[0]!.deleted_at) };
       });
     },
@@ -129,8 +141,12 @@ export function createSpaceStore(sql: Sql, blobs: BlobBackend): SpaceStore {
         const row = await load(tx, id, true);
         if (!row) throw new NotFoundError('space', String(id));
         if (row.deleted_at === null) return spaceFromRow(row);
-        if (deletionId !== undefined && row.deletion_id !== deletionId) throw new ConflictError('the space was deleted by another deletion', { id, deletionId });
-        const rows = await tx.query<SpaceRow>(`UPDATE spaces SET deleted_at = NULL, deletion_id = NULL, updated_at = now() WHERE id = $1 RETURNING ${SPACE_COLUMNS}`, [id]);
+        if (deletionId !== undefined && row.deletion_id !== deletionId)
+          throw new ConflictError('the space was deleted by another deletion', { id, deletionId });
+        const rows = await tx.query<SpaceRow>(
+          `UPDATE spaces SET deleted_at = NULL, deletion_id = NULL, updated_at = now() WHERE id = $1 RETURNING ${SPACE_COLUMNS}`,
+          [id],
+        );
         return spaceFromRow(rows[0]!);
       });
     },
@@ -152,7 +168,10 @@ export function createSpaceStore(sql: Sql, blobs: BlobBackend): SpaceStore {
         const revisions = await tx.query('DELETE FROM revisions WHERE space_id = $1 RETURNING id', [id]);
         await tx.query('DELETE FROM git_sync WHERE space_id = $1', [id]);
         await tx.query('DELETE FROM spaces WHERE id = $1', [id]);
-        const removed = await blobs.deleteWithin(tx, candidates.map((c) => c.hash));
+        const removed = await blobs.deleteWithin(
+          tx,
+          candidates.map((c) => c.hash),
+        );
         await blobs.removeContent(removed);
         return { purged: true, revisions: revisions.length, blobsDeleted: removed.length };
       });
@@ -169,7 +188,10 @@ export function createSpaceStore(sql: Sql, blobs: BlobBackend): SpaceStore {
         if (options.expected !== undefined && row.revision_id !== options.expected) {
           throw new ConflictError('the primary revision changed', { id, expected: options.expected, actual: row.revision_id });
         }
-        const rows = await tx.query<SpaceRow>(`UPDATE spaces SET revision_id = $2, updated_at = now() WHERE id = $1 RETURNING ${SPACE_COLUMNS}`, [id, revisionId]);
+        const rows = await tx.query<SpaceRow>(`UPDATE spaces SET revision_id = $2, updated_at = now() WHERE id = $1 RETURNING ${SPACE_COLUMNS}`, [
+          id,
+          revisionId,
+        ]);
         return spaceFromRow(rows[0]!);
       });
     },

@@ -7,7 +7,13 @@ const MAX_PARAMS = 30_000;
  * INSERT of many rows as multi-row VALUES, in chunks under the parameter limit. `casts` gives an
  * optional cast per column (e.g. `jsonb`). `suffix` is appended (e.g. `ON CONFLICT DO NOTHING`).
  */
-export async function insertRows(sql: Sql, table: string, columns: readonly string[], rows: readonly (readonly SqlParam[])[], options: { casts?: readonly (string | undefined)[]; suffix?: string } = {}): Promise<void> {
+export async function insertRows(
+  sql: Sql,
+  table: string,
+  columns: readonly string[],
+  rows: readonly (readonly SqlParam[])[],
+  options: { casts?: readonly (string | undefined)[]; suffix?: string } = {},
+): Promise<void> {
   if (rows.length === 0) return;
   const per = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
   for (let start = 0; start < rows.length; start += per) {

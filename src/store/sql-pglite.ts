@@ -25,7 +25,11 @@ export async function openPgliteSql(dataDir: string, options: { loadDataDir?: Bl
     db,
     (fn) =>
       db.transaction(async (tx) => {
-        const inner: Sql = wrap(tx, (nested) => nested(inner), async () => {});
+        const inner: Sql = wrap(
+          tx,
+          (nested) => nested(inner),
+          async () => {},
+        );
         return fn(inner);
       }),
     async () => {

@@ -64,7 +64,8 @@ export function createTokenStore(sql: Sql): TokenStore {
     async create(organizationId, options = {}) {
       const token = options.token === undefined ? generateToken() : checkToken(options.token);
       const label = options.label ?? null;
-      if (label !== null && (typeof label !== 'string' || label.length > 200)) throw new ValidationError('token label must be a string of at most 200 characters');
+      if (label !== null && (typeof label !== 'string' || label.length > 200))
+        throw new ValidationError('token label must be a string of at most 200 characters');
       const scope = checkScope(options.scope ?? 'write');
       const expiresAt = checkExpiry(options.expiresAt);
       const hash = sha256Hex(token);

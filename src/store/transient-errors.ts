@@ -11,8 +11,21 @@ const TRANSIENT_STATES = new Set(['40001', '40P01', '55P03', '55006', '57014', '
 /** Errors that mean "the server is not reachable" rather than "the statement failed". */
 export function isConnectionError(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return err instanceof Error && /Connection terminated|Cannot use a pool after calling end|not queryable|timeout exceeded when trying to connect/i.test(err.message);
-  return code.startsWith('ECONN') || code === 'ENOTFOUND' || code === 'ETIMEDOUT' || code === 'EPIPE' || code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03';
+  if (typeof code !== 'string')
+    return (
+      err instanceof Error &&
+      /Connection terminated|Cannot use a pool after calling end|not queryable|timeout exceeded when trying to connect/i.test(err.message)
+    );
+  return (
+    code.startsWith('ECONN') ||
+    code === 'ENOTFOUND' ||
+    code === 'ETIMEDOUT' ||
+    code === 'EPIPE' ||
+    code.startsWith('08') ||
+    code === '57P01' ||
+    code === '57P02' ||
+    code === '57P03'
+  );
 }
 
 /** The typed retryable error for a connection loss or a transient SQLSTATE; any other error unchanged. */

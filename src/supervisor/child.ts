@@ -31,7 +31,10 @@ export class SupervisedChild {
   private exitWaiters: Array<() => void> = [];
   onGiveUp: ((code: number | null) => void) | null = null;
 
-  constructor(private readonly spec: ChildSpec, private readonly sink: LogSink) {}
+  constructor(
+    private readonly spec: ChildSpec,
+    private readonly sink: LogSink,
+  ) {}
 
   get pid(): number | undefined {
     return this.child?.pid;
@@ -47,7 +50,10 @@ export class SupervisedChild {
     const child = spawn(this.spec.command, this.spec.args, { env: this.spec.env, stdio: ['pipe', 'pipe', 'pipe'] });
     child.stdin?.on('error', () => {});
     this.child = child;
-    for (const [stream, source] of [['stdout', child.stdout], ['stderr', child.stderr]] as const) {
+    for (const [stream, source] of [
+      ['stdout', child.stdout],
+      ['stderr', child.stderr],
+    ] as const) {
       const rl = readline.createInterface({ input: source });
       rl.on('line', (line) => {
         if (stream === 'stdout') this.spec.onLine?.(line);

@@ -7,13 +7,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadToolsConfig, type ToolsConfig } from '../config/tools.js';
-import {
-  TEMPORAL_CLI_PACKAGE,
-  TEMPORAL_TEST_SERVER_PACKAGE,
-  findTemporalCli,
-  findTestServer,
-  venvExists,
-} from './binaries.js';
+import { TEMPORAL_CLI_PACKAGE, TEMPORAL_TEST_SERVER_PACKAGE, findTemporalCli, findTestServer, venvExists } from './binaries.js';
 
 function python(): string | null {
   // PYTHON: a tooling variable of this installer only (the interpreter that creates the virtualenv), no setting.
@@ -24,7 +18,10 @@ function python(): string | null {
   return null;
 }
 
-export function ensureTemporalBinaries(options: { testServer?: boolean; quiet?: boolean; tools?: ToolsConfig } = {}): { cli: string; testServer: string | null } {
+export function ensureTemporalBinaries(options: { testServer?: boolean; quiet?: boolean; tools?: ToolsConfig } = {}): {
+  cli: string;
+  testServer: string | null;
+} {
   const tools = options.tools ?? loadToolsConfig();
   const wantTestServer = options.testServer ?? true;
   const say = (msg: string) => {

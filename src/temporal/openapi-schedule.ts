@@ -1,4 +1,11 @@
-import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type Client, type ScheduleDescription, type ScheduleOptionsStartWorkflowAction } from '@temporalio/client';
+import {
+  ScheduleAlreadyRunning,
+  ScheduleNotFoundError,
+  ScheduleOverlapPolicy,
+  type Client,
+  type ScheduleDescription,
+  type ScheduleOptionsStartWorkflowAction,
+} from '@temporalio/client';
 import { parseRefreshInterval } from '../refresh-interval.js';
 import { refreshScheduleId, refreshWorkflowId, workflowTypes, type RefreshOpenApiSpecInput, type RefreshOpenApiSpecWorkflow } from './contract/index.js';
 import { runOptions } from './run-options.js';
@@ -30,7 +37,9 @@ function refreshAction(options: RefreshScheduleOptions): ScheduleOptionsStartWor
 /** JSON with sorted keys: compares decoded workflow arguments regardless of key order. */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
   );
 }
 
@@ -128,7 +137,9 @@ export async function updateRefreshScheduleAfterRun(
     return { paused: state.paused, changed: false };
   }
   if (outcome.pauseAfter > 0 && outcome.consecutiveFailures >= outcome.pauseAfter && !state.paused) {
-    await handle.pause(`${AUTO_PAUSE_NOTE_PREFIX} ${outcome.consecutiveFailures} consecutive failures (last: ${outcome.lastCode ?? 'unknown'}); PUT the spec to retry`);
+    await handle.pause(
+      `${AUTO_PAUSE_NOTE_PREFIX} ${outcome.consecutiveFailures} consecutive failures (last: ${outcome.lastCode ?? 'unknown'}); PUT the spec to retry`,
+    );
     return { paused: true, changed: true };
   }
   return { paused: state.paused, changed: false };

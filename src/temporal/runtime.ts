@@ -7,7 +7,9 @@ let installed = false;
 export function installRuntime(logger: Logger): void {
   if (installed) return;
   installed = true;
-  const level = (logger.level === 'debug' || logger.level === 'trace' ? 'DEBUG' : logger.level === 'warn' ? 'WARN' : logger.level === 'error' ? 'ERROR' : 'INFO') as LogLevel;
+  const level = (
+    logger.level === 'debug' || logger.level === 'trace' ? 'DEBUG' : logger.level === 'warn' ? 'WARN' : logger.level === 'error' ? 'ERROR' : 'INFO'
+  ) as LogLevel;
   const sdk = logger.child({ component: 'temporal-sdk' });
   Runtime.install({
     logger: new DefaultLogger(level, (entry: LogEntry) => {

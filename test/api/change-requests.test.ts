@@ -57,7 +57,9 @@ describe('change requests', () => {
     expect((await folio.request('GET', `/v1/spaces/${spaceId}/change-requests?status=bogus`)).status).toBe(400);
     expect((await folio.request('PATCH', `/v1/spaces/${spaceId}/change-requests/${second}`, { subject: 'x'.repeat(101) })).status).toBe(400);
 
-    await call('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content`, { changes: [{ operation: 'insert_page', document: { markdown: '# Draft page\n\nhello\n' } }] });
+    await call('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content`, {
+      changes: [{ operation: 'insert_page', document: { markdown: '# Draft page\n\nhello\n' } }],
+    });
     const crPages = (await call('GET', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content/pages`)).pages;
     expect(crPages.map((p: { title: string }) => p.title)).toEqual(['Draft page']);
     expect((await call('GET', `/v1/spaces/${spaceId}/content/pages`)).pages).toEqual([]);
@@ -68,7 +70,9 @@ describe('change requests', () => {
     const { spaceId, a } = await seeded();
     const primaryBefore = (await call('GET', `/v1/spaces/${spaceId}`)).revision;
     const cr = await newCr(spaceId, 'archived edit');
-    await call('POST', `/v1/spaces/${spaceId}/change-requests/${cr}/content`, { changes: [{ operation: 'update_page', page: a, document: { markdown: '# Alpha\n\narchived\n' } }] });
+    await call('POST', `/v1/spaces/${spaceId}/change-requests/${cr}/content`, {
+      changes: [{ operation: 'update_page', page: a, document: { markdown: '# Alpha\n\narchived\n' } }],
+    });
     await call('PATCH', `/v1/spaces/${spaceId}/change-requests/${cr}`, { status: 'archived' });
     const refused = await folio.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr}/merge`);
     expect(refused.status).toBe(400);
@@ -101,7 +105,10 @@ describe('change requests', () => {
     expect(pages.find((p: { id: string }) => p.id === b)).toMatchObject({ title: 'Beta renamed', description: 'Bee' });
     const before = (await call('GET', `/v1/spaces/${spaceId}/change-requests/${cr}`)).revision;
     const bad = await folio.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr}/content`, {
-      changes: [{ operation: 'delete_page', page: a }, { operation: 'update_page', page: 'missing', title: 'x' }],
+      changes: [
+        { operation: 'delete_page', page: a },
+        { operation: 'update_page', page: 'missing', title: 'x' },
+      ],
     });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ error: { code: 400 } });
@@ -124,7 +131,13 @@ describe('change requests', () => {
     });
     expect(body.pages).toBeUndefined();
     expect(body.changeRequest).toMatchObject({ object: 'change-request', id: cr });
-    expect(body.changes.map((c: { object: string; ref?: string; page: string | { id: string } }) => [c.object, c.ref, typeof c.page === 'string' ? c.page : c.page.id])).toEqual([
+    expect(
+      body.changes.map((c: { object: string; ref?: string; page: string | { id: string } }) => [
+        c.object,
+        c.ref,
+        typeof c.page === 'string' ? c.page : c.page.id,
+      ]),
+    ).toEqual([
       ['created_page', 'n', expect.any(String)],
       ['updated_page', undefined, a],
       ['deleted_page', undefined, b],
@@ -133,7 +146,10 @@ describe('change requests', () => {
     expect(body.insertedFiles[0]).toMatchObject({ name: 'pic.png', contentType: 'image/png', size: 9 });
     const file = await call('GET', `/v1/spaces/${spaceId}/change-requests/${cr}/content/files/${body.insertedFiles[0].id}`);
     expect(file.name).toBe('pic.png');
-    expect((await folio.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr}/content?compat=maybe`, { changes: [{ operation: 'delete_page', page: a }] })).status).toBe(400);
+    expect(
+      (await folio.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr}/content?compat=maybe`, { changes: [{ operation: 'delete_page', page: a }] }))
+        .status,
+    ).toBe(400);
   });
 
   it('update_page: description replaces an existing one, into: null moves to the root, moves keep or append the position', async () => {
@@ -144,13 +160,21 @@ describe('change requests', () => {
       { operation: 'update_page', page: b, description: 'Replaced' },
       { operation: 'update_page', page: a, description: 'First description' },
     ]);
-    const pages = async () => (await call('GET', `/v1/spaces/${spaceId}/change-requests/${cr}/content/pages`)).pages as Array<{ id: string; description?: string; path: string; pages: Tree }>;
+    const pages = async () =>
+      (await call('GET', `/v1/spaces/${spaceId}/change-requests/${cr}/content/pages`)).pages as Array<{
+        id: string;
+        description?: string;
+        path: string;
+        pages: Tree;
+      }>;
     expect((await pages()).map((p) => [p.id, p.description])).toEqual([
       [a, 'First description'],
       [b, 'Replaced'],
     ]);
     // The document's own front matter wins over the field in the same change.
-    await edit(spaceId, cr, [{ operation: 'update_page', page: b, description: 'ignored', document: { markdown: '---\ndescription: From front matter\n---\n\n# Beta\n' } }]);
+    await edit(spaceId, cr, [
+      { operation: 'update_page', page: b, description: 'ignored', document: { markdown: '---\ndescription: From front matter\n---\n\n# Beta\n' } },
+    ]);
     expect((await pages()).find((p) => p.id === b)?.description).toBe('From front matter');
 
     await edit(spaceId, cr, [{ operation: 'update_page', page: c!, into: null }]);
@@ -158,12 +182,17 @@ describe('change requests', () => {
     expect((await pages()).find((p) => p.id === c)?.path).toBe('gamma');
     await edit(spaceId, cr, [{ operation: 'update_page', page: a, title: 'Alpha again', slug: 'alpha-again' }]);
     expect(shape(await pages())).toEqual([a, b, c]);
-    await edit(spaceId, cr, [{ operation: 'update_page', page: c!, into: b, at: 0 }, { operation: 'update_page', page: b, into: a }]);
+    await edit(spaceId, cr, [
+      { operation: 'update_page', page: c!, into: b, at: 0 },
+      { operation: 'update_page', page: b, into: a },
+    ]);
     const nested = await pages();
     expect(shape(nested)).toEqual([{ [a]: [{ [b]: [c] }] }]);
     // Paths follow a moved page's descendants.
     expect(nested[0]!.pages[0]!.pages![0]).toMatchObject({ id: c, path: 'alpha-again/beta/gamma' });
-    const cycle = await folio.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr}/content`, { changes: [{ operation: 'update_page', page: a, into: c }] });
+    const cycle = await folio.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr}/content`, {
+      changes: [{ operation: 'update_page', page: a, into: c }],
+    });
     expect(cycle.status).toBe(400);
     assertContract('POST', `/v1/spaces/${spaceId}/change-requests/${cr}/content`, 400, cycle.body);
   });
@@ -172,8 +201,12 @@ describe('change requests', () => {
     const { spaceId, a, b } = await seeded();
     const one = await newCr(spaceId, 'one');
     const two = await newCr(spaceId, 'two');
-    await call('POST', `/v1/spaces/${spaceId}/change-requests/${one}/content`, { changes: [{ operation: 'update_page', page: a, document: { markdown: '# Alpha\n\nfrom one\n' } }] });
-    await call('POST', `/v1/spaces/${spaceId}/change-requests/${two}/content`, { changes: [{ operation: 'update_page', page: b, document: { markdown: '# Beta\n\nfrom two\n' } }] });
+    await call('POST', `/v1/spaces/${spaceId}/change-requests/${one}/content`, {
+      changes: [{ operation: 'update_page', page: a, document: { markdown: '# Alpha\n\nfrom one\n' } }],
+    });
+    await call('POST', `/v1/spaces/${spaceId}/change-requests/${two}/content`, {
+      changes: [{ operation: 'update_page', page: b, document: { markdown: '# Beta\n\nfrom two\n' } }],
+    });
     const m1 = await call('POST', `/v1/spaces/${spaceId}/change-requests/${one}/merge`);
     expect(m1.result).toBe('merge');
     const revision = await call('GET', `/v1/spaces/${spaceId}/content`);
@@ -208,7 +241,12 @@ describe('change requests', () => {
       { operation: 'insert_page', ref: 'cafe', title: 'Café 🚀', document: { markdown: 'no heading\n' } },
     ]);
     const child = await edit(spaceId, cr, [{ operation: 'insert_page', ref: 'child', into: ids.intro, document: { markdown: '# Intro\n' } }]);
-    const pages = (await call('GET', `/v1/spaces/${spaceId}/change-requests/${cr}/content/pages`)).pages as Array<{ id: string; slug: string; path: string; pages: Array<{ id: string; slug: string; path: string }> }>;
+    const pages = (await call('GET', `/v1/spaces/${spaceId}/change-requests/${cr}/content/pages`)).pages as Array<{
+      id: string;
+      slug: string;
+      path: string;
+      pages: Array<{ id: string; slug: string; path: string }>;
+    }>;
     const byId = new Map(pages.map((p) => [p.id, p]));
     for (const id of Object.values(ids)) expect(id).toMatch(/^[0-9A-Za-z]{20}$/);
     expect(byId.get(ids.zh!)).toMatchObject({ slug: '快速開始', path: '快速開始' });
@@ -217,7 +255,9 @@ describe('change requests', () => {
     expect(byId.get(ids.cafe!)).toMatchObject({ slug: 'cafe', path: 'cafe' });
     // Only siblings count: a child may have its parent's slug.
     expect(byId.get(ids.intro!)!.pages[0]).toMatchObject({ id: child.child, slug: 'intro', path: 'intro/intro' });
-    const taken = await folio.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr}/content`, { changes: [{ operation: 'insert_page', slug: 'intro-2', document: { markdown: '# Other\n' } }] });
+    const taken = await folio.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr}/content`, {
+      changes: [{ operation: 'insert_page', slug: 'intro-2', document: { markdown: '# Other\n' } }],
+    });
     expect(taken.status).toBe(400);
     expect(taken.body.error.message).toMatch(/already used/);
   });
@@ -296,8 +336,12 @@ describe('change requests', () => {
     const one = await newCr(spaceId, 'one');
     const two = await newCr(spaceId, 'two');
     const three = await newCr(spaceId, 'three');
-    await call('POST', `/v1/spaces/${spaceId}/change-requests/${one}/content`, { changes: [{ operation: 'update_page', page: a, document: { markdown: '# Alpha\n\none\n' } }] });
-    await call('POST', `/v1/spaces/${spaceId}/change-requests/${two}/content`, { changes: [{ operation: 'update_page', page: a, document: { markdown: '# Alpha\n\ntwo\n' } }] });
+    await call('POST', `/v1/spaces/${spaceId}/change-requests/${one}/content`, {
+      changes: [{ operation: 'update_page', page: a, document: { markdown: '# Alpha\n\none\n' } }],
+    });
+    await call('POST', `/v1/spaces/${spaceId}/change-requests/${two}/content`, {
+      changes: [{ operation: 'update_page', page: a, document: { markdown: '# Alpha\n\ntwo\n' } }],
+    });
     await call('POST', `/v1/spaces/${spaceId}/change-requests/${three}/content`, { changes: [{ operation: 'delete_page', page: b }] });
     await call('POST', `/v1/spaces/${spaceId}/change-requests/${one}/merge`);
     const primary = (await folio.store.spaces.get(spaceId))!.revisionId;

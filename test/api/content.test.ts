@@ -41,7 +41,16 @@ describe('content reads', () => {
           ],
         },
       ],
-      files: [{ id: 'logo', name: 'logo.png', contentType: 'image/png', size: png.length, bytes: png, git: { oid: 'a'.repeat(40), path: '.gitbook/assets/logo.png' } }],
+      files: [
+        {
+          id: 'logo',
+          name: 'logo.png',
+          contentType: 'image/png',
+          size: png.length,
+          bytes: png,
+          git: { oid: 'a'.repeat(40), path: '.gitbook/assets/logo.png' },
+        },
+      ],
     });
     await folio.store.spaces.setPrimaryRevision(spaceId, r1.id);
     first = r1.id;
@@ -50,7 +59,15 @@ describe('content reads', () => {
       parents: [first],
       type: 'edits',
       pages: [
-        { id: 'intro', kind: 'document', title: 'Welcome', slug: 'readme', path: '', data: { description: 'Start here' }, body: enc.encode('# Welcome\n\nHi.\n') },
+        {
+          id: 'intro',
+          kind: 'document',
+          title: 'Welcome',
+          slug: 'readme',
+          path: '',
+          data: { description: 'Start here' },
+          body: enc.encode('# Welcome\n\nHi.\n'),
+        },
         {
           id: 'guides',
           kind: 'group',
@@ -132,7 +149,9 @@ describe('content reads', () => {
 
     const created = await folio.request('POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Reads' });
     const cr = `/v1/spaces/${spaceId}/change-requests/${created.body.id}`;
-    const edited = await folio.request('POST', `${cr}/content`, { changes: [{ operation: 'update_page', page: 'install', document: { markdown: '# Install\n\nRun it twice.\n' } }] });
+    const edited = await folio.request('POST', `${cr}/content`, {
+      changes: [{ operation: 'update_page', page: 'install', document: { markdown: '# Install\n\nRun it twice.\n' } }],
+    });
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);
     expect(await get(`${cr}/content`)).toMatchObject({ object: 'revision', id: edited.body.revision, parents: [first] });
     expect(await get(`${cr}/content/files`)).toMatchObject({ count: 1, items: [{ id: 'logo', size: png.length }] });

@@ -29,7 +29,8 @@ describe('request text: NUL, lone surrogates and invalid UTF-8 answer 400 and st
     expect(res.body.error.code).toBe(400);
     expect(res.body.error.message).toMatch(pattern);
   }
-  const spaceTitles = async () => (await folio.request('GET', `/v1/orgs/${folio.organizationId}/spaces`)).body.items.map((s: { title: string }) => s.title).sort();
+  const spaceTitles = async () =>
+    (await folio.request('GET', `/v1/orgs/${folio.organizationId}/spaces`)).body.items.map((s: { title: string }) => s.title).sort();
 
   it('a NUL in a space title: POST and PATCH answer 400; no space is created, the title is unchanged', async () => {
     const before = await spaceTitles();
@@ -49,7 +50,11 @@ describe('request text: NUL, lone surrogates and invalid UTF-8 answer 400 and st
     // A NUL in a member name is refused too; a well-formed surrogate pair is text like any other.
     expect400(await raw('PATCH', `/v1/spaces/${spaceId}`, '{"ti\\u0000tle":"x"}'), /member name/);
     // A text body is held to the same rule.
-    const text = await fetch(`${folio.baseUrl}/v1/orgs/${folio.organizationId}/spaces`, { method: 'POST', headers: { authorization: `Bearer ${folio.token}`, 'content-type': 'text/plain' }, body: new Uint8Array([0x61, 0xff]) });
+    const text = await fetch(`${folio.baseUrl}/v1/orgs/${folio.organizationId}/spaces`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${folio.token}`, 'content-type': 'text/plain' },
+      body: new Uint8Array([0x61, 0xff]),
+    });
     expect(text.status).toBe(400);
     expect(((await text.json()) as { error: { message: string } }).error.message).toMatch(/not valid UTF-8/);
     expect(await spaceTitles()).toEqual(before);
@@ -64,8 +69,14 @@ describe('request text: NUL, lone surrogates and invalid UTF-8 answer 400 and st
     const cr = await folio.request('POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'edit' });
     expect(cr.status).toBe(201);
     const content = `/v1/spaces/${spaceId}/change-requests/${cr.body.id}/content`;
-    expect400(await folio.request('POST', content, { changes: [{ operation: 'insert_page', title: 'Page\u0000one', document: { markdown: '# Page\n' } }] }), /body\.changes\[0\]\.title holds a NUL/);
-    expect400(await folio.request('POST', content, { changes: [{ operation: 'insert_page', document: { markdown: '# Page\u0000\n' } }] }), /body\.changes\[0\]\.document\.markdown holds a NUL/);
+    expect400(
+      await folio.request('POST', content, { changes: [{ operation: 'insert_page', title: 'Page\u0000one', document: { markdown: '# Page\n' } }] }),
+      /body\.changes\[0\]\.title holds a NUL/,
+    );
+    expect400(
+      await folio.request('POST', content, { changes: [{ operation: 'insert_page', document: { markdown: '# Page\u0000\n' } }] }),
+      /body\.changes\[0\]\.document\.markdown holds a NUL/,
+    );
     expect((await folio.request('GET', `${content}/pages`)).body.pages).toEqual([]);
   });
 

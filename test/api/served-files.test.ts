@@ -32,7 +32,13 @@ beforeAll(async () => {
     parents: [created.body.revision],
     type: 'edits',
     pages: [{ id: 'intro', kind: 'document', title: 'Intro', slug: 'readme', path: '', body: enc.encode('# Intro\n') }],
-    files: FILES.map((f) => ({ id: f.id, name: f.name, ...(f.contentType ? { contentType: f.contentType } : {}), size: enc.encode(f.body).length, bytes: enc.encode(f.body) })),
+    files: FILES.map((f) => ({
+      id: f.id,
+      name: f.name,
+      ...(f.contentType ? { contentType: f.contentType } : {}),
+      size: enc.encode(f.body).length,
+      bytes: enc.encode(f.body),
+    })),
   });
   revisionId = revision.id;
   await folio.store.spaces.setPrimaryRevision(spaceId, revisionId);
@@ -76,6 +82,8 @@ describe('served files', () => {
       expect(headers['content-type'], contentType).toBe('application/octet-stream');
       expect(headers['content-disposition'], contentType).toMatch(/^attachment;/);
     }
-    expect(servedFileHeaders({ name: "a'b(c)*.png", contentType: 'IMAGE/PNG' })['content-disposition']).toBe(`inline; filename="a'b(c)*.png"; filename*=UTF-8''a%27b%28c%29%2A.png`);
+    expect(servedFileHeaders({ name: "a'b(c)*.png", contentType: 'IMAGE/PNG' })['content-disposition']).toBe(
+      `inline; filename="a'b(c)*.png"; filename*=UTF-8''a%27b%28c%29%2A.png`,
+    );
   });
 });

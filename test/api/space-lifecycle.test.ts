@@ -24,7 +24,9 @@ describe('spaces: update, delete, restore, purge', () => {
 
   beforeAll(async () => {
     work = await mkdtemp(path.join(tmpdir(), 'folio-lifecycle-'));
-    folio = await startFolio({ env: { FOLIO_PURGE_AFTER_MS: '4000', DATA_DIR: path.join(work, 'data'), FOLIO_VAULT_KEY: 'lifecycle-test-key', FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS } });
+    folio = await startFolio({
+      env: { FOLIO_PURGE_AFTER_MS: '4000', DATA_DIR: path.join(work, 'data'), FOLIO_VAULT_KEY: 'lifecycle-test-key', FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS },
+    });
     await folio.store.orgs.ensure({ id: 'someone-else', title: 'Someone else' });
     git = await startGitServer();
     const src = path.join(work, 'src');
@@ -48,7 +50,9 @@ describe('spaces: update, delete, restore, purge', () => {
     const deadline = Date.now() + 120_000;
     for (;;) {
       const info = await folio.request('GET', `/v1/spaces/${spaceId}/git/info`);
-      const mine = (info.body?.requests as Array<{ timestamp: string; status: string }> | undefined)?.find((r) => Date.parse(r.timestamp) === Date.parse(timestamp));
+      const mine = (info.body?.requests as Array<{ timestamp: string; status: string }> | undefined)?.find(
+        (r) => Date.parse(r.timestamp) === Date.parse(timestamp),
+      );
       if (mine && mine.status !== 'queued' && mine.status !== 'running') return mine.status;
       if (Date.now() > deadline) throw new Error(`the import did not finish: ${JSON.stringify(info.body).slice(0, 500)}`);
       await new Promise((r) => setTimeout(r, 250));

@@ -32,7 +32,11 @@ interface Route {
   status?: number;
 }
 
-const OPENAPI = JSON.stringify({ openapi: '3.0.3', info: { title: 'Pets', version: '1' }, paths: { '/pets': { get: { responses: { '200': { description: 'ok' } } } } } });
+const OPENAPI = JSON.stringify({
+  openapi: '3.0.3',
+  info: { title: 'Pets', version: '1' },
+  paths: { '/pets': { get: { responses: { '200': { description: 'ok' } } } } },
+});
 const gitBody = { url: 'http://127.0.0.1:9/never.git', ref: 'refs/heads/main' };
 
 const ROUTES: Route[] = [
@@ -64,7 +68,11 @@ const ROUTES: Route[] = [
   { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests`, owner: 200 },
   { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}`, owner: 200 },
   { method: 'PATCH', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}`, body: { subject: 'Taken over' } },
-  { method: 'POST', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/content`, body: { changes: [{ operation: 'update_page', page: 'pintro', document: { markdown: '# Intro\n\nmine\n' } }] } },
+  {
+    method: 'POST',
+    path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/content`,
+    body: { changes: [{ operation: 'update_page', page: 'pintro', document: { markdown: '# Intro\n\nmine\n' } }] },
+  },
   { method: 'POST', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/merge` },
   { method: 'POST', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/update` },
   { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/content`, owner: 200 },
@@ -140,13 +148,28 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
 
   it('ROUTES covers every registered /v1 route that addresses an object by id', async () => {
     const registered: string[] = [];
-    const app = await buildServer({ store: folio.store, temporal: folio.client, config: folio.config, logger: testLogger('routes') }, {
-      onRoute: (route) => {
-        for (const method of [route.method].flat()) if (method !== 'HEAD' && route.url.startsWith('/v1/') && /[:*]/.test(route.url)) registered.push(`${method} ${route.url.replace(/\/\*$/, '/intro')}`);
+    const app = await buildServer(
+      { store: folio.store, temporal: folio.client, config: folio.config, logger: testLogger('routes') },
+      {
+        onRoute: (route) => {
+          for (const method of [route.method].flat())
+            if (method !== 'HEAD' && route.url.startsWith('/v1/') && /[:*]/.test(route.url))
+              registered.push(`${method} ${route.url.replace(/\/\*$/, '/intro')}`);
+        },
       },
-    });
+    );
     await app.close();
-    const params: Ids = { org: ':organizationId', space: ':spaceId', revision: ':revisionId', page: ':pageId', file: ':fileId', cr: ':changeRequestId', spec: ':specSlug', version: ':versionId', token: ':tokenId' };
+    const params: Ids = {
+      org: ':organizationId',
+      space: ':spaceId',
+      revision: ':revisionId',
+      page: ':pageId',
+      file: ':fileId',
+      cr: ':changeRequestId',
+      spec: ':specSlug',
+      version: ':versionId',
+      token: ':tokenId',
+    };
     const covered = new Set(ROUTES.map((r) => `${r.method} ${r.path(params)}`));
     expect(registered.length).toBeGreaterThan(40);
     expect(registered.filter((r) => !covered.has(r))).toEqual([]);
@@ -172,7 +195,8 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       const b = await folio.request(route.method, route.path(unknown), route.body);
       const expected = route.status ?? 404;
       if (a.status !== expected || b.status !== expected) failures.push(`${label}: foreign ${a.status}, unknown ${b.status} (expected ${expected})`);
-      else if (JSON.stringify(normalize(a.body, foreign)) !== JSON.stringify(normalize(b.body, unknown))) failures.push(`${label}: bodies differ: ${JSON.stringify(a.body)} vs ${JSON.stringify(b.body)}`);
+      else if (JSON.stringify(normalize(a.body, foreign)) !== JSON.stringify(normalize(b.body, unknown)))
+        failures.push(`${label}: bodies differ: ${JSON.stringify(a.body)} vs ${JSON.stringify(b.body)}`);
       else if (expected === 404) expect(a.body).toEqual({ error: { code: 404, message: expect.any(String) } });
     }
     expect(failures).toEqual([]);
@@ -183,7 +207,10 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
     const space = await folio.request('GET', `/v1/spaces/${foreign.space}`, undefined, as2);
     expect(space.body).toMatchObject({ id: foreign.space, title: 'Their space' });
     expect((await folio.store.spaces.get(foreign.space))?.deletedAt).toBeNull();
-    expect((await folio.request('GET', `/v1/spaces/${foreign.space}/change-requests/${foreign.cr}`, undefined, as2)).body).toMatchObject({ subject: 'Their draft', status: 'open' });
+    expect((await folio.request('GET', `/v1/spaces/${foreign.space}/change-requests/${foreign.cr}`, undefined, as2)).body).toMatchObject({
+      subject: 'Their draft',
+      status: 'open',
+    });
     const draft = await folio.request('GET', `/v1/spaces/${foreign.space}/change-requests/${foreign.cr}/content/page/pintro?format=markdown`, undefined, as2);
     expect(draft.body.markdown).toBe('# Intro\n\nTheirs.\n');
     expect((await folio.request('GET', `/v1/orgs/${ORG}/openapi/pets`, undefined, as2)).body).toMatchObject({ visibility: 'private' });

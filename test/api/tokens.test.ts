@@ -27,7 +27,15 @@ describe('API tokens', () => {
   it('creates a token once in clear, lists tokens without secrets, reads one, revokes one at once', async () => {
     const created = await folio.request('POST', tokensPath(), { label: 'ci', expiresIn: '30d' });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    expect(created.body).toMatchObject({ object: 'api-token', label: 'ci', scope: 'write', status: 'active', revokedAt: null, lastUsedAt: null, token: expect.stringMatching(/^folio_/) });
+    expect(created.body).toMatchObject({
+      object: 'api-token',
+      label: 'ci',
+      scope: 'write',
+      status: 'active',
+      revokedAt: null,
+      lastUsedAt: null,
+      token: expect.stringMatching(/^folio_/),
+    });
     const days = (Date.parse(created.body.expiresAt) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(29);
     expect(days).toBeLessThanOrEqual(30);
@@ -62,7 +70,15 @@ describe('API tokens', () => {
   });
 
   it('refuses bad creation requests with 400', async () => {
-    for (const body of [{ scope: 'admin' }, { expiresIn: 'soon' }, { expiresIn: '0m' }, { expiresAt: '2001-01-01T00:00:00Z' }, { expiresAt: 'tomorrow' }, { expiresIn: '1d', expiresAt: '2999-01-01T00:00:00Z' }, { token: 'chosen-by-client' }]) {
+    for (const body of [
+      { scope: 'admin' },
+      { expiresIn: 'soon' },
+      { expiresIn: '0m' },
+      { expiresAt: '2001-01-01T00:00:00Z' },
+      { expiresAt: 'tomorrow' },
+      { expiresIn: '1d', expiresAt: '2999-01-01T00:00:00Z' },
+      { token: 'chosen-by-client' },
+    ]) {
       const res = await folio.request('POST', tokensPath(), body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body).toEqual({ error: { code: 400, message: expect.any(String) } });

@@ -44,13 +44,28 @@ describe('folio check', () => {
 
     const json = await runCommand(check, [bad, '--json']);
     expect(json.code).toBe(1);
-    const report = JSON.parse(json.stdout) as { root: string; pages: number; files: number; unlisted: number; errors: number; warnings: number; info: number; diagnostics: Array<{ code: string; severity: string; message: string; path?: string }> };
+    const report = JSON.parse(json.stdout) as {
+      root: string;
+      pages: number;
+      files: number;
+      unlisted: number;
+      errors: number;
+      warnings: number;
+      info: number;
+      diagnostics: Array<{ code: string; severity: string; message: string; path?: string }>;
+    };
     expect(Object.keys(report).sort()).toEqual(['diagnostics', 'errors', 'files', 'info', 'pages', 'root', 'unlisted', 'warnings']);
     expect(report).toMatchObject({ root: '', pages: 2, files: 0, unlisted: 1 });
     const codes = report.diagnostics.map((d) => d.code);
-    expect(codes).toEqual(expect.arrayContaining([
-      'FORMAT_SUMMARY_MISSING_FILE', 'FORMAT_FRONT_MATTER_INVALID', 'FORMAT_LINK_UNRESOLVED', 'FORMAT_ASSET_MISSING', 'FORMAT_PAGE_NOT_IN_SUMMARY',
-    ]));
+    expect(codes).toEqual(
+      expect.arrayContaining([
+        'FORMAT_SUMMARY_MISSING_FILE',
+        'FORMAT_FRONT_MATTER_INVALID',
+        'FORMAT_LINK_UNRESOLVED',
+        'FORMAT_ASSET_MISSING',
+        'FORMAT_PAGE_NOT_IN_SUMMARY',
+      ]),
+    );
     for (const d of report.diagnostics) {
       expect(['error', 'warning', 'info']).toContain(d.severity);
       expect(d.message).toEqual(expect.any(String));

@@ -63,7 +63,14 @@ describe('folio token', () => {
     for (const secret of [writeToken, readToken]) expect(table.stdout + table.stderr).not.toContain(secret);
 
     const json = await runCommand(tokenCommand, ['list', '--org', 'acme', '--json']);
-    const listed = JSON.parse(json.stdout) as Array<{ id: string; label: string; scope: string; status: string; expiresAt: string | null; revokedAt: string | null }>;
+    const listed = JSON.parse(json.stdout) as Array<{
+      id: string;
+      label: string;
+      scope: string;
+      status: string;
+      expiresAt: string | null;
+      revokedAt: string | null;
+    }>;
     const docsBot = listed.find((t) => t.label === 'docs-bot')!;
     expect(docsBot.id).toBe(readVerified!.tokenId);
     const days = (Date.parse(docsBot.expiresAt!) - Date.now()) / 86_400_000;

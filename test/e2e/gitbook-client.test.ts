@@ -120,7 +120,12 @@ describe('GitBookAPI client against Folio', () => {
     await api.spaces.mergeChangeRequest(space.id, cr.id);
     await server.createBareRepo('empty', {});
     const t = Date.now();
-    await api.spaces.exportToGitRepository(space.id, { url: server.authedUrl('empty'), ref: REF, commitMessage: 'First export', timestamp: new Date().toISOString() });
+    await api.spaces.exportToGitRepository(space.id, {
+      url: server.authedUrl('empty'),
+      ref: REF,
+      commitMessage: 'First export',
+      timestamp: new Date().toISOString(),
+    });
     const op = await waitForOperation(api, space.id, 'export', t);
     expect(op).toMatchObject({ state: 'success' });
     const clone = path.join(work, 'clone-empty');

@@ -66,7 +66,14 @@ describe.runIf(existsSync(entry))('folio start (the embedded default)', () => {
 
   it('starts healthy with the Web UI, keeps spaces and history across a restart, and stops within 10 s', async () => {
     const [port, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort()];
-    const env = { DATA_DIR: dataDir, PORT: String(port), TEMPORAL_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(uiPort), LOG_LEVEL: 'warn', FOLIO_BOOTSTRAP_ORG: 'acme' };
+    const env = {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      TEMPORAL_PORT: String(temporalPort),
+      TEMPORAL_UI_PORT: String(uiPort),
+      LOG_LEVEL: 'warn',
+      FOLIO_BOOTSTRAP_ORG: 'acme',
+    };
     delete process.env.DATABASE_URL;
     delete process.env.TEMPORAL_ADDRESS;
     const api = `http://127.0.0.1:${port}`;
@@ -89,7 +96,9 @@ describe.runIf(existsSync(entry))('folio start (the embedded default)', () => {
     expect(dbUrl).toBe(`postgresql://postgres@localhost/postgres?host=${encodeURIComponent(path.join(dataDir, 'run'))}&port=5432`);
     expect(statSync(path.join(dataDir, 'run')).mode & 0o777).toBe(0o700);
     const cli = await promisify(execFile)(process.execPath, [entry, 'token', 'list', '--org', 'acme', '--json'], { env: { ...process.env, ...env } });
-    expect((JSON.parse(cli.stdout) as Array<{ label: string; scope: string; status: string }>).map((t) => [t.label, t.scope, t.status])).toEqual([['bootstrap', 'write', 'active']]);
+    expect((JSON.parse(cli.stdout) as Array<{ label: string; scope: string; status: string }>).map((t) => [t.label, t.scope, t.status])).toEqual([
+      ['bootstrap', 'write', 'active'],
+    ]);
 
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const unauthorized = await fetch(`${api}/v1/orgs/acme`);

@@ -44,7 +44,13 @@ async function startRedirector(target: (pathAndQuery: string) => string, status 
 
 let n = 0;
 async function newCache(): Promise<RepoCache> {
-  return openCache({ root: path.join(work, 'caches'), scope: { organizationId: 'org-test', spaceId: 'space-test' }, url: server.url('small'), ref: 'main', repoCacheID: `guard-${n++}` });
+  return openCache({
+    root: path.join(work, 'caches'),
+    scope: { organizationId: 'org-test', spaceId: 'space-test' },
+    url: server.url('small'),
+    ref: 'main',
+    repoCacheID: `guard-${n++}`,
+  });
 }
 
 async function caught(p: Promise<unknown>): Promise<{ code: string; message: string; retryable: boolean; data: Record<string, unknown> }> {
@@ -122,7 +128,10 @@ describe('git over the fetch guard', () => {
   });
 
   it('a redirect loop or a redirect to file: is a non-retryable FETCH_REFUSED, not a protocol error', async () => {
-    for (const [target, status] of [[(p: string) => p, 302], [() => 'file:///etc/passwd', 301]] as const) {
+    for (const [target, status] of [
+      [(p: string) => p, 302],
+      [() => 'file:///etc/passwd', 301],
+    ] as const) {
       const redirector = await startRedirector(target, status);
       try {
         const err = await caught(fetchRef({ policy: loopbackPolicy, cache: await newCache(), url: `${redirector.url}/small.git`, ref: 'main' }));

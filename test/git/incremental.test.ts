@@ -89,7 +89,14 @@ describe('incremental fetch', () => {
     await runGit(['push', '--quiet', 'origin', 'main'], { cwd: dir });
     const c = await cache('deep');
     const phases: string[] = [];
-    const res = await fetchRef({ policy: loopbackPolicy, cache: c, url: server.url('deep'), ref: 'main', baseCommit: base, onProgress: (p) => phases.push(p.phase) });
+    const res = await fetchRef({
+      policy: loopbackPolicy,
+      cache: c,
+      url: server.url('deep'),
+      ref: 'main',
+      baseCommit: base,
+      onProgress: (p) => phases.push(p.phase),
+    });
     expect(res.baseCommitFound).toBe(true);
     expect(phases).toContain('Deepening');
     const diff = await diffTrees(c, base, res.commit);
@@ -109,7 +116,10 @@ describe('incremental fetch', () => {
     const a = await openCache({ root: path.join(work, 'shared'), scope: TEST_SCOPE, url: server.url('inc'), ref: 'main' });
     const b = await openCache({ root: path.join(work, 'shared'), scope: TEST_SCOPE, url: server.url('inc'), ref: 'main' });
     expect(b.gitdir).toBe(a.gitdir);
-    const [ra, rb] = await Promise.all([fetchRef({ policy: loopbackPolicy, cache: a, url: server.url('inc'), ref: 'main' }), fetchRef({ policy: loopbackPolicy, cache: b, url: server.url('inc'), ref: 'main' })]);
+    const [ra, rb] = await Promise.all([
+      fetchRef({ policy: loopbackPolicy, cache: a, url: server.url('inc'), ref: 'main' }),
+      fetchRef({ policy: loopbackPolicy, cache: b, url: server.url('inc'), ref: 'main' }),
+    ]);
     expect(ra.commit).toBe(rb.commit);
     expect((await readTree(a, ra.commit)).size).toBe((await readTree(b, rb.commit)).size);
     await runGit(['--git-dir', a.gitdir, 'fsck', '--no-progress']);
@@ -120,7 +130,9 @@ describe('cancellation', () => {
   it('an already-aborted signal fails fast with CANCELLED and sends nothing', async () => {
     const c = await cache('big');
     const before = server.requests.length;
-    await expect(fetchRef({ policy: loopbackPolicy, cache: c, url: server.url('big'), ref: 'main', signal: AbortSignal.abort() })).rejects.toMatchObject({ code: 'CANCELLED' });
+    await expect(fetchRef({ policy: loopbackPolicy, cache: c, url: server.url('big'), ref: 'main', signal: AbortSignal.abort() })).rejects.toMatchObject({
+      code: 'CANCELLED',
+    });
     expect(server.requests.length).toBe(before);
   });
 

@@ -17,7 +17,13 @@ let server: GitServer;
 let work: string;
 
 async function newCache(name: string): Promise<RepoCache> {
-  return openCache({ root: path.join(work, 'caches'), scope: TEST_SCOPE, url: server.url(name), ref: 'main', repoCacheID: `${name}-${Math.random().toString(36).slice(2)}` });
+  return openCache({
+    root: path.join(work, 'caches'),
+    scope: TEST_SCOPE,
+    url: server.url(name),
+    ref: 'main',
+    repoCacheID: `${name}-${Math.random().toString(36).slice(2)}`,
+  });
 }
 
 async function caught(p: Promise<unknown>): Promise<{ code: string; message: string; retryable: boolean; stack: string }> {
@@ -65,7 +71,14 @@ describe('fetchRef + readTree against git http-backend', () => {
   it('reads exactly the tree `git ls-tree -r` shows, with sizes and contents', async () => {
     const cache = await newCache('public-docs');
     const progress: string[] = [];
-    const res = await fetchRef({ policy: loopbackPolicy, cache, url: server.url('public-docs'), auth: AUTH, ref: 'main', onProgress: (p) => progress.push(p.phase) });
+    const res = await fetchRef({
+      policy: loopbackPolicy,
+      cache,
+      url: server.url('public-docs'),
+      auth: AUTH,
+      ref: 'main',
+      onProgress: (p) => progress.push(p.phase),
+    });
     const remoteHead = (await runGit(['--git-dir', path.join(server.root, 'public-docs.git'), 'rev-parse', 'main'])).trim();
     expect(res.commit).toBe(remoteHead);
     expect(progress).toContain('Connecting');
@@ -123,14 +136,25 @@ describe('errors', () => {
     expect(err.retryable).toBe(false);
     // one anonymous probe, one attempt with the credential, then stop
     expect(server.requests.length - before).toBeLessThanOrEqual(2);
-    const inUrl = await caught(fetchRef({ policy: loopbackPolicy, cache, url: `http://${bad.username}:${bad.password}@127.0.0.1:${server.port}/small.git`, ref: 'main' }));
+    const inUrl = await caught(
+      fetchRef({ policy: loopbackPolicy, cache, url: `http://${bad.username}:${bad.password}@127.0.0.1:${server.port}/small.git`, ref: 'main' }),
+    );
     expect(inUrl.code).toBe('AUTH_FAILED');
     for (const e of [err, inUrl]) {
       expect(e.message).not.toContain(bad.password);
       expect(e.stack).not.toContain(bad.password);
       expect(e.message).toContain(`127.0.0.1:${server.port}/small.git`);
     }
-    const pushErr = await caught(push({ policy: loopbackPolicy, cache, url: server.url('small'), ref: 'main', commit: (await fetchRef({ policy: loopbackPolicy, cache, url: server.url('small'), ref: 'main', auth: AUTH })).commit, auth: bad }));
+    const pushErr = await caught(
+      push({
+        policy: loopbackPolicy,
+        cache,
+        url: server.url('small'),
+        ref: 'main',
+        commit: (await fetchRef({ policy: loopbackPolicy, cache, url: server.url('small'), ref: 'main', auth: AUTH })).commit,
+        auth: bad,
+      }),
+    );
     expect(pushErr.code).toBe('AUTH_FAILED');
     expect(pushErr.message).not.toContain(bad.password);
     const none = await caught(fetchRef({ policy: loopbackPolicy, cache, url: server.url('small'), ref: 'main' }));

@@ -25,7 +25,10 @@ describe('credentials', () => {
     });
     expect(resolveRemote('https://git.example.com/org/repo.git/')).toEqual({ url: 'https://git.example.com/org/repo.git' });
     expect(resolveRemote('https://x-access-token@git.example.com/r.git').auth).toEqual({ username: 'x-access-token', password: '' });
-    expect(resolveRemote('https://a:b@git.example.com/r.git', { username: 'c', password: 'd' })).toEqual({ url: 'https://git.example.com/r.git', auth: { username: 'c', password: 'd' } });
+    expect(resolveRemote('https://a:b@git.example.com/r.git', { username: 'c', password: 'd' })).toEqual({
+      url: 'https://git.example.com/r.git',
+      auth: { username: 'c', password: 'd' },
+    });
     expect(() => resolveRemote('ssh://git@example.com/r.git')).toThrow(/scheme/);
     expect(() => resolveRemote('not a url with secret:pw@')).toThrow();
     try {
@@ -45,14 +48,20 @@ describe('credentials', () => {
   });
 
   it('scrubs secrets from mapped errors', () => {
-    const err = toGitError(new Error('boom https://u:pw-secret-9@host/x and pw-secret-9'), { url: 'https://host/x', operation: 'fetch', secrets: ['pw-secret-9'] });
+    const err = toGitError(new Error('boom https://u:pw-secret-9@host/x and pw-secret-9'), {
+      url: 'https://host/x',
+      operation: 'fetch',
+      secrets: ['pw-secret-9'],
+    });
     expect(err.code).toBe('GIT_PROTOCOL');
     expect(err.message).not.toContain('pw-secret-9');
     const http = Object.assign(new Error('HTTP Error: 503'), { code: 'HttpError', data: { statusCode: 503 } });
     expect(toGitError(http, { url: 'u', operation: 'fetch' })).toMatchObject({ code: 'NETWORK', retryable: true });
     const nff = Object.assign(new Error('x'), { code: 'GitPushError' });
     expect(toGitError(Object.assign(nff, { message: 'refs/heads/main: failed to update ref' }), { url: 'u', operation: 'push' }).code).toBe('PUSH_REJECTED');
-    expect(toGitError(Object.assign(new Error('x'), { code: 'GitPushError', message: ' - refs/heads/main: fetch first' }), { url: 'u', operation: 'push' }).code).toBe('NON_FAST_FORWARD');
+    expect(
+      toGitError(Object.assign(new Error('x'), { code: 'GitPushError', message: ' - refs/heads/main: fetch first' }), { url: 'u', operation: 'push' }).code,
+    ).toBe('NON_FAST_FORWARD');
   });
 });
 
@@ -102,11 +111,15 @@ describe('cache', () => {
       });
     await Promise.all([task('a'), task('b'), task('c')]);
     expect(events).toEqual(['a+', 'a-', 'b+', 'b-', 'c+', 'c-']);
-    await expect(withCacheLock(cache, async () => { throw new Error('inner'); })).rejects.toThrow('inner');
+    await expect(
+      withCacheLock(cache, async () => {
+        throw new Error('inner');
+      }),
+    ).rejects.toThrow('inner');
     await expect(withCacheLock(cache, async () => 42)).resolves.toBe(42);
   });
 
-  it('waits for a live foreign lock (CACHE_LOCKED on timeout) and takes over a dead owner\'s', async () => {
+  it("waits for a live foreign lock (CACHE_LOCKED on timeout) and takes over a dead owner's", async () => {
     const cache = await openCache({ root: work, scope: TEST_SCOPE, url: 'https://h/r.git', ref: 'main', repoCacheID: 'foreign' });
     const lock = path.join(cache.root, 'id-foreign.lock');
     await mkdir(lock);

@@ -2,7 +2,19 @@ import { mkdtemp, rm, readFile, writeFile, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commit, fetchRef, getTrailer, openCache, push, readCommit, readTree, readTreeEntries, writeTree, EMPTY_TREE, type RepoCache } from '../../src/git/index.js';
+import {
+  commit,
+  fetchRef,
+  getTrailer,
+  openCache,
+  push,
+  readCommit,
+  readTree,
+  readTreeEntries,
+  writeTree,
+  EMPTY_TREE,
+  type RepoCache,
+} from '../../src/git/index.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
 import { loopbackPolicy } from '../helpers/loopback-policy.js';
 import { corpusDir } from '../../src/project-root.js';
@@ -87,7 +99,9 @@ describe('writeTree + commit + push', () => {
     const status = (await runGit(['diff', '--name-status', '--no-renames', 'HEAD~1', 'HEAD'], { cwd: clone })).trim().split('\n').sort();
     expect(status).toEqual([`A\tdocs/build/new-section/page.md`, `A\ttop-level.md`, `D\t${deleted}`, `M\t${modified}`].sort());
     expect(await readFile(path.join(clone, modified), 'utf8')).toBe('# Rewritten by Folio\n');
-    expect((await runGit(['log', '-1', '--format=%an <%ae>%n%(trailers:key=Folio-Revision,valueonly)'], { cwd: clone })).trim()).toBe('Folio <folio@example.invalid>\nrev_123');
+    expect((await runGit(['log', '-1', '--format=%an <%ae>%n%(trailers:key=Folio-Revision,valueonly)'], { cwd: clone })).trim()).toBe(
+      'Folio <folio@example.invalid>\nrev_123',
+    );
     await runGit(['fsck', '--strict', '--no-progress'], { cwd: clone });
 
     // Pushing the same commit again is a no-op.

@@ -63,16 +63,24 @@ async function scenario(databaseUrl: string, name: string): Promise<void> {
 }
 
 describe('concurrent git imports and exports, two worker processes', () => {
-  it(`embedded database (pglite-server): ${N} imports + ${N} exports over ${N} spaces all succeed, each space exactly as expected`, { timeout: 600_000 }, async () => {
-    const db: PgliteServer = await startPgliteServer({ dataDir: path.join(work, 'pglite') });
-    try {
-      await scenario(db.url, 'embedded');
-    } finally {
-      await db.stop();
-    }
-  });
+  it(
+    `embedded database (pglite-server): ${N} imports + ${N} exports over ${N} spaces all succeed, each space exactly as expected`,
+    { timeout: 600_000 },
+    async () => {
+      const db: PgliteServer = await startPgliteServer({ dataDir: path.join(work, 'pglite') });
+      try {
+        await scenario(db.url, 'embedded');
+      } finally {
+        await db.stop();
+      }
+    },
+  );
 
-  it.skipIf(!pg)(`PostgreSQL: ${N} imports + ${N} exports over ${N} spaces all succeed, each space exactly as expected${pg ? '' : ` (skipped: ${postgresUnavailableReason})`}`, { timeout: 600_000 }, async () => {
-    await scenario(pg!.url, 'postgres');
-  });
+  it.skipIf(!pg)(
+    `PostgreSQL: ${N} imports + ${N} exports over ${N} spaces all succeed, each space exactly as expected${pg ? '' : ` (skipped: ${postgresUnavailableReason})`}`,
+    { timeout: 600_000 },
+    async () => {
+      await scenario(pg!.url, 'postgres');
+    },
+  );
 });

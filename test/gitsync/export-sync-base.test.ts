@@ -85,7 +85,11 @@ beforeAll(async () => {
   for (let i = 1; i <= 3; i++) await writeFile(path.join(docs, `page-${i}.md`), `# Page ${i}\n\nBody ${i}.\n`);
   await server.createBareRepo('deep', { fromDir: docs, branch: 'main', message: 'docs' });
   await server.createBareRepo('rewritten', { fromDir: docs, branch: 'main', message: 'docs' });
-  acts = createGitSyncActivities({ store, config: loadConfig({ DATA_DIR: path.join(work, 'data'), FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS }), logger: testLogger('export-base') });
+  acts = createGitSyncActivities({
+    store,
+    config: loadConfig({ DATA_DIR: path.join(work, 'data'), FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS }),
+    logger: testLogger('export-base'),
+  });
 });
 
 afterAll(async () => {

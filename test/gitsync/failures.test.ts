@@ -31,7 +31,11 @@ describe('transient store errors', () => {
   });
 
   it('the activities let Temporal retry them, under a type the workflows do not list as non-retryable', () => {
-    for (const err of [new StoreTransientError('deadlock detected', '40P01'), new StoreUnavailableError('database unreachable'), new NotFoundError('revision', 'r1')]) {
+    for (const err of [
+      new StoreTransientError('deadlock detected', '40P01'),
+      new StoreUnavailableError('database unreachable'),
+      new NotFoundError('revision', 'r1'),
+    ]) {
       const failure = toFailure(err);
       expect(failure.nonRetryable).toBe(false);
       expect(NON_RETRYABLE_GIT_ERRORS as readonly string[]).not.toContain(failure.type);

@@ -17,12 +17,15 @@ let work: string;
 let server: GitServer;
 const folios: TestFolio[] = [];
 
-
 async function importInto(folio: TestFolio): Promise<{ spaceId: string; initialRevision: string; info: any }> {
   const created = await folio.request('POST', `/v1/orgs/${folio.organizationId}/spaces`, { title: 'Guarded' });
   expect(created.status).toBe(201);
   const spaceId = created.body.id as string;
-  const res = await folio.request('POST', `/v1/spaces/${spaceId}/git/import`, { url: server.url('docs'), ref: 'refs/heads/main', timestamp: new Date().toISOString() });
+  const res = await folio.request('POST', `/v1/spaces/${spaceId}/git/import`, {
+    url: server.url('docs'),
+    ref: 'refs/heads/main',
+    timestamp: new Date().toISOString(),
+  });
   expect(res.status).toBe(204);
   return { spaceId, initialRevision: created.body.revision as string, info: await waitGitIdle(folio, spaceId) };
 }

@@ -112,7 +112,19 @@ afterAll(async () => {
 /** An import request of `main` from `url` into the space (what the git queue would hand the child workflow). */
 function importRequest(spaceId: string, requestId: string, url: string): GitSyncRequest {
   const now = new Date().toISOString();
-  return { requestId, direction: 'import', spaceId, organizationId: 'crash-org', url, ref: 'refs/heads/main', timestamp: now, force: false, standalone: false, projectDirectory: '', receivedAt: now };
+  return {
+    requestId,
+    direction: 'import',
+    spaceId,
+    organizationId: 'crash-org',
+    url,
+    ref: 'refs/heads/main',
+    timestamp: now,
+    force: false,
+    standalone: false,
+    projectDirectory: '',
+    receivedAt: now,
+  };
 }
 
 describe.skipIf(!pg)(`git import survives a killed worker${pg ? '' : ` (skipped: ${postgresUnavailableReason})`}`, () => {
@@ -128,7 +140,11 @@ describe.skipIf(!pg)(`git import survives a killed worker${pg ? '' : ` (skipped:
     const client = await testClient();
     try {
       const held = proxy.holdNext();
-      const handle = await client.workflow.start('gitImportWorkflow', { workflowId: workflowIds.gitImport(space.id, request.requestId), taskQueue, args: [request] });
+      const handle = await client.workflow.start('gitImportWorkflow', {
+        workflowId: workflowIds.gitImport(space.id, request.requestId),
+        taskQueue,
+        args: [request],
+      });
       await held; // attempt 1 of the import activity is running in the first process
       expect((await store.gitSync.get(space.id)).operation).toMatchObject({ state: 'running', requestId: request.requestId });
       await first.kill();
@@ -152,7 +168,9 @@ describe.skipIf(!pg)(`git import survives a killed worker${pg ? '' : ` (skipped:
       const history = await handle.fetchHistory();
       const scheduled = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'gitImportActivity');
       expect(scheduled).toHaveLength(1);
-      const started = (history.events ?? []).find((e) => e.activityTaskStartedEventAttributes && e.activityTaskStartedEventAttributes.scheduledEventId?.toString() === scheduled[0]!.eventId?.toString());
+      const started = (history.events ?? []).find(
+        (e) => e.activityTaskStartedEventAttributes && e.activityTaskStartedEventAttributes.scheduledEventId?.toString() === scheduled[0]!.eventId?.toString(),
+      );
       expect(started?.activityTaskStartedEventAttributes?.attempt).toBeGreaterThanOrEqual(2);
       expect(started?.activityTaskStartedEventAttributes?.lastFailure?.timeoutFailureInfo).toBeTruthy();
     } finally {
@@ -160,45 +178,53 @@ describe.skipIf(!pg)(`git import survives a killed worker${pg ? '' : ` (skipped:
     }
   });
 
-  it('SIGKILL after the revision is stored (before it is primary), again after it is primary (before the activity completes): exactly one new revision', { timeout: 400_000 }, async () => {
-    const space = await store.spaces.create('crash-org', { title: 'Crash after store' });
-    const before = (await store.revisions.listForSpace(space.id, { limit: 100 })).items.map((r) => r.id);
-    const primaryBefore = (await store.spaces.get(space.id))!.revisionId;
-    const newRevisions = async () => (await store.revisions.listForSpace(space.id, { limit: 100 })).items.filter((r) => !before.includes(r.id));
-    const taskQueue = uniqueTaskQueue('crash2');
-    const request = importRequest(space.id, 'crash-import-2', server.url('docs'));
-    const client = await testClient();
-    try {
-      const first = await startWorkerProcess(taskQueue, path.join(work, 'data-3'), { HOLD_AT: 'before-primary' });
-      const heldBefore = first.printed('held before-primary');
-      const handle = await client.workflow.start('gitImportWorkflow', { workflowId: workflowIds.gitImport(space.id, request.requestId), taskQueue, args: [request] });
-      await heldBefore;
-      const stored = await newRevisions();
-      expect(stored).toHaveLength(1);
-      expect((await store.spaces.get(space.id))!.revisionId).toBe(primaryBefore);
-      await first.kill();
+  it(
+    'SIGKILL after the revision is stored (before it is primary), again after it is primary (before the activity completes): exactly one new revision',
+    { timeout: 400_000 },
+    async () => {
+      const space = await store.spaces.create('crash-org', { title: 'Crash after store' });
+      const before = (await store.revisions.listForSpace(space.id, { limit: 100 })).items.map((r) => r.id);
+      const primaryBefore = (await store.spaces.get(space.id))!.revisionId;
+      const newRevisions = async () => (await store.revisions.listForSpace(space.id, { limit: 100 })).items.filter((r) => !before.includes(r.id));
+      const taskQueue = uniqueTaskQueue('crash2');
+      const request = importRequest(space.id, 'crash-import-2', server.url('docs'));
+      const client = await testClient();
+      try {
+        const first = await startWorkerProcess(taskQueue, path.join(work, 'data-3'), { HOLD_AT: 'before-primary' });
+        const heldBefore = first.printed('held before-primary');
+        const handle = await client.workflow.start('gitImportWorkflow', {
+          workflowId: workflowIds.gitImport(space.id, request.requestId),
+          taskQueue,
+          args: [request],
+        });
+        await heldBefore;
+        const stored = await newRevisions();
+        expect(stored).toHaveLength(1);
+        expect((await store.spaces.get(space.id))!.revisionId).toBe(primaryBefore);
+        await first.kill();
 
-      // Attempt 2 (after the heartbeat timeout) on a new worker: reuses the stored revision, makes it primary, dies.
-      const second = await startWorkerProcess(taskQueue, path.join(work, 'data-4'), { HOLD_AT: 'after-primary' });
-      await second.printed('held after-primary');
-      expect((await newRevisions()).map((r) => r.id)).toEqual([stored[0]!.id]);
-      expect((await store.spaces.get(space.id))!.revisionId).toBe(stored[0]!.id);
-      await second.kill();
+        // Attempt 2 (after the heartbeat timeout) on a new worker: reuses the stored revision, makes it primary, dies.
+        const second = await startWorkerProcess(taskQueue, path.join(work, 'data-4'), { HOLD_AT: 'after-primary' });
+        await second.printed('held after-primary');
+        expect((await newRevisions()).map((r) => r.id)).toEqual([stored[0]!.id]);
+        expect((await store.spaces.get(space.id))!.revisionId).toBe(stored[0]!.id);
+        await second.kill();
 
-      // Attempt 3 completes the import without a second revision and reports it as applied.
-      await startWorkerProcess(taskQueue, path.join(work, 'data-5'));
-      const result = (await handle.result()) as GitOperationResult;
-      expect(result).toMatchObject({ outcome: 'applied', revisionId: stored[0]!.id });
-      expect((await newRevisions()).map((r) => r.id)).toEqual([stored[0]!.id]);
-      expect((await store.spaces.get(space.id))!.revisionId).toBe(stored[0]!.id);
-      const sync = await store.gitSync.get(space.id);
-      expect(sync.lastImport).toMatchObject({ requestId: request.requestId, revisionId: stored[0]!.id });
-      expect(sync.operation).toMatchObject({ state: 'success', requestId: request.requestId });
-      const history = await handle.fetchHistory();
-      const started = (history.events ?? []).find((e) => e.activityTaskStartedEventAttributes && (e.activityTaskStartedEventAttributes.attempt ?? 1) >= 3);
-      expect(started?.activityTaskStartedEventAttributes?.lastFailure?.timeoutFailureInfo).toBeTruthy();
-    } finally {
-      await client.connection.close();
-    }
-  });
+        // Attempt 3 completes the import without a second revision and reports it as applied.
+        await startWorkerProcess(taskQueue, path.join(work, 'data-5'));
+        const result = (await handle.result()) as GitOperationResult;
+        expect(result).toMatchObject({ outcome: 'applied', revisionId: stored[0]!.id });
+        expect((await newRevisions()).map((r) => r.id)).toEqual([stored[0]!.id]);
+        expect((await store.spaces.get(space.id))!.revisionId).toBe(stored[0]!.id);
+        const sync = await store.gitSync.get(space.id);
+        expect(sync.lastImport).toMatchObject({ requestId: request.requestId, revisionId: stored[0]!.id });
+        expect(sync.operation).toMatchObject({ state: 'success', requestId: request.requestId });
+        const history = await handle.fetchHistory();
+        const started = (history.events ?? []).find((e) => e.activityTaskStartedEventAttributes && (e.activityTaskStartedEventAttributes.attempt ?? 1) >= 3);
+        expect(started?.activityTaskStartedEventAttributes?.lastFailure?.timeoutFailureInfo).toBeTruthy();
+      } finally {
+        await client.connection.close();
+      }
+    },
+  );
 });

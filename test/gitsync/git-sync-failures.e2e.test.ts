@@ -48,7 +48,13 @@ async function writeDocs(dir: string, pages: number): Promise<void> {
 const waitIdle = (spaceId: string, timeoutMs = 90_000) => waitGitIdle(folio, spaceId, timeoutMs);
 
 async function send(spaceId: string, direction: 'import' | 'export', url: string, extra: Record<string, unknown> = {}) {
-  const res = await folio.request('POST', `/v1/spaces/${spaceId}/git/${direction}`, { url, ref: REF, timestamp: nextTimestamp(), ...(direction === 'export' ? { commitMessage: 'from Folio' } : {}), ...extra });
+  const res = await folio.request('POST', `/v1/spaces/${spaceId}/git/${direction}`, {
+    url,
+    ref: REF,
+    timestamp: nextTimestamp(),
+    ...(direction === 'export' ? { commitMessage: 'from Folio' } : {}),
+    ...extra,
+  });
   expect(res.status).toBe(204);
 }
 
@@ -103,7 +109,16 @@ beforeAll(async () => {
   // The Temporal SDK's own logs (worker, activity and workflow loggers) into the same sink: installed before any
   // worker of this process starts, so the test helpers' quieter runtime logger is not the one in place.
   installRuntime(logger);
-  folio = await startFolio({ env: { DATA_DIR: path.join(work, 'data'), FOLIO_VAULT_KEY: 'failures-vault-key', FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS, FOLIO_GIT_MAX_PAGES: String(MAX_PAGES), FOLIO_GIT_MAX_FILE_BYTES: String(MAX_FILE_BYTES) }, logger });
+  folio = await startFolio({
+    env: {
+      DATA_DIR: path.join(work, 'data'),
+      FOLIO_VAULT_KEY: 'failures-vault-key',
+      FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS,
+      FOLIO_GIT_MAX_PAGES: String(MAX_PAGES),
+      FOLIO_GIT_MAX_FILE_BYTES: String(MAX_FILE_BYTES),
+    },
+    logger,
+  });
   server = await startGitServer({ auth: AUTH });
   proxy = await startHoldingProxy(server.port);
   await writeDocs(path.join(work, 'small'), 3);
@@ -217,7 +232,8 @@ describe('git sync failures', () => {
   });
 
   it('stale and duplicate requests leave no credentials in the vault', async () => {
-    const credentialCount = async () => Number((await rawSql(folio.store).query<{ n: string | number }>('SELECT count(*) AS n FROM vault_secrets WHERE space_id = $1', [spaceId]))[0]!.n);
+    const credentialCount = async () =>
+      Number((await rawSql(folio.store).query<{ n: string | number }>('SELECT count(*) AS n FROM vault_secrets WHERE space_id = $1', [spaceId]))[0]!.n);
     await waitIdle(spaceId);
     expect(await credentialCount()).toBe(0);
     // Older than the last applied import: dropped. The same request twice: the second is a duplicate.
@@ -229,7 +245,13 @@ describe('git sync failures', () => {
     for (;;) {
       info = (await folio.request('GET', `/v1/spaces/${spaceId}/git/info`)).body;
       const statuses = info.requests.map((r: any) => r.status);
-      if (statuses.includes('dropped-stale') && info.queue?.recent?.some((o: any) => o.status === 'duplicate') && info.queue.running === null && info.queue.pending.length === 0) break;
+      if (
+        statuses.includes('dropped-stale') &&
+        info.queue?.recent?.some((o: any) => o.status === 'duplicate') &&
+        info.queue.running === null &&
+        info.queue.pending.length === 0
+      )
+        break;
       if (Date.now() > end) throw new Error(`not settled: ${JSON.stringify(info).slice(0, 800)}`);
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -252,7 +274,11 @@ describe('git sync failures', () => {
     let text = JSON.stringify(info.body);
     for await (const wf of folio.client.workflow.list({ query: `SpaceId = '${spaceId}'` })) {
       const handle = folio.client.workflow.getHandle(wf.workflowId, wf.runId);
-      text += JSON.stringify(await handle.fetchHistory()) + JSON.stringify(wf.memo ?? {}) + JSON.stringify(wf.searchAttributes ?? {}) + JSON.stringify(wf.typedSearchAttributes ?? {});
+      text +=
+        JSON.stringify(await handle.fetchHistory()) +
+        JSON.stringify(wf.memo ?? {}) +
+        JSON.stringify(wf.searchAttributes ?? {}) +
+        JSON.stringify(wf.typedSearchAttributes ?? {});
       histories++;
     }
     expect(histories).toBeGreaterThanOrEqual(7);
@@ -266,7 +292,7 @@ describe('git sync failures', () => {
 });
 
 describe('ten requests with shuffled timestamps, real activities', () => {
-  it('end state is the latest timestamp\'s; applied in timestamp order, the rest dropped as stale; one revision per applied import', async () => {
+  it("end state is the latest timestamp's; applied in timestamp order, the rest dropped as stale; one revision per applied import", async () => {
     // Ten branches with different content; request i imports branch b<i> with timestamp t0 + i minutes.
     const clone = await mkdtemp(path.join(work, 'shuffle-'));
     await runGit(['clone', '-q', '--branch', 'main', server.authedUrl('small'), clone]);
@@ -283,7 +309,11 @@ describe('ten requests with shuffled timestamps, real activities', () => {
     const t0 = Date.UTC(2025, 8, 1);
     const order = [7, 2, 9, 0, 5, 3, 8, 1, 6, 4]; // a fixed shuffle
     for (const i of order) {
-      const res = await folio.request('POST', `/v1/spaces/${space}/git/import`, { url: server.authedUrl('small'), ref: `refs/heads/b${i}`, timestamp: new Date(t0 + i * 60_000).toISOString() });
+      const res = await folio.request('POST', `/v1/spaces/${space}/git/import`, {
+        url: server.authedUrl('small'),
+        ref: `refs/heads/b${i}`,
+        timestamp: new Date(t0 + i * 60_000).toISOString(),
+      });
       expect(res.status).toBe(204);
     }
     const info = await waitIdle(space, 180_000);

@@ -52,7 +52,13 @@ async function gitImport(spaceId: string, repo: string, extra: Record<string, un
 }
 
 async function gitExport(spaceId: string, repo: string, extra: Record<string, unknown> = {}) {
-  const res = await folio.request('POST', `/v1/spaces/${spaceId}/git/export`, { url: server.authedUrl(repo), ref: REF, timestamp: nextTimestamp(), commitMessage: 'Update from Folio', ...extra });
+  const res = await folio.request('POST', `/v1/spaces/${spaceId}/git/export`, {
+    url: server.authedUrl(repo),
+    ref: REF,
+    timestamp: nextTimestamp(),
+    commitMessage: 'Update from Folio',
+    ...extra,
+  });
   expect(res.status).toBe(204);
   return waitIdle(spaceId);
 }
@@ -184,10 +190,14 @@ describe('git sync end to end', () => {
     expect(JSON.stringify(back)).not.toContain(PASSWORD);
   });
 
-  it.each(['stacks-network+docs', 'BlockRazorinc+docs_en'])('round trip of %s (import → export to a new empty repository → git clone): the same files, assets included; fsck clean', async (corpus) => {
-    const { cloned } = await roundTrip(corpus);
-    expect(cloned.length).toBeGreaterThan(50);
-  }, 180_000);
+  it.each(['stacks-network+docs', 'BlockRazorinc+docs_en'])(
+    'round trip of %s (import → export to a new empty repository → git clone): the same files, assets included; fsck clean',
+    async (corpus) => {
+      const { cloned } = await roundTrip(corpus);
+      expect(cloned.length).toBeGreaterThan(50);
+    },
+    180_000,
+  );
 
   it('operators see an import: search attributes, memo without credentials, static summary, live progress in a query and the current details', async () => {
     await server.createBareRepo('ops', { fromDir: path.join(work, 'src'), branch: 'main', message: 'corpus' });
@@ -229,7 +239,10 @@ describe('git sync end to end', () => {
     expect(summary).toContain(proxy.url('ops'));
     // Found by the operators' query too.
     const found: string[] = [];
-    for await (const wf of folio.client.workflow.list({ query: `SpaceId = '${spaceId}' AND Operation = 'git-import' AND OrganizationId = '${folio.organizationId}'` })) found.push(wf.workflowId);
+    for await (const wf of folio.client.workflow.list({
+      query: `SpaceId = '${spaceId}' AND Operation = 'git-import' AND OrganizationId = '${folio.organizationId}'`,
+    }))
+      found.push(wf.workflowId);
     expect(found).toContain(handle.workflowId);
     // The final progress: files read and pages parsed, in the query and in the current details of the run.
     const final = await handle.query(gitProgressQuery);
@@ -240,7 +253,7 @@ describe('git sync end to end', () => {
     expect(text).not.toContain(PASSWORD);
   });
 
-  it('import A, push B with the git CLI, import B: only B\'s pages change and page ids stay', async () => {
+  it("import A, push B with the git CLI, import B: only B's pages change and page ids stay", async () => {
     const spaceId = await newSpace();
     await gitImport(spaceId, 'docs');
     const revA = (await folio.store.spaces.get(spaceId))!.revisionId!;
@@ -313,7 +326,12 @@ describe('git sync end to end', () => {
 
     // The export fetches the remote head and builds its commit on it; its push request is held at the proxy.
     const held = proxy.holdNext('git-receive-pack');
-    const res = await folio.request('POST', `/v1/spaces/${spaceId}/git/export`, { url: viaProxy, ref: REF, timestamp: nextTimestamp(), commitMessage: 'Update from Folio' });
+    const res = await folio.request('POST', `/v1/spaces/${spaceId}/git/export`, {
+      url: viaProxy,
+      ref: REF,
+      timestamp: nextTimestamp(),
+      commitMessage: 'Update from Folio',
+    });
     expect(res.status).toBe(204);
     await held;
     // Meanwhile someone pushes a change to the same file (straight to the server), then the export's push goes on.

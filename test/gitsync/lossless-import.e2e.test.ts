@@ -58,7 +58,12 @@ async function newSpace(): Promise<string> {
 const waitIdle = (spaceId: string, timeoutMs = 180_000) => waitGitIdle(folio, spaceId, timeoutMs);
 
 async function sync(direction: 'import' | 'export', spaceId: string, repo: string): Promise<any> {
-  const res = await folio.request('POST', `/v1/spaces/${spaceId}/git/${direction}`, { url: server.authedUrl(repo), ref: REF, timestamp: nextTimestamp(), ...(direction === 'export' ? { commitMessage: 'Export from Folio' } : {}) });
+  const res = await folio.request('POST', `/v1/spaces/${spaceId}/git/${direction}`, {
+    url: server.authedUrl(repo),
+    ref: REF,
+    timestamp: nextTimestamp(),
+    ...(direction === 'export' ? { commitMessage: 'Export from Folio' } : {}),
+  });
   expect(res.status).toBe(204);
   return waitIdle(spaceId);
 }
@@ -107,13 +112,18 @@ describe('nothing lost silently on import', () => {
     const desc = await handle.describe();
     expect(desc.memo).toMatchObject({ warningCount: report.total, warningCodes: report.counts });
     const details = (await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata')).currentDetails ?? '';
-    for (const code of ['FORMAT_PAGE_TOO_LARGE', 'FORMAT_PAGE_INVALID_UTF8', 'FORMAT_PAGE_BINARY', 'FORMAT_SUMMARY_MISSING_FILE']) expect(details).toContain(code);
+    for (const code of ['FORMAT_PAGE_TOO_LARGE', 'FORMAT_PAGE_INVALID_UTF8', 'FORMAT_PAGE_BINARY', 'FORMAT_SUMMARY_MISSING_FILE'])
+      expect(details).toContain(code);
     expect(details).toContain('big.md');
 
     // The API shows each such page as what it is (raw, with the reason); the store holds its bytes as they are.
     const revisionId = (await folio.store.spaces.get(spaceId))!.revisionId!;
     const pages = (await folio.request('GET', `/v1/spaces/${spaceId}/content/pages`)).body.pages as Array<{ id: string; path: string; raw?: unknown }>;
-    const expected: Record<string, [string, Uint8Array]> = { big: ['FORMAT_PAGE_TOO_LARGE', BIG], latin: ['FORMAT_PAGE_INVALID_UTF8', LATIN], binary: ['FORMAT_PAGE_BINARY', BINARY] };
+    const expected: Record<string, [string, Uint8Array]> = {
+      big: ['FORMAT_PAGE_TOO_LARGE', BIG],
+      latin: ['FORMAT_PAGE_INVALID_UTF8', LATIN],
+      binary: ['FORMAT_PAGE_BINARY', BINARY],
+    };
     for (const [slug, [reason, bytes]] of Object.entries(expected)) {
       const page = pages.find((p) => p.path === slug)!;
       expect(page, slug).toBeDefined();
@@ -145,7 +155,9 @@ describe('nothing lost silently on import', () => {
     const cr = await folio.request('POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'fix encoding' });
     expect(cr.status).toBe(201);
     const fixed = '# Café\n\nNaïve résumé.\n';
-    const edit = await folio.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr.body.id}/content`, { changes: [{ operation: 'update_page', page: latin.id, document: { markdown: fixed } }] });
+    const edit = await folio.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr.body.id}/content`, {
+      changes: [{ operation: 'update_page', page: latin.id, document: { markdown: fixed } }],
+    });
     expect(edit.status, JSON.stringify(edit.body)).toBe(200);
     expect((await folio.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr.body.id}/merge`)).status).toBe(200);
     const after = await folio.request('GET', `/v1/spaces/${spaceId}/content/page/${latin.id}?format=markdown`);

@@ -108,7 +108,10 @@ describe('git queue workflow', () => {
     await send(spaceId, req(spaceId, 3, { direction: 'export', requestId: 'e-3' }));
     release();
     const handle = client.workflow.getHandle(workflowIds.gitQueue(spaceId));
-    const view = await waitFor(() => handle.query(gitQueueStateQuery), (v) => v.pending.length === 0 && v.running === null && v.processed === 12);
+    const view = await waitFor(
+      () => handle.query(gitQueueStateQuery),
+      (v) => v.pending.length === 0 && v.running === null && v.processed === 12,
+    );
     const order = ran.filter((r) => r.spaceId === spaceId).map((r) => r.requestId);
     // r-5 first, then by timestamp: the forced r-1, export e-3 (its own direction), 6..10; 1,2,3,4 dropped.
     expect(order).toEqual(['r-5', 'r-1-f', 'e-3', 'r-6', 'r-7', 'r-8', 'r-9', 'r-10']);
@@ -118,7 +121,10 @@ describe('git queue workflow', () => {
     expect(statuses['r-9:duplicate']).toBe('DUPLICATE');
     expect(view.dropped).toBe(5);
     // Operators see the drops in the request log activity too.
-    await waitFor(async () => recorded.filter((o) => o.status === 'dropped-stale' && o.requestId === 'r-2').length, (n) => n === 1);
+    await waitFor(
+      async () => recorded.filter((o) => o.status === 'dropped-stale' && o.requestId === 'r-2').length,
+      (n) => n === 1,
+    );
   });
 
   it('continues as new with bounded history and loses no request across runs', async () => {
@@ -126,7 +132,10 @@ describe('git queue workflow', () => {
     const N = Number(process.env.GIT_QUEUE_REQUESTS ?? 1500);
     await send(spaceId, req(spaceId, 100_000), { maxHistoryEvents: 300 });
     const handle = client.workflow.getHandle(workflowIds.gitQueue(spaceId));
-    await waitFor(() => handle.query(gitQueueStateQuery), (v) => v.processed === 1);
+    await waitFor(
+      () => handle.query(gitQueueStateQuery),
+      (v) => v.processed === 1,
+    );
     const sends: Promise<unknown>[] = [];
     for (let i = 0; i < N; i++) {
       sends.push(send(spaceId, req(spaceId, i)));
@@ -136,7 +145,11 @@ describe('git queue workflow', () => {
     // And one newer request after all the stale ones: it must run.
     await send(spaceId, req(spaceId, 200_000));
     // `processed` counts a request when it leaves the queue; wait until it has also finished running.
-    const view = await waitFor(() => handle.query(gitQueueStateQuery), (v) => v.processed === N + 2 && v.running === null && v.pending.length === 0, 120_000);
+    const view = await waitFor(
+      () => handle.query(gitQueueStateQuery),
+      (v) => v.processed === N + 2 && v.running === null && v.pending.length === 0,
+      120_000,
+    );
     expect(view.runs).toBeGreaterThan(1);
     expect(view.dropped).toBe(N);
     expect(ran.filter((r) => r.spaceId === spaceId).map((r) => r.requestId)).toEqual(['r-100000', 'r-200000']);
@@ -150,12 +163,18 @@ describe('git queue workflow', () => {
     gates.set(`${spaceId}/r-0`, new Promise<void>((r) => (release = r)));
     await send(spaceId, req(spaceId, 0), { maxPending: 5 });
     const handle = client.workflow.getHandle(workflowIds.gitQueue(spaceId));
-    await waitFor(() => handle.query(gitQueueStateQuery), (v) => v.running !== null);
+    await waitFor(
+      () => handle.query(gitQueueStateQuery),
+      (v) => v.running !== null,
+    );
     for (let n = 1; n <= 12; n++) await send(spaceId, req(spaceId, n));
     const full = await handle.query(gitQueueStateQuery);
     expect(full.pending.length).toBe(5);
     release();
-    const view = await waitFor(() => handle.query(gitQueueStateQuery), (v) => v.processed === 13 && v.running === null && v.pending.length === 0);
+    const view = await waitFor(
+      () => handle.query(gitQueueStateQuery),
+      (v) => v.processed === 13 && v.running === null && v.pending.length === 0,
+    );
     expect(ran.filter((r) => r.spaceId === spaceId).map((r) => r.requestId)).toEqual(['r-0', 'r-8', 'r-9', 'r-10', 'r-11', 'r-12']);
     const overflow = view.recent.filter((o) => o.status === 'dropped-overflow');
     expect(overflow.map((o) => o.requestId).sort()).toEqual(['r-1', 'r-2', 'r-3', 'r-4', 'r-5', 'r-6', 'r-7'].sort());

@@ -15,7 +15,11 @@ describe('revision records', () => {
 
   it('stores and loads page markdown exactly, a leading BOM and CRLF line endings included', async () => {
     const bom = '\uFEFF# Welcome\r\n\r\nHello.\r\n';
-    const tree = treeFromFiles({ 'README.md': bom, 'SUMMARY.md': '# Table of contents\n\n* [Welcome](README.md)\n* [Plain](plain.md)\n', 'plain.md': '# Plain\n\nText.\n' });
+    const tree = treeFromFiles({
+      'README.md': bom,
+      'SUMMARY.md': '# Table of contents\n\n* [Welcome](README.md)\n* [Plain](plain.md)\n',
+      'plain.md': '# Plain\n\nText.\n',
+    });
     const { revision } = await importTree(tree);
     await store.orgs.ensure({ id: 'acme', title: 'Acme' });
     const space = await store.spaces.create('acme', { title: 'Docs' });

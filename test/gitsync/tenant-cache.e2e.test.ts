@@ -67,7 +67,9 @@ describe('git caches are scoped by organization and space', () => {
     const deadline = Date.now() + 120_000;
     for (;;) {
       const info = await folio.request('GET', `/v1/spaces/${spaceId}/git/info`, undefined, as(token));
-      const mine = (info.body?.requests as Array<{ timestamp: string; status: string; code?: string }> | undefined)?.find((r) => Date.parse(r.timestamp) === Date.parse(timestamp));
+      const mine = (info.body?.requests as Array<{ timestamp: string; status: string; code?: string }> | undefined)?.find(
+        (r) => Date.parse(r.timestamp) === Date.parse(timestamp),
+      );
       if (mine && mine.status !== 'queued' && mine.status !== 'running') return mine;
       if (Date.now() > deadline) throw new Error(`the import did not finish: ${JSON.stringify(info.body).slice(0, 500)}`);
       await new Promise((r) => setTimeout(r, 250));

@@ -176,7 +176,8 @@ async function checkSpace(options: ConcurrentSyncOptions, spaceId: string, i: nu
       }
     };
     await walk(await store.revisions.pages(revision.id));
-    for (const [file, text] of expected) if (![...bodies].some((b) => b.includes(text.split('\n')[2]!))) problems.push(`the revision lacks the body of ${file}`);
+    for (const [file, text] of expected)
+      if (![...bodies].some((b) => b.includes(text.split('\n')[2]!))) problems.push(`the revision lacks the body of ${file}`);
   }
   const exported = path.join(gitServer.root, `${repoName(options, 'out', i)}.git`);
   let names: string[] = [];
@@ -213,10 +214,18 @@ export async function runConcurrentSync(options: ConcurrentSyncOptions): Promise
     const count = options.workers ?? 2;
     workers.push(...(await Promise.all(Array.from({ length: count }, (_, w) => startWorkerProcess(options, path.join(options.work, `worker-${w}`))))));
     let t = performance.now();
-    const imports = await runAll(options.client, options.taskQueue, spaces.map((s, i) => request('import', s, gitServer.url(repoName(options, 'src', i)), 1)));
+    const imports = await runAll(
+      options.client,
+      options.taskQueue,
+      spaces.map((s, i) => request('import', s, gitServer.url(repoName(options, 'src', i)), 1)),
+    );
     const importWallMs = performance.now() - t;
     t = performance.now();
-    const exports = await runAll(options.client, options.taskQueue, spaces.map((s, i) => request('export', s, gitServer.url(repoName(options, 'out', i)), 2)));
+    const exports = await runAll(
+      options.client,
+      options.taskQueue,
+      spaces.map((s, i) => request('export', s, gitServer.url(repoName(options, 'out', i)), 2)),
+    );
     const exportWallMs = performance.now() - t;
     const checks: SpaceCheck[] = [];
     for (let i = 0; i < n; i++) checks.push(await checkSpace(options, spaces[i]!, i));

@@ -50,7 +50,10 @@ export async function startLyingGitServer(): Promise<LyingGitServer> {
         return;
       }
       if (req.method === 'POST' && url.pathname.endsWith('/git-upload-pack')) {
-        for (const m of Buffer.concat(chunks).toString('latin1').matchAll(/have ([0-9a-f]{40})/g)) haves.push(m[1]!);
+        for (const m of Buffer.concat(chunks)
+          .toString('latin1')
+          .matchAll(/have ([0-9a-f]{40})/g))
+          haves.push(m[1]!);
         res.writeHead(200, { 'content-type': 'application/x-git-upload-pack-result', 'cache-control': 'no-cache' });
         res.end(Buffer.concat([pkt('NAK\n'), pkt(Buffer.concat([Buffer.from([1]), emptyPack()])), FLUSH]));
         return;

@@ -31,7 +31,12 @@ function load() {
   const routes = Object.keys(spec.paths).map((template) => ({
     template,
     // `{pagePath}` spans segments (`guides/install`); other parameters are one segment.
-    regex: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{pagePath\}/g, '.+').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    regex: new RegExp(
+      `^${template
+        .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+        .replace(/\{pagePath\}/g, '.+')
+        .replace(/\{[^}]+\}/g, '[^/]+')}$`,
+    ),
     literal: template.replace(/\{[^}]+\}/g, '').length,
   }));
   cached = { spec, ajv, routes };
@@ -93,7 +98,8 @@ export function contractErrors(method: string, path: string, status: number, bod
     if (code !== status) errors.push(`/error/code is ${JSON.stringify(code)}, not the HTTP status ${status}`);
     const keys = body && typeof body === 'object' ? Object.keys(body) : [];
     const inner = keys.includes('error') ? Object.keys((body as { error: object }).error ?? {}) : [];
-    if (keys.join() !== 'error' || inner.some((k) => k !== 'code' && k !== 'message')) errors.push(`an error body is { error: { code, message } } only, got ${JSON.stringify(body)}`);
+    if (keys.join() !== 'error' || inner.some((k) => k !== 'code' && k !== 'message'))
+      errors.push(`an error body is { error: { code, message } } only, got ${JSON.stringify(body)}`);
     if (/\bat .+:\d+:\d+\)?/.test(JSON.stringify(body))) errors.push('the error body carries a stack trace');
   }
   if (!response) return [`${method.toUpperCase()} ${op.template} documents no ${status} response (documented: ${Object.keys(op.responses ?? {}).join(', ')})`];
@@ -114,7 +120,14 @@ export function contractErrors(method: string, path: string, status: number, bod
 type Response = { $ref?: string; content?: Record<string, { schema?: unknown }> };
 
 /** The spec's shared error responses by HTTP status. */
-const GENERIC_ERRORS: Record<number, string> = { 400: 'BadRequestError', 401: 'UnauthorizedError', 403: 'ForbiddenError', 404: 'NotFoundError', 409: 'ConflictError', 412: 'PreconditionFailedError' };
+const GENERIC_ERRORS: Record<number, string> = {
+  400: 'BadRequestError',
+  401: 'UnauthorizedError',
+  403: 'ForbiddenError',
+  404: 'NotFoundError',
+  409: 'ConflictError',
+  412: 'PreconditionFailedError',
+};
 
 /** Follows a response's `$ref` into `components.responses`. */
 function resolveResponse(response: Response | undefined): Response | undefined {

@@ -191,7 +191,12 @@ describe('guardedFetch: redirects', () => {
   it('replays the body on 307, turns 303 into a GET, and bounds the number of hops', async () => {
     const p = policy(['127.0.0.1']);
     const body = new TextEncoder().encode('0032want abc');
-    const kept = await guardedFetch(`${server.url}/post-307`, { policy: p, method: 'POST', body, headers: { 'content-type': 'application/x-git-upload-pack-request' } });
+    const kept = await guardedFetch(`${server.url}/post-307`, {
+      policy: p,
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/x-git-upload-pack-request' },
+    });
     expect((await kept.body.toArray()).join('')).toBe('POST 0032want abc');
     const seeOther = await guardedFetch(`${server.url}/post-303`, { policy: p, method: 'POST', body });
     expect((await seeOther.body.toArray()).join('')).toBe('GET ');

@@ -69,7 +69,13 @@ describe('outbound requests go through src/net', () => {
       '// fetch(url) in a comment is fine',
       'await git.fetch({ http });',
     ].join('\n');
-    expect(directNetworkCalls(sample).map((f) => f.kind)).toEqual(['global fetch()', 'HTTP client package', 'http(s)/http2 request', 'net/tls socket', 'HTTP client package']);
+    expect(directNetworkCalls(sample).map((f) => f.kind)).toEqual([
+      'global fetch()',
+      'HTTP client package',
+      'http(s)/http2 request',
+      'net/tls socket',
+      'HTTP client package',
+    ]);
   });
 
   it(`no direct network call in ${SCANNED.join(', ')} outside ${GUARD_DIR}`, () => {
@@ -91,6 +97,10 @@ describe('outbound requests go through src/net', () => {
     }
     expect(violations, 'use guardedFetch from src/net/guarded-fetch.ts').toEqual([]);
     // An exception that no longer matches anything is removed from the list, so the list stays honest.
-    expect([...seenExceptions].sort()).toEqual(Object.entries(EXCEPTIONS).flatMap(([f, kinds]) => kinds.map((k) => `${f}:${k}`)).sort());
+    expect([...seenExceptions].sort()).toEqual(
+      Object.entries(EXCEPTIONS)
+        .flatMap(([f, kinds]) => kinds.map((k) => `${f}:${k}`))
+        .sort(),
+    );
   });
 });

@@ -22,7 +22,13 @@ describe('splitUrlCredentials (the one URL-credential splitter)', () => {
   });
 
   it('refuses what is not an absolute http(s) URL with a host, without repeating the URL', () => {
-    const refused = ['ssh://git@example.com/r.git', 'file:///etc/passwd', 'not a url with secret:pw@', '::bad://user:topsecret@x', 'https://user:%E0%A4%A@example.com/r.git'];
+    const refused = [
+      'ssh://git@example.com/r.git',
+      'file:///etc/passwd',
+      'not a url with secret:pw@',
+      '::bad://user:topsecret@x',
+      'https://user:%E0%A4%A@example.com/r.git',
+    ];
     for (const raw of refused) {
       let caught: unknown;
       try {

@@ -51,7 +51,10 @@ async function waitComplete(slug: string, minRuns = 1): Promise<any> {
   for (;;) {
     const res = await call('GET', `/v1/orgs/${folio.organizationId}/openapi/${slug}`);
     expect(res.status).toBe(200);
-    const spec = await rawSql(folio.store).query<{ process_runs: number; applied_run: number }>('SELECT process_runs, applied_run FROM openapi_specs WHERE id = $1', [res.body.id]);
+    const spec = await rawSql(folio.store).query<{ process_runs: number; applied_run: number }>(
+      'SELECT process_runs, applied_run FROM openapi_specs WHERE id = $1',
+      [res.body.id],
+    );
     const row = spec[0]!;
     if (res.body.processingState === 'complete' && row.applied_run >= minRuns && row.applied_run >= row.process_runs) return res.body;
     if (Date.now() > deadline) throw new Error(`spec ${slug} did not complete: ${JSON.stringify(res.body)}`);
@@ -127,7 +130,9 @@ describe('OpenAPI specs through the API', () => {
     expect((await call('GET', `${org()}/openapi/split/versions`)).body.items).toHaveLength(1);
 
     const original = server.routes.get('/specs/split/schemas/common.yaml')!;
-    server.routes.set('/specs/split/schemas/common.yaml', { body: readFileSync(path.join(fixtures, 'split/schemas/common.yaml'), 'utf8').replace('format: uuid', 'format: ulid') });
+    server.routes.set('/specs/split/schemas/common.yaml', {
+      body: readFileSync(path.join(fixtures, 'split/schemas/common.yaml'), 'utf8').replace('format: uuid', 'format: ulid'),
+    });
     try {
       await call('PUT', `${org()}/openapi/split`, { source: { url: `${server.url}/specs/split/openapi.yaml` } });
       const changed = await waitComplete('split', 3);
@@ -347,7 +352,10 @@ describe('OpenAPI specs through the API', () => {
     const unavailable = { error: { code: 503, message: expect.stringContaining('workflow service is unavailable') } };
     try {
       // A new spec (URL or text, POST or PUT) is not kept: the same request can be repeated.
-      expect(await send('POST', `${org()}/openapi`, { slug: 'no-temporal', source: { url: `${server.url}/specs/swagger2.yaml` } })).toEqual({ status: 503, body: unavailable });
+      expect(await send('POST', `${org()}/openapi`, { slug: 'no-temporal', source: { url: `${server.url}/specs/swagger2.yaml` } })).toEqual({
+        status: 503,
+        body: unavailable,
+      });
       expect((await folio.request('GET', `${org()}/openapi/no-temporal`)).status).toBe(404);
       expect(await send('PUT', `${org()}/openapi/no-temporal`, { source: { text: 'openapi: 3.1.0' } })).toEqual({ status: 503, body: unavailable });
       expect((await folio.request('GET', `${org()}/openapi/no-temporal`)).status).toBe(404);
@@ -364,7 +372,9 @@ describe('OpenAPI specs through the API', () => {
       // The run numbered just before Temporal refused to start it is given up, not left pending.
       const repo = folio.store.openapi;
       const spec = (await repo.get(before.id))!;
-      await expect(startOpenApiProcessing({ client: dead, config: folio.config, repo }, spec, 'update')).rejects.toBeInstanceOf(WorkflowServiceUnavailableError);
+      await expect(startOpenApiProcessing({ client: dead, config: folio.config, repo }, spec, 'update')).rejects.toBeInstanceOf(
+        WorkflowServiceUnavailableError,
+      );
       const abandoned = (await repo.get(before.id))!;
       expect(abandoned.processRuns).toBe(spec.processRuns + 1);
       expect(abandoned.appliedRun).toBe(abandoned.processRuns);

@@ -21,8 +21,16 @@ const fixtures = path.join(here, '../openapi/fixtures');
 
 /** `levels` levels of `width` aliases to the level below: width^levels schema nodes from under 1 KB of YAML. */
 function aliasBomb(levels: number, width: number): string {
-  const lines = ['openapi: 3.0.3', 'info: { title: Laughs, version: "2" }', 'paths: {}', 'components:', '  schemas:', '    l0: &l0 { type: string, example: lol }'];
-  for (let i = 1; i <= levels; i++) lines.push(`    l${i}: &l${i} { type: object, properties: { ${Array.from({ length: width }, (_, j) => `p${j}: *l${i - 1}`).join(', ')} } }`);
+  const lines = [
+    'openapi: 3.0.3',
+    'info: { title: Laughs, version: "2" }',
+    'paths: {}',
+    'components:',
+    '  schemas:',
+    '    l0: &l0 { type: string, example: lol }',
+  ];
+  for (let i = 1; i <= levels; i++)
+    lines.push(`    l${i}: &l${i} { type: object, properties: { ${Array.from({ length: width }, (_, j) => `p${j}: *l${i - 1}`).join(', ')} } }`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -65,7 +73,13 @@ beforeAll(async () => {
   for (const [rel, text] of filesUnder(fixtures)) routes[`/specs/${rel}`] = { body: text };
   server = await startSpecServer(routes);
   folio = await startFolio({
-    env: { FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS, FOLIO_PARSE_THREADS: '2', FOLIO_OPENAPI_TIME_BUDGET_MS: '1500', FOLIO_OPENAPI_MEMORY_BUDGET_MB: '192', OPENAPI_REFRESH_INTERVAL: '1h' },
+    env: {
+      FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS,
+      FOLIO_PARSE_THREADS: '2',
+      FOLIO_OPENAPI_TIME_BUDGET_MS: '1500',
+      FOLIO_OPENAPI_MEMORY_BUDGET_MB: '192',
+      OPENAPI_REFRESH_INTERVAL: '1h',
+    },
   });
 });
 
@@ -99,7 +113,10 @@ describe('OpenAPI specs are processed off the event loop, within budgets', () =>
     const [laughs, deep, split] = await Promise.all([waitComplete('laughs', 2), waitComplete('deep', 2), waitComplete('split', 1)]);
     delay.disable();
 
-    for (const [slug, spec] of [['laughs', laughs], ['deep', deep]] as const) {
+    for (const [slug, spec] of [
+      ['laughs', laughs],
+      ['deep', deep],
+    ] as const) {
       expect(spec.lastProcessErrorCode, slug).toBe('SPEC_TOO_COMPLEX');
       expect(spec.processingState).toBe('complete');
       expect(spec.lastProcessedErrors[0].message, slug).toMatch(/time budget of 1500 ms|memory budget of 192 MB|nested too deeply/);
@@ -110,7 +127,10 @@ describe('OpenAPI specs are processed off the event loop, within budgets', () =>
       // Not retryable: the processing activity ran once.
       const history = await folio.client.workflow.getHandle(workflowIds.openapiProcess(spec.id, 2)).fetchHistory();
       const scheduled = history.events!.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'openapiProcess');
-      const started = history.events!.filter((e) => e.activityTaskStartedEventAttributes && scheduled.some((s) => String(s.eventId) === String(e.activityTaskStartedEventAttributes!.scheduledEventId)));
+      const started = history.events!.filter(
+        (e) =>
+          e.activityTaskStartedEventAttributes && scheduled.some((s) => String(s.eventId) === String(e.activityTaskStartedEventAttributes!.scheduledEventId)),
+      );
       expect(started.map((e) => e.activityTaskStartedEventAttributes!.attempt)).toEqual([1]);
     }
 

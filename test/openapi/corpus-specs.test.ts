@@ -37,7 +37,10 @@ function refsOf(value: unknown, at = '#', out: Array<{ at: string; ref: string }
 /** Whether a local reference (`#/a/b`) points at something in the document. */
 function resolves(doc: unknown, ref: string): boolean {
   let current = doc;
-  for (const raw of ref.slice(2).split('/').filter((p) => p !== '')) {
+  for (const raw of ref
+    .slice(2)
+    .split('/')
+    .filter((p) => p !== '')) {
     const part = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
     if (!current || typeof current !== 'object' || !Object.prototype.hasOwnProperty.call(current, part)) return false;
     current = (current as Record<string, unknown>)[part];

@@ -5,9 +5,11 @@ import { SOURCE_BODY_LIMIT_BYTES, SOURCE_TEXT_MAX_BYTES, SPEC_SLUG_MAX, SPEC_SLU
 import { projectRoot } from '../../src/project-root.js';
 
 /** The platform API's own definition of a spec slug (GitBook's clients send what it allows). */
-const officialSlug = (JSON.parse(readFileSync(path.join(projectRoot(), 'node_modules/@gitbook/api/spec/openapi.json'), 'utf8')) as {
-  components: { schemas: { OpenAPISpecSlug: { pattern: string; minLength: number; maxLength: number } } };
-}).components.schemas.OpenAPISpecSlug;
+const officialSlug = (
+  JSON.parse(readFileSync(path.join(projectRoot(), 'node_modules/@gitbook/api/spec/openapi.json'), 'utf8')) as {
+    components: { schemas: { OpenAPISpecSlug: { pattern: string; minLength: number; maxLength: number } } };
+  }
+).components.schemas.OpenAPISpecSlug;
 
 describe('OpenAPI spec input', () => {
   it('checks slugs with the pattern and length of the official OpenAPISpecSlug', () => {

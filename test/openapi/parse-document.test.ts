@@ -34,7 +34,12 @@ describe('parseDocumentText', () => {
   it('accepts ordinary aliases but refuses a "billion laughs" document (SPEC_TOO_COMPLEX)', () => {
     expect(parseDocumentText('a: &x { k: 1 }\nb: *x\n', 'ok.yaml')).toEqual({ a: { k: 1 }, b: { k: 1 } });
     const lines = ['l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
-    for (let i = 1; i <= 9; i++) lines.push(`l${i}: &l${i} [${Array(10).fill(`*l${i - 1}`).join(', ')}]`);
+    for (let i = 1; i <= 9; i++)
+      lines.push(
+        `l${i}: &l${i} [${Array(10)
+          .fill(`*l${i - 1}`)
+          .join(', ')}]`,
+      );
     const started = Date.now();
     let err: SpecTooComplexError | undefined;
     try {

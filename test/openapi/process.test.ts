@@ -45,7 +45,8 @@ function failed(result: ProcessSpecResult): ProcessSpecFailure {
 beforeAll(async () => {
   const routes: Record<string, Route> = {};
   for (const [rel, text] of filesUnder(fixtures)) routes[`/specs/${rel}`] = { body: text };
-  for (const rel of CORPUS_SPECS) routes[`/corpus/${path.basename(rel)}`] = { body: readFileSync(path.join(corpus, rel)), headers: { 'content-type': 'application/json' } };
+  for (const rel of CORPUS_SPECS)
+    routes[`/corpus/${path.basename(rel)}`] = { body: readFileSync(path.join(corpus, rel)), headers: { 'content-type': 'application/json' } };
   routes['/gitbook/openapi.yaml'] = { body: readFileSync(gitbookYaml), headers: { 'content-type': 'application/yaml' } };
   routes['/never'] = (_req, res) => void hanging.push(res);
   routes['/500'] = { status: 500, body: 'internal error' };
@@ -100,7 +101,12 @@ describe('processSpec: valid specifications', () => {
       expect(text).toBe(readFileSync(path.join(fixtures, 'split', key), 'utf8'));
     }
     const hits = server.hits.slice(before);
-    expect(hits.sort()).toEqual(['/specs/shared/errors.json', '/specs/split/openapi.yaml', '/specs/split/schemas/common.yaml', '/specs/split/schemas/pet.yaml']);
+    expect(hits.sort()).toEqual([
+      '/specs/shared/errors.json',
+      '/specs/split/openapi.yaml',
+      '/specs/split/schemas/common.yaml',
+      '/specs/split/schemas/pet.yaml',
+    ]);
     // YAML 1.2: an unquoted date stays a string; here it is quoted anyway and must come through as-is.
     expect(result.info.version).toBe('2024-01-01');
   });
@@ -198,7 +204,13 @@ describe('processSpec: failures', () => {
       expect(root.retryable).toBe(false);
       expect(root.errors[0]!.message, url).toContain('FETCH_ALLOW_HOSTS');
     }
-    for (const target of ['http://169.254.169.254/latest/meta-data/x.yaml', 'http://[fd00::1]/x.yaml', 'http://[::ffff:169.254.169.254]/x.yaml', `http://127.0.0.2:${server.port}/specs/swagger2.yaml`, `${server.url}/to-metadata`]) {
+    for (const target of [
+      'http://169.254.169.254/latest/meta-data/x.yaml',
+      'http://[fd00::1]/x.yaml',
+      'http://[::ffff:169.254.169.254]/x.yaml',
+      `http://127.0.0.2:${server.port}/specs/swagger2.yaml`,
+      `${server.url}/to-metadata`,
+    ]) {
       const text = `openapi: 3.0.3\ninfo: { title: T, version: "1" }\npaths:\n  /x:\n    $ref: "${target}#/paths/~1x"\n`;
       const result = failed(await processSpec({ text }, { fetch: fetchOptions }));
       expect(result.code, target).toBe('FETCH_ERROR');
@@ -232,7 +244,9 @@ describe('processSpec: failures', () => {
   });
 
   it('an unknown top-level key is a warning, not a failure', async () => {
-    const result = ok(await processSpec({ text: JSON.stringify({ openapi: '3.0.3', info: { title: 'T', version: '1' }, paths: {}, extra: true }) }, { fetch: fetchOptions }));
+    const result = ok(
+      await processSpec({ text: JSON.stringify({ openapi: '3.0.3', info: { title: 'T', version: '1' }, paths: {}, extra: true }) }, { fetch: fetchOptions }),
+    );
     expect(result.warnings).toEqual([{ location: '#', message: 'must NOT have additional properties (extra)' }]);
   });
 
@@ -248,7 +262,9 @@ describe('processSpec: failures', () => {
     const text = JSON.stringify({
       openapi: '3.0.3',
       info: { title: 'T', version: '1' },
-      paths: { '/x': { get: { responses: { '200': { description: 'x', content: { 'application/json': { schema: { $ref: '#/components/schemas/Nope' } } } } } } } },
+      paths: {
+        '/x': { get: { responses: { '200': { description: 'x', content: { 'application/json': { schema: { $ref: '#/components/schemas/Nope' } } } } } } },
+      },
     });
     const result = failed(await processSpec({ text }, { fetch: fetchOptions }));
     expect(result.code).toBe('PARSE_ERROR');

@@ -2,8 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type Route =
-  | { status?: number; body?: string | Buffer; headers?: Record<string, string> }
-  | ((req: http.IncomingMessage, res: http.ServerResponse) => void);
+  { status?: number; body?: string | Buffer; headers?: Record<string, string> } | ((req: http.IncomingMessage, res: http.ServerResponse) => void);
 
 export interface SpecServer {
   url: string;

@@ -12,15 +12,25 @@ import { ParsePool } from '../../src/parse-pool/pool.js';
 import { loopbackPolicy } from '../helpers/loopback-policy.js';
 import { startSpecServer, type SpecServer } from '../openapi/spec-server.js';
 
-const GOOD = 'openapi: 3.1.0\ninfo: { title: Pets, version: "1" }\npaths:\n  /pets:\n    get:\n      responses:\n        "200": { description: ok, content: { application/json: { schema: { $ref: "schemas.yaml#/Pet" } } } }\n';
+const GOOD =
+  'openapi: 3.1.0\ninfo: { title: Pets, version: "1" }\npaths:\n  /pets:\n    get:\n      responses:\n        "200": { description: ok, content: { application/json: { schema: { $ref: "schemas.yaml#/Pet" } } } }\n';
 const SCHEMAS = 'Pet: { type: object, properties: { name: { type: string } } }\n';
 
 function aliasBomb(levels: number, width: number): string {
-  const lines = ['openapi: 3.0.3', 'info: { title: Laughs, version: "1" }', 'paths: {}', 'components:', '  schemas:', '    l0: &l0 { type: string, example: lol }'];
-  for (let i = 1; i <= levels; i++) lines.push(`    l${i}: &l${i} { type: object, properties: { ${Array.from({ length: width }, (_, j) => `p${j}: *l${i - 1}`).join(', ')} } }`);
+  const lines = [
+    'openapi: 3.0.3',
+    'info: { title: Laughs, version: "1" }',
+    'paths: {}',
+    'components:',
+    '  schemas:',
+    '    l0: &l0 { type: string, example: lol }',
+  ];
+  for (let i = 1; i <= levels; i++)
+    lines.push(`    l${i}: &l${i} { type: object, properties: { ${Array.from({ length: width }, (_, j) => `p${j}: *l${i - 1}`).join(', ')} } }`);
   return `${lines.join('\n')}\n`;
 }
-const deepAllOf = (depth: number) => `{"openapi":"3.0.3","info":{"title":"Deep","version":"1"},"paths":{},"components":{"schemas":{"deep":${'{"allOf":['.repeat(depth)}{"type":"string"}${']}'.repeat(depth)}}}}`;
+const deepAllOf = (depth: number) =>
+  `{"openapi":"3.0.3","info":{"title":"Deep","version":"1"},"paths":{},"components":{"schemas":{"deep":${'{"allOf":['.repeat(depth)}{"type":"string"}${']}'.repeat(depth)}}}}`;
 
 let server: SpecServer;
 const pools: ParsePool[] = [];
@@ -35,7 +45,8 @@ beforeAll(async () => {
     '/spec.yaml': { body: GOOD },
     '/schemas.yaml': { body: SCHEMAS },
     // Answers after 1.5 s: waiting for it is not processing time.
-    '/slow/spec.yaml': (_req, res) => void setTimeout(() => res.writeHead(200, { 'content-type': 'application/yaml' }).end(GOOD.replace('schemas.yaml', '../schemas.yaml')), 1500),
+    '/slow/spec.yaml': (_req, res) =>
+      void setTimeout(() => res.writeHead(200, { 'content-type': 'application/yaml' }).end(GOOD.replace('schemas.yaml', '../schemas.yaml')), 1500),
     '/hang.yaml': () => undefined,
   });
 });
@@ -92,7 +103,11 @@ describe('processSpecInPool', () => {
   it('an aborted task ends its thread and rejects with the abort reason', async () => {
     const p = pool({ threads: 1, timeBudgetMs: 30_000, budgetClock: 'busy' });
     const controller = new AbortController();
-    const running = processSpecInPool(p, { url: `${server.url}/hang.yaml` }, { fetch: { timeoutMs: 60_000, policy: loopbackPolicy }, signal: controller.signal });
+    const running = processSpecInPool(
+      p,
+      { url: `${server.url}/hang.yaml` },
+      { fetch: { timeoutMs: 60_000, policy: loopbackPolicy }, signal: controller.signal },
+    );
     // Running: its thread has asked for the document.
     while (!server.hits.includes('/hang.yaml')) await new Promise((r) => setTimeout(r, 50));
     controller.abort(new Error('cancelled by test'));

@@ -36,14 +36,25 @@ const waitIdle = (spaceId: string, timeoutMs = 120_000) => waitGitIdle(folio, sp
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'folio-parse-pool-'));
-  folio = await startFolio({ env: { DATA_DIR: path.join(work, 'data'), FOLIO_VAULT_KEY: 'test-vault-key', FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS, FOLIO_PARSE_THREADS: '2', FOLIO_PARSE_TIME_BUDGET_MS: String(TIME_BUDGET_MS) } });
+  folio = await startFolio({
+    env: {
+      DATA_DIR: path.join(work, 'data'),
+      FOLIO_VAULT_KEY: 'test-vault-key',
+      FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS,
+      FOLIO_PARSE_THREADS: '2',
+      FOLIO_PARSE_TIME_BUDGET_MS: String(TIME_BUDGET_MS),
+    },
+  });
   server = await startGitServer();
   const src = path.join(work, 'src');
   await mkdir(path.join(src, 'guide'), { recursive: true });
   await writeFile(path.join(src, 'README.md'), '# Welcome\n\nSee [the guide](guide/intro.md) and [the table](table.md).\n');
   await writeFile(path.join(src, 'guide', 'intro.md'), '---\ndescription: How to start\n---\n\n# Introduction\n\nBack to [home](../README.md).\n');
   for (const [name, text] of Object.entries(PATHOLOGICAL)) await writeFile(path.join(src, name), text);
-  await writeFile(path.join(src, 'SUMMARY.md'), '# Table of contents\n\n* [Welcome](README.md)\n* [Emphasis](emphasis.md)\n* [Table](table.md)\n* [Nested](nested.md)\n* [Introduction](guide/intro.md)\n');
+  await writeFile(
+    path.join(src, 'SUMMARY.md'),
+    '# Table of contents\n\n* [Welcome](README.md)\n* [Emphasis](emphasis.md)\n* [Table](table.md)\n* [Nested](nested.md)\n* [Introduction](guide/intro.md)\n',
+  );
   await server.createBareRepo('docs', { fromDir: src, branch: 'main', message: 'pathological pages' });
   await server.createBareRepo('docs-empty');
 });
@@ -72,7 +83,11 @@ describe('pathological pages are parsed off the event loop, within budgets', () 
 
     const revisionId = (await folio.store.spaces.get(spaceId))!.revisionId!;
     const { model } = (await loadRevisionModel(folio.store, revisionId))!;
-    const docs = new Map(flattenPages(model.pages).filter((p): p is DocumentPage => p.kind === 'document').map((p) => [p.git!.path, p]));
+    const docs = new Map(
+      flattenPages(model.pages)
+        .filter((p): p is DocumentPage => p.kind === 'document')
+        .map((p) => [p.git!.path, p]),
+    );
     expect([...docs.keys()].sort()).toEqual(['README.md', 'emphasis.md', 'guide/intro.md', 'nested.md', 'table.md']);
     // Other pages: parsed as usual (title from the heading, front matter, references resolved).
     expect(docs.get('README.md')).toMatchObject({ title: 'Welcome', titleSource: 'heading' });
@@ -98,14 +113,21 @@ describe('pathological pages are parsed off the event loop, within budgets', () 
       if (p.git?.path === 'guide/intro.md') p.markdown = edited;
     }
     const fileBytes = new Map([...loaded.fileHashes].map(([id, hash]) => [id, { hash }]));
-    const { id: editedRevision } = await folio.store.revisions.create(modelToRevisionInput(loaded.model, { spaceId, parents: [revisionId], type: 'edits', fileBytes }));
+    const { id: editedRevision } = await folio.store.revisions.create(
+      modelToRevisionInput(loaded.model, { spaceId, parents: [revisionId], type: 'edits', fileBytes }),
+    );
     await folio.store.spaces.setPrimaryRevision(spaceId, editedRevision, { expected: revisionId });
 
     // Export to the repository: the pathological pages are left byte for byte, the pathological edit is written as
     // it is (too complex to re-serialize within the budget), the other edit as usual.
     delay.reset();
     delay.enable();
-    const exported = await folio.request('POST', `/v1/spaces/${spaceId}/git/export`, { url: server.url('docs'), ref: REF, timestamp: nextTimestamp(), commitMessage: 'Export' });
+    const exported = await folio.request('POST', `/v1/spaces/${spaceId}/git/export`, {
+      url: server.url('docs'),
+      ref: REF,
+      timestamp: nextTimestamp(),
+      commitMessage: 'Export',
+    });
     expect(exported.status).toBe(204);
     const exportInfo = await waitIdle(spaceId);
     delay.disable();
@@ -118,7 +140,9 @@ describe('pathological pages are parsed off the event loop, within budgets', () 
     expect(await runGit(['log', '-1', '--format=%s'], { cwd: dir })).toContain('Export');
     for (const [name, text] of Object.entries(PATHOLOGICAL)) expect((await readFile(path.join(dir, name), 'utf8')) === text, name).toBe(true);
     expect((await readFile(path.join(dir, 'guide/intro.md'), 'utf8')) === edited).toBe(true);
-    expect(await readFile(path.join(dir, 'README.md'), 'utf8')).toBe('# Welcome\n\nSee [the guide](guide/intro.md) and [the table](table.md).\n\nEdited in Folio.\n');
+    expect(await readFile(path.join(dir, 'README.md'), 'utf8')).toBe(
+      '# Welcome\n\nSee [the guide](guide/intro.md) and [the table](table.md).\n\nEdited in Folio.\n',
+    );
 
     // The API never parses such a page on its event loop: GET in the document format answers 422 within the
     // budget, the markdown format serves the bytes; a change request with such markdown is refused, nothing changes.
@@ -133,7 +157,9 @@ describe('pathological pages are parsed off the event loop, within budgets', () 
     expect(asMarkdown.body.markdown === edited).toBe(true);
     const cr = await folio.request('POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Pathological' });
     expect(cr.status).toBe(201);
-    const refused = await folio.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr.body.id}/content`, { changes: [{ operation: 'insert_page', document: { markdown: PATHOLOGICAL['table.md'] } }] });
+    const refused = await folio.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr.body.id}/content`, {
+      changes: [{ operation: 'insert_page', document: { markdown: PATHOLOGICAL['table.md'] } }],
+    });
     delay.disable();
     expect(refused.status).toBe(422);
     expect(refused.body.error.message).toMatch(/too complex/);

@@ -27,13 +27,13 @@ describe('isWithin', () => {
 });
 
 describe('buildPages', () => {
-  it('keeps what is given: ids, slugs (also the first page\'s empty one), paths, data and bodies', () => {
+  it("keeps what is given: ids, slugs (also the first page's empty one), paths, data and bodies", () => {
     const body = new TextEncoder().encode('# Home\n');
     const [home] = buildPages([{ id: 'home', kind: 'document', title: 'Home', slug: '', path: '', data: { hidden: false }, body, children: [] }]);
     expect(home).toEqual({ id: 'home', kind: 'document', title: 'Home', slug: '', path: '', data: { hidden: false }, body, children: [] });
   });
 
-  it('gives new pages an id and their title\'s slug, unique among siblings (given slugs first)', () => {
+  it("gives new pages an id and their title's slug, unique among siblings (given slugs first)", () => {
     const pages = buildPages([
       { kind: 'document', title: 'Intro' },
       { kind: 'document', title: 'Intro', slug: 'intro' },
@@ -78,7 +78,11 @@ describe('buildPages', () => {
   it('makes the same slug as the converter gives a SUMMARY group of the same title', async () => {
     const title = '安裝與設定 Ünïcode 🚀';
     const { revision } = await importTree(
-      treeFromFiles({ 'README.md': '# Home\n', 'SUMMARY.md': `# Table of contents\n\n* [Home](README.md)\n\n## ${title}\n\n* [Page](page.md)\n`, 'page.md': '# Page\n' }),
+      treeFromFiles({
+        'README.md': '# Home\n',
+        'SUMMARY.md': `# Table of contents\n\n* [Home](README.md)\n\n## ${title}\n\n* [Page](page.md)\n`,
+        'page.md': '# Page\n',
+      }),
     );
     const group = revision.pages.find((p) => p.kind === 'group')!;
     const [made] = buildPages([{ kind: 'group', title }]);
@@ -91,12 +95,33 @@ describe('buildPages', () => {
 describe('buildFiles and buildRevision', () => {
   it('maps files (new ones get an id, blob by bytes or hash, absent fields left out) and the revision fields', () => {
     const files = buildFiles([
-      { id: 'f1', name: 'a.png', path: '.gitbook/assets/a.png', contentType: 'image/png', size: 3, git: { oid: 'abc', path: '.gitbook/assets/a.png' }, data: { role: 'asset' }, bytes: { hash: 'h1' } },
+      {
+        id: 'f1',
+        name: 'a.png',
+        path: '.gitbook/assets/a.png',
+        contentType: 'image/png',
+        size: 3,
+        git: { oid: 'abc', path: '.gitbook/assets/a.png' },
+        data: { role: 'asset' },
+        bytes: { hash: 'h1' },
+      },
       { name: 'b.txt', path: null, contentType: null, size: 0, git: null, bytes: null },
     ]);
-    expect(files[0]).toEqual({ id: 'f1', name: 'a.png', path: '.gitbook/assets/a.png', contentType: 'image/png', size: 3, git: { oid: 'abc', path: '.gitbook/assets/a.png' }, data: { role: 'asset' }, bytes: { hash: 'h1' } });
+    expect(files[0]).toEqual({
+      id: 'f1',
+      name: 'a.png',
+      path: '.gitbook/assets/a.png',
+      contentType: 'image/png',
+      size: 3,
+      git: { oid: 'abc', path: '.gitbook/assets/a.png' },
+      data: { role: 'asset' },
+      bytes: { hash: 'h1' },
+    });
     expect(files[1]).toEqual({ id: expect.stringMatching(ID), name: 'b.txt', size: 0, data: {} });
-    const revision = buildRevision({ pages: [{ kind: 'document', title: 'A' }], files: [], data: { model: { version: 1 } } }, { spaceId: 's1', parents: ['r0'], type: 'template', idempotencyKey: 'k' });
+    const revision = buildRevision(
+      { pages: [{ kind: 'document', title: 'A' }], files: [], data: { model: { version: 1 } } },
+      { spaceId: 's1', parents: ['r0'], type: 'template', idempotencyKey: 'k' },
+    );
     expect(revision).toMatchObject({ spaceId: 's1', parents: ['r0'], type: 'template', idempotencyKey: 'k', data: { model: { version: 1 } }, files: [] });
     expect(revision.pages[0]).toMatchObject({ kind: 'document', title: 'A', slug: 'a', path: 'a', data: {}, children: [] });
   });

@@ -19,7 +19,12 @@ function connectAsNobody(url: string): Promise<string> {
 const c = new pg.Client({ connectionString: process.argv[1], connectionTimeoutMillis: 5000 });
 c.connect().then(() => c.query('SELECT 1 AS one')).then((r) => { console.log('CONNECTED ' + r.rows[0].one); process.exit(0); }, (e) => { console.log('REFUSED ' + (e.code ?? e.message)); process.exit(0); });`;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script, url], { cwd: process.cwd(), uid: 65534, gid: 65534, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script, url], {
+      cwd: process.cwd(),
+      uid: 65534,
+      gid: 65534,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -83,7 +88,9 @@ describe('pglite-server with two pg clients', () => {
     const a = await openStore({ databaseUrl: server.url, poolSize: 3, migrate: false });
     const b = await openStore({ databaseUrl: server.url, poolSize: 3, migrate: false });
     try {
-      await rawSql(a).exec('CREATE TABLE IF NOT EXISTS mux_counter (id int PRIMARY KEY, n int NOT NULL); INSERT INTO mux_counter VALUES (1, 0) ON CONFLICT DO NOTHING; CREATE TABLE IF NOT EXISTS mux_rows (v text)');
+      await rawSql(a).exec(
+        'CREATE TABLE IF NOT EXISTS mux_counter (id int PRIMARY KEY, n int NOT NULL); INSERT INTO mux_counter VALUES (1, 0) ON CONFLICT DO NOTHING; CREATE TABLE IF NOT EXISTS mux_rows (v text)',
+      );
       // Read-modify-write with a pause in the middle: interleaving would lose updates.
       const bump = (store: typeof a) =>
         rawSql(store).transaction(async (tx) => {

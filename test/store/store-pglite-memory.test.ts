@@ -10,8 +10,18 @@ describe('migration runner', () => {
   it('rejects a badly ordered list and rolls back a failing migration without recording it', async () => {
     const store = await openStore({ dataDir: 'memory://', migrate: false });
     try {
-      await expect(runMigrations(rawSql(store), [{ id: '002_b', sql: 'SELECT 1' }, { id: '001_a', sql: 'SELECT 1' }])).rejects.toBeInstanceOf(MigrationError);
-      await expect(runMigrations(rawSql(store), [{ id: '001_a', sql: 'SELECT 1' }, { id: '001_a', sql: 'SELECT 1' }])).rejects.toBeInstanceOf(MigrationError);
+      await expect(
+        runMigrations(rawSql(store), [
+          { id: '002_b', sql: 'SELECT 1' },
+          { id: '001_a', sql: 'SELECT 1' },
+        ]),
+      ).rejects.toBeInstanceOf(MigrationError);
+      await expect(
+        runMigrations(rawSql(store), [
+          { id: '001_a', sql: 'SELECT 1' },
+          { id: '001_a', sql: 'SELECT 1' },
+        ]),
+      ).rejects.toBeInstanceOf(MigrationError);
       const good = { id: '001_good', sql: 'CREATE TABLE good (id int)' };
       const bad = { id: '002_bad', sql: 'CREATE TABLE half (id int); SELECT * FROM no_such_table' };
       await expect(runMigrations(rawSql(store), [good, bad])).rejects.toMatchObject({ code: 'MIGRATION_FAILED', data: { id: '002_bad' } });
@@ -34,7 +44,10 @@ describe('migration runner', () => {
       await store.orgs.create({ id: 'org-m', title: 'M' });
       const space = await store.spaces.create('org-m', {});
       const sealed = new Uint8Array([1, 2, 3, 4]);
-      await rawSql(store).query("INSERT INTO git_credentials (id, space_id, sealed, expires_at) VALUES ('cred_old', $1, $2, now() + interval '1 hour')", [space.id, sealed]);
+      await rawSql(store).query("INSERT INTO git_credentials (id, space_id, sealed, expires_at) VALUES ('cred_old', $1, $2, now() + interval '1 hour')", [
+        space.id,
+        sealed,
+      ]);
       expect((await store.migrate()).applied).toContain('007_vault_secrets');
       expect(await store.vault.sealed('cred_old', space.id)).toEqual(sealed);
     } finally {

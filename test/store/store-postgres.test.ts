@@ -26,7 +26,10 @@ if (server) {
     });
 
     it('applies migrations once when two processes start at once (advisory lock)', async () => {
-      const [a, b] = await Promise.all([openStore({ databaseUrl: url, migrate: false, poolSize: 2 }), openStore({ databaseUrl: url, migrate: false, poolSize: 2 })]);
+      const [a, b] = await Promise.all([
+        openStore({ databaseUrl: url, migrate: false, poolSize: 2 }),
+        openStore({ databaseUrl: url, migrate: false, poolSize: 2 }),
+      ]);
       try {
         const [ra, rb] = await Promise.all([a.migrate(), b.migrate()]);
         const all = migrations.map((m) => m.id);

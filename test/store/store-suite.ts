@@ -117,7 +117,15 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       const expiresAt = new Date(Date.now() + 30 * 86_400_000);
       const expiring = await store.tokens.create(org.id, { scope: 'read', expiresAt });
       const neighbour = await store.tokens.create(other.id);
-      expect(writer.record).toMatchObject({ id: writer.id, organizationId: org.id, label: 'deploy', scope: 'write', expiresAt: null, revokedAt: null, lastUsedAt: null });
+      expect(writer.record).toMatchObject({
+        id: writer.id,
+        organizationId: org.id,
+        label: 'deploy',
+        scope: 'write',
+        expiresAt: null,
+        revokedAt: null,
+        lastUsedAt: null,
+      });
       expect(expiring.record.expiresAt?.getTime()).toBe(expiresAt.getTime());
 
       expect(await store.tokens.verify(reader.token)).toEqual({ orgId: org.id, tokenId: reader.id, scope: 'read' });
@@ -193,7 +201,16 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
 
     it('creates and updates spaces with validated fields', async () => {
       const space = await store.spaces.create(orgId, { title: 'Docs', emoji: '📘', language: 'en', editMode: 'live', visibility: 'private' });
-      expect(space).toMatchObject({ organizationId: orgId, title: 'Docs', emoji: '📘', language: 'en', editMode: 'live', visibility: 'private', revisionId: null, deletedAt: null });
+      expect(space).toMatchObject({
+        organizationId: orgId,
+        title: 'Docs',
+        emoji: '📘',
+        language: 'en',
+        editMode: 'live',
+        visibility: 'private',
+        revisionId: null,
+        deletedAt: null,
+      });
       const updated = await store.spaces.update(space.id, { title: 'Docs 2', editMode: 'locked' });
       expect(updated).toMatchObject({ title: 'Docs 2', editMode: 'locked', emoji: '📘' });
       await expect(store.spaces.update(space.id, { visibility: 'everyone' as never })).rejects.toBeInstanceOf(ValidationError);
@@ -224,12 +241,28 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
             ],
           },
         ],
-        files: [{ id: 'img1', name: 'logo.png', contentType: 'image/png', size: image.byteLength, git: { oid: 'b'.repeat(40), path: '.gitbook/assets/logo.png' }, bytes: image }],
+        files: [
+          {
+            id: 'img1',
+            name: 'logo.png',
+            contentType: 'image/png',
+            size: image.byteLength,
+            git: { oid: 'b'.repeat(40), path: '.gitbook/assets/logo.png' },
+            bytes: image,
+          },
+        ],
       });
       await store.spaces.setPrimaryRevision(space.id, id, { expected: null });
       Object.assign(facts, { spaceId: space.id, revisionId: id });
       const revision = await store.revisions.get(id);
-      expect(revision).toMatchObject({ spaceId: space.id, type: 'git-import', parents: [], pageCount: 4, fileCount: 1, data: { redirects: { '/old': '/new' } } });
+      expect(revision).toMatchObject({
+        spaceId: space.id,
+        type: 'git-import',
+        parents: [],
+        pageCount: 4,
+        fileCount: 1,
+        data: { redirects: { '/old': '/new' } },
+      });
       expect(revision!.git).toMatchObject({ oid: 'a'.repeat(40), ref: 'refs/heads/main' });
       const tree = await store.revisions.pages(id);
       expect(tree.map((p) => p.id)).toEqual(['intro', 'guide']);
@@ -245,7 +278,13 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       expect(await store.revisions.page(id, 'missing')).toBeNull();
       const files = await store.revisions.files(id);
       expect(files).toHaveLength(1);
-      expect(files[0]).toMatchObject({ id: 'img1', name: 'logo.png', size: image.byteLength, contentType: 'image/png', git: { oid: 'b'.repeat(40), path: '.gitbook/assets/logo.png' } });
+      expect(files[0]).toMatchObject({
+        id: 'img1',
+        name: 'logo.png',
+        size: image.byteLength,
+        contentType: 'image/png',
+        git: { oid: 'b'.repeat(40), path: '.gitbook/assets/logo.png' },
+      });
       expect(await store.revisions.fileBytes(id, 'img1')).toEqual(image);
       expect(await store.revisions.file(id, 'nope')).toBeNull();
       await expect(store.revisions.pages('no-such-revision')).rejects.toBeInstanceOf(NotFoundError);
@@ -260,13 +299,27 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
     it('rejects bad revision input with typed errors', async () => {
       const space = await store.spaces.create(orgId, {});
       const base = { spaceId: space.id, parents: [], type: 'edits', files: [] };
-      await expect(store.revisions.create({ ...base, pages: [{ id: 'a', kind: 'document', title: 'A' }, { id: 'a', kind: 'document', title: 'B' }] })).rejects.toBeInstanceOf(ValidationError);
+      await expect(
+        store.revisions.create({
+          ...base,
+          pages: [
+            { id: 'a', kind: 'document', title: 'A' },
+            { id: 'a', kind: 'document', title: 'B' },
+          ],
+        }),
+      ).rejects.toBeInstanceOf(ValidationError);
       await expect(store.revisions.create({ ...base, pages: [{ id: 'a', kind: 'weird' as never, title: 'A' }] })).rejects.toBeInstanceOf(ValidationError);
-      await expect(store.revisions.create({ ...base, pages: [{ id: 'a', kind: 'document', title: 'A', body: { hash: 'f'.repeat(64) } }] })).rejects.toBeInstanceOf(ValidationError);
-      await expect(store.revisions.create({ ...base, pages: [{ id: 'a', kind: 'document', title: 'A', body: { hash: 'nothex' } }] })).rejects.toBeInstanceOf(ValidationError);
+      await expect(
+        store.revisions.create({ ...base, pages: [{ id: 'a', kind: 'document', title: 'A', body: { hash: 'f'.repeat(64) } }] }),
+      ).rejects.toBeInstanceOf(ValidationError);
+      await expect(store.revisions.create({ ...base, pages: [{ id: 'a', kind: 'document', title: 'A', body: { hash: 'nothex' } }] })).rejects.toBeInstanceOf(
+        ValidationError,
+      );
       await expect(store.revisions.create({ ...base, parents: ['no-such-parent'], pages: [] })).rejects.toBeInstanceOf(ValidationError);
       await expect(store.revisions.create({ ...base, spaceId: 'no-such-space', pages: [] })).rejects.toBeInstanceOf(NotFoundError);
-      await expect(store.revisions.create({ ...base, pages: [], files: [{ id: 'f', name: 'f', size: 3, bytes: enc.encode('four') }] })).rejects.toBeInstanceOf(ValidationError);
+      await expect(store.revisions.create({ ...base, pages: [], files: [{ id: 'f', name: 'f', size: 3, bytes: enc.encode('four') }] })).rejects.toBeInstanceOf(
+        ValidationError,
+      );
       await expect(store.revisions.create(null as never)).rejects.toBeInstanceOf(ValidationError);
       // A deep tree is not a stack overflow.
       let deep: PageInput = { id: 'leaf', kind: 'document', title: 'leaf' };
@@ -328,7 +381,10 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       // Only one of two racing compare-and-sets from the same expected revision wins.
       const r3 = await store.revisions.create({ spaceId: space.id, parents: [r2.id], type: 'edits', pages: [], files: [] });
       const r4 = await store.revisions.create({ spaceId: space.id, parents: [r2.id], type: 'edits', pages: [], files: [] });
-      const results = await Promise.allSettled([store.spaces.setPrimaryRevision(space.id, r3.id, { expected: r2.id }), store.spaces.setPrimaryRevision(space.id, r4.id, { expected: r2.id })]);
+      const results = await Promise.allSettled([
+        store.spaces.setPrimaryRevision(space.id, r3.id, { expected: r2.id }),
+        store.spaces.setPrimaryRevision(space.id, r4.id, { expected: r2.id }),
+      ]);
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
       expect(rejected.reason).toBeInstanceOf(ConflictError);
@@ -343,7 +399,13 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       const own = enc.encode(`own ${tag}`);
       const ownFile = enc.encode(`own file ${tag}`);
       const keep = await store.spaces.create(orgId, { title: 'Keep' });
-      await store.revisions.create({ spaceId: keep.id, parents: [], type: 'edits', pages: [{ id: 'a', kind: 'document', title: 'A', body: shared }], files: [] });
+      await store.revisions.create({
+        spaceId: keep.id,
+        parents: [],
+        type: 'edits',
+        pages: [{ id: 'a', kind: 'document', title: 'A', body: shared }],
+        files: [],
+      });
       const doomed = await store.spaces.create(orgId, { title: 'Doomed' });
       const rev = await store.revisions.create({
         spaceId: doomed.id,
@@ -414,7 +476,13 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       const space = await store.spaces.create(orgId, {});
       const referenced = enc.encode(`referenced ${uid('')}`);
       const [refHash] = await store.blobs.putMany([referenced], { pinMs: 0 });
-      await store.revisions.create({ spaceId: space.id, parents: [], type: 'edits', pages: [{ id: 'x', kind: 'document', title: 'X', body: { hash: refHash! } }], files: [] });
+      await store.revisions.create({
+        spaceId: space.id,
+        parents: [],
+        type: 'edits',
+        pages: [{ id: 'x', kind: 'document', title: 'X', body: { hash: refHash! } }],
+        files: [],
+      });
       await new Promise((r) => setTimeout(r, 20));
       const { deleted } = await store.blobs.deleteUnreferenced();
       expect(deleted).toBeGreaterThanOrEqual(1);
@@ -425,15 +493,28 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
 
     it('keeps git sync state without credentials, with compare-and-set on the operation', async () => {
       const space = await store.spaces.create(orgId, {});
-      expect(await store.gitSync.get(space.id)).toEqual({ spaceId: space.id, repo: null, lastImport: null, lastExport: null, operation: null, updatedAt: null });
-      const state = await store.gitSync.update(space.id, { repo: { url: 'https://user:s3cret@git.example.com/a/b.git', ref: 'main', projectDirectory: 'docs' } });
+      expect(await store.gitSync.get(space.id)).toEqual({
+        spaceId: space.id,
+        repo: null,
+        lastImport: null,
+        lastExport: null,
+        operation: null,
+        updatedAt: null,
+      });
+      const state = await store.gitSync.update(space.id, {
+        repo: { url: 'https://user:s3cret@git.example.com/a/b.git', ref: 'main', projectDirectory: 'docs' },
+      });
       expect(state.repo).toEqual({ url: 'https://git.example.com/a/b.git', ref: 'main', projectDirectory: 'docs' });
       const dump = await rawSql(store).query<{ t: string }>('SELECT row_to_json(g)::text AS t FROM git_sync g WHERE space_id = $1', [space.id]);
       expect(dump[0]!.t).not.toContain('s3cret');
       const running = { state: 'running', direction: 'import' as const, startedAt: new Date().toISOString() };
       await store.gitSync.update(space.id, { operation: running }, { ifOperationState: null });
       await expect(store.gitSync.update(space.id, { operation: running }, { ifOperationState: null })).rejects.toBeInstanceOf(ConflictError);
-      const done = await store.gitSync.update(space.id, { operation: { ...running, state: 'succeeded' }, lastImport: { timestamp: new Date().toISOString(), commit: 'c'.repeat(40), requestId: 'r1' } }, { ifOperationState: 'running' });
+      const done = await store.gitSync.update(
+        space.id,
+        { operation: { ...running, state: 'succeeded' }, lastImport: { timestamp: new Date().toISOString(), commit: 'c'.repeat(40), requestId: 'r1' } },
+        { ifOperationState: 'running' },
+      );
       expect(done.operation!.state).toBe('succeeded');
       expect(done.lastImport!.commit).toBe('c'.repeat(40));
       expect(done.repo!.ref).toBe('main');
@@ -444,9 +525,16 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       await expect(store.gitSync.update(space.id, { bogus: 1 } as never)).rejects.toBeInstanceOf(ValidationError);
     });
 
-    it('keeps declared extra git sync keys (repository pages, the mark\'s url) as written', async () => {
+    it("keeps declared extra git sync keys (repository pages, the mark's url) as written", async () => {
       const space = await store.spaces.create(orgId, {});
-      const repo = { url: 'https://git.example.com/a/b.git', ref: 'main', treeURL: 'https://git.example.com/a/b/tree/main', commitURL: 'https://git.example.com/a/b/commit/{sha}', provider: 'github', infoURL: 'https://git.example.com/a/b' };
+      const repo = {
+        url: 'https://git.example.com/a/b.git',
+        ref: 'main',
+        treeURL: 'https://git.example.com/a/b/tree/main',
+        commitURL: 'https://git.example.com/a/b/commit/{sha}',
+        provider: 'github',
+        infoURL: 'https://git.example.com/a/b',
+      };
       const mark = { timestamp: new Date().toISOString(), commit: 'd'.repeat(40), requestId: 'r2', revisionId: 'rev', url: 'https://git.example.com/a/b.git' };
       await store.gitSync.update(space.id, { repo, lastImport: mark, lastExport: mark });
       const state = await store.gitSync.get(space.id);
@@ -474,7 +562,9 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       expect((await store.gitRequests.list(space.id)).map((r) => r.requestId)).toEqual(['q2', 'q1']);
       // Another space sees none of them; an unknown space is refused (the caller ignores it for a purged space).
       expect(await store.gitRequests.list((await store.spaces.create(orgId, {})).id)).toEqual([]);
-      await expect(store.gitRequests.record('no-such-space', { requestId: 'q3', direction: 'import', timestamp, status: 'queued' })).rejects.toBeInstanceOf(NotFoundError);
+      await expect(store.gitRequests.record('no-such-space', { requestId: 'q3', direction: 'import', timestamp, status: 'queued' })).rejects.toBeInstanceOf(
+        NotFoundError,
+      );
     });
 
     it('keeps vault entries as sealed bytes, handed out only for their space until they expire', async () => {
@@ -495,7 +585,9 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       await store.vault.delete(id);
       await store.vault.delete(id);
       expect(await store.vault.sealed(id, space.id)).toBeNull();
-      await expect(store.vault.insert({ id: uid('cred_'), spaceId: 'no-such-space', sealed, expiresAt: new Date(Date.now() + 60_000) })).rejects.toBeInstanceOf(NotFoundError);
+      await expect(store.vault.insert({ id: uid('cred_'), spaceId: 'no-such-space', sealed, expiresAt: new Date(Date.now() + 60_000) })).rejects.toBeInstanceOf(
+        NotFoundError,
+      );
     });
 
     it('keeps change requests numbered per space, with compare-and-set of their revision', async () => {
@@ -504,7 +596,18 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       const rev = async (spaceId: string) => (await store.revisions.create({ spaceId, parents: [], type: 'edits', pages: [], files: [] })).id;
       const r0 = await rev(space.id);
       const first = await store.changeRequests.create({ spaceId: space.id, subject: 'One', createdBy: 'tok1', revisionId: r0 });
-      expect(first).toMatchObject({ spaceId: space.id, number: 1, status: 'open', subject: 'One', createdBy: 'tok1', revisionId: r0, revisionInitial: r0, mergedRevisionId: null, mergedBy: null, mergedAt: null });
+      expect(first).toMatchObject({
+        spaceId: space.id,
+        number: 1,
+        status: 'open',
+        subject: 'One',
+        createdBy: 'tok1',
+        revisionId: r0,
+        revisionInitial: r0,
+        mergedRevisionId: null,
+        mergedBy: null,
+        mergedAt: null,
+      });
       const second = await store.changeRequests.create({ spaceId: space.id, revisionId: r0, status: 'draft' });
       expect([second.number, second.subject, second.status, second.createdBy]).toEqual([2, '', 'draft', null]);
       expect((await store.changeRequests.create({ spaceId: other.id, revisionId: await rev(other.id) })).number).toBe(1);

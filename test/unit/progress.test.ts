@@ -3,7 +3,7 @@ import { describeProgress } from '../../workflows/progress.js';
 import { progressReporter } from '../../activities/progress.js';
 import type { GitProgress, Progress } from '../../src/temporal/contract/index.js';
 
-describe('describeProgress (the run\'s current details)', () => {
+describe("describeProgress (the run's current details)", () => {
   it('writes git progress as before: phase, counts in words, loaded/total', () => {
     const git: GitProgress = { phase: 'storing', filesRead: 12, pagesParsed: 7 };
     expect(describeProgress(git)).toBe('**storing** · files read: 12 · pages parsed: 7');
@@ -12,7 +12,7 @@ describe('describeProgress (the run\'s current details)', () => {
     expect(describeProgress({ phase: 'fetching', loaded: undefined, total: undefined })).toBe('**fetching**');
   });
 
-  it('shows any pipeline\'s item and named counts', () => {
+  it("shows any pipeline's item and named counts", () => {
     const p: Progress = { phase: 'crawling', item: 'https://example.com/docs/a', pagesFetched: 3, linksQueued: 40, loaded: 3, total: 43 };
     expect(describeProgress(p)).toBe('**crawling** · `https://example.com/docs/a` · pages fetched: 3 · links queued: 40 · 3/43');
   });

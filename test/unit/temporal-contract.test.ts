@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { gitSignals, gitQueries, initialGitQueueState, purgeQueries, purgeSignals, searchAttributes, SEARCH_ATTRIBUTES } from '../../src/temporal/contract/index.js';
+import {
+  gitSignals,
+  gitQueries,
+  initialGitQueueState,
+  purgeQueries,
+  purgeSignals,
+  searchAttributes,
+  SEARCH_ATTRIBUTES,
+} from '../../src/temporal/contract/index.js';
 import { devServerArgs } from '../../src/temporal/dev-server.js';
 import { runOptions } from '../../src/temporal/run-options.js';
 import { enqueueGitRequestSignal, gitProgressQuery, gitProgressSignal, gitQueueStateQuery } from '../../workflows/git-definitions.js';
@@ -41,6 +49,16 @@ describe('the Temporal contract', () => {
   });
 
   it('starts a git queue empty, on its first run', () => {
-    expect(initialGitQueueState('s1', 'o1')).toEqual({ spaceId: 's1', organizationId: 'o1', pending: [], lastApplied: {}, seen: [], recent: [], processed: 0, dropped: 0, runs: 1 });
+    expect(initialGitQueueState('s1', 'o1')).toEqual({
+      spaceId: 's1',
+      organizationId: 'o1',
+      pending: [],
+      lastApplied: {},
+      seen: [],
+      recent: [],
+      processed: 0,
+      dropped: 0,
+      runs: 1,
+    });
   });
 });

@@ -21,7 +21,8 @@ function leaves(nodes: Nodes[], marks: string[] = []): Leaf[] {
     else if (node.type === 'break') out.push({ object: 'leaf', text: '\n', marks: [] });
     else if (markOf[node.type] && 'children' in node) out.push(...leaves(node.children as Nodes[], [...marks, markOf[node.type]!]));
     else if ('children' in node) out.push(...leaves(node.children as Nodes[], marks));
-    else if ('value' in node && typeof node.value === 'string') out.push({ object: 'leaf', text: node.value, marks: marks.map((type) => ({ object: 'mark', type })) });
+    else if ('value' in node && typeof node.value === 'string')
+      out.push({ object: 'leaf', text: node.value, marks: marks.map((type) => ({ object: 'mark', type })) });
   }
   return out.length > 0 ? out : [{ object: 'leaf', text: '', marks: [] }];
 }

@@ -43,7 +43,12 @@ export function layoutOptions(layout: unknown): Record<string, unknown> {
 }
 
 /** `RevisionPage` for a stored page; `content` adds `markdown` or `document` (the Document member). */
-export function pageObject(page: PageRecord, scope: ContentScope, urls: UrlBuilder, content?: { markdown: string } | { document: unknown }): Record<string, unknown> {
+export function pageObject(
+  page: PageRecord,
+  scope: ContentScope,
+  urls: UrlBuilder,
+  content?: { markdown: string } | { document: unknown },
+): Record<string, unknown> {
   const data = page.data ?? {};
   const base: Record<string, unknown> = { id: page.id, title: page.title || 'Untitled' };
   const emoji = str(data.emoji);
@@ -123,7 +128,13 @@ export function revisionObject(
   };
   if (type === 'merge') out.mergedFrom = extra.mergedFrom;
   if (revision.git?.oid) {
-    out.git = { oid: revision.git.oid, message: revision.git.message ?? '', createdByGitBook: revision.git.createdByService ?? false, ...(revision.git.url ? { url: revision.git.url } : {}), ...(revision.git.ref ? { ref: revision.git.ref } : {}) };
+    out.git = {
+      oid: revision.git.oid,
+      message: revision.git.message ?? '',
+      createdByGitBook: revision.git.createdByService ?? false,
+      ...(revision.git.url ? { url: revision.git.url } : {}),
+      ...(revision.git.ref ? { ref: revision.git.ref } : {}),
+    };
   }
   return out;
 }

@@ -45,7 +45,17 @@ const contentBody = {
             type: 'array',
             minItems: 1,
             maxItems: 20,
-            items: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 256 }, contentType: { type: 'string' }, base64: { type: 'string' }, url: { type: 'string' }, ref: { type: 'string' } } },
+            items: {
+              type: 'object',
+              required: ['name'],
+              properties: {
+                name: { type: 'string', minLength: 1, maxLength: 256 },
+                contentType: { type: 'string' },
+                base64: { type: 'string' },
+                url: { type: 'string' },
+                ref: { type: 'string' },
+              },
+            },
           },
         },
       },
@@ -100,7 +110,10 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
       const q = pageQuery(request.query as Record<string, unknown>);
       const space = await loadSpace(deps, request, request.params.spaceId);
       const result = await crs.list(space.id, { ...q, status: request.query.status ?? 'open' });
-      return listEnvelope(result.items.map((cr) => object(cr, space)), result.next);
+      return listEnvelope(
+        result.items.map((cr) => object(cr, space)),
+        result.next,
+      );
     },
   );
 
@@ -113,7 +126,11 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
     '/v1/spaces/:spaceId/change-requests/:changeRequestId',
     {
       schema: {
-        body: { type: 'object', additionalProperties: true, properties: { subject: { type: 'string', maxLength: 100 }, status: { type: 'string', enum: ['draft', 'open', 'archived'] } } },
+        body: {
+          type: 'object',
+          additionalProperties: true,
+          properties: { subject: { type: 'string', maxLength: 100 }, status: { type: 'string', enum: ['draft', 'open', 'archived'] } },
+        },
       },
     },
     async (request) => {
@@ -128,27 +145,35 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
     '/v1/spaces/:spaceId/change-requests/:changeRequestId/content',
     { schema: { body: contentBody, querystring: { type: 'object', properties: { compat: { type: 'string', enum: ['true', 'false'] } } } } },
     async (request) => {
-    const { space, cr } = await load(request);
-    assertSpaceEditable(space);
-    open(cr);
-    const decode = (markdown: string) =>
-      deps.parsePool!.run('page.decode', markdown).catch((err: unknown) => {
-        if (err instanceof ParseBudgetExceededError) throw unprocessable('PAGE_TOO_COMPLEX', `a page's markdown is too complex to parse (over the ${err.budget} budget); nothing was changed`, { budget: err.budget });
-        throw err;
-      });
-    const { revisionId, affected, insertedFiles } = await applyContentChanges(deps.store, space.id, cr.revisionId, request.body.changes, { decode });
-    const updated = await crs.setRevision(cr.id, revisionId, cr.revisionId);
-    if (request.query.compat !== 'false') return object(updated, space);
-    // compat=false: the spec's ChangeRequestContentUpdate (the change request, the affected pages, the files inserted).
-    const pageRef = (id: string) => ({ object: 'page', id, urls: { location: urls.api(`/spaces/${space.id}/change-requests/${cr.id}/content/page/${id}`) } });
-    const scope = { spaceId: space.id, revisionId };
-    const files = await Promise.all(insertedFiles.map((id) => deps.store.revisions.file(revisionId, id)));
-    return {
-      changeRequest: object(updated, space),
-      changes: affected.map((a) => (a.object === 'deleted_page' ? { object: a.object, page: a.id } : { object: a.object, ...('ref' in a && a.ref ? { ref: a.ref } : {}), page: pageRef(a.id) })),
-      insertedFiles: files.filter((f) => f !== null).map((f) => fileObject(f, scope, urls)),
-    };
-  });
+      const { space, cr } = await load(request);
+      assertSpaceEditable(space);
+      open(cr);
+      const decode = (markdown: string) =>
+        deps.parsePool!.run('page.decode', markdown).catch((err: unknown) => {
+          if (err instanceof ParseBudgetExceededError)
+            throw unprocessable('PAGE_TOO_COMPLEX', `a page's markdown is too complex to parse (over the ${err.budget} budget); nothing was changed`, {
+              budget: err.budget,
+            });
+          throw err;
+        });
+      const { revisionId, affected, insertedFiles } = await applyContentChanges(deps.store, space.id, cr.revisionId, request.body.changes, { decode });
+      const updated = await crs.setRevision(cr.id, revisionId, cr.revisionId);
+      if (request.query.compat !== 'false') return object(updated, space);
+      // compat=false: the spec's ChangeRequestContentUpdate (the change request, the affected pages, the files inserted).
+      const pageRef = (id: string) => ({ object: 'page', id, urls: { location: urls.api(`/spaces/${space.id}/change-requests/${cr.id}/content/page/${id}`) } });
+      const scope = { spaceId: space.id, revisionId };
+      const files = await Promise.all(insertedFiles.map((id) => deps.store.revisions.file(revisionId, id)));
+      return {
+        changeRequest: object(updated, space),
+        changes: affected.map((a) =>
+          a.object === 'deleted_page'
+            ? { object: a.object, page: a.id }
+            : { object: a.object, ...('ref' in a && a.ref ? { ref: a.ref } : {}), page: pageRef(a.id) },
+        ),
+        insertedFiles: files.filter((f) => f !== null).map((f) => fileObject(f, scope, urls)),
+      };
+    },
+  );
 
   /** Revision-level data (converter config, SUMMARY layout) of the primary content, else of the change request. */
   const revisionData = async (primary: string, other: string): Promise<JsonObject> => {
@@ -166,7 +191,8 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
     if (cr.status === 'archived') throw badRequest(`change request ${cr.number} is archived; reopen it (status "open") before merging`);
     const primary = space.revisionId!;
     // Not behind: the merge result is the change request's content. Behind: three-way, per page.
-    const merged = primary === cr.revisionInitial ? await contentOf(deps.store, cr.revisionId) : await threeWayMerge(deps.store, cr.revisionInitial, primary, cr.revisionId);
+    const merged =
+      primary === cr.revisionInitial ? await contentOf(deps.store, cr.revisionId) : await threeWayMerge(deps.store, cr.revisionInitial, primary, cr.revisionId);
     if (merged.conflicts.length > 0) throw conflictError(merged.conflicts);
     const { pages, files } = merged;
     const carried = await revisionData(primary, cr.revisionId);
@@ -196,7 +222,14 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
     if (primary === cr.revisionInitial) return { revision: cr.revisionId, result: 'update' };
     const merged = await threeWayMerge(deps.store, cr.revisionInitial, primary, cr.revisionId);
     if (merged.conflicts.length > 0) throw conflictError(merged.conflicts);
-    const { id } = await deps.store.revisions.create({ spaceId: space.id, parents: [cr.revisionId, primary], type: 'update', data: await revisionData(primary, cr.revisionId), pages: merged.pages, files: merged.files });
+    const { id } = await deps.store.revisions.create({
+      spaceId: space.id,
+      parents: [cr.revisionId, primary],
+      type: 'update',
+      data: await revisionData(primary, cr.revisionId),
+      pages: merged.pages,
+      files: merged.files,
+    });
     await crs.setRevision(cr.id, id, cr.revisionId, { revisionInitial: primary });
     return { revision: id, result: 'update' };
   });

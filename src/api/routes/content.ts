@@ -19,7 +19,14 @@ const formatQuery = {
 } as const;
 
 /** Registers `{prefix}/pages`, `/page/:pageId`, `/path/*`, `/files`, `/files/:fileId` reading the resolved revision. */
-export function registerContentReads(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder, prefix: string, resolve: ScopeResolver, options: { pagePath?: string } = {}): void {
+export function registerContentReads(
+  app: FastifyInstance,
+  deps: ApiDeps,
+  urls: UrlBuilder,
+  prefix: string,
+  resolve: ScopeResolver,
+  options: { pagePath?: string } = {},
+): void {
   const { revisions } = deps.store;
 
   async function pageWithContent(scope: ContentScope, page: PageRecord, format: string | undefined) {
@@ -31,7 +38,12 @@ export function registerContentReads(app: FastifyInstance, deps: ApiDeps, urls: 
     const text = bytes ? new TextDecoder().decode(bytes) : '';
     if (format === 'markdown') return pageObject(page, scope, urls, { markdown: text });
     const document = await deps.parsePool!.run('page.document', text).catch((err: unknown) => {
-      if (err instanceof ParseBudgetExceededError) throw unprocessable('PAGE_TOO_COMPLEX', `page ${page.id} is too complex to render as a document (over the ${err.budget} budget); its markdown is served with ?format=markdown`, { budget: err.budget });
+      if (err instanceof ParseBudgetExceededError)
+        throw unprocessable(
+          'PAGE_TOO_COMPLEX',
+          `page ${page.id} is too complex to render as a document (over the ${err.budget} budget); its markdown is served with ?format=markdown`,
+          { budget: err.budget },
+        );
       throw err;
     });
     return pageObject(page, scope, urls, { document });
@@ -73,7 +85,11 @@ export function registerContentReads(app: FastifyInstance, deps: ApiDeps, urls: 
     const q = pageQuery(request.query as Record<string, unknown>);
     const scope = await resolve(request);
     const files = await revisions.files(scope.revisionId);
-    return paginateArray(`files:${scope.revisionId}`, files.map((f) => fileObject(f, scope, urls)), q);
+    return paginateArray(
+      `files:${scope.revisionId}`,
+      files.map((f) => fileObject(f, scope, urls)),
+      q,
+    );
   });
 
   app.get<{ Params: { fileId: string } }>(`${prefix}/files/:fileId`, async (request) => {

@@ -21,44 +21,45 @@ import { openVault } from '../../vault/index.js';
 export function gitRoutes(app: FastifyInstance, deps: ApiDeps): void {
   const vault = () => openVault(deps.store, { dataDir: deps.config.dataDir, secret: deps.config.vaultKey });
 
-  const enqueue = (direction: GitDirection) => async (request: import('fastify').FastifyRequest<{ Params: { spaceId: string } }>, reply: import('fastify').FastifyReply) => {
-    const space = await loadSpace(deps, request, request.params.spaceId);
-    let parsed;
-    try {
-      parsed = parseGitRequest(direction, request.body);
-    } catch (err) {
-      if (err instanceof GitRequestError) throw badRequest(err.message);
-      throw err;
-    }
-    if (direction === 'import' && !parsed.standalone) assertSpaceEditable(space);
-    const receivedAt = new Date().toISOString();
-    const timestamp = parsed.timestamp ?? receivedAt;
-    const requestId = gitRequestId(space.id, { ...parsed, timestamp });
-    const credentialId = parsed.credentials ? await putGitCredentials(vault(), space.id, parsed.credentials) : undefined;
-    const queued: GitSyncRequest = {
-      requestId,
-      direction,
-      spaceId: space.id,
-      organizationId: space.organizationId,
-      url: parsed.url,
-      ...(credentialId ? { credentialId } : {}),
-      ref: parsed.ref,
-      timestamp,
-      force: parsed.force,
-      standalone: parsed.standalone,
-      ...(parsed.commitMessage !== undefined ? { commitMessage: parsed.commitMessage } : {}),
-      ...(parsed.repoCacheID ? { repoCacheID: parsed.repoCacheID } : {}),
-      ...(parsed.repoTreeURL ? { repoTreeURL: parsed.repoTreeURL } : {}),
-      ...(parsed.repoCommitURL ? { repoCommitURL: parsed.repoCommitURL } : {}),
-      projectDirectory: parsed.projectDirectory,
-      ...(parsed.gitInfo ? { gitInfo: parsed.gitInfo } : {}),
-      receivedAt,
+  const enqueue =
+    (direction: GitDirection) => async (request: import('fastify').FastifyRequest<{ Params: { spaceId: string } }>, reply: import('fastify').FastifyReply) => {
+      const space = await loadSpace(deps, request, request.params.spaceId);
+      let parsed;
+      try {
+        parsed = parseGitRequest(direction, request.body);
+      } catch (err) {
+        if (err instanceof GitRequestError) throw badRequest(err.message);
+        throw err;
+      }
+      if (direction === 'import' && !parsed.standalone) assertSpaceEditable(space);
+      const receivedAt = new Date().toISOString();
+      const timestamp = parsed.timestamp ?? receivedAt;
+      const requestId = gitRequestId(space.id, { ...parsed, timestamp });
+      const credentialId = parsed.credentials ? await putGitCredentials(vault(), space.id, parsed.credentials) : undefined;
+      const queued: GitSyncRequest = {
+        requestId,
+        direction,
+        spaceId: space.id,
+        organizationId: space.organizationId,
+        url: parsed.url,
+        ...(credentialId ? { credentialId } : {}),
+        ref: parsed.ref,
+        timestamp,
+        force: parsed.force,
+        standalone: parsed.standalone,
+        ...(parsed.commitMessage !== undefined ? { commitMessage: parsed.commitMessage } : {}),
+        ...(parsed.repoCacheID ? { repoCacheID: parsed.repoCacheID } : {}),
+        ...(parsed.repoTreeURL ? { repoTreeURL: parsed.repoTreeURL } : {}),
+        ...(parsed.repoCommitURL ? { repoCommitURL: parsed.repoCommitURL } : {}),
+        projectDirectory: parsed.projectDirectory,
+        ...(parsed.gitInfo ? { gitInfo: parsed.gitInfo } : {}),
+        receivedAt,
+      };
+      await deps.store.gitRequests.record(space.id, { requestId, direction, timestamp, status: 'queued' });
+      await enqueueGitRequest(workflowStarter(deps), { spaceId: space.id, organizationId: space.organizationId, request: queued });
+      request.log.info({ spaceId: space.id, requestId, direction, timestamp }, 'git request queued');
+      return reply.status(204).send();
     };
-    await deps.store.gitRequests.record(space.id, { requestId, direction, timestamp, status: 'queued' });
-    await enqueueGitRequest(workflowStarter(deps), { spaceId: space.id, organizationId: space.organizationId, request: queued });
-    request.log.info({ spaceId: space.id, requestId, direction, timestamp }, 'git request queued');
-    return reply.status(204).send();
-  };
 
   app.post<{ Params: { spaceId: string } }>('/v1/spaces/:spaceId/git/import', enqueue('import'));
   app.post<{ Params: { spaceId: string } }>('/v1/spaces/:spaceId/git/export', enqueue('export'));

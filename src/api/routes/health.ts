@@ -12,10 +12,7 @@ export function healthRoutes(app: FastifyInstance, deps: ApiDeps): void {
         return 'unavailable';
       }
     };
-    const [store, temporal] = await Promise.all([
-      check(() => deps.store.health()),
-      check(() => deps.temporal.workflowService.getSystemInfo({})),
-    ]);
+    const [store, temporal] = await Promise.all([check(() => deps.store.health()), check(() => deps.temporal.workflowService.getSystemInfo({}))]);
     const ok = store === 'ok' && temporal === 'ok';
     return reply.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', temporal, store });
   });

@@ -67,7 +67,10 @@ export function openApiRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuil
         await deleteRefreshSchedule(deps.temporal, spec.id).catch(() => false);
         await repo.delete(spec.id);
       }
-      return reply.status(503).header('retry-after', '10').send({ error: { code: 503, message: err.message } });
+      return reply
+        .status(503)
+        .header('retry-after', '10')
+        .send({ error: { code: 503, message: err.message } });
     }
     return reply.status(status).send(openApiSpecObject(started, urls));
   }

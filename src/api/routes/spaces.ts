@@ -90,7 +90,10 @@ export function spaceRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilde
     if (!org) throw organizationNotFound(organizationId);
     const q = pageQuery(request.query as Record<string, unknown>);
     const result = await deps.store.spaces.list(organizationId, q);
-    return listEnvelope(result.items.map((s) => spaceObject(s, urls)), result.next);
+    return listEnvelope(
+      result.items.map((s) => spaceObject(s, urls)),
+      result.next,
+    );
   });
 
   app.get<{ Params: { spaceId: string } }>('/v1/spaces/:spaceId', async (request) => {

@@ -56,7 +56,11 @@ export function tokenRoutes(app: FastifyInstance, deps: ApiDeps): void {
       const body = request.body ?? {};
       if (body.expiresAt !== undefined && body.expiresIn !== undefined) throw badRequest('give expiresAt or expiresIn, not both');
       const expiresAt =
-        body.expiresIn !== undefined ? new Date(Date.now() + parseTokenLifetime(body.expiresIn)) : body.expiresAt !== undefined ? new Date(body.expiresAt) : null;
+        body.expiresIn !== undefined
+          ? new Date(Date.now() + parseTokenLifetime(body.expiresIn))
+          : body.expiresAt !== undefined
+            ? new Date(body.expiresAt)
+            : null;
       const created = await deps.store.tokens.create(request.params.organizationId, { label: body.label, scope: body.scope ?? 'write', expiresAt });
       request.log.info({ organizationId: request.params.organizationId, tokenId: created.id, scope: created.record.scope }, 'API token created');
       // The secret is in this response only; the store keeps its sha256.

@@ -22,12 +22,15 @@ export async function run(): Promise<number> {
   await app.listen({ port: config.port, host: config.host });
   logger.info({ url: `http://${config.host}:${config.port}` }, 'API listening');
   await new Promise<void>((resolve) => {
-    onShutdown(async () => {
-      await app.close();
-      await temporal.connection.close();
-      await store.close();
-      resolve();
-    }, { supervised: config.supervised });
+    onShutdown(
+      async () => {
+        await app.close();
+        await temporal.connection.close();
+        await store.close();
+        resolve();
+      },
+      { supervised: config.supervised },
+    );
   });
   return 0;
 }

@@ -25,11 +25,14 @@ export async function run(): Promise<number> {
   // The supervisor reads this line to learn the address.
   process.stdout.write(`FOLIO_DB_URL=${server.url}\n`);
   await new Promise<void>((resolve) => {
-    onShutdown(async () => {
-      rmSync(file, { force: true });
-      await server.stop();
-      resolve();
-    }, { supervised: config.supervised });
+    onShutdown(
+      async () => {
+        rmSync(file, { force: true });
+        await server.stop();
+        resolve();
+      },
+      { supervised: config.supervised },
+    );
   });
   return 0;
 }

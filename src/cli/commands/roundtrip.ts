@@ -28,7 +28,10 @@ export async function run(argv: string[]): Promise<number> {
   const projectDirectory = stringOption(args, 'root');
   try {
     const tree = await readWorkingTree(dir);
-    const result = await roundtripTree(tree, { ...(projectDirectory === undefined ? {} : { projectDirectory }), reserialize: args.options.reserialize === true });
+    const result = await roundtripTree(tree, {
+      ...(projectDirectory === undefined ? {} : { projectDirectory }),
+      reserialize: args.options.reserialize === true,
+    });
     await rm(out, { recursive: true, force: true });
     await mkdir(out, { recursive: true });
     await writeOutputMarker(out);

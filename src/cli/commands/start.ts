@@ -103,14 +103,20 @@ export async function run(): Promise<number> {
           {
             name: 'temporal',
             command: node,
-            args: [entry, '_guard', '--', cli, ...devServerArgs({
-              binary: cli,
-              port: config.temporalPort,
-              uiPort: config.temporalUiPort,
-              dbFile: path.join(config.dataDir, 'temporal.sqlite'),
-              namespace: config.temporalNamespace,
-              logLevel: 'warn',
-            })],
+            args: [
+              entry,
+              '_guard',
+              '--',
+              cli,
+              ...devServerArgs({
+                binary: cli,
+                port: config.temporalPort,
+                uiPort: config.temporalUiPort,
+                dbFile: path.join(config.dataDir, 'temporal.sqlite'),
+                namespace: config.temporalNamespace,
+                logLevel: 'warn',
+              }),
+            ],
             restart: true,
           },
           sink,
@@ -143,7 +149,9 @@ export async function run(): Promise<number> {
       '',
       `Folio is running (healthy after ${seconds} s).`,
       `  API:            ${apiUrl}  (health: ${apiUrl}/healthz)`,
-      ...(config.temporalAddress ? [`  Temporal:       ${temporalAddress}`] : [`  Temporal UI:    http://127.0.0.1:${config.temporalUiPort}`, `  Temporal gRPC:  ${temporalAddress}`]),
+      ...(config.temporalAddress
+        ? [`  Temporal:       ${temporalAddress}`]
+        : [`  Temporal UI:    http://127.0.0.1:${config.temporalUiPort}`, `  Temporal gRPC:  ${temporalAddress}`]),
       `  Organization:   ${boot.organizationId}`,
       ...(boot.token
         ? [`  API token:      ${boot.token}`, '                  (shown once; create more with `npx folio token create --org ' + boot.organizationId + '`)']

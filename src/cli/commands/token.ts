@@ -51,9 +51,15 @@ export async function run(argv: string[]): Promise<number> {
       return 1;
     }
     if (sub === 'create') {
-      const { token, record } = await store.tokens.create(org, { label: stringOption(args, 'label'), scope: args.options['read-only'] === true ? 'read' : 'write', expiresAt });
+      const { token, record } = await store.tokens.create(org, {
+        label: stringOption(args, 'label'),
+        scope: args.options['read-only'] === true ? 'read' : 'write',
+        expiresAt,
+      });
       process.stdout.write(`${token}\n`);
-      process.stderr.write(`Token ${record.id} (${record.scope}${record.expiresAt ? `, expires ${record.expiresAt.toISOString()}` : ''}) is shown once; store it now.\n`);
+      process.stderr.write(
+        `Token ${record.id} (${record.scope}${record.expiresAt ? `, expires ${record.expiresAt.toISOString()}` : ''}) is shown once; store it now.\n`,
+      );
       return 0;
     }
     if (sub === 'list') {
@@ -61,13 +67,26 @@ export async function run(argv: string[]): Promise<number> {
       const tokens = await store.tokens.list(org);
       if (args.options.json === true) {
         process.stdout.write(
-          JSON.stringify(tokens.map((t) => ({ id: t.id, label: t.label, scope: t.scope, status: status(t, now), createdAt: iso(t.createdAt), expiresAt: t.expiresAt?.toISOString() ?? null, revokedAt: t.revokedAt?.toISOString() ?? null, lastUsedAt: t.lastUsedAt?.toISOString() ?? null }))) + '\n',
+          JSON.stringify(
+            tokens.map((t) => ({
+              id: t.id,
+              label: t.label,
+              scope: t.scope,
+              status: status(t, now),
+              createdAt: iso(t.createdAt),
+              expiresAt: t.expiresAt?.toISOString() ?? null,
+              revokedAt: t.revokedAt?.toISOString() ?? null,
+              lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
+            })),
+          ) + '\n',
         );
         return 0;
       }
       process.stdout.write(['id', 'label', 'scope', 'status', 'created', 'expires', 'revoked', 'last used'].join('\t') + '\n');
       for (const t of tokens) {
-        process.stdout.write([t.id, t.label ?? '-', t.scope, status(t, now), iso(t.createdAt), iso(t.expiresAt), iso(t.revokedAt), iso(t.lastUsedAt)].join('\t') + '\n');
+        process.stdout.write(
+          [t.id, t.label ?? '-', t.scope, status(t, now), iso(t.createdAt), iso(t.expiresAt), iso(t.revokedAt), iso(t.lastUsedAt)].join('\t') + '\n',
+        );
       }
       return 0;
     }

@@ -6,7 +6,9 @@ import type { ExportContext } from './context.js';
  * Phase "files": an asset no page references any more is removed; a new, changed or moved space file is written
  * (from the target's blob of the same content, else `readBlob`); a space file removed from the model is deleted.
  */
-export async function writeFiles(ctx: Pick<ExportContext, 'target' | 'options' | 'revision' | 'warnings' | 'changes' | 'baseFiles' | 'referencedNow' | 'blobs'>): Promise<void> {
+export async function writeFiles(
+  ctx: Pick<ExportContext, 'target' | 'options' | 'revision' | 'warnings' | 'changes' | 'baseFiles' | 'referencedNow' | 'blobs'>,
+): Promise<void> {
   const { target, options, revision, warnings, changes, referencedNow } = ctx;
   const assetsDir = joinPath(revision.config.root, '.gitbook/assets');
   const keptFiles: typeof revision.files = [];

@@ -13,9 +13,11 @@ export async function listedPagePaths(target: SourceTree, projectDirectory: stri
     const { config } = await resolveSpaceConfig(target, projectDirectory);
     const found = target.get(config.summary);
     const entry = found?.mode === '120000' ? undefined : found;
-    const toc = entry ? parseSummary(new TextDecoder().decode(await entry.read()), config.summary).toc : inferToc(target, config.root, config.readme, config.summary);
+    const toc = entry
+      ? parseSummary(new TextDecoder().decode(await entry.read()), config.summary).toc
+      : inferToc(target, config.root, config.readme, config.summary);
     const dir = dirname(config.summary);
-    const walk = (es: typeof toc.sections[number]['entries']) => {
+    const walk = (es: (typeof toc.sections)[number]['entries']) => {
       for (const e of es) {
         if (e.kind === 'link' && !isExternalUrl(e.dest)) {
           const { path, fragment } = splitFragment(e.dest);

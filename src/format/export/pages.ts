@@ -7,7 +7,9 @@ import { writePage, type PageWriter } from './write-page.js';
  * Phase "pages": every document page written in TOC order. Serializing is synchronous: the event loop gets a turn
  * every ~50 ms (timers, heartbeats, RPC).
  */
-export async function writePages(ctx: Pick<ExportContext, 'target' | 'options' | 'revision' | 'warnings' | 'changes' | 'docs' | 'paths' | 'referencedNow' | 'blobs'>): Promise<void> {
+export async function writePages(
+  ctx: Pick<ExportContext, 'target' | 'options' | 'revision' | 'warnings' | 'changes' | 'docs' | 'paths' | 'referencedNow' | 'blobs'>,
+): Promise<void> {
   const writer: PageWriter = {
     codec: ctx.options.codec ?? inlinePageCodec,
     filePaths: new Map<string, string>(ctx.revision.files.map((f) => [f.id, f.path])),

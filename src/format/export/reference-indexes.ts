@@ -18,7 +18,10 @@ export function sourceIndex(ctx: Pick<ExportContext, 'target' | 'revision' | 'do
   const { revision } = ctx;
   return {
     pagesByPath: new Map(ctx.docs.map((p) => [p.git?.path ?? ctx.paths.get(p.id)!, p.id])),
-    filesByPath: new Map([...revision.files.flatMap((f) => (f.git ? [[f.git.path, f.id] as const] : [])), ...revision.files.map((f) => [f.path, f.id] as const)]),
+    filesByPath: new Map([
+      ...revision.files.flatMap((f) => (f.git ? [[f.git.path, f.id] as const] : [])),
+      ...revision.files.map((f) => [f.path, f.id] as const),
+    ]),
     exists: (p) => ctx.target.has(p),
   };
 }

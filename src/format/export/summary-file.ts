@@ -17,7 +17,13 @@ export function writeSummary(ctx: Pick<ExportContext, 'target' | 'options' | 're
   const tocChanged = fp !== revision.summary.fingerprint;
   const summaryIsSymlink = target.get(config.summary)?.mode === '120000';
   if (summaryIsSymlink && (tocChanged || ctx.options.reserialize)) {
-    if (tocChanged) ctx.warnings.push(warning(FormatWarningCodes.SUMMARY_SYMLINK, `${config.summary} is a symbolic link; the changed table of contents is not written over it`, { severity: 'error', path: config.summary }));
+    if (tocChanged)
+      ctx.warnings.push(
+        warning(FormatWarningCodes.SUMMARY_SYMLINK, `${config.summary} is a symbolic link; the changed table of contents is not written over it`, {
+          severity: 'error',
+          path: config.summary,
+        }),
+      );
   } else if (tocChanged || ctx.options.reserialize) {
     const bytes = encoder.encode(text);
     const oid = gitBlobOid(bytes);

@@ -9,6 +9,7 @@ export function validateRevision(revision: RevisionModel): void {
     if (!p.id) throw new InvalidRevisionError('a page has no id');
     if (ids.has(p.id)) throw new InvalidRevisionError(`duplicate page id ${p.id}`, { id: p.id });
     ids.add(p.id);
-    if (p.kind !== 'group' && p.children.some((c) => c.kind === 'group')) throw new InvalidRevisionError(`group below top level (in page ${p.id})`, { id: p.id });
+    if (p.kind !== 'group' && p.children.some((c) => c.kind === 'group'))
+      throw new InvalidRevisionError(`group below top level (in page ${p.id})`, { id: p.id });
   }
 }

@@ -38,7 +38,11 @@ export interface PageWriter {
  * blob; changed fields and links whose target moved are rewritten; a page without markdown (kept raw, a symbolic
  * link) is copied when it moves. A page too complex for the codec's budget is written as it is, with a warning.
  */
-export async function writePage(ctx: Pick<ExportContext, 'target' | 'options' | 'warnings' | 'changes' | 'paths' | 'referencedNow' | 'blobs'>, page: DocumentPage, writer: PageWriter): Promise<void> {
+export async function writePage(
+  ctx: Pick<ExportContext, 'target' | 'options' | 'warnings' | 'changes' | 'paths' | 'referencedNow' | 'blobs'>,
+  page: DocumentPage,
+  writer: PageWriter,
+): Promise<void> {
   const { target, options, warnings, changes, paths, referencedNow } = ctx;
   const { codec, filePaths, index, sourceIndex } = writer;
   const path = paths.get(page.id)!;
@@ -87,7 +91,9 @@ export async function writePage(ctx: Pick<ExportContext, 'target' | 'options' | 
     } else if (r.target.kind === 'file') targetPath = filePaths.get(r.target.fileId);
     if (targetPath === undefined) continue;
     const now = resolveReference(r.url, path, index).target;
-    const same = (now.kind === 'page' && r.target.kind === 'page' && now.pageId === r.target.pageId) || (now.kind === 'file' && r.target.kind === 'file' && now.fileId === r.target.fileId);
+    const same =
+      (now.kind === 'page' && r.target.kind === 'page' && now.pageId === r.target.pageId) ||
+      (now.kind === 'file' && r.target.kind === 'file' && now.fileId === r.target.fileId);
     if (!same) rewrites.set(r.url, formatReference(r.url, path, targetPath, anchor));
   }
   let text = page.markdown;
@@ -106,7 +112,13 @@ export async function writePage(ctx: Pick<ExportContext, 'target' | 'options' | 
   if (tooComplex === null) text = (await written().catch(complex)) ?? text;
   if (tooComplex !== null) {
     const err: PageTooComplexError = tooComplex;
-    warnings.push(warning(FormatWarningCodes.PAGE_TOO_COMPLEX, `${path} is too complex to parse (over the ${err.budget} budget); written as it is, without the changes of fields or links`, { severity: 'error', path, data: { ...err.data } }));
+    warnings.push(
+      warning(
+        FormatWarningCodes.PAGE_TOO_COMPLEX,
+        `${path} is too complex to parse (over the ${err.budget} budget); written as it is, without the changes of fields or links`,
+        { severity: 'error', path, data: { ...err.data } },
+      ),
+    );
     rewrites.clear();
   }
   if (rewrites.size > 0) page.references = page.references.map((r) => (rewrites.has(r.url) ? { ...r, url: rewrites.get(r.url)! } : r));

@@ -65,7 +65,11 @@ export interface ImportContext {
 
 /** The table of contents before the TOC phase has run (no sections). */
 const NOT_READ_YET: TocRead = {
-  toc: { sections: [], style: { heading: '', indent: 0, bullet: '*', escapeDestinations: false, escapeParens: false, separator: '', trailingNewlines: 1 }, comments: [] },
+  toc: {
+    sections: [],
+    style: { heading: '', indent: 0, bullet: '*', escapeDestinations: false, escapeParens: false, separator: '', trailingNewlines: 1 },
+    comments: [],
+  },
   summaryEntry: undefined,
   summaryPresent: false,
 };

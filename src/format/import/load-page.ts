@@ -12,7 +12,12 @@ import { invalidUtf8Offsets, strictUtf8 } from './invalid-utf8.js';
  * complex for the parse budget) keeps its bytes (`page.raw`) with one typed warning; a symbolic link is not followed.
  * The page's warnings go to `warnings`; the destinations found in its markdown to `ctx.rawUrls`.
  */
-export async function loadPage(ctx: Pick<ImportContext, 'prev' | 'limits' | 'rawUrls' | 'counts'>, { page, entry, tocText }: PageLoad, warnings: FormatWarning[], codec: PageCodecRunner): Promise<void> {
+export async function loadPage(
+  ctx: Pick<ImportContext, 'prev' | 'limits' | 'rawUrls' | 'counts'>,
+  { page, entry, tocText }: PageLoad,
+  warnings: FormatWarning[],
+  codec: PageCodecRunner,
+): Promise<void> {
   const { prev, limits, rawUrls } = ctx;
   const path = page.git!.path;
   /** This page's file cannot be read as a page: its bytes are kept (the store holds them), one typed warning says why. */
@@ -30,32 +35,65 @@ export async function loadPage(ctx: Pick<ImportContext, 'prev' | 'limits' | 'raw
     page.frontMatterValid = reuse.frontMatterValid;
     page.hidden = reuse.hidden;
     page.noIndex = reuse.noIndex;
-    for (const k of ['description', 'icon', 'cover', 'layout', 'metaLinks'] as const) if (reuse[k] !== undefined) (page as unknown as Record<string, unknown>)[k] = structuredClone(reuse[k]);
+    for (const k of ['description', 'icon', 'cover', 'layout', 'metaLinks'] as const)
+      if (reuse[k] !== undefined) (page as unknown as Record<string, unknown>)[k] = structuredClone(reuse[k]);
     if (reuse.titleSource === 'heading') {
       page.title = reuse.title;
       page.titleSource = 'heading';
     }
     page.derived = reuse.derived;
-    rawUrls.set(page.id, reuse.references.map((r) => r.url));
+    rawUrls.set(
+      page.id,
+      reuse.references.map((r) => r.url),
+    );
   } else {
     if (entry.mode === '120000') {
-      warnings.push(warning(FormatWarningCodes.PAGE_SYMLINK, `${path} is a symbolic link; the page is imported without content and left untouched`, { severity: 'error', path }));
+      warnings.push(
+        warning(FormatWarningCodes.PAGE_SYMLINK, `${path} is a symbolic link; the page is imported without content and left untouched`, {
+          severity: 'error',
+          path,
+        }),
+      );
     } else if (entry.size !== undefined && entry.size > limits.maxPageBytes) {
-      keepRaw(page, FormatWarningCodes.PAGE_TOO_LARGE, entry.size, `${path} is ${entry.size} bytes (limit ${limits.maxPageBytes}); kept as raw bytes, not parsed, exported unchanged`, { limit: limits.maxPageBytes });
+      keepRaw(
+        page,
+        FormatWarningCodes.PAGE_TOO_LARGE,
+        entry.size,
+        `${path} is ${entry.size} bytes (limit ${limits.maxPageBytes}); kept as raw bytes, not parsed, exported unchanged`,
+        { limit: limits.maxPageBytes },
+      );
     } else {
       const bytes = await entry.read();
       ctx.counts.parsed++;
       let text: string | null = null;
       if (bytes.byteLength > limits.maxPageBytes) {
-        keepRaw(page, FormatWarningCodes.PAGE_TOO_LARGE, bytes.byteLength, `${path} is ${bytes.byteLength} bytes (limit ${limits.maxPageBytes}); kept as raw bytes, not parsed, exported unchanged`, { limit: limits.maxPageBytes });
+        keepRaw(
+          page,
+          FormatWarningCodes.PAGE_TOO_LARGE,
+          bytes.byteLength,
+          `${path} is ${bytes.byteLength} bytes (limit ${limits.maxPageBytes}); kept as raw bytes, not parsed, exported unchanged`,
+          { limit: limits.maxPageBytes },
+        );
       } else if (bytes.includes(0)) {
-        keepRaw(page, FormatWarningCodes.PAGE_BINARY, bytes.byteLength, `${path} is binary (it holds NUL bytes, first at byte ${bytes.indexOf(0)}); kept as raw bytes, not parsed, exported unchanged`, { offset: bytes.indexOf(0) });
+        keepRaw(
+          page,
+          FormatWarningCodes.PAGE_BINARY,
+          bytes.byteLength,
+          `${path} is binary (it holds NUL bytes, first at byte ${bytes.indexOf(0)}); kept as raw bytes, not parsed, exported unchanged`,
+          { offset: bytes.indexOf(0) },
+        );
       } else {
         try {
           text = strictUtf8.decode(bytes);
         } catch {
           const invalid = invalidUtf8Offsets(bytes);
-          keepRaw(page, FormatWarningCodes.PAGE_INVALID_UTF8, bytes.byteLength, `${path} is not valid UTF-8 (${invalid.count} invalid byte${invalid.count === 1 ? '' : 's'}, first at byte ${invalid.first}); kept as raw bytes, not parsed, exported unchanged`, { invalidBytes: invalid.count, offset: invalid.first });
+          keepRaw(
+            page,
+            FormatWarningCodes.PAGE_INVALID_UTF8,
+            bytes.byteLength,
+            `${path} is not valid UTF-8 (${invalid.count} invalid byte${invalid.count === 1 ? '' : 's'}, first at byte ${invalid.first}); kept as raw bytes, not parsed, exported unchanged`,
+            { invalidBytes: invalid.count, offset: invalid.first },
+          );
         }
       }
       let decoded: DecodedPageSummary | null = null;
@@ -66,7 +104,13 @@ export async function loadPage(ctx: Pick<ImportContext, 'prev' | 'limits' | 'raw
         } catch (err) {
           if (!(err instanceof PageTooComplexError)) throw err;
           // Kept like a page over the size limit: its bytes stored as they are, written back unchanged on export.
-          keepRaw(page, FormatWarningCodes.PAGE_TOO_COMPLEX, bytes.byteLength, `${path} is too complex to parse (over the ${err.budget} budget${err.data.limit !== undefined ? ` of ${String(err.data.limit)}${err.budget === 'time' ? ' ms' : err.budget === 'memory' ? ' MB' : ''}` : ''}); kept as raw bytes, not parsed, exported unchanged`, { ...err.data });
+          keepRaw(
+            page,
+            FormatWarningCodes.PAGE_TOO_COMPLEX,
+            bytes.byteLength,
+            `${path} is too complex to parse (over the ${err.budget} budget${err.data.limit !== undefined ? ` of ${String(err.data.limit)}${err.budget === 'time' ? ' ms' : err.budget === 'memory' ? ' MB' : ''}` : ''}); kept as raw bytes, not parsed, exported unchanged`,
+            { ...err.data },
+          );
         }
       }
       if (text !== null && decoded !== null) {

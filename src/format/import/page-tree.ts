@@ -21,7 +21,9 @@ function linkPage(text: string, href: string, target: LinkPage['target'], linkTi
  * the content root becomes a document page (queued in `loads`); one with an anchor or listed twice becomes a link
  * resolved later (`pendingLinks`); one outside the root, missing or not Markdown stays a link, with a warning.
  */
-export function buildPageTree(ctx: Pick<ImportContext, 'tree' | 'config' | 'warnings' | 'toc' | 'pages' | 'pageByPath' | 'loads' | 'pendingLinks' | 'builtFrom'>): void {
+export function buildPageTree(
+  ctx: Pick<ImportContext, 'tree' | 'config' | 'warnings' | 'toc' | 'pages' | 'pageByPath' | 'loads' | 'pendingLinks' | 'builtFrom'>,
+): void {
   const { tree, config, warnings, pageByPath, loads, pendingLinks, builtFrom } = ctx;
   const root = config.root;
   const summaryDir = dirname(config.summary);
@@ -79,20 +81,44 @@ export function buildPageTree(ctx: Pick<ImportContext, 'tree' | 'config' | 'warn
         }
       }
       if (resolved === null || !isWithin(resolved, root)) {
-        warnings.push(warning(FormatWarningCodes.SUMMARY_OUTSIDE_ROOT, `SUMMARY entry ${JSON.stringify(e.dest)} points outside the content root; kept as a link`, { severity: 'error', path: config.summary, line: e.line }));
+        warnings.push(
+          warning(FormatWarningCodes.SUMMARY_OUTSIDE_ROOT, `SUMMARY entry ${JSON.stringify(e.dest)} points outside the content root; kept as a link`, {
+            severity: 'error',
+            path: config.summary,
+            line: e.line,
+          }),
+        );
         node = linkPage(e.text, e.dest, { kind: 'unresolved', path: resolved ?? rawPath }, e.linkTitle);
       } else if (fragment !== undefined) {
         const l = linkPage(e.text, e.dest, { kind: 'unresolved', path: resolved }, e.linkTitle);
         pendingLinks.push({ page: l, path: resolved, fragment });
         node = l;
       } else if (!entry) {
-        warnings.push(warning(FormatWarningCodes.SUMMARY_MISSING_FILE, `SUMMARY entry ${JSON.stringify(e.dest)} names a file that does not exist; kept as a link`, { severity: 'error', path: config.summary, line: e.line }));
+        warnings.push(
+          warning(FormatWarningCodes.SUMMARY_MISSING_FILE, `SUMMARY entry ${JSON.stringify(e.dest)} names a file that does not exist; kept as a link`, {
+            severity: 'error',
+            path: config.summary,
+            line: e.line,
+          }),
+        );
         node = linkPage(e.text, e.dest, { kind: 'unresolved', path: resolved }, e.linkTitle);
       } else if (!isMarkdownPath(resolved)) {
-        warnings.push(warning(FormatWarningCodes.SUMMARY_NOT_MARKDOWN, `SUMMARY entry ${JSON.stringify(e.dest)} is not a Markdown file; kept as a link`, { severity: 'info', path: config.summary, line: e.line }));
+        warnings.push(
+          warning(FormatWarningCodes.SUMMARY_NOT_MARKDOWN, `SUMMARY entry ${JSON.stringify(e.dest)} is not a Markdown file; kept as a link`, {
+            severity: 'info',
+            path: config.summary,
+            line: e.line,
+          }),
+        );
         node = linkPage(e.text, e.dest, { kind: 'unresolved', path: resolved }, e.linkTitle);
       } else if (pageByPath.has(resolved)) {
-        warnings.push(warning(FormatWarningCodes.SUMMARY_DUPLICATE_ENTRY, `SUMMARY lists ${JSON.stringify(resolved)} more than once; later entries become links to the first`, { path: config.summary, line: e.line }));
+        warnings.push(
+          warning(
+            FormatWarningCodes.SUMMARY_DUPLICATE_ENTRY,
+            `SUMMARY lists ${JSON.stringify(resolved)} more than once; later entries become links to the first`,
+            { path: config.summary, line: e.line },
+          ),
+        );
         const l = linkPage(e.text, e.dest, { kind: 'unresolved', path: resolved }, e.linkTitle);
         pendingLinks.push({ page: l, path: resolved });
         node = l;

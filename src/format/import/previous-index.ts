@@ -20,7 +20,15 @@ function push<T>(m: Map<string, T[]>, key: string, value: T): void {
 }
 
 export function indexPrevious(prev: RevisionModel | undefined): PreviousIndex {
-  const idx: PreviousIndex = { byPath: new Map(), byOid: new Map(), groupsByTitle: new Map(), linksByHref: new Map(), otherIds: new Map(), filesByPath: new Map(), filesByOid: new Map() };
+  const idx: PreviousIndex = {
+    byPath: new Map(),
+    byOid: new Map(),
+    groupsByTitle: new Map(),
+    linksByHref: new Map(),
+    otherIds: new Map(),
+    filesByPath: new Map(),
+    filesByOid: new Map(),
+  };
   if (!prev) return idx;
   for (const p of allPages(prev.pages)) {
     if (p.kind === 'document' && p.git) {

@@ -7,8 +7,14 @@ export function resolveRedirects(ctx: Pick<ImportContext, 'config' | 'warnings' 
   const { config, pageByPath } = ctx;
   for (const r of config.redirects) {
     const to = resolvePath(config.root, r.to.replace(/^\.\//, ''));
-    const target = to === null ? undefined : pageByPath.get(to) ?? pageByPath.get(joinPath(to, 'README.md'));
+    const target = to === null ? undefined : (pageByPath.get(to) ?? pageByPath.get(joinPath(to, 'README.md')));
     if (target) r.pageId = target.id;
-    else ctx.warnings.push(warning(FormatWarningCodes.REDIRECT_UNRESOLVED, `redirect ${JSON.stringify(r.from)} → ${JSON.stringify(r.to)} does not name a page`, { severity: 'info', ...(config.configPath ? { path: config.configPath } : {}) }));
+    else
+      ctx.warnings.push(
+        warning(FormatWarningCodes.REDIRECT_UNRESOLVED, `redirect ${JSON.stringify(r.from)} → ${JSON.stringify(r.to)} does not name a page`, {
+          severity: 'info',
+          ...(config.configPath ? { path: config.configPath } : {}),
+        }),
+      );
   }
 }

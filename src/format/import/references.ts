@@ -9,7 +9,9 @@ import type { ImportContext } from './context.js';
  * link that does not resolve, a missing asset, a file Folio does not manage); covers name a space file; SUMMARY links
  * with an anchor or listed twice point to their page; a space file is `referenced` when some page uses it.
  */
-export function resolveReferences(ctx: Pick<ImportContext, 'tree' | 'config' | 'warnings' | 'loads' | 'pageByPath' | 'filesByPath' | 'files' | 'rawUrls' | 'pendingLinks'>): void {
+export function resolveReferences(
+  ctx: Pick<ImportContext, 'tree' | 'config' | 'warnings' | 'loads' | 'pageByPath' | 'filesByPath' | 'files' | 'rawUrls' | 'pendingLinks'>,
+): void {
   const { tree, config, warnings, pageByPath, filesByPath } = ctx;
   const root = config.root;
   const pagesByPath = new Map<string, string>([...pageByPath].map(([p, page]) => [p, page.id]));
@@ -27,11 +29,26 @@ export function resolveReferences(ctx: Pick<ImportContext, 'tree' | 'config' | '
         const inGitbookDir = /(^|\/)\.gitbook\//.test(p);
         const isPage = isMarkdownPath(p) || (!inGitbookDir && !/\.[^/]+$/.test(basename(p)));
         if (r.problem === 'unmanaged') {
-          warnings.push(warning(FormatWarningCodes.LINK_UNRESOLVED, `${page.git!.path}: link ${JSON.stringify(url)} points to a file that is not a page or space file`, { path: page.git!.path, data: { url } }));
+          warnings.push(
+            warning(FormatWarningCodes.LINK_UNRESOLVED, `${page.git!.path}: link ${JSON.stringify(url)} points to a file that is not a page or space file`, {
+              path: page.git!.path,
+              data: { url },
+            }),
+          );
         } else if (isPage) {
-          warnings.push(warning(FormatWarningCodes.LINK_UNRESOLVED, `${page.git!.path}: link ${JSON.stringify(url)} does not resolve`, { path: page.git!.path, data: { url } }));
+          warnings.push(
+            warning(FormatWarningCodes.LINK_UNRESOLVED, `${page.git!.path}: link ${JSON.stringify(url)} does not resolve`, {
+              path: page.git!.path,
+              data: { url },
+            }),
+          );
         } else {
-          warnings.push(warning(FormatWarningCodes.ASSET_MISSING, `${page.git!.path}: ${JSON.stringify(url)} names a missing file`, { path: page.git!.path, data: { url } }));
+          warnings.push(
+            warning(FormatWarningCodes.ASSET_MISSING, `${page.git!.path}: ${JSON.stringify(url)} names a missing file`, {
+              path: page.git!.path,
+              data: { url },
+            }),
+          );
         }
       }
     }
@@ -45,13 +62,21 @@ export function resolveReferences(ctx: Pick<ImportContext, 'tree' | 'config' | '
       if (hit) {
         page.cover.fileId = filesByPath.get(hit)!;
         referenced.add(page.cover.fileId);
-      } else warnings.push(warning(FormatWarningCodes.ASSET_MISSING, `${page.git!.path}: cover ${JSON.stringify(c)} names a missing file`, { path: page.git!.path }));
+      } else
+        warnings.push(
+          warning(FormatWarningCodes.ASSET_MISSING, `${page.git!.path}: cover ${JSON.stringify(c)} names a missing file`, { path: page.git!.path }),
+        );
     }
   }
   for (const { page, path, fragment } of ctx.pendingLinks) {
     const target = pageByPath.get(path);
     if (target) page.target = fragment !== undefined ? { kind: 'page', pageId: target.id, anchor: fragment } : { kind: 'page', pageId: target.id };
-    else warnings.push(warning(FormatWarningCodes.LINK_UNRESOLVED, `SUMMARY link ${JSON.stringify(page.href)} does not name a page of the table of contents`, { path: config.summary }));
+    else
+      warnings.push(
+        warning(FormatWarningCodes.LINK_UNRESOLVED, `SUMMARY link ${JSON.stringify(page.href)} does not name a page of the table of contents`, {
+          path: config.summary,
+        }),
+      );
   }
   for (const f of ctx.files) f.referenced = referenced.has(f.id);
 }

@@ -48,7 +48,13 @@ export function importResult(ctx: Pick<ImportContext, 'tree' | 'config' | 'warni
   if (docCount === 0) {
     const root = config.root;
     const others = [...ctx.tree.keys()].filter((p) => isWithin(p, root)).length;
-    warnings.push(warning(FormatWarningCodes.NO_CONTENT, `no GitBook content under ${JSON.stringify(root || '/')}: no page in the table of contents (${others} other file${others === 1 ? '' : 's'})`, { severity: 'error', data: { root, files: others } }));
+    warnings.push(
+      warning(
+        FormatWarningCodes.NO_CONTENT,
+        `no GitBook content under ${JSON.stringify(root || '/')}: no page in the table of contents (${others} other file${others === 1 ? '' : 's'})`,
+        { severity: 'error', data: { root, files: others } },
+      ),
+    );
   }
   const { parsed, reused, unlisted } = ctx.counts;
   return { revision, warnings, stats: { parsed, reused, pages: docCount, files: files.length, unlisted } };

@@ -18,13 +18,26 @@ export async function readToc(ctx: Pick<ImportContext, 'tree' | 'config' | 'warn
       strictUtf8.decode(bytes);
     } catch {
       const invalid = invalidUtf8Offsets(bytes);
-      warnings.push(warning(FormatWarningCodes.SUMMARY_INVALID_UTF8, `${config.summary} is not valid UTF-8 (${invalid.count} invalid byte${invalid.count === 1 ? '' : 's'}, first at byte ${invalid.first}); read with U+FFFD in their place, the file is rewritten only when the table of contents changes`, { severity: 'error', path: config.summary, data: { invalidBytes: invalid.count, offset: invalid.first } }));
+      warnings.push(
+        warning(
+          FormatWarningCodes.SUMMARY_INVALID_UTF8,
+          `${config.summary} is not valid UTF-8 (${invalid.count} invalid byte${invalid.count === 1 ? '' : 's'}, first at byte ${invalid.first}); read with U+FFFD in their place, the file is rewritten only when the table of contents changes`,
+          { severity: 'error', path: config.summary, data: { invalidBytes: invalid.count, offset: invalid.first } },
+        ),
+      );
     }
     const parsed = parseSummary(new TextDecoder().decode(bytes), config.summary);
     warnings.push(...parsed.warnings);
     ctx.toc = { toc: parsed.toc, summaryEntry, summaryPresent };
   } else {
-    if (summaryEntry) warnings.push(warning(FormatWarningCodes.SUMMARY_SYMLINK, `${config.summary} is a symbolic link; it is not followed, the table of contents is inferred from the folders and the link is left untouched`, { severity: 'error', path: config.summary }));
+    if (summaryEntry)
+      warnings.push(
+        warning(
+          FormatWarningCodes.SUMMARY_SYMLINK,
+          `${config.summary} is a symbolic link; it is not followed, the table of contents is inferred from the folders and the link is left untouched`,
+          { severity: 'error', path: config.summary },
+        ),
+      );
     ctx.toc = { toc: inferToc(tree, config.root, config.readme, config.summary), summaryEntry, summaryPresent };
   }
 }

@@ -9,6 +9,8 @@ export function reportUnlisted(ctx: Pick<ImportContext, 'tree' | 'config' | 'war
   for (const path of ctx.tree.keys()) {
     if (!isWithin(path, config.root) || isWithin(path, gitbookDir) || !isMarkdownPath(path) || path === config.summary || ctx.pageByPath.has(path)) continue;
     ctx.counts.unlisted++;
-    ctx.warnings.push(warning(FormatWarningCodes.PAGE_NOT_IN_SUMMARY, `${path} is not listed in the table of contents and is not imported`, { severity: 'info', path }));
+    ctx.warnings.push(
+      warning(FormatWarningCodes.PAGE_NOT_IN_SUMMARY, `${path} is not listed in the table of contents and is not imported`, { severity: 'info', path }),
+    );
   }
 }

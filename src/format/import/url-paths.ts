@@ -25,6 +25,12 @@ export function setUrlPaths(ctx: Pick<ImportContext, 'tree' | 'config' | 'warnin
   };
   setPaths(ctx.pages, '');
   if (!ctx.pageByPath.has(readmePath)) {
-    ctx.warnings.push(warning(FormatWarningCodes.README_MISSING, `the first page ${readmePath} is ${ctx.tree.has(readmePath) ? 'not listed in the table of contents' : 'missing'}`, { path: readmePath }));
+    ctx.warnings.push(
+      warning(
+        FormatWarningCodes.README_MISSING,
+        `the first page ${readmePath} is ${ctx.tree.has(readmePath) ? 'not listed in the table of contents' : 'missing'}`,
+        { path: readmePath },
+      ),
+    );
   }
 }

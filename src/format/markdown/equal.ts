@@ -38,7 +38,8 @@ export function pageFilesEqual(a: PageFile, b: PageFile, options: { ignoreStyle?
 export function describeDifference(a: PageFile, b: PageFile): string | null {
   if ((a.frontMatter?.toString() ?? null) !== (b.frontMatter?.toString() ?? null)) return 'frontMatter';
   if (!nodesEqual(a.title, b.title)) return `title ${JSON.stringify(a.title)} vs ${JSON.stringify(b.title)}`;
-  for (const k of Object.keys(a.style) as Array<keyof PageFile['style']>) if (a.style[k] !== b.style[k]) return `style.${k}: ${String(a.style[k])} vs ${String(b.style[k])}`;
+  for (const k of Object.keys(a.style) as Array<keyof PageFile['style']>)
+    if (a.style[k] !== b.style[k]) return `style.${k}: ${String(a.style[k])} vs ${String(b.style[k])}`;
   const ca = a.document.children;
   const cb = b.document.children;
   for (let i = 0; i < Math.max(ca.length, cb.length); i++) {

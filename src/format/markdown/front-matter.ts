@@ -48,7 +48,10 @@ export class FrontMatter {
       values = raw.trim() === '' ? {} : yaml.load(raw, { schema: yaml.CORE_SCHEMA });
     } catch (e) {
       const err = e as { reason?: string; message?: string; mark?: { line?: number } };
-      const fm = new FrontMatter(raw, new FrontMatterInvalidError(err.reason ?? String(err.message), err.mark?.line === undefined ? undefined : err.mark.line + 2));
+      const fm = new FrontMatter(
+        raw,
+        new FrontMatterInvalidError(err.reason ?? String(err.message), err.mark?.line === undefined ? undefined : err.mark.line + 2),
+      );
       return fm;
     }
     if (values === null || values === undefined) values = {};
@@ -82,7 +85,7 @@ export class FrontMatter {
     for (const line of lines) {
       const m = TOP_LEVEL_KEY.exec(line);
       if (m) {
-        const key = m[1] !== undefined ? JSON.parse(`"${m[1]}"`) as string : m[2] !== undefined ? m[2].replace(/''/g, "'") : m[3]!;
+        const key = m[1] !== undefined ? (JSON.parse(`"${m[1]}"`) as string) : m[2] !== undefined ? m[2].replace(/''/g, "'") : m[3]!;
         current = { key, raw: line };
         this.entries.push(current);
       } else if (current) current.raw += line;
@@ -160,17 +163,39 @@ export class FrontMatter {
   }
 
   // Typed accessors for the keys GitBook writes.
-  get description(): string | undefined { return str(this.get('description')); }
-  get icon(): string | undefined { return str(this.get('icon')); }
-  get cover(): string | undefined { return str(this.get('cover')); }
-  get coverY(): number | undefined { return num(this.get('coverY')); }
-  get coverHeight(): number | undefined { return num(this.get('coverHeight')); }
-  get hidden(): boolean { return this.get('hidden') === true; }
-  get noIndex(): boolean { return this.get('noIndex') === true; }
-  get layout(): Record<string, unknown> | undefined { return obj(this.get('layout')); }
-  get metaLinks(): FrontMatterLinks | undefined { return obj(this.get('metaLinks')) as FrontMatterLinks | undefined; }
-  get if(): string | undefined { return str(this.get('if')); }
-  get vars(): Record<string, unknown> | undefined { return obj(this.get('vars')); }
+  get description(): string | undefined {
+    return str(this.get('description'));
+  }
+  get icon(): string | undefined {
+    return str(this.get('icon'));
+  }
+  get cover(): string | undefined {
+    return str(this.get('cover'));
+  }
+  get coverY(): number | undefined {
+    return num(this.get('coverY'));
+  }
+  get coverHeight(): number | undefined {
+    return num(this.get('coverHeight'));
+  }
+  get hidden(): boolean {
+    return this.get('hidden') === true;
+  }
+  get noIndex(): boolean {
+    return this.get('noIndex') === true;
+  }
+  get layout(): Record<string, unknown> | undefined {
+    return obj(this.get('layout'));
+  }
+  get metaLinks(): FrontMatterLinks | undefined {
+    return obj(this.get('metaLinks')) as FrontMatterLinks | undefined;
+  }
+  get if(): string | undefined {
+    return str(this.get('if'));
+  }
+  get vars(): Record<string, unknown> | undefined {
+    return obj(this.get('vars'));
+  }
   get tags(): Array<string | { tag: string; primary?: boolean }> | undefined {
     const t = this.get('tags');
     return Array.isArray(t) ? (t as Array<string | { tag: string; primary?: boolean }>) : undefined;

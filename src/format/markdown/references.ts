@@ -61,7 +61,15 @@ export function collectReferences(target: Root | PageFile): Reference[] {
     const fm = target.frontMatter;
     const cover = fm.cover;
     if (cover !== undefined) {
-      refs.push({ kind: 'frontMatter', url: cover, nodeType: 'yaml', attribute: 'cover', set(url) { if (url !== fm.cover) fm.set('cover', url); } });
+      refs.push({
+        kind: 'frontMatter',
+        url: cover,
+        nodeType: 'yaml',
+        attribute: 'cover',
+        set(url) {
+          if (url !== fm.cover) fm.set('cover', url);
+        },
+      });
     }
   }
   return refs;

@@ -13,7 +13,15 @@ export function tocFromRevision(revision: RevisionModel, paths: PagePaths): Pars
   const s = revision.summary;
   const toc: ParsedToc = {
     sections: [],
-    style: { heading: s.heading, indent: s.indent, bullet: s.bullet, escapeDestinations: s.escapeDestinations, escapeParens: s.escapeParens ?? false, separator: s.separator, trailingNewlines: s.trailingNewlines ?? 1 },
+    style: {
+      heading: s.heading,
+      indent: s.indent,
+      bullet: s.bullet,
+      escapeDestinations: s.escapeDestinations,
+      escapeParens: s.escapeParens ?? false,
+      separator: s.separator,
+      trailingNewlines: s.trailingNewlines ?? 1,
+    },
     comments: [...s.comments],
   };
   // page id → the entry or section written for it (to put comments back where they stood)
@@ -75,7 +83,8 @@ export function tocFromRevision(revision: RevisionModel, paths: PagePaths): Pars
     toc.commentPlaces = s.commentPlaces.map((c) => {
       const at = c.after === null ? undefined : written.get(c.after);
       // A comment after a page that is no longer written keeps no place: it goes to the end.
-      const after: CommentAnchor = c.after === null ? { top: true } : at === undefined ? { section: { group: null, entries: [] } } : 'entries' in at ? { section: at } : { entry: at };
+      const after: CommentAnchor =
+        c.after === null ? { top: true } : at === undefined ? { section: { group: null, entries: [] } } : 'entries' in at ? { section: at } : { entry: at };
       return { after, blankBefore: c.blankBefore };
     });
   }

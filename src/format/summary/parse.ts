@@ -9,7 +9,9 @@ const SEPARATOR = /^ {0,3}([*_-])(?:[ \t]*\1){2,}[ \t]*$/;
 const FENCE = /^(`{3,}|~{3,})(.*)$/;
 
 /** Parse `[text](dest "title")` at the start of `s`. */
-export function parseLinkItem(s: string): { text: string; dest: string; rawText: string; rawDest: string; angle: boolean; title?: string; rest: string } | null {
+export function parseLinkItem(
+  s: string,
+): { text: string; dest: string; rawText: string; rawDest: string; angle: boolean; title?: string; rest: string } | null {
   if (s[0] !== '[') return null;
   let i = 1;
   let depth = 0;
@@ -68,7 +70,14 @@ export function parseLinkItem(s: string): { text: string; dest: string; rawText:
     while (s[i] === ' ' || s[i] === '\t') i++;
   }
   if (s[i] !== ')') return null;
-  const out: { text: string; dest: string; rawText: string; rawDest: string; angle: boolean; title?: string; rest: string } = { text: unescapeMarkdown(rawText), dest: unescapeMarkdown(rawDest), rawText, rawDest, angle, rest: s.slice(i + 1) };
+  const out: { text: string; dest: string; rawText: string; rawDest: string; angle: boolean; title?: string; rest: string } = {
+    text: unescapeMarkdown(rawText),
+    dest: unescapeMarkdown(rawDest),
+    rawText,
+    rawDest,
+    angle,
+    rest: s.slice(i + 1),
+  };
   if (title !== undefined) out.title = title;
   return out;
 }
@@ -84,7 +93,15 @@ export function parseSummary(text: string, path: string): { toc: ParsedToc; warn
   const comments: string[] = [];
   const commentPlaces: NonNullable<ParsedToc['commentPlaces']> = [];
   let last: CommentAnchor = { top: true };
-  const style: TocStyle = { heading: 'Table of contents', indent: 2, bullet: '*', escapeDestinations: false, escapeParens: false, separator: '***', trailingNewlines: 1 };
+  const style: TocStyle = {
+    heading: 'Table of contents',
+    indent: 2,
+    bullet: '*',
+    escapeDestinations: false,
+    escapeParens: false,
+    separator: '***',
+    trailingNewlines: 1,
+  };
   let headingSeen = false;
   let indentSeen = false;
   let bulletSeen = false;
@@ -107,7 +124,14 @@ export function parseSummary(text: string, path: string): { toc: ParsedToc; warn
       commentPlaces.push({ after: last, blankBefore: n > 0 && lines[n - 1]!.trim() === '' });
       for (const inner of raw.split('\n')) {
         const m = /\[([^\]]*)\]\(([^)]*)\)/.exec(inner);
-        if (m) warnings.push(warning(FormatWarningCodes.SUMMARY_COMMENTED_ENTRY, `entry ${JSON.stringify(m[2])} is hidden in an HTML comment and not imported`, { severity: 'info', path, line: lineNo }));
+        if (m)
+          warnings.push(
+            warning(FormatWarningCodes.SUMMARY_COMMENTED_ENTRY, `entry ${JSON.stringify(m[2])} is hidden in an HTML comment and not imported`, {
+              severity: 'info',
+              path,
+              line: lineNo,
+            }),
+          );
       }
       n = j;
       continue;
@@ -144,7 +168,9 @@ export function parseSummary(text: string, path: string): { toc: ParsedToc; warn
     }
     const m = ITEM.exec(line);
     if (!m) {
-      warnings.push(warning(FormatWarningCodes.SUMMARY_UNPARSED_LINE, `line not understood and ignored: ${JSON.stringify(line.slice(0, 120))}`, { path, line: lineNo }));
+      warnings.push(
+        warning(FormatWarningCodes.SUMMARY_UNPARSED_LINE, `line not understood and ignored: ${JSON.stringify(line.slice(0, 120))}`, { path, line: lineNo }),
+      );
       continue;
     }
     const indent = m[1]!.length;
@@ -170,13 +196,19 @@ export function parseSummary(text: string, path: string): { toc: ParsedToc; warn
         if (l.trim().startsWith(marker) && l.trim().replace(/[`~]/g, '') === '') break;
         body.push(l.slice(Math.min(contentCol, l.length - l.trimStart().length)));
       }
-      if (j >= lines.length) warnings.push(warning(FormatWarningCodes.SUMMARY_UNPARSED_LINE, 'unterminated code fence in SUMMARY.md entry', { path, line: lineNo }));
+      if (j >= lines.length)
+        warnings.push(warning(FormatWarningCodes.SUMMARY_UNPARSED_LINE, 'unterminated code fence in SUMMARY.md entry', { path, line: lineNo }));
       entry = { kind: 'yaml', source: body.join('\n'), children: [], line: lineNo };
       n = j;
     } else {
       const link = parseLinkItem(content);
       if (!link || link.rest.trim() !== '') {
-        warnings.push(warning(FormatWarningCodes.SUMMARY_UNPARSED_LINE, `entry is not a link and is ignored: ${JSON.stringify(content.slice(0, 120))}`, { path, line: lineNo }));
+        warnings.push(
+          warning(FormatWarningCodes.SUMMARY_UNPARSED_LINE, `entry is not a link and is ignored: ${JSON.stringify(content.slice(0, 120))}`, {
+            path,
+            line: lineNo,
+          }),
+        );
         continue;
       }
       if (!link.angle && /\\[_*`]/.test(link.rawDest)) style.escapeDestinations = true;

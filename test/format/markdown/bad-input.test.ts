@@ -59,6 +59,8 @@ describe('FrontMatter', () => {
     const fm = FrontMatter.parse(raw);
     fm.set('description', 'x'.repeat(30) + ' ' + 'y'.repeat(60));
     fm.set('noIndex', true).delete('icon');
-    expect(fm.toString()).toBe(`description: >-\n  ${'x'.repeat(30)}\n  ${'y'.repeat(60)}\nlayout:\n  width: wide\n  title:\n    visible: false\nversion: '1.0'\nhidden: true\nnoIndex: true\n`);
+    expect(fm.toString()).toBe(
+      `description: >-\n  ${'x'.repeat(30)}\n  ${'y'.repeat(60)}\nlayout:\n  width: wide\n  title:\n    visible: false\nversion: '1.0'\nhidden: true\nnoIndex: true\n`,
+    );
   });
 });

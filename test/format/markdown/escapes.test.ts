@@ -10,7 +10,14 @@ function legacyPage(paragraph: string): string {
 
 describe('legacy delimiter escapes: only where needed', () => {
   it('keeps broken-flanking emphasis markers unescaped (they re-parse as the same literal text)', () => {
-    for (const p of ['**Unable. ** “Unable” is nearly the passive voice.', '**Release date: **2021-09-30', 'GIN** **可以支援', '**練習：**試試看', '* **description \\(str,** 选**\\)**: UI', '由 .key 所組成_。_jsonb\\_ops 也支持']) {
+    for (const p of [
+      '**Unable. ** “Unable” is nearly the passive voice.',
+      '**Release date: **2021-09-30',
+      'GIN** **可以支援',
+      '**練習：**試試看',
+      '* **description \\(str,** 选**\\)**: UI',
+      '由 .key 所組成_。_jsonb\\_ops 也支持',
+    ]) {
       const text = legacyPage(p);
       expect(serializePageFile(parsePageFile(text))).toBe(text);
     }
@@ -93,8 +100,15 @@ describe('tilde escaping in prose follows the file', () => {
 describe('text inside inline HTML in table cells', () => {
   const table = (cell: string) => `| a |\n| - |\n| ${cell} |\n`;
   it('is written as HTML content (`&#x3C;`, `&#x26;`, literal `*`/`[`) when the cell re-parses the same', () => {
-    for (const cell of ['<p><code>count</code> ( <code>*</code> )</p>', '<p><code>&#x3C;anonymous></code> and <code>?&#x26;</code></p>', "<p><code>'[2011-01-01,2011-03-01)'::tsrange @> x</code></p>", '<p>reads as <code>********</code></p>']) {
-      const text = table(cell).replace('| - |', `| ${'-'.repeat(cell.length)} |`).replace('| a |', `| a${' '.repeat(cell.length - 1)} |`);
+    for (const cell of [
+      '<p><code>count</code> ( <code>*</code> )</p>',
+      '<p><code>&#x3C;anonymous></code> and <code>?&#x26;</code></p>',
+      "<p><code>'[2011-01-01,2011-03-01)'::tsrange @> x</code></p>",
+      '<p>reads as <code>********</code></p>',
+    ]) {
+      const text = table(cell)
+        .replace('| - |', `| ${'-'.repeat(cell.length)} |`)
+        .replace('| a |', `| a${' '.repeat(cell.length - 1)} |`);
       expect(serializePageFile(parsePageFile(text))).toBe(text);
     }
   });
@@ -103,7 +117,9 @@ describe('text inside inline HTML in table cells', () => {
     const text = '| a |\n| - |\n| <b>\\*x</b> <b>y\\*</b> |\n';
     const page = parsePageFile(text);
     const again = parsePageFile(serializePageFile(page));
-    expect(JSON.stringify(again.document, (k, v) => (k === 'position' ? undefined : v))).toBe(JSON.stringify(page.document, (k, v) => (k === 'position' ? undefined : v)));
+    expect(JSON.stringify(again.document, (k, v) => (k === 'position' ? undefined : v))).toBe(
+      JSON.stringify(page.document, (k, v) => (k === 'position' ? undefined : v)),
+    );
     expect(serializePageFile(page)).toContain('\\*x');
   });
 });

@@ -19,7 +19,9 @@ describe.skipIf(repos.length === 0)('GitBook corpus fidelity', () => {
         else failures.push(rel);
       }
       const pct = (100 * identical) / repo.written.length;
-      console.log(JSON.stringify({ repo: repo.name, written: repo.written.length, identical, percent: Number(pct.toFixed(2)), failures: failures.slice(0, 5) }));
+      console.log(
+        JSON.stringify({ repo: repo.name, written: repo.written.length, identical, percent: Number(pct.toFixed(2)), failures: failures.slice(0, 5) }),
+      );
       expect(pct).toBeGreaterThanOrEqual(97);
     }, 300_000);
 

@@ -8,7 +8,12 @@ import { decodePage, encodePage } from '../../../src/format/page-codec.js';
 
 function laughs(levels: number): string {
   const lines = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]'];
-  for (let i = 1; i < levels; i++) lines.push(`l${i}: &l${i} [${Array(10).fill(i === 1 ? '*a' : `*l${i - 1}`).join(',')}]`);
+  for (let i = 1; i < levels; i++)
+    lines.push(
+      `l${i}: &l${i} [${Array(10)
+        .fill(i === 1 ? '*a' : `*l${i - 1}`)
+        .join(',')}]`,
+    );
   return `---\n${lines.join('\n')}\n---\n\n# Laughs\n\nBody.\n`;
 }
 

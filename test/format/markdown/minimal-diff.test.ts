@@ -15,7 +15,8 @@ function firstParagraphText(page: ReturnType<typeof parsePageFile>): Text | unde
 
 describe('minimal-diff serialization', () => {
   // A hand-written legacy-looking file whose style the exporter would not reproduce.
-  const original = '---\ndescription:    odd   spacing kept\ntitle: x\n---\n\n# Title\n\nFirst   paragraph with *stars* and trailing.\n\n\n-   hand list\n-   second\n\nSecond paragraph.\n\nThird paragraph.\n';
+  const original =
+    '---\ndescription:    odd   spacing kept\ntitle: x\n---\n\n# Title\n\nFirst   paragraph with *stars* and trailing.\n\n\n-   hand list\n-   second\n\nSecond paragraph.\n\nThird paragraph.\n';
 
   it('unchanged model gives back the original bytes', () => {
     const page = parsePageFile(original);
@@ -65,7 +66,10 @@ describe('minimal-diff serialization', () => {
         const line = para.position!.start.line;
         const diff = changedLines(text, out);
         expect(diff.length, `${repo.name}/${rel}`).toBeGreaterThan(0);
-        expect(diff.every((l) => l >= line && l <= para.position!.end.line), `${repo.name}/${rel}: ${diff.join(',')}`).toBe(true);
+        expect(
+          diff.every((l) => l >= line && l <= para.position!.end.line),
+          `${repo.name}/${rel}: ${diff.join(',')}`,
+        ).toBe(true);
         checked++;
       }
     }

@@ -34,7 +34,9 @@ describe('liquid plugins', () => {
   });
 
   it('tabs: nested tab blocks with GitBook spacing', () => {
-    const p = roundTrip('{% tabs %}\n{% tab title="Linux" icon="linux" %}\nRun it.\n{% endtab %}\n\n{% tab title="macOS" %}\n```bash\nbrew install x\n```\n{% endtab %}\n{% endtabs %}\n');
+    const p = roundTrip(
+      '{% tabs %}\n{% tab title="Linux" icon="linux" %}\nRun it.\n{% endtab %}\n\n{% tab title="macOS" %}\n```bash\nbrew install x\n```\n{% endtab %}\n{% endtabs %}\n',
+    );
     const tabs = block(p);
     expect(tabs.children.map((c) => (c as LiquidBlock).name)).toEqual(['tab', 'tab']);
     expect((tabs.children[1] as LiquidBlock).children[0]!.type).toBe('code');
@@ -48,7 +50,9 @@ describe('liquid plugins', () => {
   });
 
   it('embed with and without end tag; legacy caption attribute', () => {
-    const p = roundTrip('{% embed url="https://youtu.be/x" %}\n\n{% embed url="https://a.b" %}\nCaption text\n{% endembed %}\n\n{% embed url="https://c.d" caption="Old" %}\n');
+    const p = roundTrip(
+      '{% embed url="https://youtu.be/x" %}\n\n{% embed url="https://a.b" %}\nCaption text\n{% endembed %}\n\n{% embed url="https://c.d" caption="Old" %}\n',
+    );
     expect(block(p, 0).selfClosing).toBe(true);
     expect(block(p, 1).selfClosing).toBe(false);
     expect(block(p, 2).attributes[1]).toEqual({ name: 'caption', value: 'Old', quote: '"' });
@@ -65,7 +69,9 @@ describe('liquid plugins', () => {
   it('openapi families incl. legacy api-method with unquoted values', () => {
     roundTrip('{% openapi-operation spec="my-api" path="/pets/{id}" method="get" %}\n[OpenAPI my-api](https://x)\n{% endopenapi-operation %}\n');
     roundTrip('{% openapi src="../.gitbook/assets/api.yaml" path="/pets" method="post" %}\n[api.yaml](<../.gitbook/assets/api.yaml>)\n{% endopenapi %}\n');
-    const p = roundTrip('{% api-method method="get" host="https://h" path="/v1/x" %}\n{% api-method-summary %}\nGet\n{% endapi-method-summary %}\n\n{% api-method-spec %}\n{% api-method-request %}\n{% api-method-path-parameters %}\n{% api-method-parameter name="id" type="string" required=true %}\nThe\\_id\n{% endapi-method-parameter %}\n{% endapi-method-path-parameters %}\n{% endapi-method-request %}\n{% endapi-method-spec %}\n{% endapi-method %}\n');
+    const p = roundTrip(
+      '{% api-method method="get" host="https://h" path="/v1/x" %}\n{% api-method-summary %}\nGet\n{% endapi-method-summary %}\n\n{% api-method-spec %}\n{% api-method-request %}\n{% api-method-path-parameters %}\n{% api-method-parameter name="id" type="string" required=true %}\nThe\\_id\n{% endapi-method-parameter %}\n{% endapi-method-path-parameters %}\n{% endapi-method-request %}\n{% endapi-method-spec %}\n{% endapi-method %}\n',
+    );
     expect(block(p).name).toBe('api-method');
   });
 
@@ -119,7 +125,16 @@ describe('markdown conventions', () => {
   it('a new page gets the current style', () => {
     const page = parsePageFile('');
     page.title = { text: 'New page' };
-    page.document.children = [{ type: 'list', ordered: false, spread: false, children: [{ type: 'listItem', spread: false, children: [{ type: 'paragraph', children: [{ type: 'emphasis', children: [{ type: 'text', value: 'a_b' }] }] }] }] }];
+    page.document.children = [
+      {
+        type: 'list',
+        ordered: false,
+        spread: false,
+        children: [
+          { type: 'listItem', spread: false, children: [{ type: 'paragraph', children: [{ type: 'emphasis', children: [{ type: 'text', value: 'a_b' }] }] }] },
+        ],
+      },
+    ];
     page.style.trailingNewlines = 1;
     expect(serializePageFile(page)).toBe('# New page\n\n* _a\\_b_\n');
   });

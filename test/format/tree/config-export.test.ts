@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { exportRevision, importTree, treeFromFiles } from '../../../src/format/index.js';
 
 const decoder = new TextDecoder();
-const CONFIG = "root: ./docs/\n\nstructure:\n  readme: intro.md   # first page\n\nredirects:\n  old/page: guide.md\n";
+const CONFIG = 'root: ./docs/\n\nstructure:\n  readme: intro.md   # first page\n\nredirects:\n  old/page: guide.md\n';
 const files = {
   '.gitbook.yaml': CONFIG,
   'docs/intro.md': '# Intro\n\nWelcome.\n',

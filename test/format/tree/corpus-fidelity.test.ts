@@ -3,8 +3,14 @@ import { fidelity, loadRepo } from './corpus.js';
 
 // Every corpus repository except pgsql-tw+gitbook-docs (see corpus-pgsql.test.ts).
 const REPOS = [
-  'GitbookIO+git-sync-normalization', 'GitbookIO+public-docs', 'BlockRazorinc+docs_en', 'stacks-network+docs',
-  'NSO-developer+nso-gitbook', 'wandb+gitbook', 'FlowiseAI+FlowiseDocs', 'aimlapi+api-docs',
+  'GitbookIO+git-sync-normalization',
+  'GitbookIO+public-docs',
+  'BlockRazorinc+docs_en',
+  'stacks-network+docs',
+  'NSO-developer+nso-gitbook',
+  'wandb+gitbook',
+  'FlowiseAI+FlowiseDocs',
+  'aimlapi+api-docs',
 ];
 
 describe.each(REPOS)('corpus %s', (name) => {

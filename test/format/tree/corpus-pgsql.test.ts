@@ -50,11 +50,17 @@ describe(`corpus ${NAME} (1000-page case)`, () => {
     // Delete a leaf page that uses an asset no other page references (found generically).
     const removed = structuredClone(first.revision);
     const users = new Map<string, number>();
-    for (const p of documents(removed.pages)) for (const id of new Set(p.references.flatMap((r) => (r.target.kind === 'file' ? [r.target.fileId] : [])))) users.set(id, (users.get(id) ?? 0) + 1);
+    for (const p of documents(removed.pages))
+      for (const id of new Set(p.references.flatMap((r) => (r.target.kind === 'file' ? [r.target.fileId] : [])))) users.set(id, (users.get(id) ?? 0) + 1);
     const remove = (list: typeof removed.pages): string[] | null => {
       for (let i = 0; i < list.length; i++) {
         const p = list[i]!;
-        if (p.kind === 'document' && p.children.length === 0 && p.git && p.references.some((r) => r.target.kind === 'file' && users.get(r.target.fileId) === 1)) {
+        if (
+          p.kind === 'document' &&
+          p.children.length === 0 &&
+          p.git &&
+          p.references.some((r) => r.target.kind === 'file' && users.get(r.target.fileId) === 1)
+        ) {
           list.splice(i, 1);
           const own = p.references.flatMap((r) => (r.target.kind === 'file' && users.get(r.target.fileId) === 1 ? [r.target.fileId] : []));
           return [p.git.path, ...removed.files.filter((f) => own.includes(f.id)).map((f) => f.path)];

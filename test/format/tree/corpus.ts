@@ -21,7 +21,9 @@ export async function loadRepo(name: string): Promise<CorpusRepo> {
   const root = /^root:\s*(.*)$/m.exec(source)?.[1]?.trim() ?? '.';
   const top = join(CORPUS, name, '.gitbook.yaml');
   const projectDirectory = existsSync(top) && /^\s*root:/m.test(readFileSync(top, 'utf8')) ? '' : root === '.' ? '' : root;
-  const written = readFileSync(join(CORPUS, `${name}.gitbook-written.txt`), 'utf8').split('\n').filter(Boolean);
+  const written = readFileSync(join(CORPUS, `${name}.gitbook-written.txt`), 'utf8')
+    .split('\n')
+    .filter(Boolean);
   return { name, tree: await readWorkingTree(join(CORPUS, name)), projectDirectory, written };
 }
 

@@ -108,8 +108,20 @@ describe('export of an edited page: minimal diff, changed blocks in GitBook curr
     const tree = treeFromFiles({ 'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n', 'README.md': '# Home\n' });
     const { revision } = await importTree(tree);
     const fresh: DocumentPage = {
-      id: 'newpage1', kind: 'document', title: 'Fresh', titleSource: 'heading', slug: 'fresh', path: 'fresh', hidden: false, noIndex: false,
-      frontMatter: null, frontMatterValid: true, markdown: '# Fresh\n\n- a\n- b\n\nSome *text*.\n', derived: '', references: [], children: [],
+      id: 'newpage1',
+      kind: 'document',
+      title: 'Fresh',
+      titleSource: 'heading',
+      slug: 'fresh',
+      path: 'fresh',
+      hidden: false,
+      noIndex: false,
+      frontMatter: null,
+      frontMatterValid: true,
+      markdown: '# Fresh\n\n- a\n- b\n\nSome *text*.\n',
+      derived: '',
+      references: [],
+      children: [],
     };
     revision.pages.push(fresh);
     const { changes } = await exportRevision(revision, tree);
@@ -129,34 +141,40 @@ describe('export of an edited page: minimal diff, changed blocks in GitBook curr
   });
 
   const CORPUS_REPOS = ['NSO-developer+nso-gitbook', 'FlowiseAI+FlowiseDocs', 'wandb+gitbook'].filter((n) => existsSync(`${CORPUS}/${n}`));
-  it.skipIf(CORPUS_REPOS.length === 0)('on corpus pages (hand-written and 2021-era), changing one paragraph changes only its lines in the exported file', async () => {
-    let checked = 0;
-    for (const name of CORPUS_REPOS) {
-      const repo = await loadRepo(name);
-      const { revision } = await importTree(repo.tree, { projectDirectory: repo.projectDirectory });
-      const base = structuredClone(revision);
-      // hand-written pages first (not in the GitBook-written list), then the others
-      const pages = [...documents(revision.pages)].filter((p) => p.markdown !== null && !p.markdown.includes('\r') && !p.markdown.startsWith('\uFEFF'));
-      pages.sort((x, y) => Number(repo.written.includes(x.git!.path)) - Number(repo.written.includes(y.git!.path)));
-      let inRepo = 0;
-      for (const page of pages) {
-        if (inRepo >= 5) break;
-        const original = page.markdown!;
-        const parsed = parsePageFile(original);
-        const para = parsed.document.children.find((b): b is Paragraph => b.type === 'paragraph' && b.position!.start.line === b.position!.end.line && b.children.length > 1);
-        if (!para) continue;
-        const edited = structuredClone(base);
-        const target = doc(edited, page.git!.path);
-        target.markdown = original.slice(0, para.position!.start.offset!) + 'Edited by Folio: a *new* sentence.' + original.slice(para.position!.end.offset!);
-        const { changes } = await exportRevision(edited, repo.tree, { base });
-        expect([...changes.keys()], `${name}/${page.git!.path}`).toEqual([page.git!.path]);
-        const out = dec(changes.get(page.git!.path))!;
-        expect(changedLines(original, out), `${name}/${page.git!.path}`).toEqual([para.position!.start.line]);
-        expect(out.split('\n')[para.position!.start.line - 1]).toBe('Edited by Folio: a _new_ sentence.');
-        inRepo++;
-        checked++;
+  it.skipIf(CORPUS_REPOS.length === 0)(
+    'on corpus pages (hand-written and 2021-era), changing one paragraph changes only its lines in the exported file',
+    async () => {
+      let checked = 0;
+      for (const name of CORPUS_REPOS) {
+        const repo = await loadRepo(name);
+        const { revision } = await importTree(repo.tree, { projectDirectory: repo.projectDirectory });
+        const base = structuredClone(revision);
+        // hand-written pages first (not in the GitBook-written list), then the others
+        const pages = [...documents(revision.pages)].filter((p) => p.markdown !== null && !p.markdown.includes('\r') && !p.markdown.startsWith('\uFEFF'));
+        pages.sort((x, y) => Number(repo.written.includes(x.git!.path)) - Number(repo.written.includes(y.git!.path)));
+        let inRepo = 0;
+        for (const page of pages) {
+          if (inRepo >= 5) break;
+          const original = page.markdown!;
+          const parsed = parsePageFile(original);
+          const para = parsed.document.children.find(
+            (b): b is Paragraph => b.type === 'paragraph' && b.position!.start.line === b.position!.end.line && b.children.length > 1,
+          );
+          if (!para) continue;
+          const edited = structuredClone(base);
+          const target = doc(edited, page.git!.path);
+          target.markdown = original.slice(0, para.position!.start.offset!) + 'Edited by Folio: a *new* sentence.' + original.slice(para.position!.end.offset!);
+          const { changes } = await exportRevision(edited, repo.tree, { base });
+          expect([...changes.keys()], `${name}/${page.git!.path}`).toEqual([page.git!.path]);
+          const out = dec(changes.get(page.git!.path))!;
+          expect(changedLines(original, out), `${name}/${page.git!.path}`).toEqual([para.position!.start.line]);
+          expect(out.split('\n')[para.position!.start.line - 1]).toBe('Edited by Folio: a _new_ sentence.');
+          inRepo++;
+          checked++;
+        }
       }
-    }
-    expect(checked).toBeGreaterThanOrEqual(10);
-  }, 300_000);
+      expect(checked).toBeGreaterThanOrEqual(10);
+    },
+    300_000,
+  );
 });

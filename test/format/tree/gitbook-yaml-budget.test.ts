@@ -5,7 +5,12 @@ import { MAX_CONFIG_VALUES, MAX_PARSED_CONFIG_CHARS, parseGitbookYaml } from '..
 /** A `.gitbook.yaml` whose redirects are a "billion laughs": 10^9 values once its aliases are expanded. */
 function aliasBomb(): string {
   const lines = ['root: ./docs/', 'x-l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
-  for (let i = 1; i <= 9; i++) lines.push(`x-l${i}: &l${i} [${Array(10).fill(`*l${i - 1}`).join(', ')}]`);
+  for (let i = 1; i <= 9; i++)
+    lines.push(
+      `x-l${i}: &l${i} [${Array(10)
+        .fill(`*l${i - 1}`)
+        .join(', ')}]`,
+    );
   lines.push('redirects: { a: *l9 }');
   return `${lines.join('\n')}\n`;
 }
@@ -16,7 +21,12 @@ describe('.gitbook.yaml budgets', () => {
     expect(parsed.root).toBeUndefined();
     expect(parsed.redirects).toEqual([]);
     expect(parsed.warnings).toEqual([
-      expect.objectContaining({ code: FormatWarningCodes.CONFIG_TOO_COMPLEX, severity: 'error', path: 'docs/.gitbook.yaml', message: expect.stringContaining(`more than ${MAX_CONFIG_VALUES} values`) }),
+      expect.objectContaining({
+        code: FormatWarningCodes.CONFIG_TOO_COMPLEX,
+        severity: 'error',
+        path: 'docs/.gitbook.yaml',
+        message: expect.stringContaining(`more than ${MAX_CONFIG_VALUES} values`),
+      }),
     ]);
   });
 
@@ -29,7 +39,10 @@ describe('.gitbook.yaml budgets', () => {
 
   it('ordinary aliases and many redirects stay within the budget', () => {
     const redirects = Array.from({ length: 2000 }, (_, i) => `  old/${i}: new/${i}.md`).join('\n');
-    const parsed = parseGitbookYaml(`root: &r ./docs/\nstructure: { readme: README.md, summary: SUMMARY.md }\nx-again: *r\nredirects:\n${redirects}\n`, '.gitbook.yaml');
+    const parsed = parseGitbookYaml(
+      `root: &r ./docs/\nstructure: { readme: README.md, summary: SUMMARY.md }\nx-again: *r\nredirects:\n${redirects}\n`,
+      '.gitbook.yaml',
+    );
     expect(parsed.root).toBe('./docs/');
     expect(parsed.redirects).toHaveLength(2000);
     expect(parsed.warnings.map((w) => w.code)).toEqual([FormatWarningCodes.CONFIG_UNKNOWN_KEY]);

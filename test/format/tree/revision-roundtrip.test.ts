@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { applyChanges, documents, exportRevision, importTree, type PageModel, type ReferenceTarget, type RevisionModel } from '../../../src/format/index.js';
 import { CORPUS, loadRepo } from './corpus.js';
 
-const REPOS = ['GitbookIO+git-sync-normalization', 'wandb+gitbook', 'FlowiseAI+FlowiseDocs', 'BlockRazorinc+docs_en'].filter((n) => existsSync(join(CORPUS, n)));
+const REPOS = ['GitbookIO+git-sync-normalization', 'wandb+gitbook', 'FlowiseAI+FlowiseDocs', 'BlockRazorinc+docs_en'].filter((n) =>
+  existsSync(join(CORPUS, n)),
+);
 
 /** The revision with ids replaced by the file paths they stand for (so two imports can be compared). */
 function projection(revision: RevisionModel) {
@@ -17,9 +19,26 @@ function projection(revision: RevisionModel) {
     switch (p.kind) {
       case 'document':
         return {
-          kind: p.kind, file: p.git?.path, title: p.title, titleSource: p.titleSource, tocTitle: p.tocTitle, linkTitle: p.linkTitle, slug: p.slug, path: p.path,
-          description: p.description, icon: p.icon, emoji: p.emoji, hidden: p.hidden, noIndex: p.noIndex, layout: p.layout, cover: p.cover && { ...p.cover, fileId: p.cover.fileId && filePath.get(p.cover.fileId) },
-          metaLinks: p.metaLinks, frontMatter: p.frontMatter, frontMatterValid: p.frontMatterValid, references: p.references.map((r) => ({ url: r.url, target: target(r.target) })), children,
+          kind: p.kind,
+          file: p.git?.path,
+          title: p.title,
+          titleSource: p.titleSource,
+          tocTitle: p.tocTitle,
+          linkTitle: p.linkTitle,
+          slug: p.slug,
+          path: p.path,
+          description: p.description,
+          icon: p.icon,
+          emoji: p.emoji,
+          hidden: p.hidden,
+          noIndex: p.noIndex,
+          layout: p.layout,
+          cover: p.cover && { ...p.cover, fileId: p.cover.fileId && filePath.get(p.cover.fileId) },
+          metaLinks: p.metaLinks,
+          frontMatter: p.frontMatter,
+          frontMatterValid: p.frontMatterValid,
+          references: p.references.map((r) => ({ url: r.url, target: target(r.target) })),
+          children,
         };
       case 'link':
         return { kind: p.kind, title: p.title, linkTitle: p.linkTitle, href: p.href, target: target(p.target), children };

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
-  applyChanges, documents, exportRevision, importTree, memoryEntry, treeFromFiles, type DocumentPage, type GroupPage, type RevisionModel, type SourceTree,
+  applyChanges,
+  documents,
+  exportRevision,
+  importTree,
+  memoryEntry,
+  treeFromFiles,
+  type DocumentPage,
+  type GroupPage,
+  type RevisionModel,
+  type SourceTree,
 } from '../../../src/format/index.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -35,8 +44,10 @@ function projectRepo(): SourceTree {
   return treeFromFiles({
     'README.md': '# Repository readme (not part of the space)\n',
     'other-space/README.md': '# Another space\n',
-    'packages/docs/.gitbook.yaml': 'root: ./content/\nstructure:\n  readme: intro.md\n  summary: toc/SUMMARY.md\nredirects:\n  old/page: ./guide.md\n  gone: ./nothing.md\n',
-    'packages/docs/content/toc/SUMMARY.md': '# Table of contents\n\n* [Intro](../intro.md)\n* [Guide](../guide.md "Guide label")\n  * [Detail](../guide/detail.md)\n\n## Extras\n\n* [Old](../old.md)\n* [Status](https://status.example.com)\n',
+    'packages/docs/.gitbook.yaml':
+      'root: ./content/\nstructure:\n  readme: intro.md\n  summary: toc/SUMMARY.md\nredirects:\n  old/page: ./guide.md\n  gone: ./nothing.md\n',
+    'packages/docs/content/toc/SUMMARY.md':
+      '# Table of contents\n\n* [Intro](../intro.md)\n* [Guide](../guide.md "Guide label")\n  * [Detail](../guide/detail.md)\n\n## Extras\n\n* [Old](../old.md)\n* [Status](https://status.example.com)\n',
     'packages/docs/content/intro.md': '# Introduction\n\nGo to the [guide](guide.md) or [old](old.md).\n',
     'packages/docs/content/guide.md': '---\nhidden: true\n---\n\n# Guide\n\n![shot](.gitbook/assets/shot.png)\n',
     'packages/docs/content/guide/detail.md': '# Detail\n\n[Up](../guide.md#top)\n',
@@ -97,8 +108,11 @@ describe('project directory with .gitbook.yaml root and structure', () => {
     const tree = projectRepo();
     const { revision, warnings, stats } = await importTree(tree, { projectDirectory: 'packages/docs' });
     expect(revision.config).toMatchObject({
-      projectDirectory: 'packages/docs', configPath: 'packages/docs/.gitbook.yaml', root: 'packages/docs/content',
-      readme: 'packages/docs/content/intro.md', summary: 'packages/docs/content/toc/SUMMARY.md',
+      projectDirectory: 'packages/docs',
+      configPath: 'packages/docs/.gitbook.yaml',
+      root: 'packages/docs/content',
+      readme: 'packages/docs/content/intro.md',
+      summary: 'packages/docs/content/toc/SUMMARY.md',
     });
     expect(stats).toMatchObject({ pages: 4, unlisted: 1 });
     const guide = doc(revision, 'packages/docs/content/guide.md');
@@ -108,7 +122,11 @@ describe('project directory with .gitbook.yaml root and structure', () => {
     expect(warnings.map((w) => w.code)).toEqual(expect.arrayContaining(['FORMAT_PAGE_NOT_IN_SUMMARY', 'FORMAT_REDIRECT_UNRESOLVED']));
     expect(revision.pages[2]).toMatchObject({ kind: 'group', title: 'Extras' });
     expect(revision.pages[2]!.children[1]).toMatchObject({ kind: 'link', target: { kind: 'url', url: 'https://status.example.com' } });
-    expect(revision.files.map((f) => [f.name, f.referenced]).sort()).toEqual([['never-used.png', false], ['old-only.png', true], ['shot.png', true]]);
+    expect(revision.files.map((f) => [f.name, f.referenced]).sort()).toEqual([
+      ['never-used.png', false],
+      ['old-only.png', true],
+      ['shot.png', true],
+    ]);
   });
 
   it('exports an edited page as exactly that file', async () => {
@@ -131,7 +149,9 @@ describe('project directory with .gitbook.yaml root and structure', () => {
     // Without `base`, the managed paths are read from the target tree's SUMMARY.md: same result.
     expect([...(await exportRevision(revision, tree)).changes.keys()].sort()).toEqual([...changes.keys()].sort());
     expect([...changes.keys()].sort()).toEqual([
-      'packages/docs/content/.gitbook/assets/old-only.png', 'packages/docs/content/old.md', 'packages/docs/content/toc/SUMMARY.md',
+      'packages/docs/content/.gitbook/assets/old-only.png',
+      'packages/docs/content/old.md',
+      'packages/docs/content/toc/SUMMARY.md',
     ]);
     expect(changes.get('packages/docs/content/old.md')).toBeNull();
     expect(changes.get('packages/docs/content/.gitbook/assets/old-only.png')).toBeNull();
@@ -154,8 +174,11 @@ describe('project directory with .gitbook.yaml root and structure', () => {
     const { changes, revision: after } = await exportRevision(revision, tree);
     const keys = [...changes.keys()].sort();
     expect(keys).toEqual([
-      'packages/docs/content/guide/detail.md', 'packages/docs/content/guide/old.md', 'packages/docs/content/intro.md',
-      'packages/docs/content/old.md', 'packages/docs/content/toc/SUMMARY.md',
+      'packages/docs/content/guide/detail.md',
+      'packages/docs/content/guide/old.md',
+      'packages/docs/content/intro.md',
+      'packages/docs/content/old.md',
+      'packages/docs/content/toc/SUMMARY.md',
     ]);
     expect(dec(changes.get('packages/docs/content/guide/detail.md'))).toBe('# Details\n\n[Up](../guide.md#top)\n');
     expect(changes.get('packages/docs/content/old.md')).toBeNull();
@@ -172,7 +195,8 @@ describe('project directory with .gitbook.yaml root and structure', () => {
 
 describe('SUMMARY.md comments (hidden entries)', () => {
   it('stay where they stood when SUMMARY.md is rewritten; a comment after a deleted page moves to the end', async () => {
-    const summary = '# Table of contents\n\n* [A](a.md)\n  <!-- * [A draft](a-draft.md) -->\n* [B](b.md)\n<!-- * [B draft](b-draft.md) -->\n* [C](c.md)\n\n## Group\n\n<!-- * [G draft](g.md) -->\n* [D](d.md)\n';
+    const summary =
+      '# Table of contents\n\n* [A](a.md)\n  <!-- * [A draft](a-draft.md) -->\n* [B](b.md)\n<!-- * [B draft](b-draft.md) -->\n* [C](c.md)\n\n## Group\n\n<!-- * [G draft](g.md) -->\n* [D](d.md)\n';
     const tree = treeFromFiles({ 'SUMMARY.md': summary, 'a.md': '# A\n', 'b.md': '# B\n', 'c.md': '# C\n', 'd.md': '# D\n' });
     const { revision } = await importTree(tree);
     expect((await exportRevision(revision, tree, { reserialize: true })).changes.has('SUMMARY.md')).toBe(false);
@@ -198,7 +222,13 @@ describe('incremental import', () => {
     let reads = 0;
     for (const [p, e] of next) {
       if (p === 'intro.md') continue;
-      next.set(p, { ...e, read: async () => { reads++; return e.read(); } });
+      next.set(p, {
+        ...e,
+        read: async () => {
+          reads++;
+          return e.read();
+        },
+      });
     }
     const second = await importTree(next, { previous: { revision: first.revision, tree } });
     expect(second.stats).toMatchObject({ parsed: 1, reused: 7 });
@@ -209,7 +239,8 @@ describe('incremental import', () => {
   });
 
   it('TOC links and groups that repeat (same href, same title) each keep their own id', async () => {
-    const summary = '# Table of contents\n\n* [A](a.md)\n  * [Wallet](https://example.com/w)\n* [B](b.md)\n  * [Wallet](https://example.com/w)\n\n## Same\n\n* [C](c.md)\n\n## Same\n\n* [D](d.md)\n';
+    const summary =
+      '# Table of contents\n\n* [A](a.md)\n  * [Wallet](https://example.com/w)\n* [B](b.md)\n  * [Wallet](https://example.com/w)\n\n## Same\n\n* [C](c.md)\n\n## Same\n\n* [D](d.md)\n';
     const tree = treeFromFiles({ 'SUMMARY.md': summary, 'a.md': '# A\n', 'b.md': '# B\n', 'c.md': '# C\n', 'd.md': '# D\n' });
     const first = await importTree(tree);
     const second = await importTree(tree, { previous: { revision: first.revision, tree } });
@@ -251,9 +282,19 @@ describe('bad input', () => {
     });
     tree.set('link.md', memoryEntry(enc('README.md'), '120000'));
     const { revision, warnings } = await importTree(tree);
-    expect(warnings.filter((w) => w.severity === 'error').map((w) => w.code).sort()).toEqual(['FORMAT_PAGE_BINARY', 'FORMAT_PAGE_SYMLINK', 'FORMAT_PAGE_TOO_LARGE']);
+    expect(
+      warnings
+        .filter((w) => w.severity === 'error')
+        .map((w) => w.code)
+        .sort(),
+    ).toEqual(['FORMAT_PAGE_BINARY', 'FORMAT_PAGE_SYMLINK', 'FORMAT_PAGE_TOO_LARGE']);
     const pages = [...documents(revision.pages)];
-    expect(pages.map((p) => [p.title, p.markdown === null])).toEqual([['Home', false], ['Bin', true], ['Big', true], ['Link', true]]);
+    expect(pages.map((p) => [p.title, p.markdown === null])).toEqual([
+      ['Home', false],
+      ['Bin', true],
+      ['Big', true],
+      ['Link', true],
+    ]);
     expect((await exportRevision(revision, tree, { reserialize: true })).changes.size).toBe(0);
   });
 
@@ -264,7 +305,8 @@ describe('bad input', () => {
     const { revision, warnings } = await importTree(tree);
     const symlinks = warnings.filter((w) => w.code === 'FORMAT_SUMMARY_SYMLINK' || w.code === 'FORMAT_CONFIG_SYMLINK');
     expect(symlinks.map((w) => [w.code, w.severity, w.path]).sort()).toEqual([
-      ['FORMAT_CONFIG_SYMLINK', 'error', '.gitbook.yaml'], ['FORMAT_SUMMARY_SYMLINK', 'error', 'SUMMARY.md'],
+      ['FORMAT_CONFIG_SYMLINK', 'error', '.gitbook.yaml'],
+      ['FORMAT_SUMMARY_SYMLINK', 'error', 'SUMMARY.md'],
     ]);
     expect(revision.config).toMatchObject({ configPath: null, root: '' });
     // The table of contents is inferred from the folders.
@@ -289,18 +331,24 @@ describe('bad input', () => {
   }, 120_000);
 
   it('duplicate SUMMARY entries, entries outside the root and missing files become links with warnings', async () => {
-    const { revision, warnings } = await importTree(base({
-      'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [A](a.md)\n* [A again](a.md)\n* [Escape](../../x.md)\n* [Gone](gone.md)\n',
-      'a.md': '# A\n',
-    }));
-    expect(warnings.map((w) => w.code)).toEqual(expect.arrayContaining(['FORMAT_SUMMARY_DUPLICATE_ENTRY', 'FORMAT_SUMMARY_OUTSIDE_ROOT', 'FORMAT_SUMMARY_MISSING_FILE']));
+    const { revision, warnings } = await importTree(
+      base({
+        'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [A](a.md)\n* [A again](a.md)\n* [Escape](../../x.md)\n* [Gone](gone.md)\n',
+        'a.md': '# A\n',
+      }),
+    );
+    expect(warnings.map((w) => w.code)).toEqual(
+      expect.arrayContaining(['FORMAT_SUMMARY_DUPLICATE_ENTRY', 'FORMAT_SUMMARY_OUTSIDE_ROOT', 'FORMAT_SUMMARY_MISSING_FILE']),
+    );
     const a = doc(revision, 'a.md');
     expect(revision.pages.map((p) => p.kind)).toEqual(['document', 'document', 'link', 'link', 'link']);
     expect(revision.pages[2]).toMatchObject({ kind: 'link', target: { kind: 'page', pageId: a.id } });
   });
 
   it('invalid front matter is a warning; the page is kept', async () => {
-    const { revision, warnings } = await importTree(base({ 'SUMMARY.md': '* [Home](README.md)\n* [F](f.md)\n', 'f.md': '---\ndescription: [oops\n---\n\n# F\n' }));
+    const { revision, warnings } = await importTree(
+      base({ 'SUMMARY.md': '* [Home](README.md)\n* [F](f.md)\n', 'f.md': '---\ndescription: [oops\n---\n\n# F\n' }),
+    );
     expect(warnings.map((w) => w.code)).toContain('FORMAT_FRONT_MATTER_INVALID');
     expect(doc(revision, 'f.md')).toMatchObject({ frontMatterValid: false });
   });
@@ -326,7 +374,15 @@ describe('bad input', () => {
     // 5,001 pages: a typed error before any page is read.
     const over = make(5001, 0);
     let reads = 0;
-    for (const [p, e] of over) if (p !== 'SUMMARY.md') over.set(p, { ...e, read: async () => { reads++; return e.read(); } });
+    for (const [p, e] of over)
+      if (p !== 'SUMMARY.md')
+        over.set(p, {
+          ...e,
+          read: async () => {
+            reads++;
+            return e.read();
+          },
+        });
     await expect(importTree(over)).rejects.toMatchObject({ code: 'FORMAT_TOO_MANY_PAGES', data: { count: 5001, limit: 5000 } });
     expect(reads).toBe(0);
     // 5,000 pages and 400 link entries (external and anchor links): within the limit.

@@ -66,7 +66,18 @@ function findRuns(out: string): Run[] {
     const before = out[start - 1] ?? '';
     const after = out[end] === '\\' ? (out[end + 1] ?? '') : (out[end] ?? '');
     const space = (c: string) => c === '' || /\s/.test(c);
-    runs.push({ char: m[0][1] as '*' | '_', len: m[0].length / 2, start, end, intraword: WORD.test(before) && WORD.test(after), asciiIntraword: /\w/.test(before) && /\w/.test(after), spaced: space(before) && space(after), spaceAfter: space(after), before, after });
+    runs.push({
+      char: m[0][1] as '*' | '_',
+      len: m[0].length / 2,
+      start,
+      end,
+      intraword: WORD.test(before) && WORD.test(after),
+      asciiIntraword: /\w/.test(before) && /\w/.test(after),
+      spaced: space(before) && space(after),
+      spaceAfter: space(after),
+      before,
+      after,
+    });
   }
   return runs;
 }
@@ -114,7 +125,7 @@ function destinationSpans(out: string): Array<readonly [number, number]> {
 }
 
 function relaxPairs(out: string, _style: Style): string {
-  if ((!out.includes('\\*') && !out.includes('\\_'))) return out;
+  if (!out.includes('\\*') && !out.includes('\\_')) return out;
   const runs = findRuns(out);
   if (runs.length === 0) return out;
   const base = tree(out);

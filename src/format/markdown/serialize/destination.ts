@@ -27,7 +27,10 @@ export function destinationHandler(style: Style, type: 'link' | 'image' | 'defin
       // The source used `<…>` where the default would not: write the literal form.
       const exit = state.enter(type);
       const sub = state.enter('label');
-      const label = type === 'image' ? state.safe((node as Image).alt ?? '', { before: '![', after: ']' }) : state.containerPhrasing(node as Link, { before: '[', after: ']', now: { line: 1, column: 1 }, lineShift: 0 });
+      const label =
+        type === 'image'
+          ? state.safe((node as Image).alt ?? '', { before: '![', after: ']' })
+          : state.containerPhrasing(node as Link, { before: '[', after: ']', now: { line: 1, column: 1 }, lineShift: 0 });
       sub();
       const dest = state.enter('destinationLiteral');
       const url = state.safe(node.url, { before: '<', after: '>' });

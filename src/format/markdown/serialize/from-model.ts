@@ -57,7 +57,12 @@ function titleHeading(page: PageFile): Heading {
 
 const cache = new Map<string, ReturnType<typeof build>>();
 function build(style: PageFile['style']) {
-  return unified().use(remarkStringify, toMarkdownOptions(style)).use(remarkGitbookGfm, { tablePipeAlign: style.tablePadding, tableCellPadding: true }).use(remarkGitbookMath).use(remarkFrontmatter, ['yaml']).freeze();
+  return unified()
+    .use(remarkStringify, toMarkdownOptions(style))
+    .use(remarkGitbookGfm, { tablePipeAlign: style.tablePadding, tableCellPadding: true })
+    .use(remarkGitbookMath)
+    .use(remarkFrontmatter, ['yaml'])
+    .freeze();
 }
 function stringifier(style: PageFile['style']) {
   const key = JSON.stringify(style);

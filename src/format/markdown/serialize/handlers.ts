@@ -48,10 +48,7 @@ const SPANS: Unsafe['notInConstruct'] = ['autolink', 'destinationLiteral', 'dest
 
 /** Escapes driven by the detected style, on top of mdast-util-to-markdown's defaults. */
 export function styleUnsafe(style: Style): Unsafe[] {
-  const out: Unsafe[] = [
-    markerUnsafe,
-    ...destinationUnsafe(style),
-  ];
+  const out: Unsafe[] = [markerUnsafe, ...destinationUnsafe(style)];
   if (style.escapeLiquid) {
     // Liquid-looking text that is not a block: GitBook writes `\{% … %\}`.
     out.push({ character: '{', after: '%', inConstruct: 'phrasing', notInConstruct: SPANS });

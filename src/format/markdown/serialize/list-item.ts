@@ -14,7 +14,12 @@ export function listItemHandler(style: Style): Handle {
     if (parent?.type === 'list' && !parent.ordered && listData.marker && bullet === style.bullet) bullet = listData.marker;
     if (parent && parent.type === 'list' && parent.ordered) {
       const delim = listData.marker ?? state.options.bulletOrdered ?? '.';
-      const n = data.number ?? String((typeof parent.start === 'number' && parent.start > -1 ? parent.start : 1) + (state.options.incrementListMarker === false ? 0 : parent.children.indexOf(node)));
+      const n =
+        data.number ??
+        String(
+          (typeof parent.start === 'number' && parent.start > -1 ? parent.start : 1) +
+            (state.options.incrementListMarker === false ? 0 : parent.children.indexOf(node)),
+        );
       bullet = n + delim;
     }
     const size = data.markerWidth ?? ruleMarkerWidth(style, bullet.length, node);

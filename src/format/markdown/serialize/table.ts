@@ -24,7 +24,11 @@ export function tableHandler(style: Style): Handle {
     const containerPhrasing = state.containerPhrasing;
     state.containerPhrasing = function (this: State, ...args: Parameters<State['containerPhrasing']>) {
       if (args[0].type !== 'tableCell') return containerPhrasing.apply(this, args);
-      return relaxTildes(verifyHtmlContent(this, cellTree, () => containerPhrasing.apply(this, args)), style, cellTree);
+      return relaxTildes(
+        verifyHtmlContent(this, cellTree, () => containerPhrasing.apply(this, args)),
+        style,
+        cellTree,
+      );
     } as State['containerPhrasing'];
     let out: string;
     try {

@@ -33,7 +33,14 @@ export function textHandler(style: Style): Handle {
         return (odd ? bs.slice(1) : bs) + (c === '<' ? '&lt;' : '&gt;');
       });
     }
-    if (!style.escapeTrailingBackslash && out.endsWith('\\\\') && parent && 'children' in parent && parent.children.at(-1) === node && (parent.type === 'paragraph' || parent.type === 'heading')) {
+    if (
+      !style.escapeTrailingBackslash &&
+      out.endsWith('\\\\') &&
+      parent &&
+      'children' in parent &&
+      parent.children.at(-1) === node &&
+      (parent.type === 'paragraph' || parent.type === 'heading')
+    ) {
       out = out.slice(0, -1);
     }
     return out;

@@ -122,7 +122,11 @@ export function detectStyle(text: string, tree: Root): Style {
         }
         case 'text':
           // Autolink text (`<http://…/~user>`) is written verbatim: no evidence about escaping.
-          if (!insideInlineHtml(parent ?? undefined, node) && !(parent?.type === 'link' && src === (parent as { url: string }).url.replace(/^mailto:/, '') && text[start - 1] === '<')) countEscapes(src, esc, parent?.type === 'tableCell');
+          if (
+            !insideInlineHtml(parent ?? undefined, node) &&
+            !(parent?.type === 'link' && src === (parent as { url: string }).url.replace(/^mailto:/, '') && text[start - 1] === '<')
+          )
+            countEscapes(src, esc, parent?.type === 'tableCell');
           break;
         case 'link':
         case 'image':
@@ -168,10 +172,20 @@ export function detectStyle(text: string, tree: Root): Style {
           const delim = lines[1] ?? '';
           if (/\|\s*:?-{3}:?\s*\|/.test(delim) && /^\|?\s*:-{3}\s*\|/.test(delim)) tableLegacyDelim++;
           const header = lines[0] ?? '';
-          const delimCells = delim.split('|').map((c) => c.trim()).filter((c) => c !== '');
+          const delimCells = delim
+            .split('|')
+            .map((c) => c.trim())
+            .filter((c) => c !== '');
           const threeDash = delimCells.length > 0 && delimCells.every((c) => /^:?-{3}:?$/.test(c));
-          const headerCells = header.split('|').map((c) => c.trim()).filter((c) => c !== '');
-          const padded = lines.length > 1 && (threeDash ? headerCells.every((c) => c.length <= 3) && header.length === delim.length : header.length === delim.length || delimCells.some((c) => c.replace(/:/g, '').length > 3));
+          const headerCells = header
+            .split('|')
+            .map((c) => c.trim())
+            .filter((c) => c !== '');
+          const padded =
+            lines.length > 1 &&
+            (threeDash
+              ? headerCells.every((c) => c.length <= 3) && header.length === delim.length
+              : header.length === delim.length || delimCells.some((c) => c.replace(/:/g, '').length > 3));
           if (padded) tablePadded++;
           else tableUnpadded++;
           ((node.data ??= {}) as Record<string, unknown>).padded = padded;
@@ -230,7 +244,8 @@ export function detectStyle(text: string, tree: Root): Style {
     destinationAmpersand: destAmp.plain > destAmp.escaped ? 'plain' : 'escaped',
     destinationEscapes: [...destEsc].sort().join(''),
     escapeAmpersand: esc.ampEscaped + esc.ampPlain === 0 ? base.escapeAmpersand : esc.ampEscaped >= esc.ampPlain ? 'always' : 'reference',
-    escapeTrailingBackslash: trailingBackslash.escaped + trailingBackslash.plain === 0 ? base.escapeTrailingBackslash : trailingBackslash.escaped >= trailingBackslash.plain,
+    escapeTrailingBackslash:
+      trailingBackslash.escaped + trailingBackslash.plain === 0 ? base.escapeTrailingBackslash : trailingBackslash.escaped >= trailingBackslash.plain,
     altApos: alt.apos > alt.aposPlain,
     namedEntities: esc.ltEntity + esc.ltEscaped === 0 ? base.namedEntities : esc.ltEntity > esc.ltEscaped,
     ltEntityAlways: esc.ltEntity > 0 && esc.ltPlain === 0 && esc.ltEntity > esc.ltEscaped,
@@ -245,7 +260,27 @@ export function detectStyle(text: string, tree: Root): Style {
 }
 
 function newEscapeCounts() {
-  return { parenEscaped: 0, parenPlain: 0, bracketEscaped: 0, bracketPlain: 0, underscoreEscaped: 0, underscorePlain: 0, ampEscaped: 0, ampPlain: 0, ltEntity: 0, ltEscaped: 0, ltPlain: 0, liquidEscaped: 0, liquidPlain: 0, pipeEscaped: 0, pipePlain: 0, hashEscaped: 0, hashPlain: 0, tildeEscaped: 0, tildePlain: 0 };
+  return {
+    parenEscaped: 0,
+    parenPlain: 0,
+    bracketEscaped: 0,
+    bracketPlain: 0,
+    underscoreEscaped: 0,
+    underscorePlain: 0,
+    ampEscaped: 0,
+    ampPlain: 0,
+    ltEntity: 0,
+    ltEscaped: 0,
+    ltPlain: 0,
+    liquidEscaped: 0,
+    liquidPlain: 0,
+    pipeEscaped: 0,
+    pipePlain: 0,
+    hashEscaped: 0,
+    hashPlain: 0,
+    tildeEscaped: 0,
+    tildePlain: 0,
+  };
 }
 type EscapeCounts = ReturnType<typeof newEscapeCounts>;
 
@@ -262,7 +297,8 @@ function countEscapes(src: string, c: EscapeCounts, inTableCell = false): void {
       else if (n === ']') c.bracketEscaped++;
       else if (n === '<') c.ltEscaped++;
       else if (n === '|' && !inTableCell) c.pipeEscaped++;
-      else if (n === '#' && i > 0 && src[i - 1] !== '\n') c.hashEscaped++; // at a line start the escape is syntax
+      else if (n === '#' && i > 0 && src[i - 1] !== '\n')
+        c.hashEscaped++; // at a line start the escape is syntax
       else if (n === '{' && (src[i + 2] === '%' || src[i + 2] === '{')) c.liquidEscaped++;
       else if (n === '&' && /[A-Za-z#]/.test(src[i + 2] ?? '')) c.ampEscaped++;
       else if (n === '_' && /\w/.test(src[i - 1] ?? '') && /\w/.test(src[i + 2] ?? '')) c.underscoreEscaped++;

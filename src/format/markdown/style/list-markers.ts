@@ -30,7 +30,8 @@ export function recordListMarkers(text: string, tree: Root, style: Style): void 
       const bulletText = m[1] ?? m[2]! + m[3]!;
       if (list.ordered) {
         const expected = (list.start ?? 1) + (style.incrementListMarker ? index : 0);
-        if (Number(m[2]) !== expected || String(Number(m[2])) !== m[2]) (item.data ??= {} as never as ListItem['data'] & object) && ((item.data as Record<string, unknown>).number = m[2]);
+        if (Number(m[2]) !== expected || String(Number(m[2])) !== m[2])
+          (item.data ??= {} as never as ListItem['data'] & object) && ((item.data as Record<string, unknown>).number = m[2]);
       }
       const rest = text.slice(off + m[0].length, off + m[0].length + 1);
       if (rest === '\n' || rest === '' || m[4]!.includes('\t')) return;

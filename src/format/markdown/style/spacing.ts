@@ -51,7 +51,9 @@ export function recordSpacing(tree: Root, text: string): void {
     for (const c of parent.children) {
       if ((c.type === 'paragraph' || c.type === 'heading') && c.position?.end.offset !== undefined) {
         const src = text.slice(c.position.start.offset!, c.position.end.offset);
-        const m = /^[ \t]+(?=\n|$)/.exec(text.slice(c.position.end.offset, c.position.end.offset + 64)) ?? (c.type === 'heading' ? /[ \t]+$/.exec(src) : /(?<!\\)[ \t]+$/.exec(src));
+        const m =
+          /^[ \t]+(?=\n|$)/.exec(text.slice(c.position.end.offset, c.position.end.offset + 64)) ??
+          (c.type === 'heading' ? /[ \t]+$/.exec(src) : /(?<!\\)[ \t]+$/.exec(src));
         if (m && !(c.type === 'paragraph' && c.children.at(-1)?.type === 'break')) ((c.data ??= {}) as Record<string, unknown>).trailingWhitespace = m[0];
         if (node.type === 'root' && c.position.start.column > 1 && c.position.start.column <= 4) {
           ((c.data ??= {}) as Record<string, unknown>).indent = ' '.repeat(c.position.start.column - 1);
