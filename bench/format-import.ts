@@ -14,35 +14,16 @@
  * Prints one JSON object with medians over the runs.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import { documents, importTree, memoryEntry, readWorkingTree, type SourceTree } from '../src/format/index.js';
 import { corpusDir } from '../src/project-root.js';
+import { median, arg, projectDirectoryOf } from './_helpers.js';
 
 const CORPUS = corpusDir();
-
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
-
-/** Project directory of a corpus copy: repository root when its .gitbook.yaml sets `root`, else the docs root. */
-function projectDirectoryOf(repo: string): string {
-  const source = readFileSync(join(CORPUS, `${repo}.source`), 'utf8');
-  const root = /^root:\s*(.*)$/m.exec(source)?.[1]?.trim() ?? '.';
-  const top = join(CORPUS, repo, '.gitbook.yaml');
-  if (existsSync(top) && /^\s*root:/m.test(readFileSync(top, 'utf8'))) return '';
-  return root === '.' ? '' : root;
-}
 
 /** Samples heap and RSS while `fn` runs. */
 async function measure<T>(fn: () => Promise<T> | T): Promise<{ ms: number; peakRss: number; peakHeap: number; value: T }> {

@@ -13,6 +13,7 @@ import remarkStringify from 'remark-stringify';
 import type { Root } from 'mdast';
 import { parsePageFile, serializePageFile, type PageFile } from '../src/format/index.js';
 import { corpusDir } from '../src/project-root.js';
+import { median } from './_helpers.js';
 
 function listMd(dir: string): string[] {
   const out: string[] = [];
@@ -22,12 +23,6 @@ function listMd(dir: string): string[] {
     else if (e.name.endsWith('.md')) out.push(p);
   }
   return out;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
 function time(fn: () => void): number {

@@ -17,16 +17,11 @@ import { commit, fetchRef, openCache, push, writeTree } from '../src/git/index.j
 import { runGit, startGitServer } from '../test/helpers/git-server.js';
 import { loopbackPolicy } from '../test/helpers/loopback-policy.js';
 import { corpusDir } from '../src/project-root.js';
+import { median } from './_helpers.js';
 
 const CORPUS = corpusDir();
 const REPO = process.argv[2] ?? 'FlowiseAI+FlowiseDocs';
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 
 async function time(fn: () => Promise<unknown>): Promise<number> {
   const t = performance.now();

@@ -25,6 +25,7 @@ import { processSpecInPool } from '../src/openapi/process-in-pool.js';
 import { createSpecPool } from '../src/openapi/spec-pool.js';
 import { projectRoot } from '../src/project-root.js';
 import { loopbackPolicy } from '../test/helpers/loopback-policy.js';
+import { median } from './_helpers.js';
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
 const self = fileURLToPath(import.meta.url);
@@ -37,12 +38,6 @@ interface Sample {
   heapPeakDeltaMb: number;
   ok: boolean;
   detail: string;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
 const mb = (bytes: number) => Number((bytes / 1024 / 1024).toFixed(1));

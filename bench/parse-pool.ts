@@ -12,7 +12,6 @@
  *   - the max event-loop delay during each import (the in-thread one yields every ~50 ms; the pool's should stay low).
  * Prints one JSON object.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -20,27 +19,9 @@ import { importTree, inlinePageCodec, readWorkingTree, type PageCodecRunner } fr
 import { corpusDir } from '../src/project-root.js';
 import { ParsePool } from '../src/parse-pool/pool.js';
 import { poolPageCodec } from '../src/parse-pool/page-codec.js';
+import { median, arg, projectDirectoryOf } from './_helpers.js';
 
 const CORPUS = corpusDir();
-
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
-
-function projectDirectoryOf(repo: string): string {
-  const source = readFileSync(join(CORPUS, `${repo}.source`), 'utf8');
-  const root = /^root:\s*(.*)$/m.exec(source)?.[1]?.trim() ?? '.';
-  const top = join(CORPUS, repo, '.gitbook.yaml');
-  if (existsSync(top) && /^\s*root:/m.test(readFileSync(top, 'utf8'))) return '';
-  return root === '.' ? '' : root;
-}
 
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 

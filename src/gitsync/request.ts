@@ -4,27 +4,22 @@
  */
 import { UrlInvalidError } from '../net/errors.js';
 import { splitUrlCredentials, type UrlCredentials } from '../net/url-credentials.js';
-import type { GitDirection } from '../temporal/contract/index.js';
+import type { GitDirection, GitSyncRequest } from '../temporal/contract/index.js';
 
 export type GitCredentialsInput = UrlCredentials;
 
-export interface ParsedGitRequest {
-  direction: GitDirection;
-  /** Credential-free URL. */
-  url: string;
+/**
+ * A validated request body: the queued request's fields (`GitSyncRequest`) that come from the caller, with the
+ * credentials split out of the URL (sealed in the vault before anything is queued) and `timestamp` optional.
+ */
+export type ParsedGitRequest = Pick<
+  GitSyncRequest,
+  'direction' | 'url' | 'ref' | 'force' | 'standalone' | 'commitMessage' | 'repoCacheID' | 'repoTreeURL' | 'repoCommitURL' | 'projectDirectory' | 'gitInfo'
+> & {
   credentials?: GitCredentialsInput;
-  ref: string;
   /** ISO; undefined when the caller gave none. */
   timestamp?: string;
-  force: boolean;
-  standalone: boolean;
-  commitMessage?: string;
-  repoCacheID?: string;
-  repoTreeURL?: string;
-  repoCommitURL?: string;
-  projectDirectory: string;
-  gitInfo?: { provider?: string; url?: string };
-}
+};
 
 export class GitRequestError extends Error {
   constructor(message: string) {
