@@ -6,6 +6,7 @@
  */
 import { PageTooComplexError, isStackOverflow } from './errors.js';
 import { decodePage, encodePage, reserializePage, serializeNewPage, type DecodedPage, type PageFields } from './page-codec.js';
+import { parseGitbookYaml, type ParsedGitbookYaml } from './gitbook-yaml-parse.js';
 
 /** What the importer needs of a decoded page (no syntax tree, no class instances). */
 export type DecodedPageSummary = Pick<DecodedPage, 'fields' | 'urls' | 'warnings'>;
@@ -18,6 +19,8 @@ export interface PageCodecRunner {
   encode(text: string, wanted: PageFields | null, rewrites: Map<string, string>, source?: string): Promise<string>;
   serializeNew(text: string): Promise<string>;
   reserialize(text: string): Promise<string>;
+  /** `.gitbook.yaml` text → what it says (untrusted YAML, parsed with the same budgets as a page). */
+  parseConfig(text: string, path: string): Promise<ParsedGitbookYaml>;
 }
 
 /** The page codec operations by name, as run by any runner (also inside a worker thread). */
@@ -34,6 +37,9 @@ export const pageCodecOperations = {
   },
   reserialize(text: string): string {
     return reserializePage(text);
+  },
+  parseConfig(text: string, path: string): ParsedGitbookYaml {
+    return parseGitbookYaml(text, path);
   },
 };
 
@@ -55,4 +61,5 @@ export const inlinePageCodec: PageCodecRunner = {
   encode: (text, wanted, rewrites, source) => guarded(() => pageCodecOperations.encode(text, wanted, rewrites, source)),
   serializeNew: (text) => guarded(() => pageCodecOperations.serializeNew(text)),
   reserialize: (text) => guarded(() => pageCodecOperations.reserialize(text)),
+  parseConfig: (text, path) => guarded(() => pageCodecOperations.parseConfig(text, path)),
 };

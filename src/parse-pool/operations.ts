@@ -11,6 +11,8 @@ export const parseOperations = {
   'page.encode': pageCodecOperations.encode,
   'page.serializeNew': pageCodecOperations.serializeNew,
   'page.reserialize': pageCodecOperations.reserialize,
+  /** `.gitbook.yaml` of an import or export target. */
+  'config.parse': pageCodecOperations.parseConfig,
   /** The GitBook JSON document of a page (GET page in the `document` format). */
   'page.document': markdownToDocument,
   /** OpenAPI processing of a spec (fetches through the guard, `$ref`s, validation): `processSpecInPool`. */

@@ -21,5 +21,6 @@ export function poolPageCodec(pool: ParsePool): PageCodecRunner {
     encode: (text, wanted, rewrites, source) => typed(pool.run('page.encode', text, wanted, rewrites, source)),
     serializeNew: (text) => typed(pool.run('page.serializeNew', text)),
     reserialize: (text) => typed(pool.run('page.reserialize', text)),
+    parseConfig: (text, path) => typed(pool.run('config.parse', text, path)),
   };
 }

@@ -107,6 +107,23 @@ describe('import with budgets', () => {
     expect(complex.every((w) => w.severity === 'error')).toBe(true);
   });
 
+  it('.gitbook.yaml is parsed in the pool too: within its budget its redirects apply, over it the defaults (FORMAT_CONFIG_TOO_COMPLEX) and the import goes on', async () => {
+    // 40,000 redirects (about 0.8 MB): within the file-size cap, and some hundreds of ms of YAML parsing.
+    const redirects = Array.from({ length: 40_000 }, (_, i) => `  old/p${i}: README.md`).join('\n');
+    const files = {
+      '.gitbook.yaml': `root: ./docs/\nredirects:\n${redirects}\n`,
+      'docs/README.md': '# Home\n',
+      'docs/SUMMARY.md': '# Summary\n\n* [Home](README.md)\n',
+    };
+    const within = await importTree(treeFromFiles(files), { codec: poolPageCodec(pool({ threads: 1, timeBudgetMs: 60_000 })) });
+    expect(within.revision.config.root).toBe('docs');
+    expect(within.revision.config.redirects).toHaveLength(40_000);
+    const over = await importTree(treeFromFiles({ ...files, 'README.md': '# Top\n' }), { codec: poolPageCodec(pool({ threads: 1, timeBudgetMs: 5 })) });
+    expect(over.warnings.find((w) => w.code === 'FORMAT_CONFIG_TOO_COMPLEX')).toMatchObject({ path: '.gitbook.yaml', severity: 'error' });
+    expect(over.revision.config.root).toBe('');
+    expect(over.revision.config.redirects).toEqual([]);
+  });
+
   it('in this thread: a stack overflow of the parser no longer fails the whole import', async () => {
     const t = treeFromFiles({ 'README.md': '# Home\n', 'deep.md': DEEP, 'SUMMARY.md': '# Summary\n\n* [Home](README.md)\n* [Deep](deep.md)\n' });
     const { revision, warnings } = await importTree(t);

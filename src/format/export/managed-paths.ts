@@ -1,4 +1,5 @@
 import { resolveSpaceConfig } from '../gitbook-yaml.js';
+import { inlinePageCodec, type PageCodecRunner } from '../page-codec-runner.js';
 import type { SourceTree } from '../model.js';
 import { dirname, isExternalUrl, isMarkdownPath, resolvePath, safeDecode, splitFragment } from '../paths.js';
 import { documents } from '../summary/from-revision.js';
@@ -7,10 +8,10 @@ import { parseSummary } from '../summary/parse.js';
 import type { ExportContext } from './context.js';
 
 /** Page file paths listed by the target tree's table of contents (to tell managed from unmanaged files). */
-export async function listedPagePaths(target: SourceTree, projectDirectory: string): Promise<Set<string>> {
+export async function listedPagePaths(target: SourceTree, projectDirectory: string, codec: PageCodecRunner = inlinePageCodec): Promise<Set<string>> {
   const out = new Set<string>();
   try {
-    const { config } = await resolveSpaceConfig(target, projectDirectory);
+    const { config } = await resolveSpaceConfig(target, projectDirectory, (text, path) => codec.parseConfig(text, path));
     const found = target.get(config.summary);
     const entry = found?.mode === '120000' ? undefined : found;
     const toc = entry
@@ -48,7 +49,7 @@ export async function collectManagedPaths(ctx: Pick<ExportContext, 'target' | 'o
     for (const p of documents(options.base.pages)) if (p.git) basePages.add(p.git.path);
     for (const f of options.base.files) if (f.git) baseFiles.add(f.git.path);
   } else {
-    for (const p of await listedPagePaths(ctx.target, ctx.revision.config.projectDirectory)) basePages.add(p);
+    for (const p of await listedPagePaths(ctx.target, ctx.revision.config.projectDirectory, options.codec)) basePages.add(p);
   }
   for (const p of documents(ctx.revision.pages)) if (p.git) basePages.add(p.git.path);
 }

@@ -4,6 +4,7 @@
  */
 import type { FormatWarning } from '../errors.js';
 import { resolveSpaceConfig } from '../gitbook-yaml.js';
+import { inlinePageCodec } from '../page-codec-runner.js';
 import type { DocumentPage, FileModel, ImportLimits, ImportOptions, LinkPage, PageModel, SourceEntry, SourceTree, SpaceConfig } from '../model.js';
 import { DEFAULT_MAX_LENGTH } from '../markdown/index.js';
 import type { ParsedToc, TocEntry, TocSection } from '../summary/types.js';
@@ -76,7 +77,8 @@ const NOT_READ_YET: TocRead = {
 
 /** The context of an import, once `.gitbook.yaml` is read (its warnings come first). */
 export async function createImportContext(tree: SourceTree, options: ImportOptions): Promise<ImportContext> {
-  const { config, warnings } = await resolveSpaceConfig(tree, options.projectDirectory);
+  const codec = options.codec ?? inlinePageCodec;
+  const { config, warnings } = await resolveSpaceConfig(tree, options.projectDirectory, (text, path) => codec.parseConfig(text, path));
   return {
     tree,
     options,
