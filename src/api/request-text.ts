@@ -84,6 +84,16 @@ export function frameworkErrors(err: Error & { code?: string; statusCode?: numbe
   void reply.status(status).send({ error: { code: status, message } });
 }
 
+/** The body as text, or undefined after answering 400 when it is not valid UTF-8. */
+function bodyText(body: Buffer, done: (err: Error | null, value?: unknown) => void): string | undefined {
+  try {
+    return utf8.decode(body);
+  } catch {
+    done(badRequest('the request body is not valid UTF-8'), undefined);
+    return undefined;
+  }
+}
+
 export function installRequestTextGuard(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
     const problem = urlProblem(request.raw.url ?? request.url);
@@ -92,13 +102,8 @@ export function installRequestTextGuard(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-    let text: string;
-    try {
-      text = utf8.decode(body as Buffer);
-    } catch {
-      done(badRequest('the request body is not valid UTF-8'), undefined);
-      return;
-    }
+    const text = bodyText(body as Buffer, done);
+    if (text === undefined) return;
     void parseJson(request, text, (err, value) => {
       if (err) return done(err, undefined);
       const problem = jsonTextProblem(value);
@@ -108,13 +113,8 @@ export function installRequestTextGuard(app: FastifyInstance): void {
   });
   app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('text/plain', { parseAs: 'buffer' }, (_request, body, done) => {
-    let text: string;
-    try {
-      text = utf8.decode(body as Buffer);
-    } catch {
-      done(badRequest('the request body is not valid UTF-8'), undefined);
-      return;
-    }
+    const text = bodyText(body as Buffer, done);
+    if (text === undefined) return;
     const problem = textProblem(text);
     if (problem) done(badRequest(`the request body holds ${problem}; text must be valid Unicode without NUL characters`), undefined);
     else done(null, text);
