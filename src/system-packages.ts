@@ -23,6 +23,16 @@ const REQUIREMENTS: Record<string, Requirement> = {
     present: () => existsSync('/usr/lib/postgresql') && readdirSync('/usr/lib/postgresql').some((v) => existsSync(`/usr/lib/postgresql/${v}/bin/initdb`)),
   },
   venv: { pkg: 'python3-venv', why: 'the virtualenv that holds the Temporal binaries', present: () => has('python3', ['-c', 'import venv, ensurepip']) },
+  apertium: { pkg: 'apertium', why: 'the offline translation engine', present: () => has('apertium', ['-l']) },
+  'apertium-eng-spa': {
+    pkg: 'apertium-eng-spa',
+    why: 'the English-Spanish Apertium language pair',
+    present: () => existsSync('/usr/share/apertium/modes/eng-spa.mode'),
+  },
+  'apertium-apy': { pkg: 'apertium-apy', why: "Apertium's HTTP server", present: () => existsSync('/usr/bin/apertium-apy') },
+  mkdocs: { pkg: 'mkdocs', why: 'MkDocs sites for the website-import tests', present: () => has('mkdocs', ['--version']) },
+  sphinx: { pkg: 'python3-sphinx', why: 'Sphinx sites for the website-import tests', present: () => has('sphinx-build', ['--version']) },
+  chromium: { pkg: 'chromium', why: 'the browser tests of published sites', present: () => existsSync('/usr/bin/chromium') },
 };
 
 export function missingPackages(names: string[]): Requirement[] {
