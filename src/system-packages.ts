@@ -32,6 +32,12 @@ const REQUIREMENTS: Record<string, Requirement> = {
   'apertium-apy': { pkg: 'apertium-apy', why: "Apertium's HTTP server", present: () => existsSync('/usr/bin/apertium-apy') },
   mkdocs: { pkg: 'mkdocs', why: 'MkDocs sites for the website-import tests', present: () => has('mkdocs', ['--version']) },
   sphinx: { pkg: 'python3-sphinx', why: 'Sphinx sites for the website-import tests', present: () => has('sphinx-build', ['--version']) },
+  myst: {
+    pkg: 'python3-myst-parser',
+    why: 'markdown pages in the Sphinx sites of the website-import tests',
+    present: () => has('python3', ['-c', 'import myst_parser']),
+  },
+  wget: { pkg: 'wget', why: 'the baseline of the website-import benchmark', present: () => has('wget') },
   chromium: { pkg: 'chromium', why: 'the browser tests of published sites', present: () => existsSync('/usr/bin/chromium') },
 };
 
