@@ -35,7 +35,7 @@ const REQUIREMENTS: Record<string, Requirement> = {
   myst: {
     pkg: 'python3-myst-parser',
     why: 'markdown pages in the Sphinx sites of the website-import tests',
-    present: () => has('python3', ['-c', 'import myst_parser']),
+    present: () => has('/usr/bin/python3', ['-c', 'import myst_parser']),
   },
   wget: { pkg: 'wget', why: 'the baseline of the website-import benchmark', present: () => has('wget') },
   chromium: { pkg: 'chromium', why: 'the browser tests of published sites', present: () => existsSync('/usr/bin/chromium') },
