@@ -106,6 +106,8 @@ export interface Style {
   namedEntities: boolean;
   /** Every `<` in prose written `&lt;`, even where no escape is needed (`&lt;= 12`; legacy files with no plain `<`). */
   ltEntityAlways: boolean;
+  /** With named entities, `>` in prose written `&gt;` (a legacy exporter) or left as is (`->`, `panel > view`). */
+  gtEntity: boolean;
   /** Apostrophes in image alt text written `&apos;` (a legacy exporter's HTML-encoded captions). */
   altApos: boolean;
   /** List items with several blocks use "wide" markers (`*   `) with a 4-column indent. */

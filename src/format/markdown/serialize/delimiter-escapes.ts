@@ -150,7 +150,11 @@ function relaxPairs(out: string, _style: Style): string {
       // `「pg\_」 … 「\_SYSTEM」` are literal underscores, not a broken pair.
       // (Underscores only: `选**\)**` is a real strong around a parenthesis.)
       const bracketed = r.char === '_' && (/^[\p{Pe}\p{Pf}]$/u.test(p.after ?? '') || /^[\p{Ps}\p{Pi}]$/u.test(r.before ?? ''));
-      if (!wordy && !bracketed && !p.spaced && closer && inner !== '' && tree(unescape(out, [...accepted, p, r])) === base) {
+      // An opening run glued to the word before it and followed by a space (`\*\*Embeddings\*\* can … \[\*\*Embeddings`)
+      // closes rather than opens: literal asterisks around words, never GitBook's broken strong (which wraps words or
+      // only a space: `GIN** **可以`). Underscores keep the legacy exporter's broken pairs (`：_ =，_ <>`).
+      const openerCloses = r.char === '*' && p.spaceAfter === true && /\S/.test(p.before ?? '') && inner.trim() !== '';
+      if (!wordy && !bracketed && !openerCloses && !p.spaced && closer && inner !== '' && tree(unescape(out, [...accepted, p, r])) === base) {
         accepted.push(p, r);
         pending.splice(j, 1);
         continue;

@@ -7,6 +7,7 @@ import { textHandler, markerUnsafe } from './text.js';
 import { destinationHandler, destinationUnsafe } from './destination.js';
 import { tableHandler } from './table.js';
 import { relaxDelimiterEscapes } from './delimiter-escapes.js';
+import { encodeAttentionAfterNaN } from './nan-reference.js';
 import { defaultHandlers } from 'mdast-util-to-markdown';
 
 /** `{% tag %}` … `{% endtag %}` blocks, children written as flow content. */
@@ -28,7 +29,7 @@ export const liquidTagHandler: Handle = (node: LiquidTag) => node.value;
 function withWhitespace(base: Handle, style: Style): Handle {
   return (node, parent, state, info) => {
     const data = (node.data ?? {}) as { indent?: string; trailingWhitespace?: string; blankLines?: string[] };
-    const out = relaxDelimiterEscapes(base(node, parent, state, info), style);
+    const out = encodeAttentionAfterNaN(relaxDelimiterEscapes(base(node, parent, state, info), style));
     const blank = data.blankLines?.map((l) => l + '\n').join('') ?? '';
     return blank + (data.indent ?? '') + out + (data.trailingWhitespace ?? '');
   };
@@ -48,7 +49,9 @@ const SPANS: Unsafe['notInConstruct'] = ['autolink', 'destinationLiteral', 'dest
 
 /** Escapes driven by the detected style, on top of mdast-util-to-markdown's defaults. */
 export function styleUnsafe(style: Style): Unsafe[] {
-  const out: Unsafe[] = [markerUnsafe, ...destinationUnsafe(style)];
+  // GitBook escapes a `-` that starts a line's text before a digit (`\-1 is returned`, `* \-10V`), where
+  // mdast-util-to-markdown only escapes one before whitespace or `-`.
+  const out: Unsafe[] = [markerUnsafe, ...destinationUnsafe(style), { atBreak: true, character: '-', after: '\\d' }];
   if (style.escapeLiquid) {
     // Liquid-looking text that is not a block: GitBook writes `\{% … %\}`.
     out.push({ character: '{', after: '%', inConstruct: 'phrasing', notInConstruct: SPANS });

@@ -30,6 +30,7 @@ export function textHandler(style: Style): Handle {
       out = out.replace(/(\\*)([<>])/g, (m, bs: string, c: string) => {
         const odd = bs.length % 2 === 1;
         if (c === '<' && !odd && !style.ltEntityAlways) return m;
+        if (c === '>' && !style.gtEntity) return m;
         return (odd ? bs.slice(1) : bs) + (c === '<' ? '&lt;' : '&gt;');
       });
     }

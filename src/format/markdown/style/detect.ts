@@ -32,6 +32,7 @@ export function currentStyle(): Style {
     escapeLiquid: true,
     namedEntities: false,
     ltEntityAlways: false,
+    gtEntity: false,
     altApos: false,
     listItemIndent: 'mixed',
     trailingNewlines: 1,
@@ -55,6 +56,7 @@ export function legacyStyle(): Style {
     escapeParens: true,
     escapeClosingBracket: true,
     namedEntities: true,
+    gtEntity: true,
     trailingNewlines: 2,
   };
 }
@@ -249,6 +251,7 @@ export function detectStyle(text: string, tree: Root): Style {
     altApos: alt.apos > alt.aposPlain,
     namedEntities: esc.ltEntity + esc.ltEscaped === 0 ? base.namedEntities : esc.ltEntity > esc.ltEscaped,
     ltEntityAlways: esc.ltEntity > 0 && esc.ltPlain === 0 && esc.ltEntity > esc.ltEscaped,
+    gtEntity: esc.gtEntity + esc.gtPlain === 0 ? base.gtEntity : esc.gtEntity >= esc.gtPlain,
   };
   style.bulletOther = style.bullet === '-' ? '*' : '-';
   if (rule && /^([*_-])(?:\s*\1){2,}$/.test(rule)) {
@@ -272,6 +275,8 @@ function newEscapeCounts() {
     ltEntity: 0,
     ltEscaped: 0,
     ltPlain: 0,
+    gtEntity: 0,
+    gtPlain: 0,
     liquidEscaped: 0,
     liquidPlain: 0,
     pipeEscaped: 0,
@@ -308,6 +313,9 @@ function countEscapes(src: string, c: EscapeCounts, inTableCell = false): void {
     }
     if (ch === '&' && src.startsWith('&lt;', i)) c.ltEntity++;
     if (ch === '<') c.ltPlain++;
+    if (ch === '&' && src.startsWith('&gt;', i)) c.gtEntity++;
+    // A `>` after only spaces and `>` on its line is a blockquote marker, not text.
+    if (ch === '>' && /[^\s>]/.test(src.slice(src.lastIndexOf('\n', i - 1) + 1, i))) c.gtPlain++;
     if (ch === '{' && (src[i + 1] === '%' || src[i + 1] === '{')) c.liquidPlain++;
     if (ch === '|' && !inTableCell) c.pipePlain++;
     if (ch === '#' && i > 0 && src[i - 1] !== '\n') c.hashPlain++;
