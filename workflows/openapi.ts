@@ -51,6 +51,8 @@ export async function processOpenApiSpecWorkflow(input: ProcessOpenApiSpecInput)
   const timeoutMs = Math.max(1_000, Number(input.processTimeoutMs) || 120_000);
   const { openapiProcess } = proxyActivities<Activities>({
     startToCloseTimeout: timeoutMs,
+    // The activity beats every 2 s: a worker that dies mid-run is noticed in 10 s, not after the whole timeout.
+    heartbeatTimeout: '10 seconds',
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 2, nonRetryableErrorTypes: ['PARSE_ERROR', 'SPEC_TOO_COMPLEX', 'NOT_FOUND'] },
   });
 

@@ -76,6 +76,12 @@ describe('processOpenApiSpecWorkflow: timeouts, deleted specs, denied networks',
       args: [{ specId: spec.id, organizationId: 'wf-org', run, trigger: 'update', processTimeoutMs: 1000, pauseScheduleAfterFailures: 3 }],
     });
     expect(result).toMatchObject({ outcome: 'failed', code: 'FETCH_TIMEOUT', run });
+    // The processing activity is scheduled with a heartbeat timeout (it beats every 2 s), so a dead worker is noticed early.
+    const history = await client.workflow.getHandle(workflowIds.openapiProcess(spec.id, run)).fetchHistory();
+    const scheduled = history.events!.map((e) => e.activityTaskScheduledEventAttributes).filter((a) => a?.activityType?.name === 'openapiProcess');
+    expect(scheduled.length).toBeGreaterThan(0);
+    // (the server caps it at the 1 s start-to-close timeout of this test)
+    expect(Number(scheduled[0]!.heartbeatTimeout?.seconds ?? 0)).toBeGreaterThan(0);
     const after = (await repo.get(spec.id))!;
     expect(after.processingState).toBe('complete');
     expect(after.lastProcessErrorCode).toBe('FETCH_TIMEOUT');
