@@ -88,6 +88,16 @@ export class NoContentError extends FormatError {
   }
 }
 
+/**
+ * SUMMARY.md goes over the parse budget (time, memory or nesting). The import stops rather than guess a table of
+ * contents (which an export would then write over the file): the space keeps its content.
+ */
+export class SummaryTooComplexError extends FormatError {
+  constructor(path: string, why: string) {
+    super('FORMAT_SUMMARY_TOO_COMPLEX', `${path} ${why}; nothing was imported and the space keeps its content`, { path });
+  }
+}
+
 /** The markdown page layer (src/format/markdown) could not be loaded or is incomplete. */
 export class MarkdownLayerUnavailableError extends FormatError {
   constructor(detail: string) {

@@ -46,6 +46,7 @@ export {
   FormatWarningCodes,
   RootOutsideRepositoryError,
   TooManyPagesError,
+  SummaryTooComplexError,
   MarkdownLayerUnavailableError,
   BlobUnavailableError,
   InvalidRevisionError,

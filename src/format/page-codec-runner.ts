@@ -7,6 +7,7 @@
 import { PageTooComplexError, isStackOverflow } from './errors.js';
 import { decodePage, encodePage, reserializePage, serializeNewPage, type DecodedPage, type PageFields } from './page-codec.js';
 import { parseGitbookYaml, type ParsedGitbookYaml } from './gitbook-yaml-parse.js';
+import { parseSummary, type ParsedSummary } from './summary/parse.js';
 
 /** What the importer needs of a decoded page (no syntax tree, no class instances). */
 export type DecodedPageSummary = Pick<DecodedPage, 'fields' | 'urls' | 'warnings'>;
@@ -21,6 +22,8 @@ export interface PageCodecRunner {
   reserialize(text: string): Promise<string>;
   /** `.gitbook.yaml` text → what it says (untrusted YAML, parsed with the same budgets as a page). */
   parseConfig(text: string, path: string): Promise<ParsedGitbookYaml>;
+  /** `SUMMARY.md` text → the table of contents (untrusted markdown, parsed with the same budgets as a page). */
+  parseSummary(text: string, path: string): Promise<ParsedSummary>;
 }
 
 /** The page codec operations by name, as run by any runner (also inside a worker thread). */
@@ -40,6 +43,9 @@ export const pageCodecOperations = {
   },
   parseConfig(text: string, path: string): ParsedGitbookYaml {
     return parseGitbookYaml(text, path);
+  },
+  parseSummary(text: string, path: string): ParsedSummary {
+    return parseSummary(text, path);
   },
 };
 
@@ -62,4 +68,5 @@ export const inlinePageCodec: PageCodecRunner = {
   serializeNew: (text) => guarded(() => pageCodecOperations.serializeNew(text)),
   reserialize: (text) => guarded(() => pageCodecOperations.reserialize(text)),
   parseConfig: (text, path) => guarded(() => pageCodecOperations.parseConfig(text, path)),
+  parseSummary: (text, path) => guarded(() => pageCodecOperations.parseSummary(text, path)),
 };

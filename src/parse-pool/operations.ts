@@ -13,6 +13,8 @@ export const parseOperations = {
   'page.reserialize': pageCodecOperations.reserialize,
   /** `.gitbook.yaml` of an import or export target. */
   'config.parse': pageCodecOperations.parseConfig,
+  /** `SUMMARY.md` of an import or export target. */
+  'summary.parse': pageCodecOperations.parseSummary,
   /** The GitBook JSON document of a page (GET page in the `document` format). */
   'page.document': markdownToDocument,
   /** OpenAPI processing of a spec (fetches through the guard, `$ref`s, validation): `processSpecInPool`. */

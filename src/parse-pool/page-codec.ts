@@ -22,5 +22,6 @@ export function poolPageCodec(pool: ParsePool): PageCodecRunner {
     serializeNew: (text) => typed(pool.run('page.serializeNew', text)),
     reserialize: (text) => typed(pool.run('page.reserialize', text)),
     parseConfig: (text, path) => typed(pool.run('config.parse', text, path)),
+    parseSummary: (text, path) => typed(pool.run('summary.parse', text, path)),
   };
 }

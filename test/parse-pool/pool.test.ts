@@ -131,3 +131,28 @@ describe('import with budgets', () => {
     expect(warnings.find((w) => w.code === 'FORMAT_PAGE_TOO_COMPLEX')).toMatchObject({ path: 'deep.md', data: { budget: 'stack' } });
   });
 });
+
+describe('SUMMARY.md in the parse pool', () => {
+  const SUMMARY = '# Table of contents\n\n* [Intro](README.md)\n* [Guide](guide.md)\n  * [Deep](guide/deep.md)\n\n## Part two\n\n* [Other](other.md)\n';
+
+  it('is parsed in a thread exactly as in this thread', async () => {
+    const p = pool({ threads: 1, timeBudgetMs: 20_000 });
+    expect(await p.run('summary.parse', SUMMARY, 'SUMMARY.md')).toEqual(await inlinePageCodec.parseSummary(SUMMARY, 'SUMMARY.md'));
+  });
+
+  it('over a budget, the import stops with FORMAT_SUMMARY_TOO_COMPLEX (no table of contents is guessed)', async () => {
+    const p = pool({ threads: 1, timeBudgetMs: 60_000, memoryBudgetMb: 16 });
+    const huge = `# Summary\n\n${'* [Page with a long enough title](folder/page.md)\n'.repeat(100_000)}`;
+    const tree = treeFromFiles({ 'SUMMARY.md': huge, 'README.md': '# Intro\n' });
+    const err = await failure(importTree(tree, { codec: poolPageCodec(p), limits: { maxPageBytes: 50_000_000 } }));
+    expect(err).toMatchObject({ code: 'FORMAT_SUMMARY_TOO_COMPLEX', retryable: false });
+    expect(err.message).toContain('SUMMARY.md is too complex to parse (over the memory budget)');
+    // Larger than a page may be: refused before any parse.
+    const big = await failure(importTree(tree, { codec: poolPageCodec(p), limits: { maxPageBytes: 1_000_000 } }));
+    expect(big).toMatchObject({ code: 'FORMAT_SUMMARY_TOO_COMPLEX' });
+    expect(big.message).toContain('bytes, above the 1000000-byte limit of a page');
+    // The same table of contents, small enough, imports through the pool.
+    const ok = await importTree(treeFromFiles({ 'SUMMARY.md': SUMMARY, 'README.md': '# Intro\n' }), { codec: poolPageCodec(p) });
+    expect(ok.revision.pages.map((page) => page.title)).toContain('Intro');
+  });
+});

@@ -4,7 +4,6 @@ import type { SourceTree } from '../model.js';
 import { dirname, isExternalUrl, isMarkdownPath, resolvePath, safeDecode, splitFragment } from '../paths.js';
 import { documents } from '../summary/from-revision.js';
 import { inferToc } from '../summary/infer.js';
-import { parseSummary } from '../summary/parse.js';
 import type { ExportContext } from './context.js';
 
 /** Page file paths listed by the target tree's table of contents (to tell managed from unmanaged files). */
@@ -15,7 +14,7 @@ export async function listedPagePaths(target: SourceTree, projectDirectory: stri
     const found = target.get(config.summary);
     const entry = found?.mode === '120000' ? undefined : found;
     const toc = entry
-      ? parseSummary(new TextDecoder().decode(await entry.read()), config.summary).toc
+      ? (await codec.parseSummary(new TextDecoder().decode(await entry.read()), config.summary)).toc
       : inferToc(target, config.root, config.readme, config.summary);
     const dir = dirname(config.summary);
     const walk = (es: (typeof toc.sections)[number]['entries']) => {

@@ -1,6 +1,6 @@
-import { FormatWarningCodes, warning } from '../errors.js';
+import { FormatWarningCodes, PageTooComplexError, SummaryTooComplexError, warning } from '../errors.js';
 import { inferToc } from '../summary/infer.js';
-import { parseSummary } from '../summary/parse.js';
+import { inlinePageCodec } from '../page-codec-runner.js';
 import type { ImportContext } from './context.js';
 import { invalidUtf8Offsets, strictUtf8 } from './invalid-utf8.js';
 
@@ -8,12 +8,16 @@ import { invalidUtf8Offsets, strictUtf8 } from './invalid-utf8.js';
  * Phase "table of contents": SUMMARY.md parsed (invalid UTF-8 read with U+FFFD, one warning), or, when it is
  * missing or a symbolic link (not followed, one warning), inferred from the folders.
  */
-export async function readToc(ctx: Pick<ImportContext, 'tree' | 'config' | 'warnings' | 'toc'>): Promise<void> {
+export async function readToc(ctx: Pick<ImportContext, 'tree' | 'config' | 'warnings' | 'toc' | 'options' | 'limits'>): Promise<void> {
   const { tree, config, warnings } = ctx;
   const summaryEntry = tree.get(config.summary);
   const summaryPresent = summaryEntry !== undefined && summaryEntry.mode !== '120000';
   if (summaryPresent) {
     const bytes = await summaryEntry.read();
+    // Parsed in the parse pool like a page, and never larger than a page may be.
+    if (bytes.length > ctx.limits.maxPageBytes) {
+      throw new SummaryTooComplexError(config.summary, `is ${bytes.length} bytes, above the ${ctx.limits.maxPageBytes}-byte limit of a page`);
+    }
     try {
       strictUtf8.decode(bytes);
     } catch {
@@ -26,7 +30,11 @@ export async function readToc(ctx: Pick<ImportContext, 'tree' | 'config' | 'warn
         ),
       );
     }
-    const parsed = parseSummary(new TextDecoder().decode(bytes), config.summary);
+    const codec = ctx.options.codec ?? inlinePageCodec;
+    const parsed = await codec.parseSummary(new TextDecoder().decode(bytes), config.summary).catch((err: unknown) => {
+      if (err instanceof PageTooComplexError) throw new SummaryTooComplexError(config.summary, `is too complex to parse (over the ${err.budget} budget)`);
+      throw err;
+    });
     warnings.push(...parsed.warnings);
     ctx.toc = { toc: parsed.toc, summaryEntry, summaryPresent };
   } else {

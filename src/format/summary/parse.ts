@@ -86,7 +86,13 @@ export function parseLinkItem(
  * Parse SUMMARY.md. Line-oriented, as GitBook writes it, tolerant of human edits (4-space
  * nesting, `-` bullets, HTML comments, `----` separators). Never throws.
  */
-export function parseSummary(text: string, path: string): { toc: ParsedToc; warnings: FormatWarning[] } {
+/** What `parseSummary` reads from a SUMMARY.md (structured-cloneable: it crosses to and from the parse pool). */
+export interface ParsedSummary {
+  toc: ParsedToc;
+  warnings: FormatWarning[];
+}
+
+export function parseSummary(text: string, path: string): ParsedSummary {
   const warnings: FormatWarning[] = [];
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   const sections: TocSection[] = [{ group: null, entries: [] }];
