@@ -136,6 +136,7 @@ function sphinxConfig(): string {
     "root_doc = 'README'",
     "extensions = ['myst_parser']",
     "myst_enable_extensions = ['dollarmath']",
+    'myst_heading_anchors = 6',
     "source_suffix = {'.md': 'markdown'}",
     "exclude_patterns = ['_build', 'SUMMARY.md']",
     "html_theme = 'alabaster'",
