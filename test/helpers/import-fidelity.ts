@@ -9,7 +9,7 @@ import { join, posix, relative } from 'node:path';
 import type { Nodes } from 'mdast';
 import { parsePageFile } from '../../src/format/index.js';
 import { analyzeHtmlPage, convertHtmlPage, type AnalyzedPage, type NavEntry } from '../../src/webimport/html-page.js';
-import { CORPUS, type BuiltSite } from './site-generators.js';
+import { generatorCode, type BuiltSite } from './site-generators.js';
 
 const ORIGIN = 'http://site.test';
 
@@ -45,7 +45,7 @@ interface ConvertedSource {
 }
 
 export async function measureFidelity(site: BuiltSite): Promise<FidelityReport> {
-  const sourceRoot = join(CORPUS, site.repo);
+  const sourceRoot = site.sourceDir;
   const byUrl = new Map<string, string>();
   for (const page of site.pages) for (const url of urlVariants(page.urlPath)) byUrl.set(url, page.source);
   const urlOf = new Map(site.pages.map((p) => [p.source, ORIGIN + p.urlPath]));
@@ -118,8 +118,9 @@ export async function measureFidelity(site: BuiltSite): Promise<FidelityReport> 
     const expected = readPage(await readFile(join(sourceRoot, source), 'utf8'), source);
     const actual = readPage(markdown, source);
     similarities.push({ page: source, similarity: similarity(expected.tokens, actual.tokens) });
-    const pool = [...actual.code];
-    for (const block of expected.code) {
+    const pool = actual.code.map((b) => ({ ...b, value: generatorCode(site.generator, b.value) }));
+    for (const original of expected.code) {
+      const block = { ...original, value: generatorCode(site.generator, original.value) };
       code.total++;
       const at = pool.findIndex((b) => b.value === block.value && b.lang === block.lang);
       if (at >= 0) {
@@ -128,11 +129,16 @@ export async function measureFidelity(site: BuiltSite): Promise<FidelityReport> 
       } else missing.code.push(`${source}: ${block.lang ?? '(none)'} ${JSON.stringify(block.value.slice(0, 60))}`);
     }
     for (const image of new Set(expected.images)) {
+      // Assets left out of the corpus copy (over 48 KiB, see its README) cannot be on the site either.
+      if (!(await exists(join(sourceRoot, image)))) continue;
       images.total++;
-      if (actual.images.includes(image) && (await exists(join(sourceRoot, image)))) images.present++;
+      if (actual.images.includes(image)) images.present++;
       else missing.images.push(`${source} → ${image}`);
     }
     for (const link of new Set(expected.links)) {
+      // A link to a page that is no page of the site is broken in the source already; one to the page itself is
+      // written as a fragment (`#heading`) once imported.
+      if (!urlOf.has(link) || link === source) continue;
       links.total++;
       if (actual.links.includes(link)) links.resolved++;
       else missing.links.push(`${source} → ${link}`);
@@ -191,7 +197,7 @@ export function readPage(markdown: string, path: string): PageContent {
         content.code.push({ lang: node.lang ?? null, value: node.value });
         return;
       case 'html':
-        words.push(node.value.replace(/<[^>]*>/g, ' '));
+        words.push(decodeEntities(node.value.replace(/<[^>]*>/g, ' ')));
         for (const m of node.value.matchAll(/<img\b[^>]*\bsrc="([^"]*)"/g)) push(content.images, resolve(m[1]!));
         for (const m of node.value.matchAll(/<a\b[^>]*\bhref="([^"]*)"/g)) pushLink(resolve(m[1]!));
         return;
@@ -245,6 +251,15 @@ export function similarity(a: string[], b: string[]): number {
     previous = row;
   }
   return (2 * previous[b.length]!) / (a.length + b.length);
+}
+
+function decodeEntities(text: string): string {
+  const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
+    if (e.startsWith('#x') || e.startsWith('#X')) return String.fromCodePoint(parseInt(e.slice(2), 16));
+    if (e.startsWith('#')) return String.fromCodePoint(parseInt(e.slice(1), 10));
+    return named[e.toLowerCase()] ?? m;
+  });
 }
 
 function flatten(entries: NavEntry[]): NavEntry[] {

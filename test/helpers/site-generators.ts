@@ -41,6 +41,8 @@ export interface BuiltPage {
 export interface BuiltSite {
   generator: Generator;
   repo: string;
+  /** The repository's docs root in the corpus (the space's root: `SUMMARY.md`, pages, `.gitbook/assets/`). */
+  sourceDir: string;
   /** Directory holding the generated site. */
   outDir: string;
   pages: BuiltPage[];
@@ -55,7 +57,8 @@ const harnessHash = createHash('sha256')
 /** Build (or reuse) the site of corpus repository `repo` (`owner+name`) with `generator`. */
 export async function buildSite(generator: Generator, repo: string): Promise<BuiltSite> {
   const root = join(tmpdir(), 'folio-site-generators', `${generator}-${repo}-${harnessHash}`);
-  const source = join(CORPUS, repo);
+  const docsRoot = /^root:\s*(.*)$/m.exec(await readFile(join(CORPUS, `${repo}.source`), 'utf8'))?.[1]?.trim() ?? '.';
+  const source = join(CORPUS, repo, docsRoot);
   const summary = parseSummary(await readFile(join(source, 'SUMMARY.md'), 'utf8'));
   const pages = summary.map((entry) => ({ source: entry.path, ...outputOf(generator, entry.path) }));
   const outDir = join(root, 'site');
@@ -68,7 +71,7 @@ export async function buildSite(generator: Generator, repo: string): Promise<Bui
     await build(generator, src, outDir);
     await writeFile(done, new Date().toISOString());
   }
-  return { generator, repo, outDir, pages, summary };
+  return { generator, repo, sourceDir: source, outDir, pages, summary };
 }
 
 /** `* [Title](path.md)` lines (indented for depth) and `## Group` headings of a GitBook `SUMMARY.md`. */
@@ -190,10 +193,17 @@ const HINT_TYPES: Record<Generator, Record<string, string>> = {
  * of `.gitbook/`.
  */
 export function plainMarkdown(text: string, generator: Generator, path: string): string {
-  const body = text.replace(/^---\n[\s\S]*?\n---\n/, '');
+  const body = text
+    .replace(/^---\n[\s\S]*?\n---\n/, '')
+    // A footnote holding only a code block: MyST drops the block, so it goes into the page's flow.
+    .replace(
+      /^\[\^[^\]]+\]:[ \t]*(```[^\n]*\n)((?: {4}[^\n]*\n|\n)*?) {4}```[ \t]*$/gm,
+      (_m, open: string, code: string) => `${open}${code.replace(/^ {4}/gm, '')}\`\`\``,
+    );
   const toAssets = (src: string): string => src.replace(/(^|\/)\.gitbook\/assets\//, '$1assets/');
   const out: string[] = [];
   const hints: { depth: number }[] = [];
+  const hintStyles: string[] = [];
   let fence: string | null = null;
   const prefix = (): string => {
     if (hints.length === 0) return '';
@@ -203,14 +213,21 @@ export function plainMarkdown(text: string, generator: Generator, path: string):
   };
   for (let line of body.split('\n')) {
     const fenceMark = /^\s*(```+|~~~+)/.exec(line);
+    // Python-Markdown's fenced code does not nest in an admonition: MkDocs gets the code after it, then the rest.
+    const lift = generator === 'mkdocs' && hints.length > 0;
     if (fence) {
-      if (fenceMark && fenceMark[1]!.startsWith(fence)) fence = null;
-      out.push(prefix() + line);
+      const closing = fenceMark !== null && fenceMark[1]!.startsWith(fence);
+      out.push((lift ? '' : prefix()) + line);
+      if (closing) {
+        fence = null;
+        if (lift) out.push('', ...hintStyles.map((style, depth) => `${'    '.repeat(depth)}!!! ${style}`), '');
+      }
       continue;
     }
     if (fenceMark) {
       fence = fenceMark[1]!;
-      out.push(prefix() + line);
+      if (lift) out.push('');
+      out.push((lift ? '' : prefix()) + line);
       continue;
     }
     const tag = /^\s*\{%\s*([\w-]+)(.*?)%\}\s*$/.exec(line);
@@ -222,10 +239,12 @@ export function plainMarkdown(text: string, generator: Generator, path: string):
         if (generator === 'mkdocs') out.push(`${prefix()}!!! ${HINT_TYPES.mkdocs[style] ?? 'note'}`, '');
         else if (generator === 'sphinx') out.push(`\`\`\`\`{${HINT_TYPES.sphinx[style] ?? 'note'}}`);
         hints.push({ depth: hints.length });
+        hintStyles.push(HINT_TYPES.mkdocs[style] ?? 'note');
         continue;
       }
       if (name === 'endhint') {
         hints.pop();
+        hintStyles.pop();
         if (generator === 'sphinx') out.push('````');
         out.push('');
         continue;
@@ -241,6 +260,8 @@ export function plainMarkdown(text: string, generator: Generator, path: string):
       }
       continue; // tabs, code, swagger, … : the tags go, the content stays
     }
+    // A figure in a frame <div> is an HTML block: its markdown image would stay text.
+    line = line.replace(/^\s*<div\b[^>]*>\s*(<figure>.*<\/figure>)\s*<\/div>\s*$/, '$1');
     line = line.replace(
       /<figure>\s*<img\s+([^>]*?)\/?>\s*(?:<figcaption>\s*(?:<p>)?([\s\S]*?)(?:<\/p>)?\s*<\/figcaption>)?\s*<\/figure>/g,
       (_m, attrs: string, caption?: string) => {
@@ -255,11 +276,43 @@ export function plainMarkdown(text: string, generator: Generator, path: string):
       return `![${alt}](${toAssets(src)})`;
     });
     line = line.replace(/\]\(((?:\.\.\/)*)\.gitbook\/assets\//g, ']($1assets/');
+    // <details> is an HTML block: HonKit and MkDocs would show the markdown inside it as text.
+    line = line.replace(/^\s*<\/?details>\s*$/, '').replace(/^\s*<summary>(.*)<\/summary>\s*$/, '**$1**');
+    // Generators rewrite markdown links to pages, never the `href` of raw HTML: write the page's URL there.
+    line = line.replace(/(<a\b[^>]*\bhref=")([^":#?]+\.md)((?:#[^"]*)?")/g, (_m, start: string, href: string, end: string) => {
+      const target = posix.normalize(posix.join(posix.dirname(path), decodeURI(href)));
+      return start + relativeUrl(outputOf(generator, path).urlPath, outputOf(generator, target).urlPath) + end;
+    });
     if (generator === 'honkit') line = line.replace(/\{\{|\}\}|\{%|%\}/g, (m) => `{{ "${m}" }}`);
     out.push(prefix() + line);
   }
-  void path;
   return out.join('\n');
+}
+
+/**
+ * A code block's text as the generator shows it, where the generator itself changes code (not the importer):
+ * every renderer here treats a code block's trailing whitespace as no content (a `<pre>` ends with at most one
+ * newline), Pygments (Sphinx) strips leading ones too, and Python-Markdown (MkDocs) and HonKit's markdown renderer
+ * expand tabs to 4 columns and empty whitespace-only lines. Applied to both sides of the comparison.
+ */
+export function generatorCode(generator: Generator, code: string): string {
+  const trimmed = code.replace(generator === 'sphinx' ? /^\n+|\s+$/g : /\s+$/, '');
+  if (generator === 'sphinx') return trimmed;
+  return trimmed
+    .split('\n')
+    .map((line) => {
+      let out = '';
+      for (const ch of line) out += ch === '\t' ? ' '.repeat(4 - (out.length % 4)) : ch;
+      return out.trim() === '' ? '' : out;
+    })
+    .join('\n');
+}
+
+/** The relative URL from the page at URL path `from` to the page at `to`. */
+function relativeUrl(from: string, to: string): string {
+  const fromDir = from.endsWith('/') ? from : posix.dirname(from) + '/';
+  const rel = posix.relative(fromDir, to) || '.';
+  return to.endsWith('/') && rel !== '.' ? `${rel}/` : rel === '.' ? './' : rel;
 }
 
 async function listFiles(dir: string, base = dir): Promise<string[]> {
