@@ -78,6 +78,7 @@ export function convertHtmlPage(html: string, options: ConvertOptions): Converte
   const document = htmlToMdast(page.main);
   const file = parsePageFile('');
   file.document = document;
+  file.style = { ...file.style, trailingNewlines: 1 };
   const markdown = serializePageFile(file);
   if (page.generator === 'heuristic') {
     warnings.push({

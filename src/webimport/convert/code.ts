@@ -23,7 +23,8 @@ const GUTTERS = [
   '.code-block-caption',
   '[class*="codeBlockTitle"]',
 ];
-const TITLES = '.code-block-caption .caption-text, .code-block-caption, [class*="codeBlockTitle"], span.filename, .filename';
+/** Where generators put a code block's title, most specific first. */
+const TITLES = ['.code-block-caption .caption-text', '.code-block-caption', '[class*="codeBlockTitle"]', 'span.filename', '.filename'];
 /** Classes that carry no language. */
 const NO_LANGUAGE = new Set(['default', 'none', 'nohighlight', 'plaintext-nohighlight']);
 
@@ -98,7 +99,7 @@ export const codeConstruct: HtmlConstruct = {
   matches: (element) => (element.tagName === 'pre' ? true : matches(WRAPPER, element) && preOf(element) !== null),
   toMdast(_state, element) {
     const pre = preOf(element)!;
-    const titleElement = element === pre ? null : select(TITLES, element);
+    const titleElement = element === pre ? null : (TITLES.map((selector) => select(selector, element)).find(Boolean) ?? null);
     const title = titleElement ? plainText(titleElement) : '';
     const code: Code = { type: 'code', lang: codeLanguage(chain(element, pre)), meta: null, value: codeText(pre) };
     return title ? (liquidBlock('code', { title }, [code]) as never) : code;

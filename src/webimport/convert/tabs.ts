@@ -46,7 +46,7 @@ export function tabsOf(element: Element): Tab[] {
 }
 
 function isNested(panel: Element, set: Element): boolean {
-  return selectAll(TAB_SETS, set).some((inner) => selectAll('[role="tabpanel"]', inner).includes(panel));
+  return selectAll(TAB_SETS, set).some((inner) => inner !== set && selectAll('[role="tabpanel"]', inner).includes(panel));
 }
 
 /** Tabbed content (often tabbed code) → `{% tabs %}` with one `{% tab title="…" %}` per tab. */

@@ -20,7 +20,7 @@ export const heuristicExtractor: GeneratorExtractor = {
     if (articles.length === 1) return articles[0]!;
     return densest(tree);
   },
-  chrome: ['header', 'footer', 'nav', 'aside', 'form', '[role="navigation"]', '[role="search"]', 'script', 'style', 'noscript'],
+  chrome: ['header', 'footer', 'nav', 'aside', 'form', '[role="navigation"]', '[role="search"]'],
   nav(tree, pageUrl) {
     const list = select('nav ul', tree) ?? select('[role="navigation"] ul', tree);
     return list ? navFromList(list as Element, pageUrl) : [];

@@ -8,6 +8,9 @@ export type { Extraction, GeneratorExtractor, NavEntry, SiteGenerator } from './
 export { absoluteUrl } from './urls.js';
 export { classNames, hasClass } from './class-names.js';
 
+/** Heading permalinks of any generator (`¶`, `#`): anchors that only point at their own heading. */
+const PERMALINKS = ['a.headerlink', 'a.hash-link', 'a.anchor-link', 'a.header-anchor', 'a.heading-anchor'];
+
 /** The page's generator, main content (a copy, chrome removed), title, description and navigation. */
 export function extractPage(tree: Root, pageUrl: string): Extraction {
   const extractor = detectGenerator(tree);

@@ -21,7 +21,8 @@ export function navFromList(list: Element, pageUrl: string): NavEntry[] {
     const children: NavEntry[] = [];
     for (const sub of descendants(li, (e) => e.tagName === 'ul' || e.tagName === 'ol')) children.push(...navFromList(sub, pageUrl));
     if (!title && !url && children.length === 0) continue;
-    const current = href === '#' && link !== null && (hasClass(link, /^(current|active)$/) || hasClass(li, /^(current|active)$/));
+    // `href="#"` is the current page when the link says so (Sphinx: `a.current`), else a section toggle.
+    const current = href === '#' && link !== null && (hasClass(link, /^(current|active)$/) || link.properties.ariaCurrent === 'page');
     entries.push({ title, url: url ?? (current ? absoluteUrl(pageUrl, pageUrl) : null), children });
   }
   return entries;
