@@ -138,7 +138,7 @@ describe('extraction per generator', () => {
         <nav class="theme-doc-breadcrumbs" aria-label="Breadcrumbs"><ul class="breadcrumbs"><li class="breadcrumbs__item"><a class="breadcrumbs__link" href="/">Home</a></li></ul></nav>
         <div class="tocCollapsible_c theme-doc-toc-mobile"><button class="clean-btn">On this page</button></div>
         <div class="theme-doc-markdown markdown"><header><h1>Deploy</h1></header><p>Push to <code>main</code>.</p>
-          <h2 class="anchor anchorWithStickyNavbar_d" id="rollback">Rollback<a href="#rollback" class="hash-link" aria-label="Direct link to Rollback" title="Direct link to Rollback">​</a></h2><p>Revert the commit.</p></div>
+          <h2 class="anchor anchorWithStickyNavbar_d" id="rollback">Rollback<a href="#rollback" class="hash-link" aria-label="Direct link to Rollback" title="Direct link to Rollback">&#8203;</a></h2><p>Revert the commit.</p></div>
         <footer class="theme-doc-footer docusaurus-mt-lg"><div class="theme-doc-footer-edit-meta-row row"><a href="https://github.com/acme/docs/edit/main/docs/guides/deploy.md" class="theme-edit-this-page">Edit this page</a></div></footer></article>
         <nav class="pagination-nav docusaurus-mt-lg" aria-label="Docs pages"><a class="pagination-nav__link pagination-nav__link--prev" href="/docs/intro"><div class="pagination-nav__label">Intro</div></a></nav>
       </div></div></div></div></main></div></div></div></div></body></html>`;

@@ -19,7 +19,7 @@ export function extractPage(tree: Root, pageUrl: string): Extraction {
     ? structuredClone(found)
     : { type: 'element', tagName: 'div', properties: {}, children: structuredClone(tree.children.filter((c) => c.type === 'element')) };
   remove(main, extractor.chrome);
-  remove(main, ['script:not([type^="math/tex"])', 'style', 'noscript', 'template', 'button']);
+  remove(main, ['script:not([type^="math/tex"])', 'style', 'noscript', 'template', ...PERMALINKS]);
   return {
     generator: extractor.generator,
     main,
