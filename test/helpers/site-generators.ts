@@ -11,13 +11,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join, posix, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { corpusDir } from '../../src/project-root.js';
 
 const run = promisify(execFile);
 
 export type Generator = 'honkit' | 'mkdocs' | 'sphinx';
 export const GENERATORS: Generator[] = ['honkit', 'mkdocs', 'sphinx'];
 
-export const CORPUS = '/work/shared/corpus';
+/** The corpus of real GitBook repositories (`FOLIO_CORPUS`, else `shared/corpus` beside the checkout). */
+export const CORPUS = corpusDir();
 
 /** One source page in the order of `SUMMARY.md`. */
 export interface SummaryEntry {
