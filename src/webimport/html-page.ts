@@ -6,24 +6,20 @@
  *   markdown, its links and assets rewritten through the caller's maps.
  *
  * Both are pure functions of their input (serializable in and out), so they run in the parse pool.
- * This first version reads `<main>`/`<article>`/`<body>`; the per-generator extractors replace it.
+ * The generator is recognised (`extract/`), its main content taken without the site's chrome, then converted
+ * rehype-parse → rehype-remark (with one handler per GitBook construct, `convert/`) → Folio's GitBook serializer.
  */
 import type { Element, Root } from 'hast';
-import { fromHtml } from 'hast-util-from-html';
-import { select, selectAll } from 'hast-util-select';
-import { toText } from 'hast-util-to-text';
-import { toMdast } from 'hast-util-to-mdast';
-import { toMarkdown } from 'mdast-util-to-markdown';
-import { gfmToMarkdown } from 'mdast-util-gfm';
+import { selectAll } from 'hast-util-select';
+import rehypeParse from 'rehype-parse';
+import { unified } from 'unified';
+import { parsePageFile, serializePageFile } from '../format/index.js';
+import { htmlToMdast, rewriteTargets } from './convert/index.js';
+import { absoluteUrl, extractPage } from './extract/index.js';
+import type { NavEntry, SiteGenerator } from './extract/index.js';
+import { plainText } from './convert/text.js';
 
-/** One entry of a site's navigation, in the site's order; `url` absolute (no fragment). */
-export interface NavEntry {
-  title: string;
-  url: string | null;
-  children: NavEntry[];
-}
-
-export type SiteGenerator = 'honkit' | 'mkdocs' | 'mkdocs-material' | 'sphinx' | 'docusaurus' | 'gitbook' | 'heuristic';
+export type { NavEntry, SiteGenerator } from './extract/index.js';
 
 export interface PageWarning {
   code: string;
@@ -56,57 +52,62 @@ export interface ConvertedPage {
   warnings: PageWarning[];
 }
 
+/** Links whose target is a file to download rather than a page. */
+const DOWNLOAD =
+  /\.(pdf|zip|tar|gz|tgz|bz2|xz|7z|rar|docx?|xlsx?|pptx?|odt|ods|odp|csv|epub|mp3|mp4|webm|mov|ogg|wav|png|jpe?g|gif|svg|webp|avif|ico|dmg|exe|msi|deb|rpm|apk|jar|whl)$/i;
+
 export function analyzeHtmlPage(html: string, pageUrl: string): AnalyzedPage {
-  const tree = fromHtml(html);
-  const main = mainContent(tree);
+  const page = extractPage(parseHtml(html), pageUrl);
   const links = new Set<string>();
   const assets = new Set<string>();
-  for (const a of selectAll('a[href]', main)) {
-    const url = absolute(String(a.properties.href), pageUrl);
-    if (url) links.add(url);
+  for (const element of selectAll('a[href], img[src], source[src], video[src], audio[src]', page.main)) {
+    const isLink = element.tagName === 'a';
+    const url = absoluteUrl(String(isLink ? element.properties.href : element.properties.src), pageUrl);
+    if (!url) continue;
+    if (!isLink || element.properties.download !== undefined || DOWNLOAD.test(new URL(url).pathname)) assets.add(url);
+    else links.add(url);
   }
-  for (const img of selectAll('img[src]', main)) {
-    const url = absolute(String(img.properties.src), pageUrl);
-    if (url) assets.add(url);
-  }
-  const description = select('meta[name="description"]', tree)?.properties.content;
-  return {
-    title: toText(select('title', tree) ?? { type: 'root', children: [] }).trim() || pageUrl,
-    description: typeof description === 'string' ? description : null,
-    generator: 'heuristic',
-    nav: [],
-    links: [...links],
-    assets: [...assets],
-  };
+  return { title: page.title, description: page.description, generator: page.generator, nav: page.nav, links: [...links], assets: [...assets] };
 }
 
 export function convertHtmlPage(html: string, options: ConvertOptions): ConvertedPage {
-  const main = mainContent(fromHtml(html));
-  for (const a of selectAll('a[href]', main)) {
-    const url = absolute(String(a.properties.href), options.pageUrl);
-    if (url && options.linkTargets[url] !== undefined) a.properties.href = options.linkTargets[url];
+  const page = extractPage(parseHtml(html), options.pageUrl);
+  const warnings: PageWarning[] = [];
+  dropTitleHeading(page.main, page.title);
+  rewriteTargets(page.main, options);
+  const document = htmlToMdast(page.main);
+  const file = parsePageFile('');
+  file.document = document;
+  file.style = { ...file.style, trailingNewlines: 1 };
+  const markdown = serializePageFile(file);
+  if (page.generator === 'heuristic') {
+    warnings.push({
+      code: 'webimport.generator_unrecognised',
+      message: `${options.pageUrl}: no known site generator; the main content was chosen by text density`,
+    });
   }
-  for (const img of selectAll('img[src]', main)) {
-    const url = absolute(String(img.properties.src), options.pageUrl);
-    if (url && options.assetTargets[url] !== undefined) img.properties.src = options.assetTargets[url];
-  }
-  const mdast = toMdast({ type: 'root', children: [main] });
-  return { markdown: toMarkdown(mdast, { extensions: [gfmToMarkdown()] }), warnings: [] };
+  if (!markdown.trim()) warnings.push({ code: 'webimport.empty_page', message: `${options.pageUrl}: the page has no main content` });
+  return { markdown, warnings };
 }
 
-function mainContent(tree: Root): Element {
-  return (select('main', tree) ??
-    select('article', tree) ??
-    select('body', tree) ?? { type: 'element', tagName: 'div', properties: {}, children: tree.children as Element[] }) as Element;
+function parseHtml(html: string): Root {
+  return unified().use(rehypeParse).parse(html);
 }
 
-function absolute(href: string, base: string): string | null {
-  try {
-    const url = new URL(href, base);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-    url.hash = '';
-    return url.href;
-  } catch {
-    return null;
-  }
+/** The first `h1` of the content when it is the page's title (the title is the page's, not a heading). */
+function dropTitleHeading(main: Element, title: string): void {
+  const walk = (node: Element): boolean => {
+    for (let i = 0; i < node.children.length; i++) {
+      const child = node.children[i]!;
+      if (child.type !== 'element') continue;
+      if (child.tagName === 'h1') {
+        if (plainText(child) === title) node.children.splice(i, 1);
+        return true;
+      }
+      if (/^(h[2-6]|p|pre|ul|ol|table|img|figure)$/.test(child.tagName)) return true;
+      if (walk(child)) return true;
+    }
+    return false;
+  };
+  walk(main);
 }
