@@ -54,3 +54,4 @@ export {
   PageTooComplexError,
 } from './errors.js';
 export type { FormatWarning, FormatWarningCode, RawPageReason } from './errors.js';
+export { fieldsFingerprint } from './page-codec.js';
