@@ -191,8 +191,9 @@ export function createTranslationActivities(deps: ActivityDeps) {
           signal: Context.current().cancellationSignal,
         };
         const todo = [...missing.entries()];
-        for (let i = 0; i < todo.length; i += ENGINE_CHUNK) {
-          const chunk = todo.slice(i, i + ENGINE_CHUNK);
+        const per = Math.max(1, deps.translationChunk ?? ENGINE_CHUNK);
+        for (let i = 0; i < todo.length; i += per) {
+          const chunk = todo.slice(i, i + per);
           const targets = await engine.translate(
             chunk.map(([, s]) => s.markup),
             request,

@@ -5,7 +5,7 @@
  * HTML, so every engine that keeps tags (Apertium's HTML mode, DeepL's XML tags, LibreTranslate's HTML format,
  * a chat model told so) gives the placeholders back; what they hold is put back from the source.
  */
-import type { Nodes, PhrasingContent } from 'mdast';
+import type { PhrasingContent } from 'mdast';
 
 /** What a placeholder stands for: a node kept whole (void), a node whose children are translated (pair), a glossary term. */
 export type Placeholder =
@@ -144,7 +144,8 @@ export function readMarkup(markup: string, placeholders: ReadonlyMap<number, Pla
       seen.add(tok.n);
       if (tok.t === 'void') {
         if (p.kind === 'pair') return null;
-        const node: PhrasingContent = p.kind === 'term' ? { type: 'text', value: p.target } : structuredClone(p.node as Nodes as PhrasingContent);
+        // The source node itself (each placeholder is used once): later units (an image's alt text) still reach it.
+        const node: PhrasingContent = p.kind === 'term' ? { type: 'text', value: p.target } : p.node;
         const prev = out[out.length - 1];
         if (node.type === 'text' && prev?.type === 'text') prev.value += node.value;
         else out.push(node);

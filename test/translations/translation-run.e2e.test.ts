@@ -16,6 +16,7 @@ import { parsePageFile, type DocumentPage, type PageModel } from '../../src/form
 import { flattenPages, loadRevisionModel } from '../../src/gitsync/revision-records.js';
 import { corpusDir } from '../../src/project-root.js';
 import { createEngine, type TranslationEngine } from '../../src/translate/engines/index.js';
+import { TranslationEngineError } from '../../src/translate/errors.js';
 import { extractSegments } from '../../src/translate/segments.js';
 import { runCommand } from '../cli/run-command.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
@@ -32,6 +33,8 @@ let api: GitBookAPI;
 let work: string;
 /** Every batch of segments the engine was asked to translate. */
 const sent: string[][] = [];
+/** When set, the engine call with this number (counted from when it was set) fails once, as a crashed engine would. */
+let failCall: { after: number; calls: number } | null = null;
 
 /** The real engine, counting what it is sent. */
 function counting(engine: TranslationEngine): TranslationEngine {
@@ -39,6 +42,10 @@ function counting(engine: TranslationEngine): TranslationEngine {
     name: engine.name,
     checkPair: (s, t) => engine.checkPair(s, t),
     async translate(segments, request) {
+      if (failCall && ++failCall.calls === failCall.after) {
+        failCall = null;
+        throw new TranslationEngineError(engine.name, 'the engine process died');
+      }
       sent.push([...segments]);
       return engine.translate(segments, request);
     },
@@ -50,7 +57,14 @@ beforeAll(async () => {
   folio = await startFolio();
   // The engine activities run on their own task queue, here with a counting wrapper around the configured engine.
   engineWorker = await startTestWorker(
-    { store: folio.store, config: folio.config, logger: testLogger('engine'), translationEngine: (name) => counting(createEngine(folio.config, name)) },
+    {
+      store: folio.store,
+      config: folio.config,
+      logger: testLogger('engine'),
+      translationEngine: (name) => counting(createEngine(folio.config, name)),
+      // Small engine calls, so that a run makes several and a failure can land between two of them.
+      translationChunk: 20,
+    },
     { taskQueue: folio.config.translationTaskQueue },
   );
   api = new GitBookAPI({ authToken: folio.token, endpoint: folio.baseUrl });
@@ -281,6 +295,33 @@ describe('translation runs with Apertium (en → es) on a corpus space', () => {
     expect(runs.every((r) => r.status === 'completed')).toBe(true);
     const sorted = [...runs].sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime());
     for (let i = 1; i < sorted.length; i++) expect(sorted[i]!.startedAt.getTime()).toBeGreaterThanOrEqual(sorted[i - 1]!.finishedAt!.getTime());
+  });
+
+  it('resumes after the engine died mid-run without sending a translated segment twice (the memory is the checkpoint)', async () => {
+    // Another organization: its memory starts empty.
+    await folio.store.orgs.ensure({ id: 'org-resume', title: 'Resume' });
+    const token = (await folio.store.tokens.create('org-resume')).token;
+    const other = new GitBookAPI({ authToken: token, endpoint: folio.baseUrl });
+    const { spaceId: space } = await importCorpusSpace(folio.store, 'org-resume', CORPUS, 'Resume');
+    const created = await other.orgs.createTranslation('org-resume', { language: 'es', source: { space, language: 'en' } });
+    sent.length = 0;
+    failCall = { after: 3, calls: 0 };
+    await other.orgs.runTranslation('org-resume', created.data.id);
+    const deadline = Date.now() + 170_000;
+    let run;
+    for (;;) {
+      run = await folio.store.translations.latestRun(created.data.id);
+      if (run?.finishedAt) break;
+      if (Date.now() > deadline) throw new Error(`the run did not finish: ${JSON.stringify(run)}`);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    expect(failCall).toBeNull();
+    expect(run.status).toBe('completed');
+    const all = sent.flat();
+    expect(sent.length).toBeGreaterThan(3);
+    expect(new Set(all).size).toBe(all.length);
+    expect(all.length).toBe(first.run!.segments.sent);
+    expect(await folio.store.translations.memory.count('org-resume')).toBe(all.length);
   });
 
   it('an unsupported pair fails the run with the installed pairs in its reason', async () => {
