@@ -17,6 +17,6 @@ export interface ActivityDeps {
   openapiPool?: ParsePool;
   /** The translation engine of a name (default: built from `config`); tests wrap engines to count their calls. */
   translationEngine?: (name: TranslationEngineName) => TranslationEngine;
-  /** Segments per engine call, stored in the translation memory after each call (default 200). */
+  /** Segments per engine call, stored in the translation memory after each call (default 500). */
   translationChunk?: number;
 }

@@ -28,7 +28,7 @@ import { parsePoolOf } from './parse-pool.js';
 import { progressReporter } from './progress.js';
 
 /** Segments sent to the engine in one call (their translations are stored right after it). */
-const ENGINE_CHUNK = 200;
+const ENGINE_CHUNK = 500;
 const MAX_MESSAGE = 1000;
 
 export interface TranslationRunRef {

@@ -264,6 +264,9 @@ export function createTranslationStore(sql: Sql): TranslationStore {
 
     async failRun(id, run, error) {
       return await sql.transaction(async (tx) => {
+        const exists = await tx.query(`SELECT 1 FROM translations WHERE id = $1 FOR UPDATE`, [id]);
+        // A translation deleted while it ran: nothing left to record.
+        if (exists.length === 0) return null;
         await tx.query(`INSERT INTO translation_runs (translation_id, run) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [id, run]);
         const rows = await tx.query<RunRow>(
           `UPDATE translation_runs SET status = 'failed', error_code = $3, error_message = $4, finished_at = now()

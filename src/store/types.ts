@@ -543,7 +543,8 @@ export interface TranslationStore {
   setResultSpace(id: string, spaceId: string, options?: { replace?: boolean }): Promise<string>;
   /** Records the run as completed with its result revision; the translation points at it. */
   completeRun(id: string, run: number, result: { resultRevisionId: string; warnings: TranslationRunRecord['warnings'] }): Promise<TranslationRunRecord>;
-  failRun(id: string, run: number, error: { code: string; message: string }): Promise<TranslationRunRecord>;
+  /** Records a failed run; null when the translation no longer exists (deleted while it ran). */
+  failRun(id: string, run: number, error: { code: string; message: string }): Promise<TranslationRunRecord | null>;
   /** The newest run, or null before the first. */
   latestRun(id: string): Promise<TranslationRunRecord | null>;
   getRun(id: string, run: number): Promise<TranslationRunRecord | null>;

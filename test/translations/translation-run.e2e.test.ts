@@ -324,6 +324,20 @@ describe('translation runs with Apertium (en → es) on a corpus space', () => {
     expect(await folio.store.translations.memory.count('org-resume')).toBe(all.length);
   });
 
+  it('a translation deleted while it runs: 205 then 204, and its run ends without recording anything', async () => {
+    const org = folio.organizationId;
+    const created = await api.orgs.createTranslation(org, { language: 'es', source: { space: spaceId, language: 'en' } });
+    const id = created.data.id;
+    await api.orgs.runTranslation(org, id);
+    expect((await api.orgs.deleteTranslation(org, id)).status).toBe(205);
+    expect((await api.orgs.deleteTranslation(org, id)).status).toBe(204);
+    expect((await folio.request('GET', `/v1/orgs/${org}/translations/${id}`)).status).toBe(404);
+    const handle = folio.client.workflow.getHandle(`translation/${id}/runs`);
+    await handle.result();
+    expect((await handle.describe()).status.name).toBe('COMPLETED');
+    expect(await folio.store.translations.latestRun(id)).toBeNull();
+  });
+
   it('an unsupported pair fails the run with the installed pairs in its reason', async () => {
     const org = folio.organizationId;
     const created = await api.orgs.createTranslation(org, { language: 'ja', source: { space: spaceId, language: 'en' } });

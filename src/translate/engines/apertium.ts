@@ -15,7 +15,7 @@ import { findMode, installedModes } from './apertium-pairs.js';
 import { HttpEngineClient } from './http-client.js';
 
 const MAX_BATCH_CHARS = 100_000;
-const MAX_BATCH_ITEMS = 500;
+const MAX_BATCH_ITEMS = 1000;
 const DIV = /<div data-s="(\d+)">([\s\S]*?)<\/div>/g;
 
 export interface ApertiumOptions {
