@@ -5,6 +5,8 @@
  * warnings; a second run sends nothing to the engine, an edited paragraph sends exactly that paragraph, a glossary
  * change re-sends the segments with its term; runs requested together never run at the same time.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,6 +23,8 @@ import { extractSegments } from '../../src/translate/segments.js';
 import { runCommand } from '../cli/run-command.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
 import { testLogger } from '../helpers/logger.js';
+import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
+import { queryTranslationRuns } from '../../src/temporal/start.js';
 import { assertContract } from '../helpers/openapi-contract.js';
 import { startTestWorker, type RunningWorker } from '../helpers/temporal.js';
 import { editSpace, exportedFiles, importCorpusSpace } from './corpus-space.js';
@@ -52,9 +56,33 @@ function counting(engine: TranslationEngine): TranslationEngine {
   };
 }
 
+/** A LibreTranslate-compatible server on loopback (the engine of organization `org-lt`): it upper-cases text. */
+let libre: http.Server;
+const libreRequests: string[][] = [];
+
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'folio-translate-'));
-  folio = await startFolio();
+  libre = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+    req.on('end', () => {
+      res.setHeader('content-type', 'application/json');
+      if (req.url === '/languages') return res.end(JSON.stringify([{ code: 'en', targets: ['de', 'es'] }]));
+      const q = (JSON.parse(body) as { q: string[] }).q;
+      libreRequests.push(q);
+      const upper = (m: string) =>
+        m.replace(/(<[^>]+>|&[a-z]+;)|([^<&]+)/g, (_a, tag: string | undefined, text: string | undefined) => tag ?? text!.toUpperCase());
+      res.end(JSON.stringify({ translatedText: q.map(upper) }));
+    });
+  });
+  await new Promise<void>((r) => libre.listen(0, '127.0.0.1', r));
+  folio = await startFolio({
+    env: {
+      FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS,
+      FOLIO_TRANSLATION_ORG_ENGINES: 'org-lt=libretranslate',
+      FOLIO_LIBRETRANSLATE_URL: `http://127.0.0.1:${(libre.address() as AddressInfo).port}`,
+    },
+  });
   // The engine activities run on their own task queue, here with a counting wrapper around the configured engine.
   engineWorker = await startTestWorker(
     {
@@ -73,6 +101,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await engineWorker?.stop();
   await folio?.stop();
+  await new Promise((r) => libre?.close(r));
   if (work) await rm(work, { recursive: true, force: true });
 });
 
@@ -165,6 +194,15 @@ describe('translation runs with Apertium (en → es) on a corpus space', () => {
     expect(first.stats).toMatchObject({ runs: 1, latestPages: first.run!.pages.total });
     expect(first.stats.latestWords).toBeGreaterThan(500);
     expect(sent.flat()).toHaveLength(first.run!.segments.sent);
+
+    // Progress in a query and in the run's current details (Temporal UI).
+    const live = await queryTranslationRuns(folio.client, translationId);
+    expect(live?.view).toMatchObject({ running: null, lastCompleted: 1, pagesDone: first.run!.pages.total, segmentsSent: first.run!.segments.sent });
+    expect(live?.progress).toMatchObject({ pagesDone: first.run!.pages.total, pagesTotal: first.run!.pages.total });
+    const metadata = await folio.client.workflow
+      .getHandle(`translation/${translationId}/runs`)
+      .query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+    expect(metadata.currentDetails).toContain('run 1 completed');
 
     const listed = await api.orgs.listTranslations(org);
     assertContract('GET', `/v1/orgs/${org}/translations`, 200, listed.data);
@@ -336,6 +374,27 @@ describe('translation runs with Apertium (en → es) on a corpus space', () => {
     await handle.result();
     expect((await handle.describe()).status.name).toBe('COMPLETED');
     expect(await folio.store.translations.latestRun(id)).toBeNull();
+  });
+
+  it('an organization configured for an HTTP engine translates through it (fetch guard, engine task queue)', async () => {
+    await folio.store.orgs.ensure({ id: 'org-lt', title: 'LibreTranslate' });
+    const token = (await folio.store.tokens.create('org-lt')).token;
+    const lt = new GitBookAPI({ authToken: token, endpoint: folio.baseUrl });
+    const { spaceId: space } = await importCorpusSpace(folio.store, 'org-lt', CORPUS, 'Via LibreTranslate');
+    const created = await lt.orgs.createTranslation('org-lt', { language: 'de', source: { space, language: 'en' } });
+    await lt.orgs.runTranslation('org-lt', created.data.id);
+    const deadline = Date.now() + 170_000;
+    let body: TranslationBody;
+    for (;;) {
+      body = (await lt.orgs.getTranslation('org-lt', created.data.id)).data as unknown as TranslationBody;
+      if (body.run?.status === 'completed' || body.run?.status === 'failed') break;
+      if (Date.now() > deadline) throw new Error(`the run did not finish: ${JSON.stringify(body)}`);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    expect(body.run).toMatchObject({ status: 'completed', engine: 'libretranslate' });
+    expect(libreRequests.flat()).toHaveLength(body.run!.segments.sent);
+    const result = (await loadRevisionModel(folio.store, body.result!.revision))!.model;
+    expect(documents(result.pages).find((p) => p.path === 'images')!.title).toBe('IMAGES');
   });
 
   it('an unsupported pair fails the run with the installed pairs in its reason', async () => {
