@@ -106,6 +106,7 @@ export function createTranslationActivities(deps: ActivityDeps) {
     /** Marks the run running and lists the pages of the source's current revision (ids only). */
     async translationBeginRun(ref: TranslationRunRef): Promise<{ sourceRevisionId: string; pageIds: string[]; engine: TranslationEngineName }> {
       try {
+        heartbeat({ phase: 'starting' });
         const t = await load(ref);
         const space = await store.spaces.get(t.sourceSpaceId);
         if (!space || space.organizationId !== t.organizationId) throw new NotFoundError('space', t.sourceSpaceId);

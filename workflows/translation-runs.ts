@@ -46,7 +46,8 @@ const retry: RetryPolicy = {
   nonRetryableErrorTypes: [...TRANSLATION_NON_RETRYABLE],
 };
 
-const main = proxyActivities<Activities>({ startToCloseTimeout: '10 minutes', heartbeatTimeout: '1 minute', retry });
+/** Begin and finish (a large space is reassembled page by page in the parse pool; they heartbeat). */
+const main = proxyActivities<Activities>({ startToCloseTimeout: '1 hour', heartbeatTimeout: '1 minute', retry });
 const record = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 10 } });
 
 /** Runs in one execution before it continues as new (bounded history). */

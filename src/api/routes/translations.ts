@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { redact } from '../../redact.js';
 import type { GlossaryOperation, JsonObject, TranslationRecord } from '../../store/index.js';
 import { requestTranslationRun } from '../../temporal/start.js';
 import { isTranslationLanguage, TRANSLATION_LANGUAGES } from '../../translate/languages.js';
@@ -148,13 +149,22 @@ export function translationRoutes(app: FastifyInstance, deps: ApiDeps, urls: Url
   app.post<{ Params: TranslationParams }>('/v1/orgs/:organizationId/translations/:translationId/run', async (request, reply) => {
     const { t } = await load(request, request.params);
     const requested = await repo.requestRun(t.organizationId, t.id);
-    await requestTranslationRun(workflowStarter(deps), {
-      translationId: t.id,
-      organizationId: t.organizationId,
-      sourceSpaceId: t.sourceSpaceId,
-      run: requested.runsRequested,
-      engineTaskQueue: deps.config.translationTaskQueue,
-    });
+    try {
+      await requestTranslationRun(workflowStarter(deps), {
+        translationId: t.id,
+        organizationId: t.organizationId,
+        sourceSpaceId: t.sourceSpaceId,
+        run: requested.runsRequested,
+        engineTaskQueue: deps.config.translationTaskQueue,
+      });
+    } catch (err) {
+      // The workflow service did not take it: the caller repeats the request (a later run covers this one).
+      reply.log.warn({ translationId: t.id, cause: redact(err instanceof Error ? err.message : String(err)) }, 'translation run not started');
+      return reply
+        .status(503)
+        .header('retry-after', '10')
+        .send({ error: { code: 503, message: 'the workflow service is unavailable; the run was not started, try again' } });
+    }
     return reply.status(204).send();
   });
 
