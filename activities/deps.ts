@@ -2,6 +2,8 @@ import type { Config } from '../src/config.js';
 import type { Logger } from '../src/log.js';
 import type { ParsePool } from '../src/parse-pool/pool.js';
 import type { Store } from '../src/store/index.js';
+import type { TranslationEngineName } from '../src/config.js';
+import type { TranslationEngine } from '../src/translate/engines/index.js';
 
 /** What activities are built from: everything with I/O is injected, so tests can use their own store. */
 export interface ActivityDeps {
@@ -13,4 +15,8 @@ export interface ActivityDeps {
   parsePool?: ParsePool;
   /** Where OpenAPI specs are processed (default: `createSpecPool(config)`, started on first use). */
   openapiPool?: ParsePool;
+  /** The translation engine of a name (default: built from `config`); tests wrap engines to count their calls. */
+  translationEngine?: (name: TranslationEngineName) => TranslationEngine;
+  /** Segments per engine call, stored in the translation memory after each call (default 500). */
+  translationChunk?: number;
 }

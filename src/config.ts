@@ -60,7 +60,27 @@ export interface Config {
   openapiTimeBudgetMs: number;
   /** Heap budget of one OpenAPI processing thread, in MB. */
   openapiMemoryBudgetMb: number;
+  /** The translation engine of organizations `translationOrgEngines` does not name. */
+  translationEngine: TranslationEngineName;
+  /** Engine per organization id (`FOLIO_TRANSLATION_ORG_ENGINES=acme=deepl,docs=openai`). */
+  translationOrgEngines: Record<string, TranslationEngineName>;
+  /** Task queue of the translation-engine activities (default `<FOLIO_TASK_QUEUE>-translation`). */
+  translationTaskQueue: string;
+  /** Requests per second to one HTTP engine, per worker. */
+  translationRateLimit: number;
+  /** An apertium-apy server (else the `apertium` command). */
+  apertiumUrl: string | undefined;
+  libretranslateUrl: string | undefined;
+  libretranslateApiKey: string | undefined;
+  deeplUrl: string;
+  deeplApiKey: string | undefined;
+  openaiUrl: string;
+  openaiApiKey: string | undefined;
+  openaiModel: string;
 }
+
+export const TRANSLATION_ENGINES = ['apertium', 'libretranslate', 'deepl', 'openai'] as const;
+export type TranslationEngineName = (typeof TRANSLATION_ENGINES)[number];
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
 
@@ -157,5 +177,35 @@ export function loadConfig(env: Env = process.env): Config {
     parseMemoryBudgetMb: int(env, 'FOLIO_PARSE_MEMORY_BUDGET_MB', 256, { min: 16 }),
     openapiTimeBudgetMs: int(env, 'FOLIO_OPENAPI_TIME_BUDGET_MS', 60_000, { min: 1 }),
     openapiMemoryBudgetMb: int(env, 'FOLIO_OPENAPI_MEMORY_BUDGET_MB', 1024, { min: 16 }),
+    translationEngine: oneOf(env, 'FOLIO_TRANSLATION_ENGINE', TRANSLATION_ENGINES, 'apertium'),
+    translationOrgEngines: orgEngines(env),
+    translationTaskQueue: get(env, 'FOLIO_TRANSLATION_TASK_QUEUE') ?? `${get(env, 'FOLIO_TASK_QUEUE') ?? 'folio'}-translation`,
+    translationRateLimit: int(env, 'FOLIO_TRANSLATION_RATE_LIMIT', 5, { min: 1, max: 10_000 }),
+    apertiumUrl: httpUrl(env, 'FOLIO_APERTIUM_URL'),
+    libretranslateUrl: httpUrl(env, 'FOLIO_LIBRETRANSLATE_URL'),
+    libretranslateApiKey: get(env, 'FOLIO_LIBRETRANSLATE_API_KEY'),
+    deeplUrl: httpUrl(env, 'FOLIO_DEEPL_URL') ?? 'https://api-free.deepl.com',
+    deeplApiKey: get(env, 'FOLIO_DEEPL_API_KEY'),
+    openaiUrl: httpUrl(env, 'FOLIO_OPENAI_URL') ?? 'https://api.openai.com/v1',
+    openaiApiKey: get(env, 'FOLIO_OPENAI_API_KEY'),
+    openaiModel: get(env, 'FOLIO_OPENAI_MODEL') ?? 'gpt-4o-mini',
   };
+}
+
+/** `org=engine,org2=engine2`: a malformed entry or an unknown engine stops startup. */
+function orgEngines(env: Env): Record<string, TranslationEngineName> {
+  const raw = get(env, 'FOLIO_TRANSLATION_ORG_ENGINES');
+  const out: Record<string, TranslationEngineName> = {};
+  if (!raw) return out;
+  for (const part of raw.split(',')) {
+    const entry = part.trim();
+    if (entry === '') continue;
+    const m = /^([A-Za-z0-9_-]{1,64})=([a-z]+)$/.exec(entry);
+    if (!m || !(TRANSLATION_ENGINES as readonly string[]).includes(m[2]!))
+      throw new Error(
+        `FOLIO_TRANSLATION_ORG_ENGINES: "${entry.slice(0, 100)}" is not <organizationId>=<engine> with an engine among ${TRANSLATION_ENGINES.join(', ')}`,
+      );
+    out[m[1]!] = m[2] as TranslationEngineName;
+  }
+  return out;
 }

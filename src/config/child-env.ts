@@ -39,6 +39,21 @@ export function configToEnv(config: Config): Partial<Record<ConfigVariable, stri
     FETCH_DENY_PRIVATE_NETWORKS: String(config.fetchDenyPrivateNetworks),
     FETCH_ALLOW_HOSTS: config.fetchAllowHosts.length ? config.fetchAllowHosts.join(',') : undefined,
     FOLIO_SUPERVISED: config.supervised ? '1' : undefined,
+    FOLIO_TRANSLATION_ENGINE: config.translationEngine,
+    FOLIO_TRANSLATION_ORG_ENGINES:
+      Object.entries(config.translationOrgEngines)
+        .map(([org, engine]) => `${org}=${engine}`)
+        .join(',') || undefined,
+    FOLIO_TRANSLATION_TASK_QUEUE: config.translationTaskQueue,
+    FOLIO_TRANSLATION_RATE_LIMIT: String(config.translationRateLimit),
+    FOLIO_APERTIUM_URL: config.apertiumUrl,
+    FOLIO_LIBRETRANSLATE_URL: config.libretranslateUrl,
+    FOLIO_LIBRETRANSLATE_API_KEY: config.libretranslateApiKey,
+    FOLIO_DEEPL_URL: config.deeplUrl,
+    FOLIO_DEEPL_API_KEY: config.deeplApiKey,
+    FOLIO_OPENAI_URL: config.openaiUrl,
+    FOLIO_OPENAI_API_KEY: config.openaiApiKey,
+    FOLIO_OPENAI_MODEL: config.openaiModel,
   };
   const out: Partial<Record<ConfigVariable, string>> = {};
   for (const name of CONFIG_VARIABLES) if (env[name] !== undefined) out[name] = env[name];

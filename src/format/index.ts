@@ -55,3 +55,4 @@ export {
   PageTooComplexError,
 } from './errors.js';
 export type { FormatWarning, FormatWarningCode, RawPageReason } from './errors.js';
+export { fieldsFingerprint } from './page-codec.js';

@@ -5,6 +5,7 @@
 import { markdownToDocument } from '../api/objects/document.js';
 import { pageCodecOperations } from '../format/index.js';
 import { processSpecInThread } from '../openapi/process-in-thread.js';
+import { assemblePage, extractSegments } from '../translate/segments.js';
 
 export const parseOperations = {
   'page.decode': pageCodecOperations.decode,
@@ -19,6 +20,10 @@ export const parseOperations = {
   'page.document': markdownToDocument,
   /** OpenAPI processing of a spec (fetches through the guard, `$ref`s, validation): `processSpecInPool`. */
   'openapi.process': processSpecInThread,
+  /** The segments of a page to translate (src/translate/). */
+  'translate.extract': extractSegments,
+  /** A page with its segments replaced by their translations. */
+  'translate.assemble': assemblePage,
 } satisfies Record<string, (...args: never[]) => unknown>;
 
 export type ParseOperation = keyof typeof parseOperations;

@@ -18,3 +18,4 @@ export { StoreUnavailableError, StoreTransientError, MigrationError } from './er
 export { generateToken } from './tokens.js';
 export { sha256Hex } from './hash.js';
 export { newId } from './ids.js';
+export { memoryKeyString } from './translations.js';

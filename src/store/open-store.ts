@@ -16,6 +16,7 @@ import { createSpaceStore } from './spaces.js';
 import { openPgSql } from './sql-pg.js';
 import { openPgliteSql } from './sql-pglite.js';
 import { createTokenStore } from './tokens.js';
+import { createTranslationStore } from './translations.js';
 import { createVaultStore } from './vault.js';
 import type { OpenStoreOptions, Sql, Store } from './types.js';
 
@@ -76,6 +77,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     vault: createVaultStore(sql),
     changeRequests: createChangeRequestStore(sql),
     openapi: createOpenApiStore(sql, blobs),
+    translations: createTranslationStore(sql),
   };
   attachSql(store, sql);
 

@@ -24,6 +24,12 @@ import {
   type ProcessOpenApiSpecWorkflow,
   type PurgeSpaceWorkflow,
   type RestoreSpaceSignalArgs,
+  translationQueries,
+  translationSignals,
+  type TranslationProgress,
+  type TranslationRunRequest,
+  type TranslationRunsWorkflow,
+  type TranslationRunView,
 } from './contract/index.js';
 import { runOptions } from './run-options.js';
 import { WorkflowRunError } from './workflow-run-error.js';
@@ -133,4 +139,43 @@ export async function startOpenApiProcessing(starter: WorkflowStarter, input: Pr
     workflowExecutionTimeout: '1 hour',
   });
   return workflowId;
+}
+
+/**
+ * Requests run `run` of a translation from its queue workflow `translation/<id>/runs` (signal-with-start): it runs
+ * when the one running (if any) has finished. The engine activities go to `engineTaskQueue`.
+ */
+export async function requestTranslationRun(
+  starter: WorkflowStarter,
+  input: { translationId: string; organizationId: string; sourceSpaceId: string; run: number; engineTaskQueue: string },
+): Promise<void> {
+  await starter.client.workflow.signalWithStart<TranslationRunsWorkflow, [TranslationRunRequest]>(workflowTypes.translationRuns, {
+    workflowId: workflowIds.translationRuns(input.translationId),
+    taskQueue: starter.taskQueue,
+    args: [{ translationId: input.translationId, organizationId: input.organizationId, engineTaskQueue: input.engineTaskQueue }],
+    signal: translationSignals.request,
+    signalArgs: [{ run: input.run }],
+    ...runOptions({ spaceId: input.sourceSpaceId, organizationId: input.organizationId, operation: 'translation-run' }),
+    staticSummary: `Translation ${input.translationId} of space ${input.sourceSpaceId}: runs one at a time`,
+  });
+}
+
+/** The live state of a translation's runs (null when its queue workflow is not running). */
+export async function queryTranslationRuns(
+  client: Client,
+  translationId: string,
+): Promise<{ view: TranslationRunView; progress: TranslationProgress | null } | null> {
+  try {
+    const handle = client.workflow.getHandle(workflowIds.translationRuns(translationId));
+    const [view, progress] = await Promise.all([
+      handle.query<TranslationRunView>(translationQueries.state),
+      handle.query<TranslationProgress | null>(translationQueries.progress),
+    ]);
+    return { view, progress };
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return null;
+    // A queue that just finished answers no query: nothing live to show.
+    if (err instanceof Error && /not running|completed|QueryFailed|closed/i.test(err.message)) return null;
+    throw err;
+  }
 }

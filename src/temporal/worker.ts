@@ -46,3 +46,25 @@ export async function createWorker(options: CreateWorkerOptions): Promise<{ work
   });
   return { worker, connection };
 }
+
+/**
+ * A worker that runs activities only, on its own task queue: the translation engines' (`FOLIO_TRANSLATION_TASK_QUEUE`),
+ * so a slow provider never holds the main queue's activity slots. Shares the connection of the main worker.
+ */
+export async function createActivityWorker(options: {
+  deps: ActivityDeps;
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  workerOptions?: Partial<WorkerOptions>;
+}): Promise<Worker> {
+  return Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    activities: createActivities(options.deps),
+    shutdownGraceTime: '4 seconds',
+    maxConcurrentActivityTaskExecutions: 4,
+    ...options.workerOptions,
+  });
+}

@@ -20,6 +20,8 @@ interface Ids {
   spec: string;
   version: string;
   token: string;
+  translation: string;
+  glossaryEntry: string;
 }
 
 interface Route {
@@ -98,6 +100,15 @@ const ROUTES: Route[] = [
   { method: 'GET', path: (i) => `/v1/orgs/${i.org}/openapi/${i.spec}/versions/${i.version}`, owner: 200 },
   { method: 'GET', path: (i) => `/v1/orgs/${i.org}/openapi/${i.spec}/versions/${i.version}/content`, owner: 200 },
   { method: 'GET', path: (i) => `/v1/orgs/${i.org}/openapi/${i.spec}/versions/${i.version}/content/raw`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/translations`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/orgs/${i.org}/translations`, body: { language: 'es', source: { space: 'their-space', language: 'en' } } },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/translations/${i.translation}`, owner: 200 },
+  { method: 'PUT', path: (i) => `/v1/orgs/${i.org}/translations/${i.translation}`, body: { instructions: { object: 'document', data: {}, nodes: [] } } },
+  { method: 'DELETE', path: (i) => `/v1/orgs/${i.org}/translations/${i.translation}` },
+  { method: 'POST', path: (i) => `/v1/orgs/${i.org}/translations/${i.translation}/run` },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/translations-glossary`, owner: 200 },
+  { method: 'PUT', path: (i) => `/v1/orgs/${i.org}/translations-glossary`, body: { operations: [{ type: 'insert', translations: { en: 'intruder' } }] } },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/translations-glossary/${i.glossaryEntry}`, owner: 200 },
 ];
 
 /** An id of the same shape and length that names nothing. */
@@ -140,7 +151,29 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       else if (Date.now() > deadline) throw new Error(`the spec was not processed: ${JSON.stringify(latest.body)}`);
       else await new Promise((r) => setTimeout(r, 250));
     }
-    foreign = { org: ORG, space, revision, page: 'pintro', file: 'fsecret', cr: cr.body.id as string, spec: 'pets', version, token: owner.id };
+    const translation = await folio.request('POST', `/v1/orgs/${ORG}/translations`, { language: 'es', source: { space, language: 'en' } }, as(theirs));
+    expect(translation.status, JSON.stringify(translation.body)).toBe(201);
+    const glossary = await folio.request(
+      'PUT',
+      `/v1/orgs/${ORG}/translations-glossary`,
+      { operations: [{ type: 'insert', translations: { en: 'Intro', es: 'Introducción' } }] },
+      as(theirs),
+    );
+    expect(glossary.status, JSON.stringify(glossary.body)).toBe(204);
+    const entries = await folio.request('GET', `/v1/orgs/${ORG}/translations-glossary`, undefined, as(theirs));
+    foreign = {
+      org: ORG,
+      space,
+      revision,
+      page: 'pintro',
+      file: 'fsecret',
+      cr: cr.body.id as string,
+      spec: 'pets',
+      version,
+      token: owner.id,
+      translation: translation.body.id as string,
+      glossaryEntry: entries.body.items[0].id as string,
+    };
   });
   afterAll(async () => {
     await folio?.stop();
@@ -169,6 +202,8 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       spec: ':specSlug',
       version: ':versionId',
       token: ':tokenId',
+      translation: ':translationId',
+      glossaryEntry: ':glossaryEntryId',
     };
     const covered = new Set(ROUTES.map((r) => `${r.method} ${r.path(params)}`));
     expect(registered.length).toBeGreaterThan(40);
@@ -186,7 +221,19 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
     };
     const failures: string[] = [];
     for (const route of ROUTES) {
-      const label = `${route.method} ${route.path({ org: ':org', space: ':space', revision: ':revision', page: ':page', file: ':file', cr: ':cr', spec: ':spec', version: ':version', token: ':token' })}`;
+      const label = `${route.method} ${route.path({
+        org: ':org',
+        space: ':space',
+        revision: ':revision',
+        page: ':page',
+        file: ':file',
+        cr: ':cr',
+        spec: ':spec',
+        version: ':version',
+        token: ':token',
+        translation: ':translation',
+        glossaryEntry: ':glossaryEntry',
+      })}`;
       if (route.owner !== undefined) {
         const own = await folio.request(route.method, route.path(foreign), route.body, as(theirs));
         if (own.status !== route.owner) failures.push(`${label}: the owner got ${own.status} ${JSON.stringify(own.body).slice(0, 200)}`);
@@ -215,6 +262,12 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
     expect(draft.body.markdown).toBe('# Intro\n\nTheirs.\n');
     expect((await folio.request('GET', `/v1/orgs/${ORG}/openapi/pets`, undefined, as2)).body).toMatchObject({ visibility: 'private' });
     expect((await folio.request('GET', `/v1/orgs/${ORG}/openapi`, undefined, as2)).body.items).toHaveLength(1);
+    expect((await folio.request('GET', `/v1/orgs/${ORG}/translations/${foreign.translation}`, undefined, as2)).body).toMatchObject({
+      status: 'pending',
+      language: 'es',
+    });
+    expect(await folio.store.translations.latestRun(foreign.translation)).toBeNull();
+    expect((await folio.request('GET', `/v1/orgs/${ORG}/translations-glossary`, undefined, as2)).body.items).toHaveLength(1);
     expect((await folio.request('GET', `/v1/orgs/${ORG}/spaces`, undefined, as2)).body.items).toHaveLength(1);
     expect((await folio.request('GET', `/v1/spaces/${foreign.space}/git/info`, undefined, as2)).status).toBe(404);
   });

@@ -68,6 +68,7 @@ describe('configuration documented in README.md', () => {
       'bench/git-transport.ts': 'BENCH_RUNS',
       'bench/git-sync.ts': 'BENCH_RUNS',
       'bench/format-markdown.ts': 'BENCH_RUNS',
+      'bench/translation.ts': 'BENCH_RUNS',
       'bench/concurrency.ts': 'BENCH_DATABASES',
     };
     const offenders: string[] = [];

@@ -3,7 +3,7 @@ import { warnUnknownVariables } from '../../config/unknown-variables.js';
 import { createLogger } from '../../log.js';
 import { installRuntime } from '../../temporal/runtime.js';
 import { ensureSearchAttributes } from '../../temporal/search-attributes.js';
-import { createWorker } from '../../temporal/worker.js';
+import { createActivityWorker, createWorker } from '../../temporal/worker.js';
 import { openConfiguredStore } from '../open-store.js';
 import { createSpecPool } from '../../openapi/spec-pool.js';
 import { ParsePool } from '../../parse-pool/pool.js';
@@ -31,18 +31,29 @@ export async function run(): Promise<number> {
       namespace: config.temporalNamespace,
       taskQueue: config.taskQueue,
     });
-    logger.info({ address, namespace: config.temporalNamespace, taskQueue: config.taskQueue }, 'worker started');
+    // The translation engines' activities poll a queue of their own (a slow provider never blocks git sync).
+    const translationWorker = await createActivityWorker({
+      deps: { store, config, logger, parsePool, openapiPool },
+      connection: native,
+      namespace: config.temporalNamespace,
+      taskQueue: config.translationTaskQueue,
+    });
+    logger.info(
+      { address, namespace: config.temporalNamespace, taskQueue: config.taskQueue, translationTaskQueue: config.translationTaskQueue },
+      'worker started',
+    );
     // The SDK runtime shuts the worker down on SIGINT/SIGTERM; run() resolves when it has drained.
     // Under `folio start`, a closed stdin means the supervisor is gone: drain and exit too.
     if (config.supervised) {
       const stop = () => {
         if (worker.getState() === 'RUNNING') worker.shutdown();
+        if (translationWorker.getState() === 'RUNNING') translationWorker.shutdown();
       };
       process.stdin.on('end', stop);
       process.stdin.on('error', stop);
       process.stdin.resume();
     }
-    await worker.run();
+    await Promise.all([worker.run(), translationWorker.run()]);
     // Stop watching stdin, or the open pipe would keep this process alive after the worker drained.
     process.stdin.destroy();
     await native.close();
