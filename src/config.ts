@@ -60,6 +60,8 @@ export interface Config {
   openapiTimeBudgetMs: number;
   /** Heap budget of one OpenAPI processing thread, in MB. */
   openapiMemoryBudgetMb: number;
+  /** TEMPLATES_DIR: an operator's folder of templates (one GitBook-format folder with a template.yaml each). */
+  templatesDir: string | undefined;
 }
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
@@ -157,5 +159,6 @@ export function loadConfig(env: Env = process.env): Config {
     parseMemoryBudgetMb: int(env, 'FOLIO_PARSE_MEMORY_BUDGET_MB', 256, { min: 16 }),
     openapiTimeBudgetMs: int(env, 'FOLIO_OPENAPI_TIME_BUDGET_MS', 60_000, { min: 1 }),
     openapiMemoryBudgetMb: int(env, 'FOLIO_OPENAPI_MEMORY_BUDGET_MB', 1024, { min: 16 }),
+    templatesDir: get(env, 'TEMPLATES_DIR') === undefined ? undefined : path.resolve(get(env, 'TEMPLATES_DIR')!),
   };
 }

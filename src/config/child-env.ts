@@ -39,6 +39,7 @@ export function configToEnv(config: Config): Partial<Record<ConfigVariable, stri
     FETCH_DENY_PRIVATE_NETWORKS: String(config.fetchDenyPrivateNetworks),
     FETCH_ALLOW_HOSTS: config.fetchAllowHosts.length ? config.fetchAllowHosts.join(',') : undefined,
     FOLIO_SUPERVISED: config.supervised ? '1' : undefined,
+    TEMPLATES_DIR: config.templatesDir,
   };
   const out: Partial<Record<ConfigVariable, string>> = {};
   for (const name of CONFIG_VARIABLES) if (env[name] !== undefined) out[name] = env[name];

@@ -20,6 +20,7 @@ interface Ids {
   spec: string;
   version: string;
   token: string;
+  template: string;
 }
 
 interface Route {
@@ -81,6 +82,10 @@ const ROUTES: Route[] = [
   { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/content/path/intro`, owner: 200 },
   { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/content/files`, owner: 200 },
   { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/content/files/${i.file}`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/templates`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/templates/${i.template}/preview`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/templates/${i.template}/preview.svg`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/spaces/${i.space}/content/template`, body: { id: 'runbook' } },
   { method: 'GET', path: (i) => `/v1/orgs/${i.org}/tokens`, owner: 200 },
   { method: 'POST', path: (i) => `/v1/orgs/${i.org}/tokens`, body: { label: 'intruder' } },
   { method: 'GET', path: (i) => `/v1/orgs/${i.org}/tokens/${i.token}`, owner: 200 },
@@ -140,7 +145,18 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       else if (Date.now() > deadline) throw new Error(`the spec was not processed: ${JSON.stringify(latest.body)}`);
       else await new Promise((r) => setTimeout(r, 250));
     }
-    foreign = { org: ORG, space, revision, page: 'pintro', file: 'fsecret', cr: cr.body.id as string, spec: 'pets', version, token: owner.id };
+    foreign = {
+      org: ORG,
+      space,
+      revision,
+      page: 'pintro',
+      file: 'fsecret',
+      cr: cr.body.id as string,
+      spec: 'pets',
+      version,
+      token: owner.id,
+      template: 'runbook',
+    };
   });
   afterAll(async () => {
     await folio?.stop();
@@ -169,6 +185,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       spec: ':specSlug',
       version: ':versionId',
       token: ':tokenId',
+      template: ':templateId',
     };
     const covered = new Set(ROUTES.map((r) => `${r.method} ${r.path(params)}`));
     expect(registered.length).toBeGreaterThan(40);
@@ -186,7 +203,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
     };
     const failures: string[] = [];
     for (const route of ROUTES) {
-      const label = `${route.method} ${route.path({ org: ':org', space: ':space', revision: ':revision', page: ':page', file: ':file', cr: ':cr', spec: ':spec', version: ':version', token: ':token' })}`;
+      const label = `${route.method} ${route.path({ org: ':org', space: ':space', revision: ':revision', page: ':page', file: ':file', cr: ':cr', spec: ':spec', version: ':version', token: ':token', template: ':template' })}`;
       if (route.owner !== undefined) {
         const own = await folio.request(route.method, route.path(foreign), route.body, as(theirs));
         if (own.status !== route.owner) failures.push(`${label}: the owner got ${own.status} ${JSON.stringify(own.body).slice(0, 200)}`);
