@@ -5,6 +5,7 @@ import { createPurgeActivities } from './purge.js';
 import { createGitSyncActivities } from './git-sync.js';
 import { createOpenApiActivities } from './openapi.js';
 import { createTranslationActivities } from './translations.js';
+import { createTemplateActivities } from './templates.js';
 
 export type { ActivityDeps } from './deps.js';
 
@@ -20,6 +21,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createGitSyncActivities(scoped),
     ...createOpenApiActivities(scoped),
     ...createTranslationActivities(scoped),
+    ...createTemplateActivities(scoped),
   });
 }
 

@@ -77,6 +77,8 @@ export interface Config {
   openaiUrl: string;
   openaiApiKey: string | undefined;
   openaiModel: string;
+  /** TEMPLATES_DIR: an operator's folder of templates (one GitBook-format folder with a template.yaml each). */
+  templatesDir: string | undefined;
 }
 
 export const TRANSLATION_ENGINES = ['apertium', 'libretranslate', 'deepl', 'openai'] as const;
@@ -189,6 +191,7 @@ export function loadConfig(env: Env = process.env): Config {
     openaiUrl: httpUrl(env, 'FOLIO_OPENAI_URL') ?? 'https://api.openai.com/v1',
     openaiApiKey: get(env, 'FOLIO_OPENAI_API_KEY'),
     openaiModel: get(env, 'FOLIO_OPENAI_MODEL') ?? 'gpt-4o-mini',
+    templatesDir: get(env, 'TEMPLATES_DIR') === undefined ? undefined : path.resolve(get(env, 'TEMPLATES_DIR')!),
   };
 }
 

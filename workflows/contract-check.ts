@@ -10,6 +10,7 @@ import type { gitImportWorkflow } from './git-import.js';
 import type { gitExportWorkflow } from './git-export.js';
 import type { processOpenApiSpecWorkflow, refreshOpenApiSpecWorkflow } from './openapi.js';
 import type { translationRunsWorkflow } from './translation-runs.js';
+import type { applyTemplateWorkflow } from './apply-template.js';
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Assert<T extends true> = T;
@@ -23,5 +24,6 @@ export type ContractCheck = [
   Assert<Same<typeof processOpenApiSpecWorkflow, contract.ProcessOpenApiSpecWorkflow>>,
   Assert<Same<typeof refreshOpenApiSpecWorkflow, contract.RefreshOpenApiSpecWorkflow>>,
   Assert<Same<typeof translationRunsWorkflow, contract.TranslationRunsWorkflow>>,
+  Assert<Same<typeof applyTemplateWorkflow, contract.ApplyTemplateWorkflow>>,
   Assert<Same<(typeof contract.workflowTypes)[keyof typeof contract.workflowTypes], keyof typeof import('./index.js')>>,
 ];

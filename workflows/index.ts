@@ -6,3 +6,4 @@ export { gitImportWorkflow } from './git-import.js';
 export { gitExportWorkflow } from './git-export.js';
 export { processOpenApiSpecWorkflow, refreshOpenApiSpecWorkflow } from './openapi.js';
 export { translationRunsWorkflow } from './translation-runs.js';
+export { applyTemplateWorkflow } from './apply-template.js';

@@ -13,6 +13,7 @@ import { gitRoutes } from './routes/git.js';
 import { openApiRoutes } from './routes/openapi.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { translationRoutes } from './routes/translations.js';
+import { templateRoutes } from './routes/templates.js';
 import { ParsePool } from '../parse-pool/pool.js';
 
 export type { ApiDeps } from './deps.js';
@@ -49,6 +50,7 @@ export async function buildServer(given: ApiDeps, options: { onRoute?: (route: R
   openApiRoutes(app, deps, urls);
   tokenRoutes(app, deps);
   translationRoutes(app, deps, urls);
+  templateRoutes(app, deps, urls);
   await app.ready();
   return app;
 }

@@ -54,6 +54,7 @@ export function configToEnv(config: Config): Partial<Record<ConfigVariable, stri
     FOLIO_OPENAI_URL: config.openaiUrl,
     FOLIO_OPENAI_API_KEY: config.openaiApiKey,
     FOLIO_OPENAI_MODEL: config.openaiModel,
+    TEMPLATES_DIR: config.templatesDir,
   };
   const out: Partial<Record<ConfigVariable, string>> = {};
   for (const name of CONFIG_VARIABLES) if (env[name] !== undefined) out[name] = env[name];

@@ -51,6 +51,7 @@ export const CONFIG_VARIABLES = [
   'FOLIO_OPENAI_URL',
   'FOLIO_OPENAI_API_KEY',
   'FOLIO_OPENAI_MODEL',
+  'TEMPLATES_DIR',
 ] as const;
 
 export type ConfigVariable = (typeof CONFIG_VARIABLES)[number];

@@ -18,6 +18,7 @@ import { openPgliteSql } from './sql-pglite.js';
 import { createTokenStore } from './tokens.js';
 import { createTranslationStore } from './translations.js';
 import { createVaultStore } from './vault.js';
+import { createSpaceTemplateStore } from './space-templates.js';
 import type { OpenStoreOptions, Sql, Store } from './types.js';
 
 function isMemory(dataDir: string): boolean {
@@ -75,6 +76,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     gitSync: createGitSyncStore(sql),
     gitRequests: createGitRequestLogStore(sql),
     vault: createVaultStore(sql),
+    spaceTemplates: createSpaceTemplateStore(sql),
     changeRequests: createChangeRequestStore(sql),
     openapi: createOpenApiStore(sql, blobs),
     translations: createTranslationStore(sql),

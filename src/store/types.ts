@@ -756,6 +756,31 @@ export interface OpenApiStore {
 }
 
 /** The content store. Its SQL connection stays inside src/store/ (tests reach it through ./raw-sql.ts). */
+/** How a space marked as a template of its organization is presented (its title and emoji are the space's). */
+export interface SpaceTemplateRecord {
+  spaceId: string;
+  organizationId: string;
+  subtitle: string | null;
+  features: string[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface SpaceTemplateInput {
+  subtitle?: string | null;
+  features?: string[];
+}
+
+export interface SpaceTemplateStore {
+  /** Marks (or updates) a space of the organization as a template. NotFoundError when the space is not the organization's. */
+  mark(organizationId: string, spaceId: string, input?: SpaceTemplateInput): Promise<SpaceTemplateRecord>;
+  /** false when the space was not a template. */
+  unmark(organizationId: string, spaceId: string): Promise<boolean>;
+  get(organizationId: string, spaceId: string): Promise<SpaceTemplateRecord | null>;
+  /** The organization's template spaces (not deleted), oldest first. */
+  list(organizationId: string): Promise<SpaceTemplateRecord[]>;
+}
+
 export interface Store {
   blobs: BlobStore;
   migrate(): Promise<{ applied: string[] }>;
@@ -772,4 +797,5 @@ export interface Store {
   changeRequests: ChangeRequestStore;
   openapi: OpenApiStore;
   translations: TranslationStore;
+  spaceTemplates: SpaceTemplateStore;
 }

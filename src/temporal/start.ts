@@ -30,6 +30,9 @@ import {
   type TranslationRunRequest,
   type TranslationRunsWorkflow,
   type TranslationRunView,
+  type ApplyTemplateInput,
+  type ApplyTemplateResult,
+  type ApplyTemplateWorkflow,
 } from './contract/index.js';
 import { runOptions } from './run-options.js';
 import { WorkflowRunError } from './workflow-run-error.js';
@@ -176,6 +179,34 @@ export async function queryTranslationRuns(
     if (err instanceof WorkflowNotFoundError) return null;
     // A queue that just finished answers no query: nothing live to show.
     if (err instanceof Error && /not running|completed|QueryFailed|closed/i.test(err.message)) return null;
+    throw err;
+  }
+}
+
+/**
+ * Runs `space/<id>/template/<key>` and waits for its result. The same request (same key) while one runs joins that
+ * run; after it ended, a new run finds the revision already published (`alreadyApplied`). A typed failure of the
+ * workflow (NOT_FOUND, VALIDATION, CONFLICT, …) is a WorkflowRunError with that code.
+ */
+export async function applyTemplate(starter: WorkflowStarter, input: ApplyTemplateInput): Promise<ApplyTemplateResult> {
+  const workflowId = workflowIds.applyTemplate(input.spaceId, input.requestKey);
+  try {
+    try {
+      return await starter.client.workflow.execute<ApplyTemplateWorkflow>(workflowTypes.applyTemplate, {
+        workflowId,
+        taskQueue: starter.taskQueue,
+        args: [input],
+        ...runOptions({ spaceId: input.spaceId, organizationId: input.organizationId, operation: 'apply-template' }),
+        staticSummary: `Apply template ${input.templateId} to space ${input.spaceId}${input.changeRequestId ? ` (change request ${input.changeRequestId})` : ''}`,
+        workflowExecutionTimeout: '30 minutes',
+      });
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      return (await starter.client.workflow.getHandle(workflowId).result()) as ApplyTemplateResult;
+    }
+  } catch (err) {
+    const cause = err instanceof WorkflowFailedError ? err.cause : undefined;
+    if (cause instanceof ApplicationFailure && cause.type) throw new WorkflowRunError(cause.type, cause.message, err);
     throw err;
   }
 }

@@ -22,6 +22,7 @@ interface Ids {
   token: string;
   translation: string;
   glossaryEntry: string;
+  template: string;
 }
 
 interface Route {
@@ -83,6 +84,10 @@ const ROUTES: Route[] = [
   { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/content/path/intro`, owner: 200 },
   { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/content/files`, owner: 200 },
   { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/content/files/${i.file}`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/templates`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/templates/${i.template}/preview`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/templates/${i.template}/preview.svg`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/spaces/${i.space}/content/template`, body: { id: 'runbook' } },
   { method: 'GET', path: (i) => `/v1/orgs/${i.org}/tokens`, owner: 200 },
   { method: 'POST', path: (i) => `/v1/orgs/${i.org}/tokens`, body: { label: 'intruder' } },
   { method: 'GET', path: (i) => `/v1/orgs/${i.org}/tokens/${i.token}`, owner: 200 },
@@ -173,6 +178,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       token: owner.id,
       translation: translation.body.id as string,
       glossaryEntry: entries.body.items[0].id as string,
+      template: 'runbook',
     };
   });
   afterAll(async () => {
@@ -204,6 +210,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       token: ':tokenId',
       translation: ':translationId',
       glossaryEntry: ':glossaryEntryId',
+      template: ':templateId',
     };
     const covered = new Set(ROUTES.map((r) => `${r.method} ${r.path(params)}`));
     expect(registered.length).toBeGreaterThan(40);
@@ -233,6 +240,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
         token: ':token',
         translation: ':translation',
         glossaryEntry: ':glossaryEntry',
+        template: ':template',
       })}`;
       if (route.owner !== undefined) {
         const own = await folio.request(route.method, route.path(foreign), route.body, as(theirs));

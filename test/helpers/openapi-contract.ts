@@ -143,3 +143,15 @@ export function assertContract(method: string, path: string, status: number, bod
   const errors = contractErrors(method, path, status, body);
   if (errors.length > 0) throw new Error(`response of ${method.toUpperCase()} ${path} (${status}) breaks the spec:\n  ${errors.slice(0, 20).join('\n  ')}`);
 }
+
+/** Throws with every schema error when `value` is not a valid `components.schemas[name]` of the spec (for Folio's additions that reuse a spec schema). */
+export function assertSchema(name: string, value: unknown): void {
+  const key = `schema ${name}`;
+  let validate = validators.get(key);
+  if (!validate) {
+    validate = load().ajv.compile({ $ref: `${SPEC_ID}#/components/schemas/${name}` });
+    validators.set(key, validate);
+  }
+  if (!validate(value))
+    throw new Error(`value is not a valid ${name}:\n  ${(validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`).join('\n  ')}`);
+}

@@ -23,6 +23,20 @@ const updateSpaceBody = {
     defaultLevel: { type: 'string', maxLength: 16 },
     visibility: { type: 'string', enum: ['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private'] },
     mergeRules: { type: 'object' },
+    /** Folio: mark the space as a template of its organization (true, or how to present it), or unmark it (false). */
+    template: {
+      anyOf: [
+        { type: 'boolean' },
+        {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            subtitle: { type: ['string', 'null'], maxLength: 300 },
+            features: { type: 'array', maxItems: 20, items: { type: 'string', maxLength: 100 } },
+          },
+        },
+      ],
+    },
   },
 } as const;
 
@@ -115,6 +129,9 @@ export function spaceRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilde
       if (body.editMode !== undefined) patch.editMode = body.editMode as SpacePatch['editMode'];
       if (body.visibility !== undefined) patch.visibility = body.visibility as SpacePatch['visibility'];
       const updated = Object.keys(patch).length > 0 ? await deps.store.spaces.update(space.id, patch) : space;
+      const template = (request.body as { template?: boolean | { subtitle?: string | null; features?: string[] } } | undefined)?.template;
+      if (template === false) await deps.store.spaceTemplates.unmark(space.organizationId, space.id);
+      else if (template !== undefined) await deps.store.spaceTemplates.mark(space.organizationId, space.id, template === true ? {} : template);
       return spaceObject(updated, urls);
     },
   );

@@ -7,9 +7,20 @@ import { migration as changeRequestMergedBy } from './005_change_request_merged_
 import { migration as tokenScopeExpiry } from './006_token_scope_expiry.js';
 import { migration as vaultSecrets } from './007_vault_secrets.js';
 import { migration as translations } from './009_translations.js';
+import { migration as spaceTemplates } from './008_space_templates.js';
 
 /**
  * Every migration, in order. To add one: create `NNN_name.ts` exporting `migration: Migration`
  * (id `NNN_name`) and append it here. Applied migrations are never edited; write a new one.
  */
-export const migrations: readonly Migration[] = [core, gitSync, openapi, changeRequests, changeRequestMergedBy, tokenScopeExpiry, vaultSecrets, translations];
+export const migrations: readonly Migration[] = [
+  core,
+  gitSync,
+  openapi,
+  changeRequests,
+  changeRequestMergedBy,
+  tokenScopeExpiry,
+  vaultSecrets,
+  spaceTemplates,
+  translations,
+];

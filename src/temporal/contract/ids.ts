@@ -7,6 +7,7 @@ export const workflowIds = {
   purge: (spaceId: string) => `space/${spaceId}/purge`,
   openapiProcess: (specId: string, n: number | string) => `openapi/${specId}/process/${n}`,
   translationRuns: (translationId: string) => `translation/${translationId}/runs`,
+  applyTemplate: (spaceId: string, key: string) => `space/${spaceId}/template/${key}`,
 };
 
 /** Id of the schedule that re-processes a URL spec. */

@@ -11,4 +11,5 @@ export * from './git.js';
 export * from './purge.js';
 export * from './openapi.js';
 export * from './translations.js';
+export * from './templates.js';
 export * from './workflows.js';

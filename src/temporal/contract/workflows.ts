@@ -7,6 +7,7 @@ import type { ProcessOpenApiSpecInput, ProcessOpenApiSpecResult, RefreshOpenApiS
 import type { PurgeSpaceInput, PurgeSpaceResult } from './purge.js';
 import type { CreateSpaceInput, CreateSpaceResult } from './spaces.js';
 import type { TranslationQueueInput } from './translations.js';
+import type { ApplyTemplateInput, ApplyTemplateResult } from './templates.js';
 
 export const workflowTypes = {
   createSpace: 'createSpaceWorkflow',
@@ -17,6 +18,7 @@ export const workflowTypes = {
   processOpenApiSpec: 'processOpenApiSpecWorkflow',
   refreshOpenApiSpec: 'refreshOpenApiSpecWorkflow',
   translationRuns: 'translationRunsWorkflow',
+  applyTemplate: 'applyTemplateWorkflow',
 } as const;
 
 export type CreateSpaceWorkflow = (input: CreateSpaceInput) => Promise<CreateSpaceResult>;
@@ -26,3 +28,4 @@ export type GitOperationWorkflow = (request: GitSyncRequest) => Promise<GitOpera
 export type ProcessOpenApiSpecWorkflow = (input: ProcessOpenApiSpecInput) => Promise<ProcessOpenApiSpecResult>;
 export type RefreshOpenApiSpecWorkflow = (input: RefreshOpenApiSpecInput) => Promise<ProcessOpenApiSpecResult>;
 export type TranslationRunsWorkflow = (input: TranslationQueueInput) => Promise<void>;
+export type ApplyTemplateWorkflow = (input: ApplyTemplateInput) => Promise<ApplyTemplateResult>;
