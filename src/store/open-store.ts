@@ -17,6 +17,7 @@ import { openPgSql } from './sql-pg.js';
 import { openPgliteSql } from './sql-pglite.js';
 import { createTokenStore } from './tokens.js';
 import { createVaultStore } from './vault.js';
+import { createParseCacheStore } from './parse-cache.js';
 import type { OpenStoreOptions, Sql, Store } from './types.js';
 
 function isMemory(dataDir: string): boolean {
@@ -74,6 +75,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     gitSync: createGitSyncStore(sql),
     gitRequests: createGitRequestLogStore(sql),
     vault: createVaultStore(sql),
+    parseCache: createParseCacheStore(sql),
     changeRequests: createChangeRequestStore(sql),
     openapi: createOpenApiStore(sql, blobs),
   };
