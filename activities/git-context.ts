@@ -11,6 +11,7 @@ import { gitCacheRoot } from './git-cache-root.js';
 import { parsePoolOf } from './parse-pool.js';
 import type { PageCodecRunner } from '../src/format/index.js';
 import { poolPageCodec } from '../src/parse-pool/page-codec.js';
+import { cachedPageCodec, pruneParseCache, type CachedPageCodec } from '../src/parse-cache/index.js';
 
 export interface GitSyncContext extends ActivityDeps {
   vault(): SecretVault;
@@ -24,10 +25,13 @@ export interface GitSyncContext extends ActivityDeps {
   fetchPolicy: FetchPolicy;
   /** Pages are parsed and written in the parse pool, with its time and memory budgets. */
   pageCodec(): PageCodecRunner;
+  /** `pageCodec()` behind the organization's parse cache (one per import: its lookups and writes are batched). */
+  cachedPageCodec(organizationId: string): CachedPageCodec;
 }
 
 export function gitSyncContext(deps: ActivityDeps): GitSyncContext {
   let codec: PageCodecRunner | undefined;
+  const pageCodec = () => (codec ??= poolPageCodec(parsePoolOf(deps)));
   const cacheRoot = gitCacheRoot(deps.config);
   // Caches of the pre-tenant layout (shared across spaces) are removed once per process, before the first use.
   let legacyRemoved: Promise<void> | undefined;
@@ -55,9 +59,10 @@ export function gitSyncContext(deps: ActivityDeps): GitSyncContext {
       });
     },
     fetchPolicy: fetchPolicyFromConfig(deps.config),
-    pageCodec() {
-      codec ??= poolPageCodec(parsePoolOf(deps));
-      return codec;
+    pageCodec,
+    cachedPageCodec(organizationId) {
+      pruneParseCache(deps.store, deps.logger);
+      return cachedPageCodec(pageCodec(), { store: deps.store.parseCache, organizationId, logger: deps.logger });
     },
     vault: () => openVault(deps.store, { dataDir: deps.config.dataDir, secret: deps.config.vaultKey }),
   };

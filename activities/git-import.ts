@@ -123,12 +123,14 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       if (previous && baseCommit && (await hasObject(cache, baseCommit)))
         previousTree = await readTree(cache, baseCommit, { maxFileBytes: config.gitMaxFileBytes });
       lap('previous');
+      const codec = ctx.cachedPageCodec(space.organizationId);
       const imported = await importTree(counted, {
         projectDirectory: projectDir,
         ...(previous ? { previous: { revision: previous.model, tree: previousTree } } : {}),
         limits: { maxPages: config.gitMaxPages },
-        codec: ctx.pageCodec(),
+        codec,
       });
+      await codec.flush();
       lap('parse');
       // A tree without a single page would replace the space's content with nothing: refused, the space keeps it.
       if (imported.stats.pages === 0)
@@ -205,8 +207,9 @@ export function createGitImportActivity(ctx: GitSyncContext) {
         pagesChanged: imported.stats.parsed,
         filesChanged,
         timingsMs,
+        parseCache: { hits: codec.stats.hits, decoded: codec.stats.decoded },
         ...(warnings ? { warnings } : {}),
-        detail: `imported ${head.slice(0, 12)}: ${imported.stats.pages} pages (${imported.stats.parsed} parsed, ${imported.stats.reused} reused), ${imported.stats.files} files${warnings ? `, ${describeWarnings(warnings)}` : ''}`,
+        detail: `imported ${head.slice(0, 12)}: ${imported.stats.pages} pages (${imported.stats.parsed} parsed${codec.stats.hits ? ` of which ${codec.stats.hits} from the parse cache` : ''}, ${imported.stats.reused} reused), ${imported.stats.files} files${warnings ? `, ${describeWarnings(warnings)}` : ''}`,
       };
     } catch (err) {
       throw toFailure(err, secrets);

@@ -2,13 +2,17 @@
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import git from 'isomorphic-git';
-import { atomicFs } from './atomic-fs.js';
+import { readingObjects } from './read-fs.js';
 import type { RepoCache } from './cache.js';
 
 export async function hasObject(cache: RepoCache, oid: string): Promise<boolean> {
   if (!/^[0-9a-f]{40}$/.test(oid)) return false;
   try {
-    await git.readObject({ fs: atomicFs, gitdir: cache.gitdir, cache: cache.objectCache, oid, format: 'deflated' });
+    await readingObjects(
+      cache,
+      () => true,
+      (fs) => git.readObject({ fs, gitdir: cache.gitdir, cache: cache.objectCache, oid, format: 'deflated' }),
+    );
     return true;
   } catch {
     return false;
@@ -37,7 +41,11 @@ export async function readShallow(cache: RepoCache): Promise<Set<string>> {
 export async function isShallow(cache: RepoCache): Promise<boolean> {
   for (const oid of await readShallow(cache)) {
     try {
-      const { commit } = await git.readCommit({ fs: atomicFs, gitdir: cache.gitdir, cache: cache.objectCache, oid });
+      const { commit } = await readingObjects(
+        cache,
+        () => true,
+        (fs) => git.readCommit({ fs, gitdir: cache.gitdir, cache: cache.objectCache, oid }),
+      );
       for (const parent of commit.parent) if (!(await hasObject(cache, parent))) return true;
     } catch {
       return true;

@@ -4,7 +4,7 @@
  * commits and descends only into subtrees whose ids differ.
  */
 import git from 'isomorphic-git';
-import { atomicFs } from './atomic-fs.js';
+import { readingObjects } from './read-fs.js';
 import type { RepoCache } from './cache.js';
 import { GitFileTooLargeError, GitObjectNotFoundError } from './errors.js';
 import { parseTrailers, type Trailer } from './trailers.js';
@@ -54,7 +54,7 @@ function isMissing(err: unknown): boolean {
 
 export async function readCommit(cache: RepoCache, oid: string): Promise<CommitInfo> {
   try {
-    const { commit } = await git.readCommit({ fs: atomicFs, gitdir: cache.gitdir, cache: cache.objectCache, oid });
+    const { commit } = await readingObjects(cache, isMissing, (fs) => git.readCommit({ fs, gitdir: cache.gitdir, cache: cache.objectCache, oid }));
     return {
       oid,
       tree: commit.tree,
@@ -73,7 +73,7 @@ export async function readCommit(cache: RepoCache, oid: string): Promise<CommitI
 /** The entries of one tree object. */
 export async function readTreeEntries(cache: RepoCache, treeOid: string): Promise<TreeEntry[]> {
   try {
-    const { tree } = await git.readTree({ fs: atomicFs, gitdir: cache.gitdir, cache: cache.objectCache, oid: treeOid });
+    const { tree } = await readingObjects(cache, isMissing, (fs) => git.readTree({ fs, gitdir: cache.gitdir, cache: cache.objectCache, oid: treeOid }));
     return tree as TreeEntry[];
   } catch (err) {
     if (isMissing(err)) throw new GitObjectNotFoundError('tree', treeOid);
@@ -99,7 +99,7 @@ export async function readBlob(cache: RepoCache, oid: string, options: { path?: 
   const known = options.knownSize ?? (await objectSize(cache, oid));
   if (known !== undefined && known > limit) throw new GitFileTooLargeError(options.path ?? oid, known, limit);
   try {
-    const { blob } = await git.readBlob({ fs: atomicFs, gitdir: cache.gitdir, cache: cache.objectCache, oid });
+    const { blob } = await readingObjects(cache, isMissing, (fs) => git.readBlob({ fs, gitdir: cache.gitdir, cache: cache.objectCache, oid }));
     if (blob.byteLength > limit) throw new GitFileTooLargeError(options.path ?? oid, blob.byteLength, limit);
     return blob;
   } catch (err) {

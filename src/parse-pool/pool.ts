@@ -113,6 +113,11 @@ export class ParsePool {
     });
   }
 
+  /** Threads started and ready for a task (busy or idle). */
+  get readyThreads(): number {
+    return this.slots.filter((s) => s.ready && !s.retired).length;
+  }
+
   /** Terminates every thread; waiting and running tasks fail with ParsePoolClosedError. */
   async close(): Promise<void> {
     if (this.closed) return;

@@ -19,6 +19,7 @@ import { createTokenStore } from './tokens.js';
 import { createTranslationStore } from './translations.js';
 import { createVaultStore } from './vault.js';
 import { createSpaceTemplateStore } from './space-templates.js';
+import { createParseCacheStore } from './parse-cache.js';
 import type { OpenStoreOptions, Sql, Store } from './types.js';
 
 function isMemory(dataDir: string): boolean {
@@ -77,6 +78,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     gitRequests: createGitRequestLogStore(sql),
     vault: createVaultStore(sql),
     spaceTemplates: createSpaceTemplateStore(sql),
+    parseCache: createParseCacheStore(sql),
     changeRequests: createChangeRequestStore(sql),
     openapi: createOpenApiStore(sql, blobs),
     translations: createTranslationStore(sql),

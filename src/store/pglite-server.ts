@@ -7,6 +7,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { ValidationError } from '../errors.js';
 import { StoreUnavailableError } from './errors.js';
 import { PgliteWireServer } from './pglite-wire-server.js';
+import { embeddedStartParams, initDataDirApart } from './pglite-memory.js';
 
 export interface PgliteServerOptions {
   /** PGlite data directory (created if missing), or `memory://`. */
@@ -20,6 +21,8 @@ export interface PgliteServerOptions {
   port?: number;
   /** Concurrent client connections accepted (the sum of every client's pool size); more are refused (53300). Default 64. */
   maxConnections?: number;
+  /** PostgreSQL settings (`-c name=value`) over `EMBEDDED_DB_SETTINGS`. */
+  settings?: Record<string, string>;
 }
 
 export interface PgliteServer {
@@ -81,10 +84,12 @@ export async function startPgliteServer(options: PgliteServerOptions): Promise<P
     await unlink(socketPath);
   }
 
-  if (!options.dataDir.startsWith('memory://')) await mkdir(options.dataDir, { recursive: true });
+  const onDisk = !options.dataDir.startsWith('memory://');
+  if (onDisk) await mkdir(options.dataDir, { recursive: true });
   let db: PGlite;
   try {
-    db = await PGlite.create(options.dataDir);
+    if (onDisk) await initDataDirApart(options.dataDir);
+    db = await PGlite.create(options.dataDir, { startParams: embeddedStartParams(options.settings) });
   } catch (err) {
     throw new StoreUnavailableError(`cannot open the embedded database in ${options.dataDir}: ${err instanceof Error ? err.message : String(err)}`, err);
   }

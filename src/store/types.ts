@@ -798,4 +798,18 @@ export interface Store {
   openapi: OpenApiStore;
   translations: TranslationStore;
   spaceTemplates: SpaceTemplateStore;
+  parseCache: ParseCacheStore;
+}
+
+/**
+ * The parse cache (`parse_cache`): what the page decoder made of a text (JSON), by organization, converter version
+ * and content key (src/parse-cache/ computes both). Shared by the spaces of one organization, never across them.
+ */
+export interface ParseCacheStore {
+  /** The cached summaries of those keys that have one (key → JSON text). */
+  get(organizationId: string, converterVersion: string, keys: readonly string[]): Promise<Map<string, string>>;
+  /** Stores summaries; a key already stored is left as it is. */
+  put(organizationId: string, converterVersion: string, entries: ReadonlyArray<{ key: string; summary: string }>): Promise<void>;
+  /** Deletes every row of another converter version (never read again); returns how many. */
+  pruneOtherVersions(converterVersion: string): Promise<number>;
 }

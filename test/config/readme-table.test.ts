@@ -70,6 +70,7 @@ describe('configuration documented in README.md', () => {
       'bench/format-markdown.ts': 'BENCH_RUNS',
       'bench/translation.ts': 'BENCH_RUNS',
       'bench/concurrency.ts': 'BENCH_DATABASES',
+      'bench/git-sync-e2e.ts': 'BENCH_RUNS, BENCH_PAGES, BENCH_REPOS; passes the environment on to the folio start it runs',
     };
     const offenders: string[] = [];
     const walk = (dir: string) => {

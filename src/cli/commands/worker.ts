@@ -7,6 +7,8 @@ import { createActivityWorker, createWorker } from '../../temporal/worker.js';
 import { openConfiguredStore } from '../open-store.js';
 import { createSpecPool } from '../../openapi/spec-pool.js';
 import { ParsePool } from '../../parse-pool/pool.js';
+import { warmUpParsePool } from '../../parse-pool/warm-up.js';
+import { converterVersion } from '../../parse-cache/index.js';
 
 /** `folio worker`: one Folio worker polling TEMPORAL_ADDRESS, on DATABASE_URL (or the embedded store). */
 export async function run(): Promise<number> {
@@ -25,12 +27,18 @@ export async function run(): Promise<number> {
     }
     const parsePool = new ParsePool({ threads: config.parseThreads, timeBudgetMs: config.parseTimeBudgetMs, memoryBudgetMb: config.parseMemoryBudgetMb });
     const openapiPool = createSpecPool(config);
+    // Warm-up while the worker connects: parse threads started, converter compiled, converter version computed.
+    const warming = warmUpParsePool(parsePool).then(
+      () => converterVersion(),
+      (err: unknown) => logger.warn({ err }, 'worker warm-up failed (the first import starts the parse threads itself)'),
+    );
     const { worker, connection: native } = await createWorker({
       deps: { store, config, logger, parsePool, openapiPool },
       address,
       namespace: config.temporalNamespace,
       taskQueue: config.taskQueue,
     });
+    await warming;
     // The translation engines' activities poll a queue of their own (a slow provider never blocks git sync).
     const translationWorker = await createActivityWorker({
       deps: { store, config, logger, parsePool, openapiPool },

@@ -8,6 +8,7 @@ import { migration as tokenScopeExpiry } from './006_token_scope_expiry.js';
 import { migration as vaultSecrets } from './007_vault_secrets.js';
 import { migration as translations } from './009_translations.js';
 import { migration as spaceTemplates } from './008_space_templates.js';
+import { migration as parseCache } from './014_parse_cache.js';
 
 /**
  * Every migration, in order. To add one: create `NNN_name.ts` exporting `migration: Migration`
@@ -23,4 +24,5 @@ export const migrations: readonly Migration[] = [
   vaultSecrets,
   spaceTemplates,
   translations,
+  parseCache,
 ];

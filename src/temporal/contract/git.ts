@@ -68,6 +68,8 @@ export interface GitOperationResult {
   timingsMs?: Record<string, number>;
   /** Import: what the converter reported (pages kept as raw bytes, missing files, …); absent when nothing. */
   warnings?: GitWarningReport;
+  /** Import: pages whose decoded form came from the organization's parse cache, and pages decoded (parsed) anew. */
+  parseCache?: { hits: number; decoded: number };
 }
 
 /** `dropped-overflow`: the queue was full (QUEUE_FULL) and a newer request of the same direction superseded it. */
