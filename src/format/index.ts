@@ -54,3 +54,5 @@ export {
   PageTooComplexError,
 } from './errors.js';
 export type { FormatWarning, FormatWarningCode, RawPageReason } from './errors.js';
+export { searchSections, headingAnchor } from './markdown/search-sections.js';
+export type { SearchablePage, SearchSection } from './markdown/search-sections.js';
