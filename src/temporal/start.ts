@@ -24,6 +24,9 @@ import {
   type ProcessOpenApiSpecWorkflow,
   type PurgeSpaceWorkflow,
   type RestoreSpaceSignalArgs,
+  type SearchIndexInput,
+  type SearchIndexWorkflow,
+  searchIndexWorkflowId,
 } from './contract/index.js';
 import { runOptions } from './run-options.js';
 import { WorkflowRunError } from './workflow-run-error.js';
@@ -133,4 +136,23 @@ export async function startOpenApiProcessing(starter: WorkflowStarter, input: Pr
     workflowExecutionTimeout: '1 hour',
   });
   return workflowId;
+}
+
+/**
+ * Starts `space/<id>/search-index/<revisionId>` after the space's primary revision changed outside a workflow
+ * (a change-request merge); the same revision twice starts one run.
+ */
+export async function startSearchIndex(starter: WorkflowStarter, input: SearchIndexInput): Promise<void> {
+  try {
+    await starter.client.workflow.start<SearchIndexWorkflow>(workflowTypes.searchIndex, {
+      workflowId: searchIndexWorkflowId(input.spaceId, input.revisionId),
+      taskQueue: starter.taskQueue,
+      args: [input],
+      ...runOptions({ spaceId: input.spaceId, organizationId: input.organizationId, operation: 'search-index' }),
+      staticSummary: `Search index of space ${input.spaceId} at revision ${input.revisionId}`,
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
 }

@@ -15,6 +15,7 @@ export const workflowTypes = {
   gitExport: 'gitExportWorkflow',
   processOpenApiSpec: 'processOpenApiSpecWorkflow',
   refreshOpenApiSpec: 'refreshOpenApiSpecWorkflow',
+  searchIndex: 'searchIndexWorkflow',
 } as const;
 
 export type CreateSpaceWorkflow = (input: CreateSpaceInput) => Promise<CreateSpaceResult>;
