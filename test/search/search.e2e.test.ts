@@ -125,6 +125,19 @@ describe('search end to end', () => {
     await searchUntil(space.id, '"beacon calibration"', (found) => found.length === 1 && found[0].id === hit.id);
     expect(await searchUntil(space.id, '"lantern inspection"', () => true)).toEqual([]);
 
+    // A change-request merge is indexed too.
+    const cr = await folio.request('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Foghorn' });
+    expect(cr.status, JSON.stringify(cr.body)).toBeLessThan(300);
+    const markdown = '# This is the second page in a group\n\n## Keeping the lighthouse\n\nThe keeper tuned the foghorn.\n';
+    const edit = await folio.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.body.id}/content`, {
+      changes: [{ operation: 'update_page', page: hit.id, document: { markdown } }],
+    });
+    expect(edit.status, JSON.stringify(edit.body)).toBeLessThan(300);
+    const merged = await folio.request('POST', `/v1/spaces/${space.id}/change-requests/${cr.body.id}/merge`);
+    expect(merged.status, JSON.stringify(merged.body)).toBe(200);
+    await searchUntil(space.id, 'foghorn', (found) => found.length === 1 && found[0].sections[0]?.title === 'Keeping the lighthouse');
+    expect(await searchUntil(space.id, '"beacon calibration"', () => true)).toEqual([]);
+
     // Errors: no query, an empty one.
     expect((await folio.request('GET', `/v1/spaces/${space.id}/search`)).status).toBe(400);
     expect((await folio.request('GET', `/v1/spaces/${space.id}/search?query=`)).status).toBe(400);
