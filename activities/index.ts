@@ -6,6 +6,7 @@ import { createGitSyncActivities } from './git-sync.js';
 import { createOpenApiActivities } from './openapi.js';
 import { createTranslationActivities } from './translations.js';
 import { createTemplateActivities } from './templates.js';
+import { createSearchIndexActivities } from './search-index.js';
 
 export type { ActivityDeps } from './deps.js';
 
@@ -22,6 +23,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createOpenApiActivities(scoped),
     ...createTranslationActivities(scoped),
     ...createTemplateActivities(scoped),
+    ...createSearchIndexActivities(scoped),
   });
 }
 

@@ -11,6 +11,7 @@ import type { gitExportWorkflow } from './git-export.js';
 import type { processOpenApiSpecWorkflow, refreshOpenApiSpecWorkflow } from './openapi.js';
 import type { translationRunsWorkflow } from './translation-runs.js';
 import type { applyTemplateWorkflow } from './apply-template.js';
+import type { searchIndexWorkflow } from './search-index.js';
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Assert<T extends true> = T;
@@ -25,5 +26,6 @@ export type ContractCheck = [
   Assert<Same<typeof refreshOpenApiSpecWorkflow, contract.RefreshOpenApiSpecWorkflow>>,
   Assert<Same<typeof translationRunsWorkflow, contract.TranslationRunsWorkflow>>,
   Assert<Same<typeof applyTemplateWorkflow, contract.ApplyTemplateWorkflow>>,
+  Assert<Same<typeof searchIndexWorkflow, contract.SearchIndexWorkflow>>,
   Assert<Same<(typeof contract.workflowTypes)[keyof typeof contract.workflowTypes], keyof typeof import('./index.js')>>,
 ];

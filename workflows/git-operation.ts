@@ -10,6 +10,7 @@ import { NON_RETRYABLE_GIT_ERRORS, type GitOperationResult, type GitSyncRequest,
 import { classifyFailure } from './failure.js';
 import { gitProgressQuery, gitProgressSignal } from './git-definitions.js';
 import { trackProgress } from './progress.js';
+import { startSearchIndexChild } from './search-index-start.js';
 
 const bookkeeping = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -58,6 +59,8 @@ export async function runGitOperation(request: GitSyncRequest, work: 'gitImportA
       ...(result.warnings ? { warningCount: result.warnings.total, warningCodes: result.warnings.counts } : {}),
     });
     setCurrentDetails(`**${result.outcome}**${result.detail ? `: ${result.detail}` : ''}${describeWarnings(result.warnings)}`);
+    if (work === 'gitImportActivity' && result.outcome === 'applied' && result.revisionId)
+      await startSearchIndexChild({ spaceId: request.spaceId, organizationId: request.organizationId, revisionId: result.revisionId });
     return result;
   } catch (err) {
     const { code, message, state } = classify(err);

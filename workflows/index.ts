@@ -7,3 +7,4 @@ export { gitExportWorkflow } from './git-export.js';
 export { processOpenApiSpecWorkflow, refreshOpenApiSpecWorkflow } from './openapi.js';
 export { translationRunsWorkflow } from './translation-runs.js';
 export { applyTemplateWorkflow } from './apply-template.js';
+export { searchIndexWorkflow } from './search-index.js';

@@ -14,6 +14,7 @@ import { openApiRoutes } from './routes/openapi.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { translationRoutes } from './routes/translations.js';
 import { templateRoutes } from './routes/templates.js';
+import { searchRoutes } from './routes/search.js';
 import { ParsePool } from '../parse-pool/pool.js';
 
 export type { ApiDeps } from './deps.js';
@@ -51,6 +52,7 @@ export async function buildServer(given: ApiDeps, options: { onRoute?: (route: R
   tokenRoutes(app, deps);
   translationRoutes(app, deps, urls);
   templateRoutes(app, deps, urls);
+  searchRoutes(app, deps, urls);
   await app.ready();
   return app;
 }

@@ -56,3 +56,5 @@ export {
 } from './errors.js';
 export type { FormatWarning, FormatWarningCode, RawPageReason } from './errors.js';
 export { fieldsFingerprint } from './page-codec.js';
+export { searchSections, headingAnchor } from './markdown/search-sections.js';
+export type { SearchablePage, SearchSection } from './markdown/search-sections.js';

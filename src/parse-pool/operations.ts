@@ -6,6 +6,7 @@ import { markdownToDocument } from '../api/objects/document.js';
 import { pageCodecOperations } from '../format/index.js';
 import { processSpecInThread } from '../openapi/process-in-thread.js';
 import { assemblePage, extractSegments } from '../translate/segments.js';
+import { searchSections } from '../format/index.js';
 
 export const parseOperations = {
   'page.decode': pageCodecOperations.decode,
@@ -24,6 +25,8 @@ export const parseOperations = {
   'translate.extract': extractSegments,
   /** A page with its segments replaced by their translations. */
   'translate.assemble': assemblePage,
+  /** The searchable sections of a page (search indexing). */
+  'page.searchSections': searchSections,
 } satisfies Record<string, (...args: never[]) => unknown>;
 
 export type ParseOperation = keyof typeof parseOperations;

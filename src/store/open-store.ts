@@ -12,6 +12,7 @@ import { createOpenApiStore } from './openapi.js';
 import { createOrgStore } from './orgs.js';
 import { attachSql } from './raw-sql.js';
 import { createRevisionStore } from './revisions.js';
+import { createSearchStore } from './search.js';
 import { createSpaceStore } from './spaces.js';
 import { openPgSql } from './sql-pg.js';
 import { openPgliteSql } from './sql-pglite.js';
@@ -82,6 +83,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     changeRequests: createChangeRequestStore(sql),
     openapi: createOpenApiStore(sql, blobs),
     translations: createTranslationStore(sql),
+    search: createSearchStore(sql),
   };
   attachSql(store, sql);
 

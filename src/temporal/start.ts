@@ -33,6 +33,9 @@ import {
   type ApplyTemplateInput,
   type ApplyTemplateResult,
   type ApplyTemplateWorkflow,
+  type SearchIndexInput,
+  type SearchIndexWorkflow,
+  searchIndexWorkflowId,
 } from './contract/index.js';
 import { runOptions } from './run-options.js';
 import { WorkflowRunError } from './workflow-run-error.js';
@@ -208,5 +211,24 @@ export async function applyTemplate(starter: WorkflowStarter, input: ApplyTempla
     const cause = err instanceof WorkflowFailedError ? err.cause : undefined;
     if (cause instanceof ApplicationFailure && cause.type) throw new WorkflowRunError(cause.type, cause.message, err);
     throw err;
+  }
+}
+
+/**
+ * Starts `space/<id>/search-index/<revisionId>` after the space's primary revision changed outside a workflow
+ * (a change-request merge); the same revision twice starts one run.
+ */
+export async function startSearchIndex(starter: WorkflowStarter, input: SearchIndexInput): Promise<void> {
+  try {
+    await starter.client.workflow.start<SearchIndexWorkflow>(workflowTypes.searchIndex, {
+      workflowId: searchIndexWorkflowId(input.spaceId, input.revisionId),
+      taskQueue: starter.taskQueue,
+      args: [input],
+      ...runOptions({ spaceId: input.spaceId, organizationId: input.organizationId, operation: 'search-index' }),
+      staticSummary: `Search index of space ${input.spaceId} at revision ${input.revisionId}`,
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }
 }

@@ -4,7 +4,8 @@ import { applyContentChanges, type ContentChange } from '../../change-requests/a
 import { conflictError, contentOf, threeWayMerge } from '../../change-requests/merge.js';
 import type { ChangeRequestRecord, ChangeRequestStatus, RevisionRecord, SpaceRecord } from '../../store/index.js';
 import { requireAuth } from '../auth.js';
-import type { ApiDeps } from '../deps.js';
+import { workflowStarter, type ApiDeps } from '../deps.js';
+import { startSearchIndex } from '../../temporal/start.js';
 import { badRequest, conflict, notFound, unprocessable } from '../http-errors.js';
 import { ParseBudgetExceededError } from '../../parse-pool/errors.js';
 import { changeRequestObject } from '../objects/change-request.js';
@@ -212,6 +213,10 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
       throw err;
     }
     await crs.markMerged(cr.id, id, auth.tokenId);
+    // The merge stands either way; a search index left behind catches up with the next change of the space.
+    await startSearchIndex(workflowStarter(deps), { spaceId: space.id, organizationId: space.organizationId, revisionId: id }).catch((err: unknown) =>
+      request.log.warn({ err, spaceId: space.id, revisionId: id }, 'could not start the search indexing of the merged revision'),
+    );
     return { revision: id, result: 'merge' };
   });
 

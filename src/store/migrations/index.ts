@@ -9,6 +9,7 @@ import { migration as vaultSecrets } from './007_vault_secrets.js';
 import { migration as translations } from './009_translations.js';
 import { migration as spaceTemplates } from './008_space_templates.js';
 import { migration as parseCache } from './014_parse_cache.js';
+import { migration as searchIndex } from './012_search_index.js';
 
 /**
  * Every migration, in order. To add one: create `NNN_name.ts` exporting `migration: Migration`
@@ -24,5 +25,6 @@ export const migrations: readonly Migration[] = [
   vaultSecrets,
   spaceTemplates,
   translations,
+  searchIndex,
   parseCache,
 ];

@@ -13,3 +13,4 @@ export * from './openapi.js';
 export * from './translations.js';
 export * from './templates.js';
 export * from './workflows.js';
+export * from './search.js';

@@ -17,7 +17,16 @@ export const OpenApiSpecIdAttribute: KeywordAttributeKey = { name: 'OpenApiSpecI
 export const SEARCH_ATTRIBUTES: readonly KeywordAttributeKey[] = [SpaceIdAttribute, OrganizationIdAttribute, OperationAttribute, OpenApiSpecIdAttribute];
 
 export type Operation =
-  'create-space' | 'git-queue' | 'git-import' | 'git-export' | 'purge-space' | 'openapi-process' | 'openapi-refresh' | 'translation-run' | 'apply-template';
+  | 'create-space'
+  | 'git-queue'
+  | 'git-import'
+  | 'git-export'
+  | 'purge-space'
+  | 'openapi-process'
+  | 'openapi-refresh'
+  | 'translation-run'
+  | 'apply-template'
+  | 'search-index';
 
 /** What a run is about: its organization, its operation and the space or the spec it works on. */
 export interface RunSubject {

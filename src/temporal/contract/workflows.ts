@@ -19,6 +19,7 @@ export const workflowTypes = {
   refreshOpenApiSpec: 'refreshOpenApiSpecWorkflow',
   translationRuns: 'translationRunsWorkflow',
   applyTemplate: 'applyTemplateWorkflow',
+  searchIndex: 'searchIndexWorkflow',
 } as const;
 
 export type CreateSpaceWorkflow = (input: CreateSpaceInput) => Promise<CreateSpaceResult>;

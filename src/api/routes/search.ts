@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import { organizationNotFound, requireOrg } from '../auth.js';
+import type { ApiDeps } from '../deps.js';
+import { searchPageObject, searchSpaceObjects } from '../objects/search.js';
+import type { UrlBuilder } from '../objects/urls.js';
+import { listEnvelope, pageQuery } from '../pagination.js';
+import { loadSpace } from './spaces.js';
+
+const searchQuery = {
+  type: 'object',
+  required: ['query'],
+  properties: { query: { type: 'string', minLength: 1, maxLength: 512 }, limit: { type: 'string' }, page: { type: 'string' } },
+} as const;
+
+/**
+ * Full-text search from the index of each space's primary revision (`src/store/search.ts`): ranked pages with
+ * their matching sections and highlighted snippets. Deleted spaces are never found; another organization's
+ * space answers 404, and an organization's search sees only its own spaces.
+ */
+export function searchRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
+  app.get<{ Params: { spaceId: string }; Querystring: { query: string } }>(
+    '/v1/spaces/:spaceId/search',
+    { schema: { querystring: searchQuery } },
+    async (request) => {
+      const space = await loadSpace(deps, request, request.params.spaceId);
+      const q = pageQuery(request.query as Record<string, unknown>);
+      const found = await deps.store.search.pages({ organizationId: space.organizationId, spaceIds: [space.id], query: request.query.query, ...q });
+      return listEnvelope(
+        found.items.map((hit) => searchPageObject(hit, urls)),
+        found.next,
+      );
+    },
+  );
+
+  app.get<{ Params: { organizationId: string }; Querystring: { query: string } }>(
+    '/v1/orgs/:organizationId/search',
+    { schema: { querystring: searchQuery } },
+    async (request) => {
+      const { organizationId } = request.params;
+      requireOrg(request, organizationId);
+      if (!(await deps.store.orgs.get(organizationId))) throw organizationNotFound(organizationId);
+      const q = pageQuery(request.query as Record<string, unknown>);
+      const found = await deps.store.search.pages({ organizationId, query: request.query.query, ...q });
+      const titles = new Map<string, string>();
+      for (const spaceId of new Set(found.items.map((h) => h.spaceId))) titles.set(spaceId, (await deps.store.spaces.get(spaceId))?.title ?? '');
+      return listEnvelope(searchSpaceObjects(found.items, titles, urls), found.next);
+    },
+  );
+}

@@ -1,0 +1,249 @@
+import { ValidationError } from '../errors.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import { searchConfigResolver } from './search-config.js';
+import { hasCjk, indexableText, queryTerms, queryText } from './search-text.js';
+import type { Paginated, SearchPageHit, SearchQuery, SearchSectionHit, SearchStore, Sql, SqlParam } from './types.js';
+
+/** Weights of D, C, B, A for `ts_rank_cd`: page title (A) far above headings (B) above body text (C). */
+const WEIGHTS = '{0.05, 0.2, 0.5, 1.0}';
+/** Longest text of one section that is indexed (a tsvector holds at most 1 MB). */
+const MAX_SECTION_CHARS = 200_000;
+const ROWS_PER_INSERT = 500;
+const START = '\u0001';
+const STOP = '\u0002';
+const HEADLINE_OPTIONS = `StartSel=${START}, StopSel=${STOP}, MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`;
+
+interface PageRow {
+  space_id: string;
+  page_id: string;
+  title: string;
+  description: string;
+  path: string;
+  ancestors: string[] | string;
+  score: number | string;
+}
+
+interface SectionRow {
+  space_id: string;
+  page_id: string;
+  ord: number;
+  anchor: string;
+  title: string;
+  body: string;
+  headline: string | null;
+  score: number | string;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
+}
+
+/** A headline with the sentinel marks: escaped, marks as `<mark>`. */
+function markup(headline: string): string {
+  return escapeHtml(headline).replaceAll(START, '<mark>').replaceAll(STOP, '</mark>');
+}
+
+/** The snippet PostgreSQL cannot make for CJK queries: a window around the first match, every match marked. */
+function cjkSnippet(body: string, terms: string[]): string {
+  const lower = body.toLowerCase();
+  const found = terms.map((t) => lower.indexOf(t.toLowerCase())).filter((i) => i >= 0);
+  const first = found.length > 0 ? Math.min(...found) : 0;
+  const start = Math.max(0, first - 40);
+  const window = body.slice(start, start + 160);
+  let out = escapeHtml(window);
+  for (const term of [...terms].sort((a, b) => b.length - a.length)) {
+    const escaped = escapeHtml(term).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    out = out.replace(new RegExp(escaped, 'giu'), (m) => `<mark>${m}</mark>`);
+  }
+  return `${start > 0 ? '… ' : ''}${out}${start + 160 < body.length ? ' …' : ''}`;
+}
+
+function checkQuery(q: SearchQuery): { limit: number; offset: number; text: string } {
+  if (typeof q.query !== 'string' || q.query.trim() === '') throw new ValidationError('query must not be empty', { field: 'query' });
+  if (q.query.length > 512) throw new ValidationError('query must be at most 512 characters', { field: 'query' });
+  if (!Number.isInteger(q.limit) || q.limit < 1 || q.limit > 1000) throw new ValidationError('limit must be an integer from 1 to 1000', { limit: q.limit });
+  const offset = decodeCursor('search', q.page) ?? 0;
+  return { limit: q.limit, offset, text: queryText(q.query) };
+}
+
+/** The spaces searched, each with its query parsed by its own configuration. */
+const SPACES_CTE = `
+sp AS (
+  SELECT st.space_id, st.config, websearch_to_tsquery(st.config::regconfig, $2) AS query
+  FROM search_index_state st JOIN spaces s ON s.id = st.space_id
+  WHERE s.organization_id = $1 AND s.deleted_at IS NULL AND ($3::text[] IS NULL OR st.space_id = ANY($3::text[]))
+)`;
+
+export function createSearchStore(sql: Sql): SearchStore {
+  const configFor = searchConfigResolver(sql);
+
+  async function sections(ids: PageRow[], query: SearchQuery, text: string): Promise<Map<string, SearchSectionHit[]>> {
+    const out = new Map<string, SearchSectionHit[]>();
+    if (ids.length === 0) return out;
+    const cjk = hasCjk(query.query);
+    const rows = await sql.query<SectionRow>(
+      `WITH ${SPACES_CTE}
+       SELECT x.space_id, x.page_id, x.ord, x.anchor, x.title, ${cjk ? 'x.body' : "''"} AS body,
+              ts_rank_cd('${WEIGHTS}', x.document, sp.query) AS score,
+              ${cjk ? 'NULL' : `ts_headline(sp.config::regconfig, x.body, sp.query, '${HEADLINE_OPTIONS}')`} AS headline
+       FROM sp JOIN search_sections x ON x.space_id = sp.space_id AND x.document @@ sp.query
+       WHERE x.space_id = ANY($4::text[]) AND x.page_id = ANY($5::text[])
+       ORDER BY score DESC, x.ord`,
+      [query.organizationId, text, query.spaceIds ?? null, [...new Set(ids.map((r) => r.space_id))], ids.map((r) => r.page_id)],
+    );
+    const terms = cjk ? queryTerms(query.query) : [];
+    for (const row of rows) {
+      const key = `${row.space_id}\u0000${row.page_id}`;
+      const list = out.get(key) ?? [];
+      list.push({
+        anchor: row.anchor,
+        title: row.title,
+        snippet: row.headline !== null ? markup(row.headline) : cjkSnippet(row.body, terms),
+        score: Number(row.score),
+      });
+      out.set(key, list);
+    }
+    return out;
+  }
+
+  return {
+    configFor,
+
+    async state(spaceId) {
+      const [state] = await sql.query<{ revision_id: string; config: string }>('SELECT revision_id, config FROM search_index_state WHERE space_id = $1', [
+        spaceId,
+      ]);
+      if (!state) return null;
+      const rows = await sql.query<{ page_id: string; content_key: string }>('SELECT page_id, content_key FROM search_pages WHERE space_id = $1', [spaceId]);
+      return { revisionId: state.revision_id, config: state.config, keys: new Map(rows.map((r) => [r.page_id, r.content_key])) };
+    },
+
+    async apply(input) {
+      return sql.transaction(async (tx) => {
+        // The space row is locked so that the check below holds until commit: a newer primary revision waits.
+        const [space] = await tx.query<{ revision_id: string | null; deleted_at: unknown; organization_id: string }>(
+          'SELECT revision_id, deleted_at, organization_id FROM spaces WHERE id = $1 FOR UPDATE',
+          [input.spaceId],
+        );
+        if (!space || space.deleted_at !== null || space.revision_id !== input.revisionId || space.organization_id !== input.organizationId)
+          return { applied: false, removed: 0, written: 0 };
+        await tx.query(
+          `INSERT INTO search_index_state (space_id, organization_id, revision_id, config, page_count, indexed_at) VALUES ($1, $2, $3, $4, $5, now())
+           ON CONFLICT (space_id) DO UPDATE SET revision_id = EXCLUDED.revision_id, config = EXCLUDED.config, page_count = EXCLUDED.page_count, indexed_at = now()`,
+          [input.spaceId, input.organizationId, input.revisionId, input.config, input.keep.length + input.upsert.length],
+        );
+        const keepIds = input.keep.map((k) => k.pageId);
+        const removed = await tx.query('DELETE FROM search_pages WHERE space_id = $1 AND NOT (page_id = ANY($2::text[])) RETURNING page_id', [
+          input.spaceId,
+          keepIds,
+        ]);
+        if (input.keep.length > 0)
+          await tx.query(
+            `UPDATE search_pages p SET ord = u.ord FROM unnest($2::text[], $3::int[]) AS u(page_id, ord)
+             WHERE p.space_id = $1 AND p.page_id = u.page_id AND p.ord <> u.ord`,
+            [input.spaceId, keepIds, input.keep.map((k) => k.ord)],
+          );
+        for (let i = 0; i < input.upsert.length; i += ROWS_PER_INSERT) {
+          const chunk = input.upsert.slice(i, i + ROWS_PER_INSERT);
+          await tx.query(
+            `INSERT INTO search_pages (space_id, page_id, content_key, ord, title, description, path, ancestors)
+             SELECT $1, u.page_id, u.content_key, u.ord, u.title, u.description, u.path, u.ancestors::jsonb
+             FROM unnest($2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[]) AS u(page_id, content_key, ord, title, description, path, ancestors)`,
+            [
+              input.spaceId,
+              chunk.map((p) => p.pageId),
+              chunk.map((p) => p.contentKey),
+              chunk.map((p) => p.ord),
+              chunk.map((p) => p.title),
+              chunk.map((p) => p.description),
+              chunk.map((p) => p.path),
+              chunk.map((p) => JSON.stringify(p.ancestors)),
+            ],
+          );
+          const rows: string[][] = [[], [], [], [], [], [], [], []];
+          const ords: number[] = [];
+          for (const page of chunk) {
+            page.sections.forEach((s, ord) => {
+              const body = s.body.slice(0, MAX_SECTION_CHARS);
+              const own = ord === 0 && s.anchor === '';
+              rows[0]!.push(page.pageId);
+              ords.push(ord);
+              rows[1]!.push(s.anchor);
+              rows[2]!.push(own ? page.title : s.title);
+              rows[3]!.push(body);
+              rows[4]!.push(indexableText(own ? page.title : ''));
+              rows[5]!.push(indexableText(own ? page.description : s.title));
+              rows[6]!.push(indexableText(body));
+            });
+          }
+          for (let j = 0; j < ords.length; j += ROWS_PER_INSERT) {
+            const slice = (a: string[]) => a.slice(j, j + ROWS_PER_INSERT);
+            const params: SqlParam[] = [input.spaceId, input.config, ...rows.slice(0, 7).map(slice), ords.slice(j, j + ROWS_PER_INSERT)];
+            await tx.query(
+              `INSERT INTO search_sections (space_id, page_id, ord, anchor, title, body, document)
+               SELECT $1, u.page_id, u.ord, u.anchor, u.title, u.body,
+                      setweight(to_tsvector($2::regconfig, u.wa), 'A') || setweight(to_tsvector($2::regconfig, u.wb), 'B') || setweight(to_tsvector($2::regconfig, u.wc), 'C')
+               FROM unnest($3::text[], $10::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[]) AS u(page_id, ord, anchor, title, body, wa, wb, wc)`,
+              params,
+            );
+          }
+        }
+        return { applied: true, removed: removed.length, written: input.upsert.length };
+      });
+    },
+
+    async pages(query): Promise<Paginated<SearchPageHit>> {
+      const { limit, offset, text } = checkQuery(query);
+      const rows = await sql.query<PageRow & { best_ord: number }>(
+        `WITH ${SPACES_CTE},
+         hits AS (
+           SELECT x.space_id, x.page_id, x.ord, ts_rank_cd('${WEIGHTS}', x.document, sp.query) AS score
+           FROM sp JOIN search_sections x ON x.space_id = sp.space_id AND x.document @@ sp.query
+         ),
+         ranked AS (
+           SELECT DISTINCT ON (space_id, page_id) space_id, page_id, ord AS best_ord,
+                  max(score) OVER (PARTITION BY space_id, page_id) + 0.1 * ln(count(*) OVER (PARTITION BY space_id, page_id)) AS score
+           FROM hits ORDER BY space_id, page_id, score DESC, ord
+         )
+         SELECT r.space_id, r.page_id, r.best_ord, r.score, p.title, p.description, p.path, p.ancestors
+         FROM ranked r JOIN search_pages p ON p.space_id = r.space_id AND p.page_id = r.page_id
+         ORDER BY r.score DESC, r.space_id, p.ord
+         LIMIT $4 OFFSET $5`,
+        [query.organizationId, text, query.spaceIds ?? null, limit + 1, offset],
+      );
+      const more = rows.length > limit;
+      const page = more ? rows.slice(0, limit) : rows;
+      const found = await sections(page, query, text);
+      const items = page.map((row, i): SearchPageHit => {
+        const hits = found.get(`${row.space_id}\u0000${row.page_id}`) ?? [];
+        return {
+          spaceId: row.space_id,
+          pageId: row.page_id,
+          title: row.title,
+          description: row.description,
+          path: row.path,
+          ancestors: typeof row.ancestors === 'string' ? (JSON.parse(row.ancestors) as string[]) : row.ancestors,
+          score: Number(row.score),
+          rank: offset + i + 1,
+          resultType: Number(row.best_ord) === 0 ? 'page' : 'section',
+          sections: hits,
+        };
+      });
+      return more ? { items, next: { page: encodeCursor('search', offset + limit) } } : { items };
+    },
+
+    async scanPages(query) {
+      checkQuery(query);
+      const pattern = `%${query.query.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      return (
+        await sql.query<{ space_id: string; page_id: string }>(
+          `SELECT DISTINCT x.space_id, x.page_id
+           FROM search_sections x JOIN spaces s ON s.id = x.space_id
+           WHERE s.organization_id = $1 AND s.deleted_at IS NULL AND ($2::text[] IS NULL OR x.space_id = ANY($2::text[]))
+             AND (x.title ILIKE $3 OR x.body ILIKE $3)`,
+          [query.organizationId, query.spaceIds ?? null, pattern],
+        )
+      ).map((r) => ({ spaceId: r.space_id, pageId: r.page_id }));
+    },
+  };
+}

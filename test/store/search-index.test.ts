@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore, type SearchPageInput, type Store } from '../../src/store/index.js';
+import { rawSql } from '../../src/store/raw-sql.js';
+import { pgliteTemplate } from '../helpers/store.js';
+import { postgresUnavailableReason, startPostgres, type TestPostgres } from '../helpers/postgres.js';
+
+const server: TestPostgres | null = await startPostgres();
+afterAll(async () => {
+  await server?.stop();
+});
+
+function page(pageId: string, ord: number, title: string, sections: Array<[string, string, string]>, extra: Partial<SearchPageInput> = {}): SearchPageInput {
+  return {
+    pageId,
+    contentKey: `${pageId}:${JSON.stringify(sections)}`,
+    ord,
+    title,
+    description: '',
+    path: pageId,
+    ancestors: [],
+    sections: sections.map(([anchor, t, body]) => ({ anchor, title: t, body })),
+    ...extra,
+  };
+}
+
+async function spaceWithRevision(store: Store, org: string, language?: string) {
+  const space = await store.spaces.create(org, { title: 's', ...(language ? { language } : {}) });
+  const { id } = await store.revisions.create({ spaceId: space.id, parents: [], type: 'edits', pages: [], files: [] });
+  await store.spaces.setPrimaryRevision(space.id, id);
+  return { spaceId: space.id, revisionId: id };
+}
+
+function defineSearchSuite(name: string, open: () => Promise<Store>) {
+  describe(name, () => {
+    let store: Store;
+    let org: string;
+    let other: string;
+    beforeAll(async () => {
+      store = await open();
+      org = (await store.orgs.create({ title: 'acme' })).id;
+      other = (await store.orgs.create({ title: 'other' })).id;
+    });
+    afterAll(async () => store?.close());
+
+    it('maps space languages to text search configurations, simple otherwise', async () => {
+      expect(await store.search.configFor('en')).toBe('english');
+      expect(await store.search.configFor('pt-BR')).toBe('portuguese');
+      expect(await store.search.configFor('zh-TW')).toBe('simple');
+      expect(await store.search.configFor(null)).toBe('simple');
+      expect(await store.search.configFor('xx')).toBe('simple');
+    });
+
+    it('ranks, stems, highlights and gives sections with their anchors and ancestors', async () => {
+      const { spaceId, revisionId } = await spaceWithRevision(store, org, 'en');
+      const config = await store.search.configFor('en');
+      const result = await store.search.apply({
+        spaceId,
+        organizationId: org,
+        revisionId,
+        config,
+        keep: [],
+        upsert: [
+          page('guide', 0, 'Guide', [['', '', 'An introduction to everything.']]),
+          page(
+            'deploy',
+            1,
+            'Deploying',
+            [
+              ['', '', 'How to ship it.'],
+              ['running-the-server', 'Running the server', 'The server keeps <b>running</b> until stopped & restarted.'],
+              ['logs', 'Logs', 'Where the logs go.'],
+            ],
+            { ancestors: ['Guide'], path: 'guide/deploy' },
+          ),
+          page('run', 2, 'Run', [['', '', 'A page titled run.']]),
+        ],
+      });
+      expect(result).toMatchObject({ applied: true, written: 3 });
+      const found = await store.search.pages({ organizationId: org, query: 'run', limit: 10 });
+      expect(found.items.map((p) => p.pageId)).toEqual(['run', 'deploy']);
+      expect(found.items[0]).toMatchObject({ rank: 1, resultType: 'page', title: 'Run' });
+      const deploy = found.items[1]!;
+      expect(deploy).toMatchObject({ rank: 2, resultType: 'section', ancestors: ['Guide'], path: 'guide/deploy', spaceId });
+      expect(deploy.score).toBeGreaterThan(0);
+      expect(deploy.sections[0]).toMatchObject({ anchor: 'running-the-server', title: 'Running the server' });
+      expect(deploy.sections[0]!.snippet).toContain('<mark>running</mark>');
+      // Only the marks are markup: tags in the text are dropped, the rest escaped.
+      expect(deploy.sections[0]!.snippet).not.toContain('<b>');
+      expect(deploy.sections[0]!.snippet).toContain('&amp;');
+      expect(deploy.sections.map((s) => s.anchor)).not.toContain('logs');
+      // Pagination keeps the global rank.
+      const first = await store.search.pages({ organizationId: org, spaceIds: [spaceId], query: 'run', limit: 1 });
+      expect(first.next).toBeDefined();
+      const second = await store.search.pages({ organizationId: org, spaceIds: [spaceId], query: 'run', limit: 1, page: first.next!.page });
+      expect(second.items.map((p) => [p.pageId, p.rank])).toEqual([['deploy', 2]]);
+      expect(second.next).toBeUndefined();
+      await expect(store.search.pages({ organizationId: org, query: 'run', limit: 1, page: 'garbage' })).rejects.toMatchObject({ code: 'VALIDATION' });
+      // Another organization never sees these pages.
+      expect((await store.search.pages({ organizationId: other, query: 'run', limit: 10 })).items).toEqual([]);
+      expect((await store.search.pages({ organizationId: other, spaceIds: [spaceId], query: 'run', limit: 10 })).items).toEqual([]);
+    });
+
+    it('finds Traditional Chinese words inside runs of ideographs', async () => {
+      const { spaceId, revisionId } = await spaceWithRevision(store, org, 'zh-TW');
+      await store.search.apply({
+        spaceId,
+        organizationId: org,
+        revisionId,
+        config: await store.search.configFor('zh-TW'),
+        keep: [],
+        upsert: [
+          page('p', 0, '資料庫管理', [
+            ['', '', '本章介紹如何備份與還原資料庫。'],
+            ['備份', '備份', '使用 pg_dump 進行邏輯備份。'],
+          ]),
+        ],
+      });
+      const hit = await store.search.pages({ organizationId: org, spaceIds: [spaceId], query: '還原', limit: 10 });
+      expect(hit.items.map((p) => p.pageId)).toEqual(['p']);
+      expect(hit.items[0]!.sections[0]!.snippet).toContain('<mark>還原</mark>');
+      const heading = await store.search.pages({ organizationId: org, spaceIds: [spaceId], query: '邏輯備份', limit: 10 });
+      expect(heading.items[0]!.sections.map((s) => s.anchor)).toEqual(['備份']);
+      expect((await store.search.pages({ organizationId: org, spaceIds: [spaceId], query: '還備', limit: 10 })).items).toEqual([]);
+    });
+
+    it('keeps unchanged pages, removes missing ones, refuses a revision that is no longer primary, forgets deleted and purged spaces', async () => {
+      const { spaceId, revisionId } = await spaceWithRevision(store, org);
+      const base = { spaceId, organizationId: org, config: 'simple' };
+      await store.search.apply({
+        ...base,
+        revisionId,
+        keep: [],
+        upsert: [page('a', 0, 'Alpha', [['', '', 'zebra']]), page('b', 1, 'Beta', [['', '', 'yak']])],
+      });
+      const { id: next } = await store.revisions.create({ spaceId, parents: [revisionId], type: 'edits', pages: [], files: [] });
+      // Not primary yet: refused.
+      expect(await store.search.apply({ ...base, revisionId: next, keep: [], upsert: [] })).toMatchObject({ applied: false });
+      await store.spaces.setPrimaryRevision(spaceId, next);
+      expect(await store.search.apply({ ...base, revisionId: next, keep: [{ pageId: 'b', ord: 0 }], upsert: [] })).toMatchObject({ applied: true, removed: 1 });
+      const state = await store.search.state(spaceId);
+      expect(state).toMatchObject({ revisionId: next, config: 'simple' });
+      expect([...state!.keys.keys()]).toEqual(['b']);
+      expect((await store.search.pages({ organizationId: org, spaceIds: [spaceId], query: 'zebra', limit: 10 })).items).toEqual([]);
+      expect((await store.search.pages({ organizationId: org, spaceIds: [spaceId], query: 'yak', limit: 10 })).items.map((p) => p.pageId)).toEqual(['b']);
+      expect(await store.search.scanPages({ organizationId: org, spaceIds: [spaceId], query: 'ya', limit: 10 })).toEqual([{ spaceId, pageId: 'b' }]);
+
+      const { deletionId } = await store.spaces.markDeleted(spaceId);
+      expect((await store.search.pages({ organizationId: org, query: 'yak', limit: 10 })).items).toEqual([]);
+      await store.spaces.purge(spaceId, deletionId);
+      const left = await rawSql(store).query(
+        'SELECT 1 FROM search_sections WHERE space_id = $1 UNION ALL SELECT 1 FROM search_index_state WHERE space_id = $1',
+        [spaceId],
+      );
+      expect(left).toEqual([]);
+    });
+
+    it('refuses an empty or too long query', async () => {
+      await expect(store.search.pages({ organizationId: org, query: '  ', limit: 10 })).rejects.toMatchObject({ code: 'VALIDATION' });
+      await expect(store.search.pages({ organizationId: org, query: 'x'.repeat(513), limit: 10 })).rejects.toMatchObject({ code: 'VALIDATION' });
+    });
+  });
+}
+
+defineSearchSuite('search index on PGlite', () => openStore({ dataDir: 'memory://', pgliteTemplate: pgliteTemplate() }));
+if (server) defineSearchSuite('search index on a PostgreSQL server', () => openStore({ databaseUrl: server.url, poolSize: 4 }));
+else describe.skip(`search index on PostgreSQL: skipped (${postgresUnavailableReason})`, () => it('needs a server', () => {}));
