@@ -60,6 +60,15 @@ export interface Config {
   openapiTimeBudgetMs: number;
   /** Heap budget of one OpenAPI processing thread, in MB. */
   openapiMemoryBudgetMb: number;
+  /** Website import: pages, bytes (pages and assets) and link depth allowed in one run. */
+  webimportMaxPages: number;
+  webimportMaxBytes: number;
+  webimportMaxDepth: number;
+  /** Website import: requests at once to one host, the delay between two requests to it, the timeout of one, retries of a 429/5xx. */
+  webimportConcurrency: number;
+  webimportDelayMs: number;
+  webimportTimeoutMs: number;
+  webimportRetries: number;
 }
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
@@ -157,5 +166,12 @@ export function loadConfig(env: Env = process.env): Config {
     parseMemoryBudgetMb: int(env, 'FOLIO_PARSE_MEMORY_BUDGET_MB', 256, { min: 16 }),
     openapiTimeBudgetMs: int(env, 'FOLIO_OPENAPI_TIME_BUDGET_MS', 60_000, { min: 1 }),
     openapiMemoryBudgetMb: int(env, 'FOLIO_OPENAPI_MEMORY_BUDGET_MB', 1024, { min: 16 }),
+    webimportMaxPages: int(env, 'WEBIMPORT_MAX_PAGES', 2000, { min: 1 }),
+    webimportMaxBytes: int(env, 'WEBIMPORT_MAX_BYTES', 512 * 1024 * 1024, { min: 1 }),
+    webimportMaxDepth: int(env, 'WEBIMPORT_MAX_DEPTH', 10, { min: 0 }),
+    webimportConcurrency: int(env, 'WEBIMPORT_CONCURRENCY', 4, { min: 1, max: 64 }),
+    webimportDelayMs: int(env, 'WEBIMPORT_DELAY_MS', 100),
+    webimportTimeoutMs: int(env, 'WEBIMPORT_TIMEOUT_MS', 30_000, { min: 1 }),
+    webimportRetries: int(env, 'WEBIMPORT_RETRIES', 4, { max: 20 }),
   };
 }

@@ -12,6 +12,7 @@ import { changeRequestRoutes, mergedFromResolver } from './routes/change-request
 import { gitRoutes } from './routes/git.js';
 import { openApiRoutes } from './routes/openapi.js';
 import { tokenRoutes } from './routes/tokens.js';
+import { importRoutes } from './routes/imports.js';
 import { ParsePool } from '../parse-pool/pool.js';
 
 export type { ApiDeps } from './deps.js';
@@ -47,6 +48,7 @@ export async function buildServer(given: ApiDeps, options: { onRoute?: (route: R
   gitRoutes(app, deps);
   openApiRoutes(app, deps, urls);
   tokenRoutes(app, deps);
+  importRoutes(app, deps, urls);
   await app.ready();
   return app;
 }

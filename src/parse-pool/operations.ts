@@ -5,6 +5,7 @@
 import { markdownToDocument } from '../api/objects/document.js';
 import { pageCodecOperations } from '../format/index.js';
 import { processSpecInThread } from '../openapi/process-in-thread.js';
+import { analyzeHtmlPage, convertHtmlPage } from '../webimport/html-page.js';
 
 export const parseOperations = {
   'page.decode': pageCodecOperations.decode,
@@ -17,6 +18,10 @@ export const parseOperations = {
   'page.document': markdownToDocument,
   /** OpenAPI processing of a spec (fetches through the guard, `$ref`s, validation): `processSpecInPool`. */
   'openapi.process': processSpecInThread,
+  /** Website import, during the crawl: a fetched page's title, navigation, links and assets. */
+  'html.analyze': analyzeHtmlPage,
+  /** Website import, after the crawl: a page's main content as GitBook markdown, links and assets rewritten. */
+  'html.convert': convertHtmlPage,
 } satisfies Record<string, (...args: never[]) => unknown>;
 
 export type ParseOperation = keyof typeof parseOperations;

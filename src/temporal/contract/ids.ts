@@ -6,6 +6,7 @@ export const workflowIds = {
   gitExport: (spaceId: string, requestId: string) => `space/${spaceId}/git-export/${requestId}`,
   purge: (spaceId: string) => `space/${spaceId}/purge`,
   openapiProcess: (specId: string, n: number | string) => `openapi/${specId}/process/${n}`,
+  contentImport: (organizationId: string, runId: string) => `org/${organizationId}/import/${runId}`,
 };
 
 /** Id of the schedule that re-processes a URL spec. */

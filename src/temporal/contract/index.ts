@@ -11,3 +11,4 @@ export * from './git.js';
 export * from './purge.js';
 export * from './openapi.js';
 export * from './workflows.js';
+export * from './imports.js';

@@ -6,6 +6,7 @@ import type { GitOperationResult, GitQueueState, GitSyncRequest } from './git.js
 import type { ProcessOpenApiSpecInput, ProcessOpenApiSpecResult, RefreshOpenApiSpecInput } from './openapi.js';
 import type { PurgeSpaceInput, PurgeSpaceResult } from './purge.js';
 import type { CreateSpaceInput, CreateSpaceResult } from './spaces.js';
+import type { ContentImportInput, ContentImportResult } from './imports.js';
 
 export const workflowTypes = {
   createSpace: 'createSpaceWorkflow',
@@ -15,6 +16,7 @@ export const workflowTypes = {
   gitExport: 'gitExportWorkflow',
   processOpenApiSpec: 'processOpenApiSpecWorkflow',
   refreshOpenApiSpec: 'refreshOpenApiSpecWorkflow',
+  contentImport: 'contentImportWorkflow',
 } as const;
 
 export type CreateSpaceWorkflow = (input: CreateSpaceInput) => Promise<CreateSpaceResult>;
@@ -23,3 +25,4 @@ export type GitQueueWorkflow = (initial: GitQueueState) => Promise<void>;
 export type GitOperationWorkflow = (request: GitSyncRequest) => Promise<GitOperationResult>;
 export type ProcessOpenApiSpecWorkflow = (input: ProcessOpenApiSpecInput) => Promise<ProcessOpenApiSpecResult>;
 export type RefreshOpenApiSpecWorkflow = (input: RefreshOpenApiSpecInput) => Promise<ProcessOpenApiSpecResult>;
+export type ContentImportWorkflow = (input: ContentImportInput) => Promise<ContentImportResult>;
