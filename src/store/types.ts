@@ -722,7 +722,7 @@ export interface ImportRunStore {
   create(input: ImportRunCreateInput): Promise<ImportRunRecord>;
   /** The run, when it belongs to `organizationId` (else null, as an unknown one). */
   get(organizationId: string, id: string): Promise<ImportRunRecord | null>;
-  /** Oldest first, filtered by space, change request and status (`active`: pending and in-progress). */
+  /** Newest first, filtered by space, change request and status (`active`: pending and in-progress). */
   list(
     organizationId: string,
     options: PageOptions & { spaceId?: string; changeRequestId?: string; status?: ImportRunStatus | 'active' },

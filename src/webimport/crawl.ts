@@ -122,17 +122,11 @@ export async function crawlSite(o: CrawlOptions): Promise<CrawlResult> {
   if (robots.crawlDelayMs !== undefined) fetcher.setCrawlDelay(new URL(scope.origin).host, robots.crawlDelayMs);
   if (!robots.allowed(scope.start)) throw new WebImportRobotsDisallowedError(scope.start);
 
-  let known = await store.imports.urls(runId);
-  if (known.length === 0) {
-    const fromSitemaps = await discoverSitemaps(fetcher, scope, robots, warnings);
-    await add([{ url: scope.start, kind: 'page', depth: 0 }, ...fromSitemaps.map((url) => ({ url, kind: 'page' as const, depth: 1 }))]);
-    known = await store.imports.urls(runId);
-  }
-  let pageCount = known.filter((u) => u.kind === 'page').length;
-  let bytes = known.reduce((n, u) => n + (u.size ?? 0), 0);
-  let done = known.filter((u) => u.status !== 'pending').length;
-  let total = known.length;
-  let navKept = known.some((u) => u.analysis && Array.isArray((u.analysis as { nav?: unknown[] }).nav) && (u.analysis as { nav: unknown[] }).nav.length > 0);
+  let pageCount = 0;
+  let bytes = 0;
+  let done = 0;
+  let total = 0;
+  let navKept = false;
   let deeper = 0;
   let disallowed = 0;
 
@@ -243,6 +237,18 @@ export async function crawlSite(o: CrawlOptions): Promise<CrawlResult> {
     await store.imports.recordUrl(runId, entry.url, { status: 'fetched', ...meta, analysis: analysis as unknown as JsonObject | null });
     done++;
   }
+
+  let known = await store.imports.urls(runId);
+  if (known.length === 0) {
+    const fromSitemaps = await discoverSitemaps(fetcher, scope, robots, warnings);
+    await add([{ url: scope.start, kind: 'page', depth: 0 }, ...fromSitemaps.map((url) => ({ url, kind: 'page' as const, depth: 1 }))]);
+    known = await store.imports.urls(runId);
+  }
+  pageCount = known.filter((u) => u.kind === 'page').length;
+  bytes = known.reduce((n, u) => n + (u.size ?? 0), 0);
+  done = known.filter((u) => u.status !== 'pending').length;
+  total = known.length;
+  navKept = known.some((u) => u.analysis && Array.isArray((u.analysis as { nav?: unknown[] }).nav) && (u.analysis as { nav: unknown[] }).nav.length > 0);
 
   // Rounds: every pending URL in discovery order, `concurrency` at a time; URLs found meanwhile wait for the next round.
   for (;;) {

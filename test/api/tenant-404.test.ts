@@ -20,6 +20,7 @@ interface Ids {
   spec: string;
   version: string;
   token: string;
+  run: string;
 }
 
 interface Route {
@@ -98,6 +99,11 @@ const ROUTES: Route[] = [
   { method: 'GET', path: (i) => `/v1/orgs/${i.org}/openapi/${i.spec}/versions/${i.version}`, owner: 200 },
   { method: 'GET', path: (i) => `/v1/orgs/${i.org}/openapi/${i.spec}/versions/${i.version}/content`, owner: 200 },
   { method: 'GET', path: (i) => `/v1/orgs/${i.org}/openapi/${i.spec}/versions/${i.version}/content/raw`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/org/${i.org}/imports`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/org/${i.org}/imports`, body: { source: { type: 'website', url: 'http://127.0.0.1:9/' }, target: { space: 'x' } } },
+  { method: 'GET', path: (i) => `/v1/org/${i.org}/imports/${i.run}`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/org/${i.org}/imports/${i.run}/cancel` },
+  { method: 'POST', path: (i) => `/v1/spaces/${i.space}/content/import`, body: { url: 'http://127.0.0.1:9/', source: 'website' } },
 ];
 
 /** An id of the same shape and length that names nothing. */
@@ -140,7 +146,8 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       else if (Date.now() > deadline) throw new Error(`the spec was not processed: ${JSON.stringify(latest.body)}`);
       else await new Promise((r) => setTimeout(r, 250));
     }
-    foreign = { org: ORG, space, revision, page: 'pintro', file: 'fsecret', cr: cr.body.id as string, spec: 'pets', version, token: owner.id };
+    const run = await folio.store.imports.create({ organizationId: ORG, spaceId: space, source: { type: 'website', url: 'http://127.0.0.1:9/' } });
+    foreign = { org: ORG, space, revision, page: 'pintro', file: 'fsecret', cr: cr.body.id as string, spec: 'pets', version, token: owner.id, run: run.id };
   });
   afterAll(async () => {
     await folio?.stop();
@@ -169,6 +176,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       spec: ':specSlug',
       version: ':versionId',
       token: ':tokenId',
+      run: ':importRunId',
     };
     const covered = new Set(ROUTES.map((r) => `${r.method} ${r.path(params)}`));
     expect(registered.length).toBeGreaterThan(40);
@@ -186,7 +194,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
     };
     const failures: string[] = [];
     for (const route of ROUTES) {
-      const label = `${route.method} ${route.path({ org: ':org', space: ':space', revision: ':revision', page: ':page', file: ':file', cr: ':cr', spec: ':spec', version: ':version', token: ':token' })}`;
+      const label = `${route.method} ${route.path({ org: ':org', space: ':space', revision: ':revision', page: ':page', file: ':file', cr: ':cr', spec: ':spec', version: ':version', token: ':token', run: ':run' })}`;
       if (route.owner !== undefined) {
         const own = await folio.request(route.method, route.path(foreign), route.body, as(theirs));
         if (own.status !== route.owner) failures.push(`${label}: the owner got ${own.status} ${JSON.stringify(own.body).slice(0, 200)}`);
