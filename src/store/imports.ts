@@ -146,7 +146,10 @@ export function createImportRunStore(sql: Sql): ImportRunStore {
         where.push(`status = $${params.length}`);
       }
       params.push(limit + 1);
-      const rows = await sql.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM import_runs WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT $${params.length}`, params);
+      const rows = await sql.query<RunRow>(
+        `SELECT ${RUN_COLUMNS} FROM import_runs WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT $${params.length}`,
+        params,
+      );
       return paginate('import-runs', rows, limit, runFromRow);
     },
     async update(id, patch) {
