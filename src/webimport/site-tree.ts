@@ -83,7 +83,8 @@ export function planSite(scope: ImportScope, pages: readonly CrawledPage[]): Sit
       if (page && !placed.has(page.key)) {
         const node: PlannedPage = { key: page.key, file: '', title: entry.title.trim() || page.title, children: [] };
         placed.set(page.key, node);
-        into.push(node);
+        // At the top level, after a group heading everything belongs to that group (as in SUMMARY.md).
+        (topLevel ? sections[sections.length - 1]!.pages : into).push(node);
         place(entry.children, node.children, false);
       } else if (!page && topLevel && entry.children.length > 0) {
         const section: PlannedSection = { group: entry.title.trim() || 'Pages', pages: [] };
