@@ -130,7 +130,13 @@ export async function crawlSite(o: CrawlOptions): Promise<CrawlResult> {
   let deeper = 0;
   let disallowed = 0;
 
-  async function add(entries: Array<{ url: string; kind: 'page' | 'asset'; depth: number }>): Promise<void> {
+  // URLs the run already has (so that the links every page repeats cost no store round trip).
+  const knownUrls = new Set<string>();
+
+  async function add(all: Array<{ url: string; kind: 'page' | 'asset'; depth: number }>): Promise<void> {
+    const entries = all.filter((e) => !knownUrls.has(e.url));
+    if (entries.length === 0) return;
+    for (const e of entries) knownUrls.add(e.url);
     const pages = entries.filter((e) => e.kind === 'page');
     if (pages.length > 0 && pageCount + pages.length > limits.maxPages) {
       // Only URLs not known yet count: ask the store which are new before failing.
@@ -244,6 +250,7 @@ export async function crawlSite(o: CrawlOptions): Promise<CrawlResult> {
     await add([{ url: scope.start, kind: 'page', depth: 0 }, ...fromSitemaps.map((url) => ({ url, kind: 'page' as const, depth: 1 }))]);
     known = await store.imports.urls(runId);
   }
+  for (const u of known) knownUrls.add(u.url);
   pageCount = known.filter((u) => u.kind === 'page').length;
   bytes = known.reduce((n, u) => n + (u.size ?? 0), 0);
   done = known.filter((u) => u.status !== 'pending').length;
