@@ -4,8 +4,8 @@
  * activities (crawl → blobs and checkpoints in the store → conversion in the parse pool → `importTree` → revision),
  * beside the baseline of the same run: `wget --mirror --no-parent --page-requisites` of the same site (which only
  * downloads). Time and peak memory (Folio: the growth of this process's resident set over its level before the
- * import, sampled every 20 ms; wget: its max RSS) as medians over BENCH_RUNS (default 3). Prints one JSON object.
- * Run: npx tsx bench/website-import.ts [pages]
+ * import, sampled every 20 ms; wget: its max RSS) as medians over `--runs` runs (default 3). Prints one JSON object.
+ * Run: npx tsx bench/website-import.ts [pages] [--runs 3]
  */
 import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
@@ -20,10 +20,10 @@ import { createLogger } from '../src/log.js';
 import { ParsePool } from '../src/parse-pool/pool.js';
 import { openStore } from '../src/store/index.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../test/helpers/loopback-policy.js';
-import { median } from './_helpers.js';
+import { arg, median } from './_helpers.js';
 
 const PAGES = Math.max(10, Number(process.argv[2] ?? 1000));
-const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
+const RUNS = Math.max(1, Number(arg('runs', '3')));
 const SECTION = 50;
 const PNG = Buffer.from(
   '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
