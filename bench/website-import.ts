@@ -22,7 +22,7 @@ import { openStore } from '../src/store/index.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../test/helpers/loopback-policy.js';
 import { arg, median } from './_helpers.js';
 
-const PAGES = Math.max(10, Number(process.argv[2] ?? 1000));
+const PAGES = Math.max(10, Number(process.argv.slice(2).find((a, i, all) => /^\d+$/.test(a) && all[i - 1] !== '--runs') ?? 1000));
 const RUNS = Math.max(1, Number(arg('runs', '3')));
 const SECTION = 50;
 const PNG = Buffer.from(
