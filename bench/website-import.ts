@@ -70,8 +70,8 @@ async function startSite(): Promise<{ base: string; stop(): Promise<void> }> {
   return { base, stop: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
-/** Runs `fn` while sampling this process's RSS; returns the time and the peak growth over the level before. */
-async function measured(fn: () => Promise<unknown>): Promise<{ ms: number; peakMb: number }> {
+/** Runs `fn` while sampling this process's RSS; returns the time, the peak RSS and its growth over the level before. */
+async function measured(fn: () => Promise<unknown>): Promise<{ ms: number; peakMb: number; growthMb: number }> {
   (globalThis as { gc?: () => void }).gc?.();
   const before = process.memoryUsage().rss;
   let peak = before;
@@ -81,7 +81,7 @@ async function measured(fn: () => Promise<unknown>): Promise<{ ms: number; peakM
   const ms = performance.now() - t;
   clearInterval(timer);
   peak = Math.max(peak, process.memoryUsage().rss);
-  return { ms, peakMb: (peak - before) / 1048576 };
+  return { ms, peakMb: peak / 1048576, growthMb: (peak - before) / 1048576 };
 }
 
 /** wget in a child process (asynchronously: the site is served by this process's event loop). */
@@ -110,7 +110,7 @@ async function main() {
   const parsePool = new ParsePool({ threads: config.parseThreads, timeBudgetMs: config.parseTimeBudgetMs, memoryBudgetMb: config.parseMemoryBudgetMb });
   const activities = createContentImportActivities({ store, config, logger, parsePool });
   await store.orgs.ensure({ id: 'bench', title: 'bench' });
-  const folio = { ms: [] as number[], peakMb: [] as number[] };
+  const folio = { ms: [] as number[], peakMb: [] as number[], growthMb: [] as number[] };
   const wget = { ms: [] as number[], peakMb: [] as number[] };
   const phases = { crawlMs: [] as number[], buildMs: [] as number[] };
   let pages = 0;
@@ -134,6 +134,7 @@ async function main() {
       });
       folio.ms.push(m.ms);
       folio.peakMb.push(m.peakMb);
+      folio.growthMb.push(m.growthMb);
       const dir = path.join(work, `wget-${i}`);
       const w = await wgetMirror(site.base, dir);
       wget.ms.push(w.ms);
@@ -155,12 +156,12 @@ async function main() {
       importedPages: pages,
       importedFiles: files,
       wgetFiles,
-      folio: { medianMs: r(median(folio.ms)), medianPeakMb: r(median(folio.peakMb)), ms: folio.ms.map(r) },
+      folio: { medianMs: r(median(folio.ms)), medianPeakMb: r(median(folio.peakMb)), ms: folio.ms.map(r), firstRunGrowthMb: r(folio.growthMb[0]!) },
       wgetMirror: { medianMs: r(median(wget.ms)), medianPeakMb: r(median(wget.peakMb)), ms: wget.ms.map(r) },
       folioPhases: { crawlMedianMs: r(median(phases.crawlMs)), buildMedianMs: r(median(phases.buildMs)) },
       timeRatio: r(median(folio.ms) / median(wget.ms)),
       memoryRatio: r(median(folio.peakMb) / median(wget.peakMb)),
-      note: 'folio: crawl + conversion + revision, in-memory store, parse pool of FOLIO_PARSE_THREADS threads; memory = RSS growth of the process (the site server shares it). wget: download only.',
+      note: 'folio: crawl + conversion + revision, in-memory store, parse pool of FOLIO_PARSE_THREADS threads; memory = peak RSS of the whole process (Node, the site server, the in-memory database holding every run, the parse threads). wget: download only.',
     }) + '\n',
   );
 }
