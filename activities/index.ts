@@ -7,6 +7,7 @@ import { createOpenApiActivities } from './openapi.js';
 import { createTranslationActivities } from './translations.js';
 import { createTemplateActivities } from './templates.js';
 import { createSearchIndexActivities } from './search-index.js';
+import { createContentImportActivities } from './content-import.js';
 
 export type { ActivityDeps } from './deps.js';
 
@@ -24,6 +25,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createTranslationActivities(scoped),
     ...createTemplateActivities(scoped),
     ...createSearchIndexActivities(scoped),
+    ...createContentImportActivities(scoped),
   });
 }
 

@@ -79,6 +79,15 @@ export interface Config {
   openaiModel: string;
   /** TEMPLATES_DIR: an operator's folder of templates (one GitBook-format folder with a template.yaml each). */
   templatesDir: string | undefined;
+  /** Website import: pages, bytes (pages and assets) and link depth allowed in one run. */
+  webimportMaxPages: number;
+  webimportMaxBytes: number;
+  webimportMaxDepth: number;
+  /** Website import: requests at once to one host, the delay between two requests to it, the timeout of one, retries of a 429/5xx. */
+  webimportConcurrency: number;
+  webimportDelayMs: number;
+  webimportTimeoutMs: number;
+  webimportRetries: number;
 }
 
 export const TRANSLATION_ENGINES = ['apertium', 'libretranslate', 'deepl', 'openai'] as const;
@@ -192,6 +201,13 @@ export function loadConfig(env: Env = process.env): Config {
     openaiApiKey: get(env, 'FOLIO_OPENAI_API_KEY'),
     openaiModel: get(env, 'FOLIO_OPENAI_MODEL') ?? 'gpt-4o-mini',
     templatesDir: get(env, 'TEMPLATES_DIR') === undefined ? undefined : path.resolve(get(env, 'TEMPLATES_DIR')!),
+    webimportMaxPages: int(env, 'WEBIMPORT_MAX_PAGES', 2000, { min: 1 }),
+    webimportMaxBytes: int(env, 'WEBIMPORT_MAX_BYTES', 512 * 1024 * 1024, { min: 1 }),
+    webimportMaxDepth: int(env, 'WEBIMPORT_MAX_DEPTH', 10, { min: 0 }),
+    webimportConcurrency: int(env, 'WEBIMPORT_CONCURRENCY', 4, { min: 1, max: 64 }),
+    webimportDelayMs: int(env, 'WEBIMPORT_DELAY_MS', 100),
+    webimportTimeoutMs: int(env, 'WEBIMPORT_TIMEOUT_MS', 30_000, { min: 1 }),
+    webimportRetries: int(env, 'WEBIMPORT_RETRIES', 4, { max: 20 }),
   };
 }
 

@@ -12,6 +12,7 @@ import type { processOpenApiSpecWorkflow, refreshOpenApiSpecWorkflow } from './o
 import type { translationRunsWorkflow } from './translation-runs.js';
 import type { applyTemplateWorkflow } from './apply-template.js';
 import type { searchIndexWorkflow } from './search-index.js';
+import type { contentImportWorkflow } from './content-import.js';
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Assert<T extends true> = T;
@@ -27,5 +28,6 @@ export type ContractCheck = [
   Assert<Same<typeof translationRunsWorkflow, contract.TranslationRunsWorkflow>>,
   Assert<Same<typeof applyTemplateWorkflow, contract.ApplyTemplateWorkflow>>,
   Assert<Same<typeof searchIndexWorkflow, contract.SearchIndexWorkflow>>,
+  Assert<Same<typeof contentImportWorkflow, contract.ContentImportWorkflow>>,
   Assert<Same<(typeof contract.workflowTypes)[keyof typeof contract.workflowTypes], keyof typeof import('./index.js')>>,
 ];

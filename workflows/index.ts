@@ -8,3 +8,4 @@ export { processOpenApiSpecWorkflow, refreshOpenApiSpecWorkflow } from './openap
 export { translationRunsWorkflow } from './translation-runs.js';
 export { applyTemplateWorkflow } from './apply-template.js';
 export { searchIndexWorkflow } from './search-index.js';
+export { contentImportWorkflow } from './content-import.js';

@@ -15,6 +15,7 @@ import { tokenRoutes } from './routes/tokens.js';
 import { translationRoutes } from './routes/translations.js';
 import { templateRoutes } from './routes/templates.js';
 import { searchRoutes } from './routes/search.js';
+import { importRoutes } from './routes/imports.js';
 import { ParsePool } from '../parse-pool/pool.js';
 
 export type { ApiDeps } from './deps.js';
@@ -53,6 +54,7 @@ export async function buildServer(given: ApiDeps, options: { onRoute?: (route: R
   translationRoutes(app, deps, urls);
   templateRoutes(app, deps, urls);
   searchRoutes(app, deps, urls);
+  importRoutes(app, deps, urls);
   await app.ready();
   return app;
 }

@@ -55,6 +55,13 @@ export function configToEnv(config: Config): Partial<Record<ConfigVariable, stri
     FOLIO_OPENAI_API_KEY: config.openaiApiKey,
     FOLIO_OPENAI_MODEL: config.openaiModel,
     TEMPLATES_DIR: config.templatesDir,
+    WEBIMPORT_MAX_PAGES: String(config.webimportMaxPages),
+    WEBIMPORT_MAX_BYTES: String(config.webimportMaxBytes),
+    WEBIMPORT_MAX_DEPTH: String(config.webimportMaxDepth),
+    WEBIMPORT_CONCURRENCY: String(config.webimportConcurrency),
+    WEBIMPORT_DELAY_MS: String(config.webimportDelayMs),
+    WEBIMPORT_TIMEOUT_MS: String(config.webimportTimeoutMs),
+    WEBIMPORT_RETRIES: String(config.webimportRetries),
   };
   const out: Partial<Record<ConfigVariable, string>> = {};
   for (const name of CONFIG_VARIABLES) if (env[name] !== undefined) out[name] = env[name];

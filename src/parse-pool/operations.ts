@@ -7,6 +7,7 @@ import { pageCodecOperations } from '../format/index.js';
 import { processSpecInThread } from '../openapi/process-in-thread.js';
 import { assemblePage, extractSegments } from '../translate/segments.js';
 import { searchSections } from '../format/index.js';
+import { analyzeHtmlPage, convertHtmlPage } from '../webimport/html-page.js';
 
 export const parseOperations = {
   'page.decode': pageCodecOperations.decode,
@@ -27,6 +28,10 @@ export const parseOperations = {
   'translate.assemble': assemblePage,
   /** The searchable sections of a page (search indexing). */
   'page.searchSections': searchSections,
+  /** Website import, during the crawl: a fetched page's title, navigation, links and assets. */
+  'html.analyze': analyzeHtmlPage,
+  /** Website import, after the crawl: a page's main content as GitBook markdown, links and assets rewritten. */
+  'html.convert': convertHtmlPage,
 } satisfies Record<string, (...args: never[]) => unknown>;
 
 export type ParseOperation = keyof typeof parseOperations;

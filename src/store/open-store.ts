@@ -9,6 +9,7 @@ import { createGitSyncStore } from './git-sync.js';
 import { runMigrations } from './migrate.js';
 import { migrations } from './migrations/index.js';
 import { createOpenApiStore } from './openapi.js';
+import { createImportRunStore } from './imports.js';
 import { createOrgStore } from './orgs.js';
 import { attachSql } from './raw-sql.js';
 import { createRevisionStore } from './revisions.js';
@@ -84,6 +85,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     openapi: createOpenApiStore(sql, blobs),
     translations: createTranslationStore(sql),
     search: createSearchStore(sql),
+    imports: createImportRunStore(sql),
   };
   attachSql(store, sql);
 

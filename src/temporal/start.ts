@@ -36,6 +36,9 @@ import {
   type SearchIndexInput,
   type SearchIndexWorkflow,
   searchIndexWorkflowId,
+  type ContentImportInput,
+  type ContentImportResult,
+  type ContentImportWorkflow,
 } from './contract/index.js';
 import { runOptions } from './run-options.js';
 import { WorkflowRunError } from './workflow-run-error.js';
@@ -214,6 +217,35 @@ export async function applyTemplate(starter: WorkflowStarter, input: ApplyTempla
   }
 }
 
+/** Starts `org/<organizationId>/import/<runId>` for a run the caller created in the store; returns the workflow id. */
+export async function startContentImport(starter: WorkflowStarter, input: ContentImportInput, summary: string): Promise<string> {
+  const workflowId = workflowIds.contentImport(input.organizationId, input.runId);
+  await starter.client.workflow.start<ContentImportWorkflow>(workflowTypes.contentImport, {
+    workflowId,
+    taskQueue: starter.taskQueue,
+    args: [input],
+    ...runOptions({ spaceId: input.spaceId, organizationId: input.organizationId, operation: 'content-import' }),
+    staticSummary: summary,
+    workflowExecutionTimeout: '12 hours',
+  });
+  return workflowId;
+}
+
+/**
+ * Waits for the import run's workflow to close: its result, or the WorkflowRunError of its typed failure (a
+ * cancelled run is `CANCELLED`).
+ */
+export async function waitForContentImport(client: Client, organizationId: string, runId: string): Promise<ContentImportResult> {
+  try {
+    return await client.workflow.getHandle<ContentImportWorkflow>(workflowIds.contentImport(organizationId, runId)).result();
+  } catch (err) {
+    const cause = err instanceof WorkflowFailedError ? err.cause : undefined;
+    if (cause instanceof ApplicationFailure && cause.type) throw new WorkflowRunError(cause.type, cause.message, err);
+    if (err instanceof WorkflowFailedError) throw new WorkflowRunError('CANCELLED', 'the import run was cancelled', err);
+    throw err;
+  }
+}
+
 /**
  * Starts `space/<id>/search-index/<revisionId>` after the space's primary revision changed outside a workflow
  * (a change-request merge); the same revision twice starts one run.
@@ -230,5 +262,16 @@ export async function startSearchIndex(starter: WorkflowStarter, input: SearchIn
     });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+}
+
+/** Asks the import run's workflow to cancel; false when no such run is open. */
+export async function cancelContentImport(client: Client, organizationId: string, runId: string): Promise<boolean> {
+  try {
+    await client.workflow.getHandle(workflowIds.contentImport(organizationId, runId)).cancel();
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
   }
 }

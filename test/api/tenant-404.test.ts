@@ -23,6 +23,7 @@ interface Ids {
   translation: string;
   glossaryEntry: string;
   template: string;
+  run: string;
 }
 
 interface Route {
@@ -116,6 +117,11 @@ const ROUTES: Route[] = [
   { method: 'GET', path: (i) => `/v1/orgs/${i.org}/translations-glossary/${i.glossaryEntry}`, owner: 200 },
   { method: 'GET', path: (i) => `/v1/spaces/${i.space}/search?query=theirs`, owner: 200 },
   { method: 'GET', path: (i) => `/v1/orgs/${i.org}/search?query=theirs`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/org/${i.org}/imports`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/org/${i.org}/imports`, body: { source: { type: 'website', url: 'http://127.0.0.1:9/' }, target: { space: 'x' } } },
+  { method: 'GET', path: (i) => `/v1/org/${i.org}/imports/${i.run}`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/org/${i.org}/imports/${i.run}/cancel` },
+  { method: 'POST', path: (i) => `/v1/spaces/${i.space}/content/import`, body: { url: 'http://127.0.0.1:9/', source: 'website' } },
 ];
 
 /** An id of the same shape and length that names nothing. */
@@ -168,6 +174,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
     );
     expect(glossary.status, JSON.stringify(glossary.body)).toBe(204);
     const entries = await folio.request('GET', `/v1/orgs/${ORG}/translations-glossary`, undefined, as(theirs));
+    const run = await folio.store.imports.create({ organizationId: ORG, spaceId: space, source: { type: 'website', url: 'http://127.0.0.1:9/' } });
     foreign = {
       org: ORG,
       space,
@@ -181,6 +188,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       translation: translation.body.id as string,
       glossaryEntry: entries.body.items[0].id as string,
       template: 'runbook',
+      run: run.id,
     };
   });
   afterAll(async () => {
@@ -213,6 +221,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       translation: ':translationId',
       glossaryEntry: ':glossaryEntryId',
       template: ':templateId',
+      run: ':importRunId',
     };
     const covered = new Set(ROUTES.map((r) => `${r.method} ${r.path(params).split('?')[0]}`));
     expect(registered.length).toBeGreaterThan(40);
@@ -243,6 +252,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
         translation: ':translation',
         glossaryEntry: ':glossaryEntry',
         template: ':template',
+        run: ':run',
       })}`;
       if (route.owner !== undefined) {
         const own = await folio.request(route.method, route.path(foreign), route.body, as(theirs));

@@ -10,6 +10,7 @@ import { migration as translations } from './009_translations.js';
 import { migration as spaceTemplates } from './008_space_templates.js';
 import { migration as parseCache } from './014_parse_cache.js';
 import { migration as searchIndex } from './012_search_index.js';
+import { migration as importRuns } from './010_import_runs.js';
 
 /**
  * Every migration, in order. To add one: create `NNN_name.ts` exporting `migration: Migration`
@@ -25,6 +26,7 @@ export const migrations: readonly Migration[] = [
   vaultSecrets,
   spaceTemplates,
   translations,
+  importRuns,
   searchIndex,
   parseCache,
 ];

@@ -8,6 +8,7 @@ export const workflowIds = {
   openapiProcess: (specId: string, n: number | string) => `openapi/${specId}/process/${n}`,
   translationRuns: (translationId: string) => `translation/${translationId}/runs`,
   applyTemplate: (spaceId: string, key: string) => `space/${spaceId}/template/${key}`,
+  contentImport: (organizationId: string, runId: string) => `org/${organizationId}/import/${runId}`,
 };
 
 /** Id of the schedule that re-processes a URL spec. */

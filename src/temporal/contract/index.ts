@@ -14,3 +14,4 @@ export * from './translations.js';
 export * from './templates.js';
 export * from './workflows.js';
 export * from './search.js';
+export * from './imports.js';

@@ -26,7 +26,8 @@ export type Operation =
   | 'openapi-refresh'
   | 'translation-run'
   | 'apply-template'
-  | 'search-index';
+  | 'search-index'
+  | 'content-import';
 
 /** What a run is about: its organization, its operation and the space or the spec it works on. */
 export interface RunSubject {

@@ -8,6 +8,7 @@ import type { PurgeSpaceInput, PurgeSpaceResult } from './purge.js';
 import type { CreateSpaceInput, CreateSpaceResult } from './spaces.js';
 import type { TranslationQueueInput } from './translations.js';
 import type { ApplyTemplateInput, ApplyTemplateResult } from './templates.js';
+import type { ContentImportInput, ContentImportResult } from './imports.js';
 
 export const workflowTypes = {
   createSpace: 'createSpaceWorkflow',
@@ -20,6 +21,7 @@ export const workflowTypes = {
   translationRuns: 'translationRunsWorkflow',
   applyTemplate: 'applyTemplateWorkflow',
   searchIndex: 'searchIndexWorkflow',
+  contentImport: 'contentImportWorkflow',
 } as const;
 
 export type CreateSpaceWorkflow = (input: CreateSpaceInput) => Promise<CreateSpaceResult>;
@@ -30,3 +32,4 @@ export type ProcessOpenApiSpecWorkflow = (input: ProcessOpenApiSpecInput) => Pro
 export type RefreshOpenApiSpecWorkflow = (input: RefreshOpenApiSpecInput) => Promise<ProcessOpenApiSpecResult>;
 export type TranslationRunsWorkflow = (input: TranslationQueueInput) => Promise<void>;
 export type ApplyTemplateWorkflow = (input: ApplyTemplateInput) => Promise<ApplyTemplateResult>;
+export type ContentImportWorkflow = (input: ContentImportInput) => Promise<ContentImportResult>;

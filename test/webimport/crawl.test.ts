@@ -1,0 +1,110 @@
+/**
+ * The crawl on its own (no Temporal): limits with typed errors, robots.txt, the fetch guard, and checkpoints — a
+ * crawl stopped in the middle and started again fetches no done URL twice.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/store/index.js';
+import { analyzeHtmlPage } from '../../src/webimport/html-page.js';
+import { crawlSite, type CrawlOptions } from '../../src/webimport/crawl.js';
+import { PoliteFetcher } from '../../src/webimport/polite-fetcher.js';
+import { retryAfterMs } from '../../src/webimport/polite-fetcher.js';
+import { DEFAULT_FETCH_POLICY } from '../../src/net/policy.js';
+import { loopbackPolicy } from '../helpers/loopback-policy.js';
+import { createTestStore } from '../helpers/store.js';
+import { smallSite, startDocSite, type DocSite } from './doc-site.js';
+
+let store: Store;
+let site: DocSite;
+let spaceId: string;
+
+beforeAll(async () => {
+  store = await createTestStore();
+  await store.orgs.ensure({ id: 'crawl-org', title: 'Crawl' });
+  spaceId = (await store.spaces.create('crawl-org', { title: 'Crawl' })).id;
+  site = await startDocSite({ c1: smallSite('c1'), c2: smallSite('c2'), c3: smallSite('c3'), c4: smallSite('c4'), c5: smallSite('c5') });
+});
+
+afterAll(async () => {
+  await site?.stop();
+  await store?.close();
+});
+
+async function newRun(prefix: string): Promise<string> {
+  return (await store.imports.create({ organizationId: 'crawl-org', spaceId, source: { type: 'website', url: `${site.base}/${prefix}/` } })).id;
+}
+
+function options(runId: string, startUrl: string, over: Partial<CrawlOptions> = {}, policy = loopbackPolicy): CrawlOptions {
+  return {
+    runId,
+    startUrl,
+    store,
+    fetcher: new PoliteFetcher({ policy, concurrency: 2, delayMs: 0, timeoutMs: 10_000, retries: 2, maxResponseBytes: 1 << 20, backoffMs: 50 }),
+    analyze: async (html, url) => analyzeHtmlPage(html, url),
+    limits: { maxPages: 100, maxBytes: 10 << 20, maxDepth: 10 },
+    concurrency: 2,
+    onProgress: () => undefined,
+    ...over,
+  };
+}
+
+describe('crawlSite', () => {
+  it('fails with WEBIMPORT_TOO_MANY_PAGES over the page limit and WEBIMPORT_TOO_LARGE over the byte limit', async () => {
+    const a = await newRun('c1');
+    await expect(crawlSite(options(a, `${site.base}/c1/`, { limits: { maxPages: 3, maxBytes: 10 << 20, maxDepth: 10 } }))).rejects.toMatchObject({
+      code: 'WEBIMPORT_TOO_MANY_PAGES',
+      retryable: false,
+    });
+    const b = await newRun('c1');
+    await expect(crawlSite(options(b, `${site.base}/c1/`, { limits: { maxPages: 100, maxBytes: 1000, maxDepth: 10 } }))).rejects.toMatchObject({
+      code: 'WEBIMPORT_TOO_LARGE',
+      retryable: false,
+    });
+  });
+
+  it('respects robots.txt: a disallowed start URL is a typed error, disallowed pages are skipped with a warning', async () => {
+    const a = await newRun('c2');
+    await expect(crawlSite(options(a, `${site.base}/c2/private/secret.html`))).rejects.toMatchObject({ code: 'WEBIMPORT_ROBOTS_DISALLOWED' });
+    const b = await newRun('c2');
+    const result = await crawlSite(options(b, `${site.base}/c2/`, { limits: { maxPages: 100, maxBytes: 10 << 20, maxDepth: 0 } }));
+    expect(site.hits.get('/c2/private/secret.html') ?? 0).toBe(0);
+    expect(result.warnings.map((w) => w.code).sort()).toEqual(['WEBIMPORT_DEPTH_LIMIT', 'WEBIMPORT_ROBOTS_SKIPPED']);
+    const skipped = (await store.imports.urls(b, { status: 'skipped' })).map((u) => u.url);
+    expect(skipped).toEqual([`${site.base}/c2/private/secret.html`]);
+  });
+
+  it('refuses a private address that is not allowlisted (the fetch guard)', async () => {
+    const run = await newRun('c3');
+    await expect(crawlSite(options(run, `${site.base}/c3/`, {}, DEFAULT_FETCH_POLICY))).rejects.toMatchObject({ code: 'FETCH_PRIVATE_ADDRESS_DENIED' });
+    expect(site.hits.get('/c3/') ?? 0).toBe(0);
+  });
+
+  it('resumes from its checkpoints: a crawl stopped midway and started again fetches no done URL twice', async () => {
+    const run = await newRun('c4');
+    const controller = new AbortController();
+    let pagesSeen = 0;
+    const first = crawlSite(
+      options(run, `${site.base}/c4/`, {
+        signal: controller.signal,
+        analyze: async (html, url) => {
+          if (++pagesSeen === 3) controller.abort(new Error('worker killed'));
+          return analyzeHtmlPage(html, url);
+        },
+      }),
+    );
+    await expect(first).rejects.toThrow();
+    const doneBefore = (await store.imports.urls(run)).filter((u) => u.status !== 'pending').map((u) => new URL(u.url).pathname);
+    expect(doneBefore.length).toBeGreaterThan(0);
+    const hitsBefore = new Map(site.hits);
+    const result = await crawlSite(options(run, `${site.base}/c4/`));
+    expect(result.pages).toBe(8); // the page robots.txt disallows included, skipped
+    expect((await store.imports.urls(run, { status: 'fetched', kind: 'page' })).length).toBe(7);
+    for (const path of doneBefore) expect(site.hits.get(path), path).toBe(hitsBefore.get(path));
+    expect((await store.imports.urls(run, { status: 'pending' })).length).toBe(0);
+  });
+
+  it('reads Retry-After as seconds or an HTTP date', () => {
+    expect(retryAfterMs('3')).toBe(3000);
+    expect(retryAfterMs(new Date(Date.UTC(2030, 0, 1, 0, 0, 10)).toUTCString(), Date.UTC(2030, 0, 1))).toBe(10_000);
+    expect(retryAfterMs('soon')).toBeUndefined();
+  });
+});
