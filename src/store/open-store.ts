@@ -12,6 +12,7 @@ import { createOpenApiStore } from './openapi.js';
 import { createOrgStore } from './orgs.js';
 import { attachSql } from './raw-sql.js';
 import { createRevisionStore } from './revisions.js';
+import { createSiteStore } from './sites.js';
 import { createSpaceStore } from './spaces.js';
 import { openPgSql } from './sql-pg.js';
 import { openPgliteSql } from './sql-pglite.js';
@@ -76,6 +77,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     vault: createVaultStore(sql),
     changeRequests: createChangeRequestStore(sql),
     openapi: createOpenApiStore(sql, blobs),
+    sites: createSiteStore(sql),
   };
   attachSql(store, sql);
 

@@ -6,9 +6,10 @@ import { migration as changeRequests } from './004_change_requests.js';
 import { migration as changeRequestMergedBy } from './005_change_request_merged_by.js';
 import { migration as tokenScopeExpiry } from './006_token_scope_expiry.js';
 import { migration as vaultSecrets } from './007_vault_secrets.js';
+import { migration as sites } from './011_sites.js';
 
 /**
  * Every migration, in order. To add one: create `NNN_name.ts` exporting `migration: Migration`
  * (id `NNN_name`) and append it here. Applied migrations are never edited; write a new one.
  */
-export const migrations: readonly Migration[] = [core, gitSync, openapi, changeRequests, changeRequestMergedBy, tokenScopeExpiry, vaultSecrets];
+export const migrations: readonly Migration[] = [core, gitSync, openapi, changeRequests, changeRequestMergedBy, tokenScopeExpiry, vaultSecrets, sites];
