@@ -5,6 +5,7 @@
 import { markdownToDocument } from '../api/objects/document.js';
 import { pageCodecOperations } from '../format/index.js';
 import { processSpecInThread } from '../openapi/process-in-thread.js';
+import { renderPageBody } from '../publish/render/index.js';
 
 export const parseOperations = {
   'page.decode': pageCodecOperations.decode,
@@ -17,6 +18,8 @@ export const parseOperations = {
   'page.document': markdownToDocument,
   /** OpenAPI processing of a spec (fetches through the guard, `$ref`s, validation): `processSpecInPool`. */
   'openapi.process': processSpecInThread,
+  /** A page's article HTML for a published site (src/publish/). */
+  'publish.render': renderPageBody,
 } satisfies Record<string, (...args: never[]) => unknown>;
 
 export type ParseOperation = keyof typeof parseOperations;
