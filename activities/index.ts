@@ -4,6 +4,7 @@ import { createSpaceActivities } from './spaces.js';
 import { createPurgeActivities } from './purge.js';
 import { createGitSyncActivities } from './git-sync.js';
 import { createOpenApiActivities } from './openapi.js';
+import { createPublishActivities } from './publish.js';
 
 export type { ActivityDeps } from './deps.js';
 
@@ -18,6 +19,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createPurgeActivities(scoped),
     ...createGitSyncActivities(scoped),
     ...createOpenApiActivities(scoped),
+    ...createPublishActivities(scoped),
   });
 }
 

@@ -60,6 +60,8 @@ export interface Config {
   openapiTimeBudgetMs: number;
   /** Heap budget of one OpenAPI processing thread, in MB. */
   openapiMemoryBudgetMb: number;
+  /** FOLIO_SITE_HOSTNAMES: host name → site basename; a request for that host is served the published site. */
+  siteHostnames: Record<string, string>;
 }
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
@@ -157,5 +159,20 @@ export function loadConfig(env: Env = process.env): Config {
     parseMemoryBudgetMb: int(env, 'FOLIO_PARSE_MEMORY_BUDGET_MB', 256, { min: 16 }),
     openapiTimeBudgetMs: int(env, 'FOLIO_OPENAPI_TIME_BUDGET_MS', 60_000, { min: 1 }),
     openapiMemoryBudgetMb: int(env, 'FOLIO_OPENAPI_MEMORY_BUDGET_MB', 1024, { min: 16 }),
+    siteHostnames: siteHostnames(get(env, 'FOLIO_SITE_HOSTNAMES')),
   };
+}
+
+/** `docs.example.com=handbook,api.example.com=api-docs`: host names (lowercase) → site basenames. */
+function siteHostnames(raw: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of (raw ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '')) {
+    const m = /^([a-z0-9.-]+(?::\d+)?)=([a-z0-9][a-z0-9-]{0,99})$/i.exec(entry);
+    if (!m) throw new Error(`FOLIO_SITE_HOSTNAMES: "${entry}" is not host=basename`);
+    out[m[1]!.toLowerCase()] = m[2]!.toLowerCase();
+  }
+  return out;
 }

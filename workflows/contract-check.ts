@@ -9,6 +9,7 @@ import type { gitQueueWorkflow } from './git-queue.js';
 import type { gitImportWorkflow } from './git-import.js';
 import type { gitExportWorkflow } from './git-export.js';
 import type { processOpenApiSpecWorkflow, refreshOpenApiSpecWorkflow } from './openapi.js';
+import type { publishSiteWorkflow } from './publish-site.js';
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Assert<T extends true> = T;
@@ -21,5 +22,6 @@ export type ContractCheck = [
   Assert<Same<typeof gitExportWorkflow, contract.GitOperationWorkflow>>,
   Assert<Same<typeof processOpenApiSpecWorkflow, contract.ProcessOpenApiSpecWorkflow>>,
   Assert<Same<typeof refreshOpenApiSpecWorkflow, contract.RefreshOpenApiSpecWorkflow>>,
+  Assert<Same<typeof publishSiteWorkflow, contract.PublishSiteWorkflow>>,
   Assert<Same<(typeof contract.workflowTypes)[keyof typeof contract.workflowTypes], keyof typeof import('./index.js')>>,
 ];

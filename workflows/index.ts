@@ -5,3 +5,4 @@ export { gitQueueWorkflow } from './git-queue.js';
 export { gitImportWorkflow } from './git-import.js';
 export { gitExportWorkflow } from './git-export.js';
 export { processOpenApiSpecWorkflow, refreshOpenApiSpecWorkflow } from './openapi.js';
+export { publishSiteWorkflow } from './publish-site.js';

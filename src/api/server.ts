@@ -12,6 +12,8 @@ import { changeRequestRoutes, mergedFromResolver } from './routes/change-request
 import { gitRoutes } from './routes/git.js';
 import { openApiRoutes } from './routes/openapi.js';
 import { tokenRoutes } from './routes/tokens.js';
+import { siteRoutes } from './routes/sites.js';
+import { siteServing } from '../publish/serve.js';
 import { ParsePool } from '../parse-pool/pool.js';
 
 export type { ApiDeps } from './deps.js';
@@ -47,6 +49,8 @@ export async function buildServer(given: ApiDeps, options: { onRoute?: (route: R
   gitRoutes(app, deps);
   openApiRoutes(app, deps, urls);
   tokenRoutes(app, deps);
+  siteRoutes(app, deps, urls);
+  siteServing(app, { store: deps.store, hostnames: deps.config.siteHostnames });
   await app.ready();
   return app;
 }

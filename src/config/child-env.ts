@@ -39,6 +39,12 @@ export function configToEnv(config: Config): Partial<Record<ConfigVariable, stri
     FETCH_DENY_PRIVATE_NETWORKS: String(config.fetchDenyPrivateNetworks),
     FETCH_ALLOW_HOSTS: config.fetchAllowHosts.length ? config.fetchAllowHosts.join(',') : undefined,
     FOLIO_SUPERVISED: config.supervised ? '1' : undefined,
+    FOLIO_SITE_HOSTNAMES:
+      Object.keys(config.siteHostnames).length > 0
+        ? Object.entries(config.siteHostnames)
+            .map(([h, b]) => `${h}=${b}`)
+            .join(',')
+        : undefined,
   };
   const out: Partial<Record<ConfigVariable, string>> = {};
   for (const name of CONFIG_VARIABLES) if (env[name] !== undefined) out[name] = env[name];

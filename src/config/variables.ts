@@ -39,6 +39,7 @@ export const CONFIG_VARIABLES = [
   'FETCH_DENY_PRIVATE_NETWORKS',
   'FETCH_ALLOW_HOSTS',
   'FOLIO_SUPERVISED',
+  'FOLIO_SITE_HOSTNAMES',
 ] as const;
 
 export type ConfigVariable = (typeof CONFIG_VARIABLES)[number];

@@ -20,6 +20,9 @@ interface Ids {
   spec: string;
   version: string;
   token: string;
+  site: string;
+  siteSpace: string;
+  shareLink: string;
 }
 
 interface Route {
@@ -98,6 +101,23 @@ const ROUTES: Route[] = [
   { method: 'GET', path: (i) => `/v1/orgs/${i.org}/openapi/${i.spec}/versions/${i.version}`, owner: 200 },
   { method: 'GET', path: (i) => `/v1/orgs/${i.org}/openapi/${i.spec}/versions/${i.version}/content`, owner: 200 },
   { method: 'GET', path: (i) => `/v1/orgs/${i.org}/openapi/${i.spec}/versions/${i.version}/content/raw`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/sites`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/orgs/${i.org}/sites`, body: { title: 'Intruder site' } },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}`, owner: 200 },
+  { method: 'PATCH', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}`, body: { title: 'Taken over' } },
+  { method: 'DELETE', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}` },
+  { method: 'POST', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/publish` },
+  { method: 'POST', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/unpublish` },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/published` },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/structure`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/site-spaces`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/site-spaces`, body: { spaceId: 'intruder' } },
+  { method: 'PATCH', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/site-spaces/${i.siteSpace}`, body: { path: 'taken' } },
+  { method: 'DELETE', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/site-spaces/${i.siteSpace}` },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/share-links`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/share-links`, body: { name: 'intruder' } },
+  { method: 'PATCH', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/share-links/${i.shareLink}`, body: { active: false } },
+  { method: 'DELETE', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/share-links/${i.shareLink}` },
 ];
 
 /** An id of the same shape and length that names nothing. */
@@ -140,7 +160,25 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       else if (Date.now() > deadline) throw new Error(`the spec was not processed: ${JSON.stringify(latest.body)}`);
       else await new Promise((r) => setTimeout(r, 250));
     }
-    foreign = { org: ORG, space, revision, page: 'pintro', file: 'fsecret', cr: cr.body.id as string, spec: 'pets', version, token: owner.id };
+    const site = await folio.request('POST', `/v1/orgs/${ORG}/sites`, { title: 'Their site', spaces: [space] }, as(theirs));
+    expect(site.status, JSON.stringify(site.body)).toBe(201);
+    const siteSpaces = await folio.request('GET', `/v1/orgs/${ORG}/sites/${site.body.id}/site-spaces`, undefined, as(theirs));
+    const shareLink = await folio.request('POST', `/v1/orgs/${ORG}/sites/${site.body.id}/share-links`, { name: 'theirs' }, as(theirs));
+    expect(shareLink.status, JSON.stringify(shareLink.body)).toBe(201);
+    foreign = {
+      org: ORG,
+      space,
+      revision,
+      page: 'pintro',
+      file: 'fsecret',
+      cr: cr.body.id as string,
+      spec: 'pets',
+      version,
+      token: owner.id,
+      site: site.body.id as string,
+      siteSpace: siteSpaces.body.items[0].id as string,
+      shareLink: shareLink.body.id as string,
+    };
   });
   afterAll(async () => {
     await folio?.stop();
@@ -169,6 +207,9 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       spec: ':specSlug',
       version: ':versionId',
       token: ':tokenId',
+      site: ':siteId',
+      siteSpace: ':siteSpaceId',
+      shareLink: ':shareLinkId',
     };
     const covered = new Set(ROUTES.map((r) => `${r.method} ${r.path(params)}`));
     expect(registered.length).toBeGreaterThan(40);
@@ -186,7 +227,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
     };
     const failures: string[] = [];
     for (const route of ROUTES) {
-      const label = `${route.method} ${route.path({ org: ':org', space: ':space', revision: ':revision', page: ':page', file: ':file', cr: ':cr', spec: ':spec', version: ':version', token: ':token' })}`;
+      const label = `${route.method} ${route.path({ org: ':org', space: ':space', revision: ':revision', page: ':page', file: ':file', cr: ':cr', spec: ':spec', version: ':version', token: ':token', site: ':site', siteSpace: ':siteSpace', shareLink: ':shareLink' })}`;
       if (route.owner !== undefined) {
         const own = await folio.request(route.method, route.path(foreign), route.body, as(theirs));
         if (own.status !== route.owner) failures.push(`${label}: the owner got ${own.status} ${JSON.stringify(own.body).slice(0, 200)}`);
@@ -217,5 +258,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
     expect((await folio.request('GET', `/v1/orgs/${ORG}/openapi`, undefined, as2)).body.items).toHaveLength(1);
     expect((await folio.request('GET', `/v1/orgs/${ORG}/spaces`, undefined, as2)).body.items).toHaveLength(1);
     expect((await folio.request('GET', `/v1/spaces/${foreign.space}/git/info`, undefined, as2)).status).toBe(404);
+    expect((await folio.request('GET', `/v1/orgs/${ORG}/sites/${foreign.site}`, undefined, as2)).body).toMatchObject({ title: 'Their site', published: false });
+    expect((await folio.request('GET', `/v1/orgs/${ORG}/sites/${foreign.site}/share-links`, undefined, as2)).body.items).toMatchObject([{ active: true }]);
   });
 });

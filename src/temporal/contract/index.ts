@@ -10,4 +10,5 @@ export * from './progress.js';
 export * from './git.js';
 export * from './purge.js';
 export * from './openapi.js';
+export * from './publish.js';
 export * from './workflows.js';

@@ -16,7 +16,7 @@ export const OpenApiSpecIdAttribute: KeywordAttributeKey = { name: 'OpenApiSpecI
 /** Every attribute Folio sets; all keywords. */
 export const SEARCH_ATTRIBUTES: readonly KeywordAttributeKey[] = [SpaceIdAttribute, OrganizationIdAttribute, OperationAttribute, OpenApiSpecIdAttribute];
 
-export type Operation = 'create-space' | 'git-queue' | 'git-import' | 'git-export' | 'purge-space' | 'openapi-process' | 'openapi-refresh';
+export type Operation = 'create-space' | 'git-queue' | 'git-import' | 'git-export' | 'purge-space' | 'openapi-process' | 'openapi-refresh' | 'site-publish';
 
 /** What a run is about: its organization, its operation and the space or the spec it works on. */
 export interface RunSubject {

@@ -4,6 +4,7 @@
  */
 import type { GitOperationResult, GitQueueState, GitSyncRequest } from './git.js';
 import type { ProcessOpenApiSpecInput, ProcessOpenApiSpecResult, RefreshOpenApiSpecInput } from './openapi.js';
+import type { PublishSiteInput, PublishSiteResult } from './publish.js';
 import type { PurgeSpaceInput, PurgeSpaceResult } from './purge.js';
 import type { CreateSpaceInput, CreateSpaceResult } from './spaces.js';
 
@@ -15,6 +16,7 @@ export const workflowTypes = {
   gitExport: 'gitExportWorkflow',
   processOpenApiSpec: 'processOpenApiSpecWorkflow',
   refreshOpenApiSpec: 'refreshOpenApiSpecWorkflow',
+  publishSite: 'publishSiteWorkflow',
 } as const;
 
 export type CreateSpaceWorkflow = (input: CreateSpaceInput) => Promise<CreateSpaceResult>;
@@ -23,3 +25,4 @@ export type GitQueueWorkflow = (initial: GitQueueState) => Promise<void>;
 export type GitOperationWorkflow = (request: GitSyncRequest) => Promise<GitOperationResult>;
 export type ProcessOpenApiSpecWorkflow = (input: ProcessOpenApiSpecInput) => Promise<ProcessOpenApiSpecResult>;
 export type RefreshOpenApiSpecWorkflow = (input: RefreshOpenApiSpecInput) => Promise<ProcessOpenApiSpecResult>;
+export type PublishSiteWorkflow = (input: PublishSiteInput) => Promise<PublishSiteResult>;
