@@ -75,6 +75,7 @@ describe('a published site in chromium', () => {
     const page = await browser.newPage();
     await page.setJavaScriptEnabled(false);
     await page.setCacheEnabled(false);
+    await page.setViewport({ width: 1280, height: 900 });
     const first = await page.goto(start, { waitUntil: 'load' });
     expect(first?.status()).toBe(200);
     await page.screenshot({ path: path.join(SHOTS, 'home.png'), fullPage: false });
