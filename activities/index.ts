@@ -8,6 +8,7 @@ import { createTranslationActivities } from './translations.js';
 import { createTemplateActivities } from './templates.js';
 import { createSearchIndexActivities } from './search-index.js';
 import { createContentImportActivities } from './content-import.js';
+import { createPublishActivities } from './publish.js';
 
 export type { ActivityDeps } from './deps.js';
 
@@ -26,6 +27,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createTemplateActivities(scoped),
     ...createSearchIndexActivities(scoped),
     ...createContentImportActivities(scoped),
+    ...createPublishActivities(scoped),
   });
 }
 

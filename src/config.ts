@@ -88,6 +88,8 @@ export interface Config {
   webimportDelayMs: number;
   webimportTimeoutMs: number;
   webimportRetries: number;
+  /** FOLIO_SITE_HOSTNAMES: host name → site basename; a request for that host is served the published site. */
+  siteHostnames: Record<string, string>;
 }
 
 export const TRANSLATION_ENGINES = ['apertium', 'libretranslate', 'deepl', 'openai'] as const;
@@ -208,6 +210,7 @@ export function loadConfig(env: Env = process.env): Config {
     webimportDelayMs: int(env, 'WEBIMPORT_DELAY_MS', 100),
     webimportTimeoutMs: int(env, 'WEBIMPORT_TIMEOUT_MS', 30_000, { min: 1 }),
     webimportRetries: int(env, 'WEBIMPORT_RETRIES', 4, { max: 20 }),
+    siteHostnames: siteHostnames(get(env, 'FOLIO_SITE_HOSTNAMES')),
   };
 }
 
@@ -225,6 +228,20 @@ function orgEngines(env: Env): Record<string, TranslationEngineName> {
         `FOLIO_TRANSLATION_ORG_ENGINES: "${entry.slice(0, 100)}" is not <organizationId>=<engine> with an engine among ${TRANSLATION_ENGINES.join(', ')}`,
       );
     out[m[1]!] = m[2] as TranslationEngineName;
+  }
+  return out;
+}
+
+/** `docs.example.com=handbook,api.example.com=api-docs`: host names (lowercase) → site basenames. */
+function siteHostnames(raw: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of (raw ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '')) {
+    const m = /^([a-z0-9.-]+(?::\d+)?)=([a-z0-9][a-z0-9-]{0,99})$/i.exec(entry);
+    if (!m) throw new Error(`FOLIO_SITE_HOSTNAMES: "${entry}" is not host=basename`);
+    out[m[1]!.toLowerCase()] = m[2]!.toLowerCase();
   }
   return out;
 }

@@ -13,6 +13,7 @@ import type { translationRunsWorkflow } from './translation-runs.js';
 import type { applyTemplateWorkflow } from './apply-template.js';
 import type { searchIndexWorkflow } from './search-index.js';
 import type { contentImportWorkflow } from './content-import.js';
+import type { publishSiteWorkflow } from './publish-site.js';
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Assert<T extends true> = T;
@@ -29,5 +30,6 @@ export type ContractCheck = [
   Assert<Same<typeof applyTemplateWorkflow, contract.ApplyTemplateWorkflow>>,
   Assert<Same<typeof searchIndexWorkflow, contract.SearchIndexWorkflow>>,
   Assert<Same<typeof contentImportWorkflow, contract.ContentImportWorkflow>>,
+  Assert<Same<typeof publishSiteWorkflow, contract.PublishSiteWorkflow>>,
   Assert<Same<(typeof contract.workflowTypes)[keyof typeof contract.workflowTypes], keyof typeof import('./index.js')>>,
 ];

@@ -9,3 +9,4 @@ export { translationRunsWorkflow } from './translation-runs.js';
 export { applyTemplateWorkflow } from './apply-template.js';
 export { searchIndexWorkflow } from './search-index.js';
 export { contentImportWorkflow } from './content-import.js';
+export { publishSiteWorkflow } from './publish-site.js';

@@ -16,6 +16,8 @@ import { translationRoutes } from './routes/translations.js';
 import { templateRoutes } from './routes/templates.js';
 import { searchRoutes } from './routes/search.js';
 import { importRoutes } from './routes/imports.js';
+import { siteRoutes } from './routes/sites.js';
+import { siteServing } from '../publish/serve.js';
 import { ParsePool } from '../parse-pool/pool.js';
 
 export type { ApiDeps } from './deps.js';
@@ -55,6 +57,8 @@ export async function buildServer(given: ApiDeps, options: { onRoute?: (route: R
   templateRoutes(app, deps, urls);
   searchRoutes(app, deps, urls);
   importRoutes(app, deps, urls);
+  siteRoutes(app, deps, urls);
+  siteServing(app, { store: deps.store, hostnames: deps.config.siteHostnames });
   await app.ready();
   return app;
 }

@@ -17,6 +17,7 @@ const commands: Record<string, Command> = {
   migrate: { summary: 'apply pending content-store migrations', load: () => import('./commands/migrate.js') },
   org: { summary: 'org create <id> --title <title> | org list', load: () => import('./commands/org.js') },
   token: { summary: 'token create|list|revoke --org <id>: API tokens (create prints one once)', load: () => import('./commands/token.js') },
+  site: { summary: 'site export <basename> --out <dir>: write a published site to a directory (any static host)', load: () => import('./commands/site.js') },
   // Converter commands (format helper): check, roundtrip.
   check: {
     summary: 'check <dir> [--root <projectDirectory>]: import a Git Sync tree and report pages, files, warnings',

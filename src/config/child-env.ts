@@ -62,6 +62,12 @@ export function configToEnv(config: Config): Partial<Record<ConfigVariable, stri
     WEBIMPORT_DELAY_MS: String(config.webimportDelayMs),
     WEBIMPORT_TIMEOUT_MS: String(config.webimportTimeoutMs),
     WEBIMPORT_RETRIES: String(config.webimportRetries),
+    FOLIO_SITE_HOSTNAMES:
+      Object.keys(config.siteHostnames).length > 0
+        ? Object.entries(config.siteHostnames)
+            .map(([h, b]) => `${h}=${b}`)
+            .join(',')
+        : undefined,
   };
   const out: Partial<Record<ConfigVariable, string>> = {};
   for (const name of CONFIG_VARIABLES) if (env[name] !== undefined) out[name] = env[name];

@@ -59,6 +59,7 @@ export const CONFIG_VARIABLES = [
   'WEBIMPORT_DELAY_MS',
   'WEBIMPORT_TIMEOUT_MS',
   'WEBIMPORT_RETRIES',
+  'FOLIO_SITE_HOSTNAMES',
 ] as const;
 
 export type ConfigVariable = (typeof CONFIG_VARIABLES)[number];

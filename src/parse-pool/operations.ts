@@ -8,6 +8,7 @@ import { processSpecInThread } from '../openapi/process-in-thread.js';
 import { assemblePage, extractSegments } from '../translate/segments.js';
 import { searchSections } from '../format/index.js';
 import { analyzeHtmlPage, convertHtmlPage } from '../webimport/html-page.js';
+import { renderPageBody } from '../publish/render/index.js';
 
 export const parseOperations = {
   'page.decode': pageCodecOperations.decode,
@@ -32,6 +33,8 @@ export const parseOperations = {
   'html.analyze': analyzeHtmlPage,
   /** Website import, after the crawl: a page's main content as GitBook markdown, links and assets rewritten. */
   'html.convert': convertHtmlPage,
+  /** A page's article HTML for a published site (src/publish/). */
+  'publish.render': renderPageBody,
 } satisfies Record<string, (...args: never[]) => unknown>;
 
 export type ParseOperation = keyof typeof parseOperations;

@@ -14,6 +14,7 @@ import { createOrgStore } from './orgs.js';
 import { attachSql } from './raw-sql.js';
 import { createRevisionStore } from './revisions.js';
 import { createSearchStore } from './search.js';
+import { createSiteStore } from './sites.js';
 import { createSpaceStore } from './spaces.js';
 import { openPgSql } from './sql-pg.js';
 import { openPgliteSql } from './sql-pglite.js';
@@ -86,6 +87,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     translations: createTranslationStore(sql),
     search: createSearchStore(sql),
     imports: createImportRunStore(sql),
+    sites: createSiteStore(sql),
   };
   attachSql(store, sql);
 

@@ -22,6 +22,9 @@ import {
   type GitSyncRequest,
   type ProcessOpenApiSpecInput,
   type ProcessOpenApiSpecWorkflow,
+  publishSignals,
+  publishWorkflowId,
+  type PublishSiteWorkflow,
   type PurgeSpaceWorkflow,
   type RestoreSpaceSignalArgs,
   translationQueries,
@@ -274,4 +277,22 @@ export async function cancelContentImport(client: Client, organizationId: string
     if (err instanceof WorkflowNotFoundError) return false;
     throw err;
   }
+}
+
+/**
+ * Asks for a publish run of the site: signals-with-start `site/<siteId>/publish`, so one run per site goes at a
+ * time and requests made during a run are coalesced into one more run.
+ */
+export async function requestSitePublish(starter: WorkflowStarter, input: { organizationId: string; siteId: string }): Promise<string> {
+  const workflowId = publishWorkflowId(input.siteId);
+  await starter.client.workflow.signalWithStart<PublishSiteWorkflow, []>(workflowTypes.publishSite, {
+    workflowId,
+    taskQueue: starter.taskQueue,
+    args: [input],
+    signal: publishSignals.request,
+    signalArgs: [],
+    ...runOptions({ organizationId: input.organizationId, operation: 'site-publish' }),
+    staticSummary: `Publish site ${input.siteId} of ${input.organizationId}`,
+  });
+  return workflowId;
 }

@@ -24,6 +24,9 @@ interface Ids {
   glossaryEntry: string;
   template: string;
   run: string;
+  site: string;
+  siteSpace: string;
+  shareLink: string;
 }
 
 interface Route {
@@ -122,6 +125,23 @@ const ROUTES: Route[] = [
   { method: 'GET', path: (i) => `/v1/org/${i.org}/imports/${i.run}`, owner: 200 },
   { method: 'POST', path: (i) => `/v1/org/${i.org}/imports/${i.run}/cancel` },
   { method: 'POST', path: (i) => `/v1/spaces/${i.space}/content/import`, body: { url: 'http://127.0.0.1:9/', source: 'website' } },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/sites`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/orgs/${i.org}/sites`, body: { title: 'Intruder site' } },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}`, owner: 200 },
+  { method: 'PATCH', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}`, body: { title: 'Taken over' } },
+  { method: 'DELETE', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}` },
+  { method: 'POST', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/publish` },
+  { method: 'POST', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/unpublish` },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/published` },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/structure`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/site-spaces`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/site-spaces`, body: { spaceId: 'intruder' } },
+  { method: 'PATCH', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/site-spaces/${i.siteSpace}`, body: { path: 'taken' } },
+  { method: 'DELETE', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/site-spaces/${i.siteSpace}` },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/share-links`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/share-links`, body: { name: 'intruder' } },
+  { method: 'PATCH', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/share-links/${i.shareLink}`, body: { active: false } },
+  { method: 'DELETE', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/share-links/${i.shareLink}` },
 ];
 
 /** An id of the same shape and length that names nothing. */
@@ -175,6 +195,11 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
     expect(glossary.status, JSON.stringify(glossary.body)).toBe(204);
     const entries = await folio.request('GET', `/v1/orgs/${ORG}/translations-glossary`, undefined, as(theirs));
     const run = await folio.store.imports.create({ organizationId: ORG, spaceId: space, source: { type: 'website', url: 'http://127.0.0.1:9/' } });
+    const site = await folio.request('POST', `/v1/orgs/${ORG}/sites`, { title: 'Their site', spaces: [space] }, as(theirs));
+    expect(site.status, JSON.stringify(site.body)).toBe(201);
+    const siteSpaces = await folio.request('GET', `/v1/orgs/${ORG}/sites/${site.body.id}/site-spaces`, undefined, as(theirs));
+    const shareLink = await folio.request('POST', `/v1/orgs/${ORG}/sites/${site.body.id}/share-links`, { name: 'theirs' }, as(theirs));
+    expect(shareLink.status, JSON.stringify(shareLink.body)).toBe(201);
     foreign = {
       org: ORG,
       space,
@@ -189,6 +214,9 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       glossaryEntry: entries.body.items[0].id as string,
       template: 'runbook',
       run: run.id,
+      site: site.body.id as string,
+      siteSpace: siteSpaces.body.items[0].id as string,
+      shareLink: shareLink.body.id as string,
     };
   });
   afterAll(async () => {
@@ -222,6 +250,9 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       glossaryEntry: ':glossaryEntryId',
       template: ':templateId',
       run: ':importRunId',
+      site: ':siteId',
+      siteSpace: ':siteSpaceId',
+      shareLink: ':shareLinkId',
     };
     const covered = new Set(ROUTES.map((r) => `${r.method} ${r.path(params).split('?')[0]}`));
     expect(registered.length).toBeGreaterThan(40);
@@ -253,6 +284,9 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
         glossaryEntry: ':glossaryEntry',
         template: ':template',
         run: ':run',
+        site: ':site',
+        siteSpace: ':siteSpace',
+        shareLink: ':shareLink',
       })}`;
       if (route.owner !== undefined) {
         const own = await folio.request(route.method, route.path(foreign), route.body, as(theirs));
@@ -290,5 +324,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
     expect((await folio.request('GET', `/v1/orgs/${ORG}/translations-glossary`, undefined, as2)).body.items).toHaveLength(1);
     expect((await folio.request('GET', `/v1/orgs/${ORG}/spaces`, undefined, as2)).body.items).toHaveLength(1);
     expect((await folio.request('GET', `/v1/spaces/${foreign.space}/git/info`, undefined, as2)).status).toBe(404);
+    expect((await folio.request('GET', `/v1/orgs/${ORG}/sites/${foreign.site}`, undefined, as2)).body).toMatchObject({ title: 'Their site', published: false });
+    expect((await folio.request('GET', `/v1/orgs/${ORG}/sites/${foreign.site}/share-links`, undefined, as2)).body.items).toMatchObject([{ active: true }]);
   });
 });

@@ -1,4 +1,4 @@
-import type { Root, Parent, Literal } from 'mdast';
+import type { Root, Parent, Literal, Data } from 'mdast';
 import type { FrontMatter } from './front-matter.js';
 import type { MarkdownWarning } from './warning.js';
 
@@ -25,7 +25,7 @@ export interface LiquidBlock extends Parent {
   data?: LiquidBlockData;
 }
 
-export interface LiquidBlockData {
+export interface LiquidBlockData extends Data {
   /** Whitespace inside the delimiters when not the canonical single space. */
   openSpacing?: [string, string];
   closeSpacing?: [string, string];
@@ -51,6 +51,10 @@ declare module 'mdast' {
   interface RootContentMap {
     liquidBlock: LiquidBlock;
     liquidTag: LiquidTag;
+  }
+  /** An opaque page's single HTML node (its text kept byte for byte). */
+  interface HtmlData {
+    opaque?: boolean;
   }
   interface BlockContentMap {
     liquidBlock: LiquidBlock;

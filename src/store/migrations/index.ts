@@ -11,6 +11,7 @@ import { migration as spaceTemplates } from './008_space_templates.js';
 import { migration as parseCache } from './014_parse_cache.js';
 import { migration as searchIndex } from './012_search_index.js';
 import { migration as importRuns } from './010_import_runs.js';
+import { migration as sites } from './011_sites.js';
 
 /**
  * Every migration, in order. To add one: create `NNN_name.ts` exporting `migration: Migration`
@@ -27,6 +28,7 @@ export const migrations: readonly Migration[] = [
   spaceTemplates,
   translations,
   importRuns,
+  sites,
   searchIndex,
   parseCache,
 ];

@@ -12,6 +12,7 @@ export * from './purge.js';
 export * from './openapi.js';
 export * from './translations.js';
 export * from './templates.js';
+export * from './publish.js';
 export * from './workflows.js';
 export * from './search.js';
 export * from './imports.js';

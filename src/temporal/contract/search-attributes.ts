@@ -27,7 +27,8 @@ export type Operation =
   | 'translation-run'
   | 'apply-template'
   | 'search-index'
-  | 'content-import';
+  | 'content-import'
+  | 'site-publish';
 
 /** What a run is about: its organization, its operation and the space or the spec it works on. */
 export interface RunSubject {

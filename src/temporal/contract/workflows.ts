@@ -4,6 +4,7 @@
  */
 import type { GitOperationResult, GitQueueState, GitSyncRequest } from './git.js';
 import type { ProcessOpenApiSpecInput, ProcessOpenApiSpecResult, RefreshOpenApiSpecInput } from './openapi.js';
+import type { PublishSiteInput, PublishSiteResult } from './publish.js';
 import type { PurgeSpaceInput, PurgeSpaceResult } from './purge.js';
 import type { CreateSpaceInput, CreateSpaceResult } from './spaces.js';
 import type { TranslationQueueInput } from './translations.js';
@@ -22,6 +23,7 @@ export const workflowTypes = {
   applyTemplate: 'applyTemplateWorkflow',
   searchIndex: 'searchIndexWorkflow',
   contentImport: 'contentImportWorkflow',
+  publishSite: 'publishSiteWorkflow',
 } as const;
 
 export type CreateSpaceWorkflow = (input: CreateSpaceInput) => Promise<CreateSpaceResult>;
@@ -33,3 +35,4 @@ export type RefreshOpenApiSpecWorkflow = (input: RefreshOpenApiSpecInput) => Pro
 export type TranslationRunsWorkflow = (input: TranslationQueueInput) => Promise<void>;
 export type ApplyTemplateWorkflow = (input: ApplyTemplateInput) => Promise<ApplyTemplateResult>;
 export type ContentImportWorkflow = (input: ContentImportInput) => Promise<ContentImportResult>;
+export type PublishSiteWorkflow = (input: PublishSiteInput) => Promise<PublishSiteResult>;

@@ -1,0 +1,116 @@
+/**
+ * Publish time of the largest corpus space (pgsql-tw/gitbook-docs, ~1,068 pages; `--repo <name>` for another):
+ * a cold publish (no earlier publication) and a re-publish after one page's body changed, beside rendering the
+ * same markdown with bare remark-parse + remark-rehype + rehype-stringify in one thread, in the same run.
+ * Publishing here is the activity's core (`publishSite`) on an in-memory store with the parse pool: the
+ * Temporal round trip is left out. Prints one JSON object (medians of BENCH_RUNS runs, default 3).
+ *   npx tsx bench/publish.ts [--repo <name>]
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import rehypeStringify from 'rehype-stringify';
+import remarkParse from 'remark-parse';
+import remarkRehype from 'remark-rehype';
+import { unified } from 'unified';
+import { documents, importTree, memoryEntry, readWorkingTree, type RevisionModel, type SourceTree } from '../src/format/index.js';
+import { modelToRevisionInput } from '../src/gitsync/revision-records.js';
+import { createLogger } from '../src/log.js';
+import { ParsePool } from '../src/parse-pool/pool.js';
+import { corpusDir } from '../src/project-root.js';
+import { publishSite } from '../src/publish/build.js';
+import { openStore, type Store } from '../src/store/index.js';
+import { arg, median, projectDirectoryOf } from './_helpers.js';
+
+const repo = arg('repo', 'pgsql-tw+gitbook-docs');
+const runs = Number(process.env.BENCH_RUNS ?? 3);
+const dir = join(corpusDir(), repo);
+if (!existsSync(dir)) throw new Error(`corpus repository not found: ${dir}`);
+
+async function importInto(store: Store, spaceId: string, tree: SourceTree, projectDirectory: string, previous?: { revision: RevisionModel; tree: SourceTree }) {
+  const imported = await importTree(tree, { projectDirectory, ...(previous ? { previous } : {}) });
+  const fileBytes = new Map<string, Uint8Array>();
+  for (const f of imported.revision.files) {
+    const entry = f.git ? tree.get(f.git.path) : undefined;
+    if (entry) fileBytes.set(f.id, await entry.read());
+  }
+  const { id } = await store.revisions.create(modelToRevisionInput(imported.revision, { spaceId, parents: [], type: 'git-import', fileBytes }));
+  await store.spaces.setPrimaryRevision(spaceId, id);
+  return imported.revision;
+}
+
+const ms = (t: bigint) => Number(process.hrtime.bigint() - t) / 1e6;
+
+const logger = createLogger('bench', { level: 'error', pretty: false });
+const store = await openStore({ logger });
+const pool = new ParsePool({ timeBudgetMs: 60_000 });
+await store.orgs.ensure({ id: 'bench', title: 'Bench' });
+const projectDirectory = projectDirectoryOf(repo);
+const tree = await readWorkingTree(dir);
+const space = await store.spaces.create('bench', { title: repo });
+const revision = await importInto(store, space.id, tree, projectDirectory);
+const pages = [...documents(revision.pages)].filter((p) => p.markdown !== null);
+const markdowns = pages.map((p) => p.markdown!);
+const changedPage = pages.find((p) => p.git?.path && p.path !== '')!;
+const changedPath = changedPage.git!.path;
+const changedText = new TextDecoder().decode(await tree.get(changedPath)!.read());
+
+const bare = unified().use(remarkParse).use(remarkRehype).use(rehypeStringify);
+const baseline: number[] = [];
+const cold: number[] = [];
+const oneChanged: number[] = [];
+let frameBytes = 0;
+let counts = { cold: { rendered: 0, reused: 0, files: 0 }, oneChanged: { rendered: 0, reused: 0 } };
+for (let run = 0; run < runs; run++) {
+  let t = process.hrtime.bigint();
+  for (const md of markdowns) bare.processSync(md);
+  baseline.push(ms(t));
+
+  // A fresh site each run: nothing to reuse. The content is reset to the corpus (page ids kept, as a git import keeps them).
+  await importInto(store, space.id, tree, projectDirectory, { revision, tree });
+  const site = await store.sites.create('bench', { title: `Bench ${run}`, spaces: [space.id] });
+  t = process.hrtime.bigint();
+  const first = (await publishSite({ store, parsePool: pool, logger }, { organizationId: 'bench', siteId: site.id, requestKey: `cold-${run}` }))!;
+  cold.push(ms(t));
+
+  const edited: SourceTree = new Map(tree);
+  edited.set(changedPath, memoryEntry(new TextEncoder().encode(`${changedText}\nEdited in run ${run}.\n`)));
+  await importInto(store, space.id, edited, projectDirectory, { revision, tree });
+  t = process.hrtime.bigint();
+  const second = (await publishSite({ store, parsePool: pool, logger }, { organizationId: 'bench', siteId: site.id, requestKey: `edit-${run}` }))!;
+  oneChanged.push(ms(t));
+  if (run === 0) {
+    // The frame of a page (everything but its article): what every page carries, navigation included.
+    const live = (await store.sites.get('bench', site.id))!.livePublicationId!;
+    const html = (await store.sites.publicationFiles(live)).filter((f) => f.path.endsWith('.html') && f.path !== '404.html').slice(0, 50);
+    const bytes = await store.blobs.getMany(html.map((f) => f.hash));
+    for (const f of html) {
+      const text = new TextDecoder().decode(bytes.get(f.hash)!);
+      const article = /<article>[\s\S]*<\/article>/.exec(text)?.[0] ?? '';
+      frameBytes = Math.max(frameBytes, Buffer.byteLength(text) - Buffer.byteLength(article));
+    }
+  }
+  counts = { cold: { rendered: first.rendered, reused: first.reused, files: first.files }, oneChanged: { rendered: second.rendered, reused: second.reused } };
+}
+await pool.close();
+await store.close();
+
+const result = {
+  benchmark: 'publish',
+  repo,
+  pages: markdowns.length,
+  runs,
+  threads: pool.threads,
+  medianMs: {
+    bareRemarkRehype: Math.round(median(baseline)),
+    coldPublish: Math.round(median(cold)),
+    publishAfterOnePageChanged: Math.round(median(oneChanged)),
+  },
+  ratio: {
+    coldPublishVsBare: Number((median(cold) / median(baseline)).toFixed(2)),
+    onePageChangedVsBare: Number((median(oneChanged) / median(baseline)).toFixed(2)),
+    onePageChangedVsCold: Number((median(oneChanged) / median(cold)).toFixed(3)),
+  },
+  counts,
+  largestPageFrameBytes: frameBytes,
+};
+process.stdout.write(`${JSON.stringify(result)}\n`);

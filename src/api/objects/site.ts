@@ -1,0 +1,71 @@
+import type { ShareLinkRecord, SiteRecord, SiteSpaceRecord, SpaceRecord } from '../../store/index.js';
+import { spaceObject } from './space.js';
+import { iso, type UrlBuilder } from './urls.js';
+
+/** The published address of a site: `<public base>/sites/<basename>/`. */
+export function publishedSiteUrl(site: SiteRecord, urls: UrlBuilder): string {
+  return urls.api('/').replace(/\/v1\/$/, `/sites/${encodeURIComponent(site.basename)}/`);
+}
+
+/** The official `Site` object. */
+export function siteObject(site: SiteRecord, siteSpaces: number, urls: UrlBuilder) {
+  const published = site.published && site.livePublicationId !== null;
+  return {
+    object: 'site' as const,
+    id: site.id,
+    type: site.type,
+    appliedType: site.type,
+    title: site.title,
+    basename: site.basename,
+    visibility: site.visibility,
+    defaultLevel: 'inherit' as const,
+    permissions: {
+      view: true,
+      access: true,
+      edit: true,
+      create: true,
+      admin: true,
+      installIntegration: false,
+      viewAdaptiveSchema: false,
+      editAdaptiveSchema: false,
+    },
+    published: site.published,
+    siteSpaces,
+    createdAt: iso(site.createdAt)!,
+    features: [],
+    urls: {
+      location: urls.api(`/orgs/${site.organizationId}/sites/${site.id}`),
+      app: urls.app(`/o/${site.organizationId}/sites/${site.id}`),
+      preview: publishedSiteUrl(site, urls),
+      ...(published ? { published: publishedSiteUrl(site, urls) } : {}),
+    },
+  };
+}
+
+/** The official `SiteSpace` object. */
+export function siteSpaceObject(site: SiteRecord, siteSpace: SiteSpaceRecord, space: SpaceRecord, urls: UrlBuilder) {
+  const isDefault = site.defaultSiteSpaceId === siteSpace.id;
+  const published = site.published && site.livePublicationId !== null;
+  return {
+    object: 'site-space' as const,
+    id: siteSpace.id,
+    path: siteSpace.path,
+    space: spaceObject(space, urls),
+    title: space.title ?? siteSpace.path,
+    default: isDefault,
+    draft: false,
+    urls: published ? { published: publishedSiteUrl(site, urls) + (isDefault ? '' : `${encodeURIComponent(siteSpace.path)}/`) } : {},
+  };
+}
+
+/** The official `ShareLink` object; `urls.published` carries the key. */
+export function shareLinkObject(site: SiteRecord, link: ShareLinkRecord, urls: UrlBuilder) {
+  return {
+    object: 'share-link' as const,
+    id: link.id,
+    createdAt: iso(link.createdAt)!,
+    name: link.name,
+    active: link.active,
+    urls: { published: `${publishedSiteUrl(site, urls)}?share=${encodeURIComponent(link.key)}` },
+  };
+}

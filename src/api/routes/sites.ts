@@ -1,0 +1,223 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { SiteRecord, SiteSpaceRecord } from '../../store/index.js';
+import { requestSitePublish } from '../../temporal/start.js';
+import { organizationNotFound, requireOrg } from '../auth.js';
+import { workflowStarter, type ApiDeps } from '../deps.js';
+import { badRequest, notFound } from '../http-errors.js';
+import { shareLinkObject, siteObject, siteSpaceObject } from '../objects/site.js';
+import { defaultSiteCustomization } from '../objects/site-customization.js';
+import type { UrlBuilder } from '../objects/urls.js';
+import { listEnvelope, pageQuery, paginateArray } from '../pagination.js';
+
+type SiteParams = { organizationId: string; siteId: string };
+
+function body(request: FastifyRequest): Record<string, unknown> {
+  const b = request.body;
+  if (b === undefined || b === null) return {};
+  if (typeof b !== 'object' || Array.isArray(b)) throw badRequest('the body must be a JSON object');
+  return b as Record<string, unknown>;
+}
+
+function optionalString(b: Record<string, unknown>, key: string): string | undefined {
+  const v = b[key];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string') throw badRequest(`${key} must be a string`);
+  return v;
+}
+
+function bool(query: Record<string, unknown>, key: string): boolean | undefined {
+  const v = query[key];
+  if (v === undefined || v === '') return undefined;
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  throw badRequest(`${key} must be true or false`);
+}
+
+/**
+ * Docs sites of an organization (`/v1/orgs/{org}/sites…`): sites, their site spaces, share links, publishing
+ * (a `site/<id>/publish` workflow) and the published site profile. Another organization's site answers 404.
+ */
+export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
+  const sites = deps.store.sites;
+
+  async function checkOrg(request: FastifyRequest, organizationId: string): Promise<void> {
+    requireOrg(request, organizationId);
+    if (!(await deps.store.orgs.get(organizationId))) throw organizationNotFound(organizationId);
+  }
+
+  async function loadSite(request: FastifyRequest, params: SiteParams): Promise<SiteRecord> {
+    await checkOrg(request, params.organizationId);
+    const site = await sites.get(params.organizationId, params.siteId);
+    if (!site) throw notFound(`site not found: ${params.siteId}`);
+    return site;
+  }
+
+  const siteBody = async (site: SiteRecord) => siteObject(site, await sites.countSiteSpaces(site.id), urls);
+
+  async function siteSpaceBodies(site: SiteRecord, list: SiteSpaceRecord[]) {
+    const out = [];
+    for (const ss of list) {
+      const space = await deps.store.spaces.get(ss.spaceId);
+      if (space) out.push(siteSpaceObject(site, ss, space, urls));
+    }
+    return out;
+  }
+
+  app.get<{ Params: { organizationId: string } }>('/v1/orgs/:organizationId/sites', async (request) => {
+    await checkOrg(request, request.params.organizationId);
+    const q = request.query as Record<string, unknown>;
+    const result = await sites.list(request.params.organizationId, {
+      ...pageQuery(q),
+      ...(bool(q, 'published') !== undefined ? { published: bool(q, 'published') } : {}),
+      ...(typeof q.space === 'string' && q.space !== '' ? { spaceId: q.space } : {}),
+      ...(typeof q.title === 'string' && q.title !== '' ? { title: q.title } : {}),
+    });
+    return listEnvelope(await Promise.all(result.items.map(siteBody)), result.next);
+  });
+
+  app.post<{ Params: { organizationId: string } }>('/v1/orgs/:organizationId/sites', async (request, reply) => {
+    await checkOrg(request, request.params.organizationId);
+    const b = body(request);
+    const spaces = b.spaces;
+    if (spaces !== undefined && (!Array.isArray(spaces) || spaces.some((s) => typeof s !== 'string'))) throw badRequest('spaces must be an array of space ids');
+    const title = b.title === undefined ? 'Docs site' : b.title;
+    const site = await sites.create(request.params.organizationId, {
+      title: title as string,
+      ...(b.type !== undefined ? { type: String(b.type) } : {}),
+      ...(b.visibility !== undefined ? { visibility: b.visibility as string } : {}),
+      ...(spaces ? { spaces: spaces as string[] } : {}),
+    });
+    return reply.status(201).send(await siteBody(site));
+  });
+
+  app.get<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId', async (request) => siteBody(await loadSite(request, request.params)));
+
+  app.patch<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId', async (request) => {
+    const site = await loadSite(request, request.params);
+    const b = body(request);
+    const defaultSiteSpace = optionalString(b, 'defaultSiteSpace');
+    const updated = await sites.update(site.organizationId, site.id, {
+      ...(b.title !== undefined ? { title: b.title as string } : {}),
+      ...(b.visibility !== undefined ? { visibility: b.visibility as string } : {}),
+      ...(b.basename !== undefined ? { basename: b.basename as string } : {}),
+      ...(defaultSiteSpace !== undefined ? { defaultSiteSpaceId: defaultSiteSpace } : {}),
+    });
+    return siteBody(updated);
+  });
+
+  // 205 when the site was deleted, 204 when there was no such site (as in the platform API).
+  app.delete<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId', async (request, reply) => {
+    await checkOrg(request, request.params.organizationId);
+    const deleted = await sites.delete(request.params.organizationId, request.params.siteId);
+    return reply.status(deleted ? 205 : 204).send();
+  });
+
+  app.post<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId/publish', async (request, reply: FastifyReply) => {
+    const site = await loadSite(request, request.params);
+    const updated = await sites.update(site.organizationId, site.id, { published: true });
+    await requestSitePublish(workflowStarter(deps), { organizationId: site.organizationId, siteId: site.id });
+    return reply.status(200).send(await siteBody(updated));
+  });
+
+  app.post<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId/unpublish', async (request) => {
+    const site = await loadSite(request, request.params);
+    return siteBody(await sites.unpublish(site.organizationId, site.id));
+  });
+
+  app.get<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId/published', async (request) => {
+    const site = await loadSite(request, request.params);
+    if (!site.published || !site.livePublicationId) throw notFound(`site ${site.id} is not published`);
+    const publication = await sites.publication(site.id, site.livePublicationId);
+    const frozen = publication?.structure.siteSpaces ?? [];
+    const list = (await sites.listSiteSpaces(site.id)).filter((ss) => frozen.some((f) => f.siteSpaceId === ss.id));
+    const structure = await siteSpaceBodies(site, list);
+    return {
+      object: 'published-content-site' as const,
+      site: await siteBody(site),
+      structure: { type: 'siteSpaces' as const, structure },
+      customizations: {
+        site: defaultSiteCustomization('en'),
+        siteSpaces: Object.fromEntries(structure.map((ss) => [ss.id, defaultSiteCustomization(ss.space.language ?? 'en')])),
+      },
+      scripts: [],
+    };
+  });
+
+  app.get<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId/structure', async (request) => {
+    const site = await loadSite(request, request.params);
+    return { type: 'siteSpaces' as const, structure: await siteSpaceBodies(site, await sites.listSiteSpaces(site.id)) };
+  });
+
+  app.get<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId/site-spaces', async (request) => {
+    const site = await loadSite(request, request.params);
+    const q = request.query as Record<string, unknown>;
+    const wantDefault = bool(q, 'default');
+    const all = (await sites.listSiteSpaces(site.id)).filter((ss) => wantDefault === undefined || (site.defaultSiteSpaceId === ss.id) === wantDefault);
+    return paginateArray('site-spaces', await siteSpaceBodies(site, all), pageQuery(q));
+  });
+
+  app.post<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId/site-spaces', async (request, reply) => {
+    const site = await loadSite(request, request.params);
+    const b = body(request);
+    const spaceId = b.spaceId;
+    if (typeof spaceId !== 'string') throw badRequest('spaceId is required (Folio does not create a space here: create it first)');
+    const path = optionalString(b, 'path');
+    const created = await sites.addSiteSpace(site.organizationId, site.id, { spaceId, ...(path !== undefined ? { path } : {}) });
+    const fresh = (await sites.get(site.organizationId, site.id))!;
+    return reply.status(201).send((await siteSpaceBodies(fresh, [created]))[0]);
+  });
+
+  type SiteSpaceParams = SiteParams & { siteSpaceId: string };
+  app.patch<{ Params: SiteSpaceParams }>('/v1/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId', async (request) => {
+    const site = await loadSite(request, request.params);
+    const b = body(request);
+    const path = optionalString(b, 'path');
+    const spaceId = optionalString(b, 'spaceId');
+    const updated = await sites.updateSiteSpace(site.organizationId, site.id, request.params.siteSpaceId, {
+      ...(path !== undefined ? { path } : {}),
+      ...(spaceId !== undefined ? { spaceId } : {}),
+    });
+    return (await siteSpaceBodies(site, [updated]))[0];
+  });
+
+  app.delete<{ Params: SiteSpaceParams }>('/v1/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId', async (request, reply) => {
+    const site = await loadSite(request, request.params);
+    const deleted = await sites.deleteSiteSpace(site.organizationId, site.id, request.params.siteSpaceId);
+    return reply.status(deleted ? 205 : 204).send();
+  });
+
+  type ShareParams = SiteParams & { shareLinkId: string };
+  app.get<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId/share-links', async (request) => {
+    const site = await loadSite(request, request.params);
+    const result = await sites.listShareLinks(site.id, pageQuery(request.query as Record<string, unknown>));
+    return listEnvelope(
+      result.items.map((l) => shareLinkObject(site, l, urls)),
+      result.next,
+    );
+  });
+
+  app.post<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId/share-links', async (request, reply) => {
+    const site = await loadSite(request, request.params);
+    const name = optionalString(body(request), 'name');
+    if (name === undefined) throw badRequest('name is required');
+    return reply.status(201).send(shareLinkObject(site, await sites.createShareLink(site.id, name), urls));
+  });
+
+  app.patch<{ Params: ShareParams }>('/v1/orgs/:organizationId/sites/:siteId/share-links/:shareLinkId', async (request) => {
+    const site = await loadSite(request, request.params);
+    const b = body(request);
+    if (b.active !== undefined && typeof b.active !== 'boolean') throw badRequest('active must be a boolean');
+    const name = optionalString(b, 'name');
+    if (b.active === undefined && name === undefined) throw badRequest('give active or name');
+    const link = await sites.updateShareLink(site.id, request.params.shareLinkId, {
+      ...(name !== undefined ? { name } : {}),
+      ...(b.active !== undefined ? { active: b.active as boolean } : {}),
+    });
+    return shareLinkObject(site, link, urls);
+  });
+
+  app.delete<{ Params: ShareParams }>('/v1/orgs/:organizationId/sites/:siteId/share-links/:shareLinkId', async (request, reply) => {
+    const site = await loadSite(request, request.params);
+    return reply.status((await sites.deleteShareLink(site.id, request.params.shareLinkId)) ? 205 : 204).send();
+  });
+}

@@ -1,0 +1,323 @@
+import { createHash } from 'node:crypto';
+import type { DocumentPage, FileModel, PageModel, RevisionModel } from '../format/index.js';
+import { loadRevisionModel } from '../gitsync/revision-records.js';
+import type { Logger } from '../log.js';
+import type { ParsePool } from '../parse-pool/pool.js';
+import type { PublicationFile, PublishedSiteSpace, SiteRecord, Store } from '../store/index.js';
+import { esc } from './escape.js';
+import { pageHtml } from './layout.js';
+import type { NavItem } from './navigation.js';
+import { RENDERER_VERSION, type RenderLink, type RenderSpec, type RenderWarning } from './render/index.js';
+import { SITE_CSS } from './style.js';
+
+/** Part of every key: a change of the frame (layout, CSS) re-renders every page. */
+const LAYOUT_VERSION = 'folio-layout-1';
+const CSS_HASH = createHash('sha256').update(SITE_CSS).digest('hex').slice(0, 16);
+export const CSS_PATH = `_static/site.${CSS_HASH}.css`;
+
+const sha = (value: unknown) =>
+  createHash('sha256')
+    .update(typeof value === 'string' ? value : JSON.stringify(value))
+    .digest('hex');
+
+export interface PublishWarning extends RenderWarning {
+  path?: string;
+}
+
+export interface PublishOutcome {
+  publicationId: string;
+  /** Pages rendered by this run (HTML pages whose inputs changed). */
+  rendered: number;
+  /** Pages whose output of the last publication was kept (same inputs). */
+  reused: number;
+  files: number;
+  warnings: PublishWarning[];
+  warningCount: number;
+}
+
+export interface PublishDeps {
+  store: Store;
+  parsePool: ParsePool;
+  logger: Logger;
+  /** Called after each page (heartbeats). */
+  progress?: (done: number, total: number) => void;
+}
+
+interface PlannedPage {
+  page: DocumentPage;
+  /** Site-relative address of the page (`''`, `guides/install/`). */
+  href: string;
+  htmlPath: string;
+  twinPath: string;
+  rootPrefix: string;
+  siteSpace: number;
+}
+
+/** Site-relative addresses: the default site space at the root, the others under their path. */
+function pageAddress(prefix: string, page: DocumentPage): { href: string; htmlPath: string; twinPath: string; rootPrefix: string } {
+  const segments = page.path.split('/').filter((s) => s !== '');
+  const href = prefix + segments.map((s) => `${encodeURIComponent(s)}/`).join('');
+  const dir = prefix + segments.map((s) => `${s}/`).join('');
+  const depth = dir.split('/').length - 1;
+  return {
+    href,
+    htmlPath: `${dir}index.html`,
+    twinPath: segments.length === 0 ? `${prefix}index.md` : `${prefix}${segments.join('/')}.md`,
+    rootPrefix: '../'.repeat(depth),
+  };
+}
+
+function fileAddress(file: FileModel, hash: string): string {
+  return `_files/${hash.slice(0, 32)}/${encodeURIComponent(file.name)}`;
+}
+
+function documentsOf(pages: PageModel[]): DocumentPage[] {
+  const out: DocumentPage[] = [];
+  const walk = (list: PageModel[]) => {
+    for (const p of list) {
+      if (p.kind === 'document') out.push(p);
+      walk(p.children);
+    }
+  };
+  walk(pages);
+  return out;
+}
+
+function navOf(pages: PageModel[], hrefs: Map<string, string>): NavItem[] {
+  return pages
+    .filter((p) => p.kind === 'document' || p.kind === 'group' || p.kind === 'link')
+    .map((p): NavItem => {
+      if (p.kind === 'document')
+        return {
+          kind: 'document',
+          id: p.id,
+          title: p.tocTitle ?? p.title,
+          href: hrefs.get(p.id) ?? null,
+          hidden: p.hidden,
+          children: navOf(p.children, hrefs),
+        };
+      if (p.kind === 'link') {
+        const t = p.target;
+        const href = t.kind === 'url' ? t.url : t.kind === 'page' ? (hrefs.get(t.pageId) ?? null) : null;
+        return { kind: 'link', title: p.title, href: href !== null && t.kind === 'page' && t.anchor ? `${href}#${t.anchor}` : href, children: [] };
+      }
+      return { kind: 'group', title: p.title, href: null, children: navOf(p.children, hrefs) };
+    });
+}
+
+interface LoadedSiteSpace {
+  record: PublishedSiteSpace;
+  model: RevisionModel;
+  fileHashes: Map<string, string>;
+  language: string;
+}
+
+/**
+ * One publish run of a site: freezes the primary revision of each site space, renders every page whose inputs
+ * changed since the live publication (the others keep their output), writes the site's own files (stylesheet,
+ * sitemap, robots.txt, llms.txt, markdown twins, 404), stores the publication, then switches the live pointer.
+ * Idempotent by `requestKey`.
+ */
+export async function publishSite(deps: PublishDeps, input: { organizationId: string; siteId: string; requestKey: string }): Promise<PublishOutcome | null> {
+  const { store } = deps;
+  const site = await store.sites.get(input.organizationId, input.siteId);
+  if (!site) return null;
+  const siteSpaces = await store.sites.listSiteSpaces(site.id);
+  const defaultId = site.defaultSiteSpaceId ?? siteSpaces[0]?.id;
+  const warnings: PublishWarning[] = [];
+  let warningCount = 0;
+  const warn = (w: PublishWarning) => {
+    warningCount++;
+    if (warnings.length < 50) warnings.push(w);
+  };
+
+  const loaded: LoadedSiteSpace[] = [];
+  for (const ss of siteSpaces) {
+    const space = await store.spaces.get(ss.spaceId);
+    if (!space || !space.revisionId) {
+      warn({ code: 'PUBLISH_BROKEN_LINK', message: `site space ${ss.path} has no content yet and is not published`, path: ss.path });
+      continue;
+    }
+    const revision = await loadRevisionModel(store, space.revisionId);
+    if (!revision) continue;
+    loaded.push({
+      record: {
+        siteSpaceId: ss.id,
+        spaceId: space.id,
+        path: ss.path,
+        revisionId: space.revisionId,
+        title: space.title ?? ss.path,
+        default: ss.id === defaultId,
+      },
+      model: revision.model,
+      fileHashes: revision.fileHashes,
+      language: space.language ?? 'en',
+    });
+  }
+  loaded.sort((a, b) => Number(b.record.default) - Number(a.record.default));
+
+  const previous = site.livePublicationId ? await store.sites.publicationFiles(site.livePublicationId) : [];
+  const before = new Map(previous.map((f) => [f.path, f]));
+  const files: PublicationFile[] = [];
+  const redirects: Record<string, string> = {};
+  const sitemap: string[] = [];
+  const llms: string[] = [`# ${site.title}`, ''];
+
+  // Addresses of every page and file first: links across the site need them.
+  const planned: PlannedPage[] = [];
+  const spaceHrefs: Array<{ prefix: string; hrefs: Map<string, string>; fileLinks: Map<string, RenderLink> }> = [];
+  loaded.forEach((ss, index) => {
+    const prefix = ss.record.default ? '' : `${ss.record.path}/`;
+    const hrefs = new Map<string, string>();
+    for (const page of documentsOf(ss.model.pages)) {
+      const addr = pageAddress(prefix, page);
+      hrefs.set(page.id, addr.href);
+      planned.push({ page, siteSpace: index, ...addr });
+    }
+    const fileLinks = new Map<string, RenderLink>();
+    for (const file of ss.model.files) {
+      const hash = ss.fileHashes.get(file.id);
+      if (!hash) continue;
+      const path = fileAddress(file, hash);
+      fileLinks.set(file.id, { href: path, name: file.name, contentType: file.contentType, ...(file.size !== undefined ? { size: file.size } : {}) });
+      files.push({ path, hash, contentType: file.contentType || 'application/octet-stream', inputKey: hash });
+    }
+    for (const r of ss.model.config.redirects) {
+      const target = r.pageId ? hrefs.get(r.pageId) : undefined;
+      if (target !== undefined) redirects[prefix + r.from.replace(/^\/+|\/+$/g, '')] = target;
+      else warn({ code: 'PUBLISH_BROKEN_LINK', message: `redirect ${r.from} → ${r.to} names no page`, path: r.from });
+    }
+    spaceHrefs.push({ prefix, hrefs, fileLinks });
+  });
+  const titles = new Map(planned.map((p) => [p.page.id, p.page.title]));
+  const siteModel = {
+    title: site.title,
+    noindex: site.visibility !== 'public',
+    spaces: loaded.map((ss, i) => ({ title: ss.record.title, href: spaceHrefs[i]!.prefix })),
+  };
+  const navs = loaded.map((ss, i) => navOf(ss.model.pages, spaceHrefs[i]!.hrefs));
+  const navHashes = navs.map((n) => sha(n));
+  const siteHash = sha(siteModel);
+
+  // Specs of the organization named by `{% openapi-operation spec="…" %}`: their last version's hash is an input.
+  const specVersions = new Map<string, { hash: string; load: () => Promise<RenderSpec> } | null>();
+  async function specOf(slug: string) {
+    if (!specVersions.has(slug)) {
+      const spec = await store.openapi.getBySlug(site!.organizationId, slug);
+      const version = spec ? await store.openapi.latestVersion(spec.id) : null;
+      specVersions.set(slug, version ? { hash: version.contentHash, load: () => store.openapi.versionContent(version) } : null);
+    }
+    return specVersions.get(slug)!;
+  }
+
+  let rendered = 0;
+  let reused = 0;
+  const blobsToWrite: Uint8Array[] = [];
+  const pendingFiles: Array<Omit<PublicationFile, 'hash'> & { index: number }> = [];
+  const put = (path: string, contentType: string, inputKey: string, content: string | Uint8Array) => {
+    const old = before.get(path);
+    if (old && old.inputKey === inputKey) {
+      files.push(old);
+      return false;
+    }
+    blobsToWrite.push(typeof content === 'string' ? new TextEncoder().encode(content) : content);
+    pendingFiles.push({ path, contentType, inputKey, index: blobsToWrite.length - 1 });
+    return true;
+  };
+
+  put(CSS_PATH, 'text/css; charset=utf-8', sha(SITE_CSS), SITE_CSS);
+  let done = 0;
+  for (const p of planned) {
+    const ss = loaded[p.siteSpace]!;
+    const { hrefs, fileLinks } = spaceHrefs[p.siteSpace]!;
+    const markdown = p.page.markdown;
+    const links: Record<string, RenderLink> = {};
+    const specDeps: Record<string, string> = {};
+    for (const ref of p.page.references ?? []) {
+      const t = ref.target;
+      if (t.kind === 'page') {
+        const href = hrefs.get(t.pageId);
+        if (href !== undefined) links[ref.url] = { href: t.anchor ? `${href}#${t.anchor}` : href, title: titles.get(t.pageId) ?? '' };
+      } else if (t.kind === 'file') {
+        const link = fileLinks.get(t.fileId);
+        if (link) links[ref.url] = link;
+      }
+    }
+    const slugs = markdown ? [...markdown.matchAll(/\{%\s*openapi-(?:operation|schemas|webhook)\b[^%]*?\bspec="([^"]+)"/g)].map((m) => m[1]!) : [];
+    for (const slug of new Set(slugs)) {
+      const v = await specOf(slug);
+      specDeps[`spec:${slug}`] = v?.hash ?? 'missing';
+    }
+    const pageMeta = { id: p.page.id, title: p.page.title, description: p.page.description ?? '', twinHref: p.twinPath };
+    const bodyHash = sha(markdown ?? `raw:${p.page.raw?.reason ?? ''}`);
+    const inputKey = sha([RENDERER_VERSION, LAYOUT_VERSION, CSS_PATH, bodyHash, pageMeta, navHashes[p.siteSpace], siteHash, ss.language, links, specDeps]);
+    const old = before.get(p.htmlPath);
+    if (old && old.inputKey === inputKey) {
+      files.push(old);
+      reused++;
+    } else {
+      let body;
+      if (markdown === null) {
+        body = { html: `<p>This page could not be read as a page (${esc(p.page.raw?.reason ?? 'unreadable')}).</p>`, headings: [], summary: '', warnings: [] };
+      } else {
+        const specs: Record<string, RenderSpec> = {};
+        for (const slug of new Set(slugs)) {
+          const v = await specOf(slug);
+          if (v) specs[`spec:${slug}`] = await v.load();
+        }
+        for (const ref of p.page.references ?? []) {
+          if (ref.target.kind !== 'file' || !/\.(ya?ml|json)$/i.test(ref.url)) continue;
+          if (!/\{%\s*(openapi|swagger)\s[^%]*src="/.test(markdown)) continue;
+          const hash = ss.fileHashes.get(ref.target.fileId);
+          const bytes = hash ? await store.blobs.get(hash) : null;
+          if (bytes) specs[`src:${ref.url}`] = { rootPath: 'spec', filesystem: { spec: new TextDecoder().decode(bytes) } };
+        }
+        body = await deps.parsePool.run('publish.render', { markdown, rootPrefix: p.rootPrefix, links, specs });
+      }
+      for (const w of body.warnings) warn({ ...w, path: p.htmlPath });
+      const html = pageHtml({
+        site: { title: site.title, noindex: siteModel.noindex, language: ss.language, cssHref: CSS_PATH },
+        siteSpaces: siteModel.spaces.map((s, i) => ({ ...s, current: i === p.siteSpace })),
+        nav: navs[p.siteSpace]!,
+        page: pageMeta,
+        rootPrefix: p.rootPrefix,
+        body,
+      });
+      put(p.htmlPath, 'text/html; charset=utf-8', inputKey, html);
+      rendered++;
+    }
+    // The markdown twin: the page's own markdown (what an assistant reads best).
+    put(p.twinPath, 'text/markdown; charset=utf-8', sha(['twin', bodyHash]), markdown ?? '');
+    if (!p.page.noIndex && !p.page.hidden) sitemap.push(p.href);
+    llms.push(`- [${p.page.title}](${p.twinPath})${p.page.description ? `: ${p.page.description}` : ''}`);
+    deps.progress?.(++done, planned.length);
+  }
+
+  const robots = site.visibility === 'public' ? `User-agent: *\nAllow: /\nSitemap: sitemap.xml\n` : `User-agent: *\nDisallow: /\n`;
+  put('robots.txt', 'text/plain; charset=utf-8', sha(robots), robots);
+  if (site.visibility === 'public') {
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${sitemap.map((h) => `<url><loc>${esc(h || './')}</loc></url>`).join('\n')}\n</urlset>\n`;
+    put('sitemap.xml', 'application/xml; charset=utf-8', sha(xml), xml);
+  }
+  const llmsTxt = `${llms.join('\n')}\n`;
+  put('llms.txt', 'text/plain; charset=utf-8', sha(llmsTxt), llmsTxt);
+  const notFound = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Page not found | ${esc(site.title)}</title></head><body><main id="content"><h1>Page not found</h1><p>There is no page at this address.</p></main></body></html>\n`;
+  put('404.html', 'text/html; charset=utf-8', sha(notFound), notFound);
+
+  const hashes = blobsToWrite.length > 0 ? await store.blobs.putMany(blobsToWrite, { pinMs: 24 * 3600_000 }) : [];
+  for (const f of pendingFiles) files.push({ path: f.path, hash: hashes[f.index]!, contentType: f.contentType, inputKey: f.inputKey });
+  const unique = new Map(files.map((f) => [f.path, f]));
+  const { publication } = await store.sites.createPublication({
+    siteId: site.id,
+    requestKey: input.requestKey,
+    structure: { siteSpaces: loaded.map((l) => l.record), redirects },
+    files: [...unique.values()],
+    rendered,
+    reused,
+  });
+  await store.sites.goLive(site.id, publication.id);
+  deps.logger.info({ siteId: site.id, publicationId: publication.id, rendered, reused, files: unique.size }, 'site published');
+  return { publicationId: publication.id, rendered: publication.rendered, reused: publication.reused, files: unique.size, warnings, warningCount };
+}
+
+export type { SiteRecord };

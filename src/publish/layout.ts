@@ -1,0 +1,63 @@
+import { esc } from './escape.js';
+import { navigationHtml, readingOrder, type NavItem } from './navigation.js';
+import type { RenderedPage } from './render/index.js';
+
+/** What the frame around an article shows: the site, its spaces, the navigation and the page. */
+export interface LayoutInput {
+  site: { title: string; noindex: boolean; language: string; cssHref: string };
+  siteSpaces: Array<{ title: string; href: string; current: boolean }>;
+  nav: NavItem[];
+  page: { id: string; title: string; description?: string; twinHref: string };
+  rootPrefix: string;
+  body: RenderedPage;
+}
+
+/**
+ * A whole HTML page: landmarks (banner, navigation, main, complementary, contentinfo), a skip link, the
+ * document language, one stylesheet, no script; search is a plain GET form. Everything is readable without
+ * JavaScript; the frame stays far under 100 KB for any realistic navigation.
+ */
+export function pageHtml(input: LayoutInput): string {
+  const { site, page, rootPrefix, body } = input;
+  const order = readingOrder(input.nav);
+  const at = order.findIndex((n) => n.id === page.id);
+  const prev = at > 0 ? order[at - 1] : undefined;
+  const next = at >= 0 && at < order.length - 1 ? order[at + 1] : undefined;
+  const link = (n: NavItem | undefined, rel: string, label: string) =>
+    n?.href !== undefined && n.href !== null
+      ? `<a rel="${rel}" href="${esc(rootPrefix + n.href || './')}"><small>${label}</small><br>${esc(n.title)}</a>`
+      : '<span></span>';
+  const toc = body.headings.filter((h) => h.depth === 2 || h.depth === 3);
+  const spaces =
+    input.siteSpaces.length > 1
+      ? `<nav class="site-spaces" aria-label="Site sections"><ul>${input.siteSpaces
+          .map((s) => `<li><a href="${esc(rootPrefix + s.href || './')}"${s.current ? ' aria-current="true"' : ''}>${esc(s.title)}</a></li>`)
+          .join('')}</ul></nav>`
+      : '';
+  return `<!doctype html>
+<html lang="${esc(site.language)}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(page.title)} | ${esc(site.title)}</title>
+${page.description ? `<meta name="description" content="${esc(page.description)}">\n` : ''}${site.noindex ? '<meta name="robots" content="noindex, nofollow">\n' : ''}<link rel="stylesheet" href="${esc(rootPrefix + site.cssHref)}">
+<link rel="alternate" type="text/markdown" href="${esc(rootPrefix + page.twinHref)}">
+</head>
+<body>
+<a class="skip-link" href="#content">Skip to content</a>
+<header class="site-header"><a class="site-title" href="${esc(rootPrefix || './')}">${esc(site.title)}</a>${spaces}<form class="search" role="search" action="${esc(rootPrefix)}~search" method="get"><label for="search-q">Search</label><input id="search-q" type="search" name="q"><button type="submit">Go</button></form></header>
+<div class="layout">
+<nav class="sidebar" aria-label="Pages">${navigationHtml(input.nav, page.id, rootPrefix)}</nav>
+<main id="content" tabindex="-1"><article>
+<h1>${esc(page.title)}</h1>
+${page.description ? `<p class="description">${esc(page.description)}</p>\n` : ''}${body.html}
+</article>
+<nav class="pagination" aria-label="Previous and next page">${link(prev, 'prev', 'Previous')}${link(next, 'next', 'Next')}</nav>
+</main>
+<aside class="toc" aria-label="On this page">${toc.length > 0 ? `<p><strong>On this page</strong></p><ul>${toc.map((h) => `<li class="d${h.depth}"><a href="#${esc(h.id)}">${esc(h.text)}</a></li>`).join('')}</ul>` : ''}</aside>
+</div>
+<footer class="site-footer"><a href="${esc(rootPrefix + page.twinHref)}">This page as Markdown</a> · Published with Folio</footer>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,78 @@
+/**
+ * What the renderer of one page is given besides its markdown: where its references point on the site (resolved
+ * by the publish activity from the page's references), the site-relative prefix of the page, and the OpenAPI
+ * documents its blocks name. Plain data: it crosses into a parse-pool thread.
+ */
+export interface RenderLink {
+  /** Site-relative address (`guides/install/`, `_files/<hash>/x.png`), or an absolute URL. */
+  href: string;
+  /** The target page's title (cards, page references). */
+  title?: string;
+  /** A file's content type (images, file blocks). */
+  contentType?: string;
+  /** A file's name. */
+  name?: string;
+  size?: number;
+}
+
+export interface RenderSpec {
+  rootPath: string;
+  filesystem: Record<string, string>;
+}
+
+export interface RenderPageInput {
+  markdown: string;
+  /** `../` repeated to the site root from the page's directory (`''` at the root). */
+  rootPrefix: string;
+  /** Destination as written in the page → where it points; a destination absent here is broken. */
+  links: Record<string, RenderLink>;
+  /** OpenAPI documents by `spec:<slug>` or `src:<destination>`. */
+  specs: Record<string, RenderSpec>;
+}
+
+export interface RenderWarning {
+  code: 'PUBLISH_BROKEN_LINK' | 'PUBLISH_UNSUPPORTED_BLOCK' | 'PUBLISH_SPEC_MISSING' | 'PUBLISH_HTML_REMOVED';
+  message: string;
+}
+
+export interface RenderedPage {
+  html: string;
+  headings: Array<{ depth: number; id: string; text: string }>;
+  /** Plain text of the page (llms.txt summaries, page descriptions). */
+  summary: string;
+  warnings: RenderWarning[];
+}
+
+/** Resolution of destinations while one page renders; collects the broken ones. */
+export class LinkResolver {
+  readonly warnings: RenderWarning[] = [];
+  constructor(private readonly input: RenderPageInput) {}
+
+  /** The href to write, or null for a destination that names nothing on the site (reported once). */
+  href(url: string): string | null {
+    const trimmed = url.trim();
+    if (trimmed === '') return null;
+    if (trimmed.startsWith('#')) return trimmed;
+    if (/^(https?:|mailto:|tel:)/i.test(trimmed)) return trimmed;
+    const link = this.input.links[url] ?? this.input.links[trimmed];
+    if (link) return /^(https?:|mailto:)/i.test(link.href) ? link.href : this.input.rootPrefix + link.href;
+    if (/^[a-z][a-z0-9+.-]*:/i.test(trimmed)) {
+      this.warn('PUBLISH_BROKEN_LINK', `unsupported link scheme: ${trimmed.slice(0, 40)}`);
+      return null;
+    }
+    this.warn('PUBLISH_BROKEN_LINK', `link to nothing on the site: ${trimmed.slice(0, 200)}`);
+    return null;
+  }
+
+  link(url: string): RenderLink | undefined {
+    return this.input.links[url] ?? this.input.links[url.trim()];
+  }
+
+  spec(key: string): RenderSpec | undefined {
+    return this.input.specs[key];
+  }
+
+  warn(code: RenderWarning['code'], message: string): void {
+    if (this.warnings.length < 50 && !this.warnings.some((w) => w.message === message)) this.warnings.push({ code, message });
+  }
+}

@@ -1,0 +1,132 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { servedFileHeaders } from '../api/served-file-headers.js';
+import type { PublicationRecord, SiteRecord, Store } from '../store/index.js';
+
+const IMMUTABLE = /^_(files|static)\//;
+const SHARE_COOKIE = 'folio_share';
+
+/** HTML of published pages: no script may run, styles and images from the site only (images also https). */
+const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
+
+interface Resolved {
+  site: SiteRecord;
+  publication: PublicationRecord;
+}
+
+function cookie(request: FastifyRequest, name: string): string | undefined {
+  const header = request.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === name) return decodeURIComponent(v.join('='));
+  }
+  return undefined;
+}
+
+/**
+ * Serves published sites: `/sites/<basename>/…`, and whole hosts mapped to a basename (`FOLIO_SITE_HOSTNAMES`).
+ * Only a published site with a live publication is served (else 404); a `share-link` site only with an active
+ * key (`?share=<key>`, then kept in a cookie scoped to the site): 401 without one. ETag = the file's content
+ * hash; `_files/` and `_static/` are immutable; `.gitbook.yaml` redirects answer 301.
+ */
+export function siteServing(app: FastifyInstance, deps: { store: Store; hostnames: Record<string, string> }): void {
+  const { store } = deps;
+
+  async function serve(request: FastifyRequest, reply: FastifyReply, basename: string, rest: string, base: string): Promise<FastifyReply> {
+    const site = await store.sites.getByBasename(basename);
+    if (!site || !site.published || !site.livePublicationId) return reply.status(404).type('text/plain; charset=utf-8').send('site not found');
+    const query = request.query as Record<string, unknown>;
+    let shareSetCookie: string | undefined;
+    if (site.visibility === 'share-link') {
+      const given = typeof query.share === 'string' ? query.share : cookie(request, `${SHARE_COOKIE}_${site.id}`);
+      const link = given ? await store.sites.shareLinkByKey(site.id, given) : null;
+      if (!link || !link.active) {
+        return reply
+          .status(401)
+          .header('cache-control', 'no-store')
+          .type('text/plain; charset=utf-8')
+          .send('this site is shared by link: open it with its share link');
+      }
+      if (typeof query.share === 'string')
+        shareSetCookie = `${SHARE_COOKIE}_${site.id}=${encodeURIComponent(given!)}; Path=${base || '/'}; HttpOnly; SameSite=Lax`;
+    }
+    const publication = await store.sites.publication(site.id, site.livePublicationId);
+    if (!publication) return reply.status(404).send('site not found');
+    return serveFile(request, reply, { site, publication }, rest, base, shareSetCookie);
+  }
+
+  async function serveFile(request: FastifyRequest, reply: FastifyReply, r: Resolved, rest: string, base: string, setCookie: string | undefined) {
+    let path: string;
+    try {
+      path = decodeURIComponent(rest);
+    } catch {
+      return reply.status(400).send('bad path');
+    }
+    if (path.split('/').some((s) => s === '..')) return reply.status(400).send('bad path');
+    if (setCookie) reply.header('set-cookie', setCookie);
+    const privateSite = r.site.visibility !== 'public';
+    const candidate = path === '' || path.endsWith('/') ? `${path}index.html` : path;
+    const file = await store.sites.publicationFile(r.publication.id, candidate);
+    if (!file && !path.endsWith('/') && path !== '') {
+      if (await store.sites.publicationFile(r.publication.id, `${path}/index.html`)) return reply.redirect(`${base}/${rest}/`, 301);
+    }
+    if (!file) {
+      const redirects = (r.publication.structure as { redirects?: Record<string, string> }).redirects ?? {};
+      const target = redirects[path.replace(/\/+$/g, '').replace(/\.md$/, '')];
+      if (target !== undefined) return reply.redirect(`${base}/${target}`, 301);
+      const missing = await store.sites.publicationFile(r.publication.id, '404.html');
+      const bytes = missing ? await store.blobs.get(missing.hash) : null;
+      return reply
+        .status(404)
+        .header('cache-control', 'no-cache')
+        .header('content-security-policy', PAGE_CSP)
+        .type('text/html; charset=utf-8')
+        .send(bytes ? Buffer.from(bytes) : 'not found');
+    }
+    const etag = `"${file.hash}"`;
+    const immutable = IMMUTABLE.test(candidate);
+    reply.header('etag', etag);
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header(
+      'cache-control',
+      immutable ? `${privateSite ? 'private' : 'public'}, max-age=31536000, immutable` : `${privateSite ? 'private' : 'public'}, max-age=0, must-revalidate`,
+    );
+    if (candidate.startsWith('_files/')) {
+      for (const [k, v] of Object.entries(servedFileHeaders({ name: decodeURIComponent(candidate.split('/').pop() ?? 'file'), contentType: file.contentType })))
+        reply.header(k, v);
+    } else {
+      reply.header('content-type', file.contentType);
+      if (file.contentType.startsWith('text/html')) reply.header('content-security-policy', PAGE_CSP);
+    }
+    if (privateSite) reply.header('x-robots-tag', 'noindex, nofollow');
+    const match = request.headers['if-none-match'];
+    if (typeof match === 'string' && match.split(',').some((m) => m.trim() === etag)) return reply.status(304).send();
+    const bytes = await store.blobs.get(file.hash);
+    if (!bytes) return reply.status(503).header('retry-after', '5').send('content unavailable');
+    return reply.status(200).send(Buffer.from(bytes));
+  }
+
+  app.get<{ Params: { basename: string } }>('/sites/:basename', async (request, reply) => {
+    const q = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+    return reply.redirect(`/sites/${encodeURIComponent(request.params.basename)}/${q}`, 301);
+  });
+
+  app.get<{ Params: { basename: string; '*': string } }>('/sites/:basename/*', async (request, reply) => {
+    const raw = request.url.split('?')[0]!;
+    const prefix = `/sites/${request.params.basename}/`;
+    const rest = raw.startsWith(prefix) ? raw.slice(prefix.length) : request.params['*'];
+    return serve(request, reply, request.params.basename, rest, `/sites/${request.params.basename}`);
+  });
+
+  const hostnames = deps.hostnames;
+  if (Object.keys(hostnames).length > 0) {
+    app.addHook('onRequest', async (request, reply) => {
+      const host = (request.headers.host ?? '').toLowerCase();
+      const basename = hostnames[host] ?? hostnames[host.replace(/:\d+$/, '')];
+      if (!basename || request.url.startsWith('/v1/') || request.url === '/healthz') return;
+      if (request.method !== 'GET' && request.method !== 'HEAD') return reply.status(405).send();
+      await serve(request, reply, basename, request.url.split('?')[0]!.slice(1), '');
+      return reply;
+    });
+  }
+}

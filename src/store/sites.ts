@@ -1,0 +1,476 @@
+import { randomBytes } from 'node:crypto';
+import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import { checkLimit, decodeCursor, paginate } from './cursor.js';
+import { newId } from './ids.js';
+import { insertRows, json, sqlState, toDate } from './sql-helpers.js';
+import type {
+  PublicationFile,
+  PublicationInput,
+  PublicationRecord,
+  ShareLinkRecord,
+  SiteCreateInput,
+  SitePatch,
+  SiteRecord,
+  SiteSpaceRecord,
+  SiteStore,
+  SiteVisibility,
+  Sql,
+} from './types.js';
+
+const SITE_COLUMNS =
+  'id, seq, organization_id, title, type, visibility, basename, published, default_site_space_id, live_publication_id, created_at, updated_at';
+const VISIBILITIES: readonly SiteVisibility[] = ['public', 'unlisted', 'share-link', 'visitor-auth'];
+const SITE_TYPES = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'];
+/** A basename is one URL path segment: `/sites/<basename>/…`. */
+const BASENAME = /^[a-z0-9][a-z0-9-]{0,99}$/;
+/** A site space path is one URL path segment too (the default site space is served at the site's root). */
+const SITE_SPACE_PATH = /^[a-z0-9][a-z0-9._-]{0,99}$/i;
+
+interface SiteRow {
+  id: string;
+  seq: string | number;
+  organization_id: string;
+  title: string;
+  type: string;
+  visibility: string;
+  basename: string;
+  published: boolean;
+  default_site_space_id: string | null;
+  live_publication_id: string | null;
+  created_at: unknown;
+  updated_at: unknown;
+}
+
+function siteFromRow(row: SiteRow): SiteRecord {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    title: row.title,
+    type: row.type,
+    visibility: row.visibility as SiteVisibility,
+    basename: row.basename,
+    published: row.published,
+    defaultSiteSpaceId: row.default_site_space_id,
+    livePublicationId: row.live_publication_id,
+    createdAt: toDate(row.created_at),
+    updatedAt: toDate(row.updated_at),
+  };
+}
+
+interface SiteSpaceRow {
+  id: string;
+  seq: string | number;
+  site_id: string;
+  space_id: string;
+  path: string;
+  created_at: unknown;
+}
+
+const siteSpaceFromRow = (row: SiteSpaceRow): SiteSpaceRecord => ({
+  id: row.id,
+  siteId: row.site_id,
+  spaceId: row.space_id,
+  path: row.path,
+  createdAt: toDate(row.created_at),
+});
+
+interface ShareLinkRow {
+  id: string;
+  seq: string | number;
+  site_id: string;
+  name: string;
+  key: string;
+  active: boolean;
+  created_at: unknown;
+}
+
+const shareLinkFromRow = (row: ShareLinkRow): ShareLinkRecord => ({
+  id: row.id,
+  siteId: row.site_id,
+  name: row.name,
+  key: row.key,
+  active: row.active,
+  createdAt: toDate(row.created_at),
+});
+
+interface PublicationRow {
+  id: string;
+  site_id: string;
+  request_key: string;
+  structure: unknown;
+  rendered: number;
+  reused: number;
+  created_at: unknown;
+}
+
+const publicationFromRow = (row: PublicationRow): PublicationRecord => ({
+  id: row.id,
+  siteId: row.site_id,
+  requestKey: row.request_key,
+  structure: (typeof row.structure === 'string' ? JSON.parse(row.structure) : row.structure) as PublicationRecord['structure'],
+  rendered: Number(row.rendered),
+  reused: Number(row.reused),
+  createdAt: toDate(row.created_at),
+});
+
+export function checkSiteTitle(title: unknown): string {
+  if (typeof title !== 'string' || title.trim().length < 2 || title.length > 128) throw new ValidationError('title must be a string of 2 to 128 characters');
+  return title;
+}
+
+export function checkSiteVisibility(visibility: unknown): SiteVisibility {
+  if (typeof visibility !== 'string' || !VISIBILITIES.includes(visibility as SiteVisibility))
+    throw new ValidationError(`visibility must be one of ${VISIBILITIES.join(', ')}`);
+  if (visibility === 'visitor-auth') throw new ValidationError('visibility visitor-auth is not supported by Folio (no visitor authentication backend)');
+  return visibility as SiteVisibility;
+}
+
+export function checkBasename(basename: unknown): string {
+  if (typeof basename !== 'string' || !BASENAME.test(basename))
+    throw new ValidationError('basename must be 1 to 100 lowercase letters, digits or dashes, starting with a letter or digit');
+  return basename;
+}
+
+export function checkSiteSpacePath(path: unknown): string {
+  if (typeof path !== 'string' || !SITE_SPACE_PATH.test(path) || path === '.' || path === '..')
+    throw new ValidationError('path must be 1 to 100 letters, digits, dots, dashes or underscores, starting with a letter or digit');
+  return path;
+}
+
+/** A basename derived from a title: lowercase ASCII words joined by dashes. */
+function basenameFromTitle(title: string): string {
+  const base = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
+  return base === '' ? 'site' : base;
+}
+
+export function createSiteStore(sql: Sql): SiteStore {
+  async function siteSpacePathFree(tx: Sql, siteId: string, base: string): Promise<string> {
+    const rows = await tx.query<{ path: string }>('SELECT path FROM site_spaces WHERE site_id = $1', [siteId]);
+    const taken = new Set(rows.map((r) => r.path.toLowerCase()));
+    if (!taken.has(base.toLowerCase())) return base;
+    for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`.toLowerCase())) return `${base}-${n}`;
+  }
+
+  async function addSiteSpace(tx: Sql, site: SiteRecord, input: { spaceId: string; path?: string }): Promise<SiteSpaceRecord> {
+    const space = await tx.query<{ id: string; title: string | null }>(
+      'SELECT id, title FROM spaces WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL',
+      [input.spaceId, site.organizationId],
+    );
+    if (space.length === 0) throw new NotFoundError('space', input.spaceId);
+    const path =
+      input.path !== undefined ? checkSiteSpacePath(input.path) : await siteSpacePathFree(tx, site.id, basenameFromTitle(space[0]!.title ?? 'space'));
+    try {
+      const rows = await tx.query<SiteSpaceRow>(
+        'INSERT INTO site_spaces (id, site_id, space_id, path) VALUES ($1, $2, $3, $4) RETURNING id, seq, site_id, space_id, path, created_at',
+        [newId(), site.id, input.spaceId, path],
+      );
+      const created = siteSpaceFromRow(rows[0]!);
+      if (!site.defaultSiteSpaceId) {
+        await tx.query('UPDATE sites SET default_site_space_id = $2, updated_at = now() WHERE id = $1 AND default_site_space_id IS NULL', [
+          site.id,
+          created.id,
+        ]);
+      }
+      return created;
+    } catch (err) {
+      if (sqlState(err) === '23505') throw new ConflictError(`the site already has a site space at path ${path}`, { path });
+      throw err;
+    }
+  }
+
+  async function getSite(tx: Sql, organizationId: string, id: string): Promise<SiteRecord | null> {
+    const rows = await tx.query<SiteRow>(`SELECT ${SITE_COLUMNS} FROM sites WHERE id = $1 AND organization_id = $2`, [id, organizationId]);
+    return rows[0] ? siteFromRow(rows[0]) : null;
+  }
+
+  async function requireSite(tx: Sql, organizationId: string, id: string): Promise<SiteRecord> {
+    const site = await getSite(tx, organizationId, id);
+    if (!site) throw new NotFoundError('site', id);
+    return site;
+  }
+
+  return {
+    async create(organizationId, input: SiteCreateInput) {
+      const title = checkSiteTitle(input.title);
+      const visibility = input.visibility === undefined ? 'public' : checkSiteVisibility(input.visibility);
+      const type = input.type ?? 'basic';
+      if (!SITE_TYPES.includes(type)) throw new ValidationError(`type must be one of ${SITE_TYPES.join(', ')}`);
+      return sql.transaction(async (tx) => {
+        const org = await tx.query('SELECT 1 FROM organizations WHERE id = $1', [organizationId]);
+        if (org.length === 0) throw new NotFoundError('organization', organizationId);
+        let basename = input.basename !== undefined ? checkBasename(input.basename) : basenameFromTitle(title);
+        if (input.basename === undefined) {
+          const taken = new Set(
+            (await tx.query<{ basename: string }>('SELECT basename FROM sites WHERE basename LIKE $1', [`${basename}%`])).map((r) => r.basename),
+          );
+          if (taken.has(basename)) {
+            let n = 2;
+            while (taken.has(`${basename}-${n}`)) n++;
+            basename = `${basename}-${n}`;
+          }
+        }
+        let row: SiteRow;
+        try {
+          row = (
+            await tx.query<SiteRow>(
+              `INSERT INTO sites (id, organization_id, title, type, visibility, basename) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${SITE_COLUMNS}`,
+              [newId(), organizationId, title, type, visibility, basename],
+            )
+          )[0]!;
+        } catch (err) {
+          if (sqlState(err) === '23505') throw new ConflictError(`the basename ${basename} is taken`, { basename });
+          throw err;
+        }
+        let site = siteFromRow(row);
+        for (const spaceId of input.spaces ?? []) {
+          await addSiteSpace(tx, site, { spaceId });
+          site = (await getSite(tx, organizationId, site.id))!;
+        }
+        return site;
+      });
+    },
+
+    get: (organizationId, id) => getSite(sql, organizationId, id),
+
+    async getByBasename(basename) {
+      const rows = await sql.query<SiteRow>(`SELECT ${SITE_COLUMNS} FROM sites WHERE basename = $1`, [basename]);
+      return rows[0] ? siteFromRow(rows[0]) : null;
+    },
+
+    async list(organizationId, options) {
+      const limit = checkLimit(options);
+      const after = decodeCursor('sites', options.page) ?? 0;
+      const params: (string | number | boolean)[] = [organizationId, after, limit + 1];
+      let filter = '';
+      if (options.published !== undefined) {
+        params.push(options.published);
+        filter += ` AND published = $${params.length}`;
+      }
+      if (options.spaceId !== undefined) {
+        params.push(options.spaceId);
+        filter += ` AND EXISTS (SELECT 1 FROM site_spaces ss WHERE ss.site_id = sites.id AND ss.space_id = $${params.length})`;
+      }
+      if (options.title !== undefined) {
+        params.push(`%${options.title.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+        filter += ` AND title ILIKE $${params.length}`;
+      }
+      const rows = await sql.query<SiteRow>(`SELECT ${SITE_COLUMNS} FROM sites WHERE organization_id = $1 AND seq > $2${filter} ORDER BY seq LIMIT $3`, params);
+      return paginate('sites', rows, limit, siteFromRow);
+    },
+
+    async update(organizationId, id, patch: SitePatch) {
+      return sql.transaction(async (tx) => {
+        await requireSite(tx, organizationId, id);
+        const sets: string[] = [];
+        const params: (string | boolean | null)[] = [id];
+        const set = (column: string, value: string | boolean | null) => {
+          params.push(value);
+          sets.push(`${column} = $${params.length}`);
+        };
+        if (patch.title !== undefined) set('title', checkSiteTitle(patch.title));
+        if (patch.visibility !== undefined) set('visibility', checkSiteVisibility(patch.visibility));
+        if (patch.basename !== undefined) set('basename', checkBasename(patch.basename));
+        if (patch.published !== undefined) set('published', patch.published);
+        if (patch.defaultSiteSpaceId !== undefined) {
+          const ss = await tx.query('SELECT 1 FROM site_spaces WHERE id = $1 AND site_id = $2', [patch.defaultSiteSpaceId, id]);
+          if (ss.length === 0) throw new ValidationError(`defaultSiteSpace ${patch.defaultSiteSpaceId} is not a site space of this site`);
+          set('default_site_space_id', patch.defaultSiteSpaceId);
+        }
+        if (sets.length > 0) {
+          try {
+            await tx.query(`UPDATE sites SET ${sets.join(', ')}, updated_at = now() WHERE id = $1`, params);
+          } catch (err) {
+            if (sqlState(err) === '23505') throw new ConflictError(`the basename ${String(patch.basename)} is taken`);
+            throw err;
+          }
+        }
+        return requireSite(tx, organizationId, id);
+      });
+    },
+
+    async delete(organizationId, id) {
+      const rows = await sql.query('DELETE FROM sites WHERE id = $1 AND organization_id = $2 RETURNING id', [id, organizationId]);
+      return rows.length > 0;
+    },
+
+    async countSiteSpaces(siteId) {
+      const rows = await sql.query<{ n: string | number }>('SELECT count(*) AS n FROM site_spaces WHERE site_id = $1', [siteId]);
+      return Number(rows[0]?.n ?? 0);
+    },
+
+    async listSiteSpaces(siteId) {
+      const rows = await sql.query<SiteSpaceRow>('SELECT id, seq, site_id, space_id, path, created_at FROM site_spaces WHERE site_id = $1 ORDER BY seq', [
+        siteId,
+      ]);
+      return rows.map(siteSpaceFromRow);
+    },
+
+    async addSiteSpace(organizationId, siteId, input) {
+      return sql.transaction(async (tx) => addSiteSpace(tx, await requireSite(tx, organizationId, siteId), input));
+    },
+
+    async updateSiteSpace(organizationId, siteId, siteSpaceId, patch) {
+      return sql.transaction(async (tx) => {
+        const site = await requireSite(tx, organizationId, siteId);
+        const existing = await tx.query<SiteSpaceRow>('SELECT id, seq, site_id, space_id, path, created_at FROM site_spaces WHERE id = $1 AND site_id = $2', [
+          siteSpaceId,
+          site.id,
+        ]);
+        if (existing.length === 0) throw new NotFoundError('site space', siteSpaceId);
+        if (patch.spaceId !== undefined) {
+          const space = await tx.query('SELECT 1 FROM spaces WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL', [patch.spaceId, organizationId]);
+          if (space.length === 0) throw new NotFoundError('space', patch.spaceId);
+        }
+        const path = patch.path !== undefined ? checkSiteSpacePath(patch.path) : existing[0]!.path;
+        try {
+          const rows = await tx.query<SiteSpaceRow>(
+            'UPDATE site_spaces SET path = $3, space_id = COALESCE($4, space_id) WHERE id = $1 AND site_id = $2 RETURNING id, seq, site_id, space_id, path, created_at',
+            [siteSpaceId, site.id, path, patch.spaceId ?? null],
+          );
+          return siteSpaceFromRow(rows[0]!);
+        } catch (err) {
+          if (sqlState(err) === '23505') throw new ConflictError(`the site already has a site space at path ${path}`, { path });
+          throw err;
+        }
+      });
+    },
+
+    async deleteSiteSpace(organizationId, siteId, siteSpaceId) {
+      return sql.transaction(async (tx) => {
+        const site = await requireSite(tx, organizationId, siteId);
+        const rows = await tx.query('DELETE FROM site_spaces WHERE id = $1 AND site_id = $2 RETURNING id', [siteSpaceId, site.id]);
+        if (rows.length > 0 && site.defaultSiteSpaceId === siteSpaceId) {
+          await tx.query(
+            'UPDATE sites SET default_site_space_id = (SELECT id FROM site_spaces WHERE site_id = $1 ORDER BY seq LIMIT 1), updated_at = now() WHERE id = $1',
+            [site.id],
+          );
+        }
+        return rows.length > 0;
+      });
+    },
+
+    async listShareLinks(siteId, options) {
+      const limit = checkLimit(options);
+      const after = decodeCursor('share-links', options.page) ?? 0;
+      const rows = await sql.query<ShareLinkRow>(
+        'SELECT id, seq, site_id, name, key, active, created_at FROM site_share_links WHERE site_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+        [siteId, after, limit + 1],
+      );
+      return paginate('share-links', rows, limit, shareLinkFromRow);
+    },
+
+    async createShareLink(siteId, name) {
+      if (typeof name !== 'string' || name.length > 50) throw new ValidationError('name must be a string of at most 50 characters');
+      const rows = await sql.query<ShareLinkRow>(
+        'INSERT INTO site_share_links (id, site_id, name, key) VALUES ($1, $2, $3, $4) RETURNING id, seq, site_id, name, key, active, created_at',
+        [newId(), siteId, name, randomBytes(24).toString('base64url')],
+      );
+      return shareLinkFromRow(rows[0]!);
+    },
+
+    async updateShareLink(siteId, id, patch) {
+      if (patch.name !== undefined && (typeof patch.name !== 'string' || patch.name.length > 50))
+        throw new ValidationError('name must be a string of at most 50 characters');
+      const rows = await sql.query<ShareLinkRow>(
+        'UPDATE site_share_links SET name = COALESCE($3, name), active = COALESCE($4, active) WHERE id = $1 AND site_id = $2 RETURNING id, seq, site_id, name, key, active, created_at',
+        [id, siteId, patch.name ?? null, patch.active ?? null],
+      );
+      if (rows.length === 0) throw new NotFoundError('share link', id);
+      return shareLinkFromRow(rows[0]!);
+    },
+
+    async deleteShareLink(siteId, id) {
+      const rows = await sql.query('DELETE FROM site_share_links WHERE id = $1 AND site_id = $2 RETURNING id', [id, siteId]);
+      return rows.length > 0;
+    },
+
+    async shareLinkByKey(siteId, key) {
+      const rows = await sql.query<ShareLinkRow>(
+        'SELECT id, seq, site_id, name, key, active, created_at FROM site_share_links WHERE site_id = $1 AND key = $2',
+        [siteId, key],
+      );
+      return rows[0] ? shareLinkFromRow(rows[0]) : null;
+    },
+
+    async createPublication(input: PublicationInput) {
+      return sql.transaction(async (tx) => {
+        const existing = await tx.query<PublicationRow>(
+          'SELECT id, site_id, request_key, structure, rendered, reused, created_at FROM site_publications WHERE site_id = $1 AND request_key = $2',
+          [input.siteId, input.requestKey],
+        );
+        if (existing[0]) return { publication: publicationFromRow(existing[0]), created: false };
+        const rows = await tx.query<PublicationRow>(
+          'INSERT INTO site_publications (id, site_id, request_key, structure, rendered, reused) VALUES ($1, $2, $3, $4::jsonb, $5, $6) RETURNING id, site_id, request_key, structure, rendered, reused, created_at',
+          [newId(), input.siteId, input.requestKey, json(input.structure), input.rendered, input.reused],
+        );
+        const publication = publicationFromRow(rows[0]!);
+        await insertRows(
+          tx,
+          'site_publication_files',
+          ['publication_id', 'path', 'blob_hash', 'content_type', 'input_key', 'deps'],
+          input.files.map((f) => [publication.id, f.path, f.hash, f.contentType, f.inputKey, json(f.deps ?? {})]),
+          { casts: [undefined, undefined, undefined, undefined, undefined, 'jsonb'] },
+        );
+        return { publication, created: true };
+      });
+    },
+
+    async goLive(siteId, publicationId, options = {}) {
+      const keep = options.keep ?? 3;
+      await sql.transaction(async (tx) => {
+        const rows = await tx.query('UPDATE sites SET live_publication_id = $2, updated_at = now() WHERE id = $1 RETURNING id', [siteId, publicationId]);
+        if (rows.length === 0) throw new NotFoundError('site', siteId);
+        // Older publications go, but the last few stay so that a reader that resolved one a moment ago still finds its files.
+        await tx.query(
+          `DELETE FROM site_publications WHERE site_id = $1 AND id <> $2 AND seq < (SELECT min(seq) FROM (SELECT seq FROM site_publications WHERE site_id = $1 ORDER BY seq DESC LIMIT $3) AS newest)`,
+          [siteId, publicationId, keep],
+        );
+      });
+    },
+
+    async unpublish(organizationId, siteId) {
+      const rows = await sql.query('UPDATE sites SET published = false, updated_at = now() WHERE id = $1 AND organization_id = $2 RETURNING id', [
+        siteId,
+        organizationId,
+      ]);
+      if (rows.length === 0) throw new NotFoundError('site', siteId);
+      return (await getSite(sql, organizationId, siteId))!;
+    },
+
+    async publication(siteId, publicationId) {
+      const rows = await sql.query<PublicationRow>(
+        'SELECT id, site_id, request_key, structure, rendered, reused, created_at FROM site_publications WHERE id = $1 AND site_id = $2',
+        [publicationId, siteId],
+      );
+      return rows[0] ? publicationFromRow(rows[0]) : null;
+    },
+
+    async publicationFiles(publicationId) {
+      const rows = await sql.query<{ path: string; blob_hash: string; content_type: string; input_key: string; deps: unknown }>(
+        'SELECT path, blob_hash, content_type, input_key, deps FROM site_publication_files WHERE publication_id = $1 ORDER BY path',
+        [publicationId],
+      );
+      return rows.map((r): PublicationFile => ({
+        path: r.path,
+        hash: r.blob_hash,
+        contentType: r.content_type,
+        inputKey: r.input_key,
+        deps: (typeof r.deps === 'string' ? JSON.parse(r.deps) : r.deps) as Record<string, string>,
+      }));
+    },
+
+    async publicationFile(publicationId, path) {
+      const rows = await sql.query<{ blob_hash: string; content_type: string }>(
+        'SELECT blob_hash, content_type FROM site_publication_files WHERE publication_id = $1 AND path = $2',
+        [publicationId, path],
+      );
+      return rows[0] ? { hash: rows[0].blob_hash, contentType: rows[0].content_type } : null;
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { renderPageBody, type RenderPageInput } from '../../src/publish/render/index.js';
+
+const SPEC = JSON.stringify({
+  openapi: '3.0.3',
+  info: { title: 'Pets', version: '1' },
+  paths: {
+    '/pets/{id}': {
+      get: {
+        summary: 'Get a pet',
+        parameters: [{ $ref: '#/components/parameters/id' }],
+        responses: { '200': { description: 'The pet', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } } },
+      },
+    },
+  },
+  components: {
+    parameters: { id: { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'Pet id' } },
+    schemas: { Pet: { type: 'object', properties: { name: { type: 'string' } } } },
+  },
+});
+
+function render(markdown: string, extra: Partial<RenderPageInput> = {}) {
+  return renderPageBody({ markdown, rootPrefix: '../', links: {}, specs: {}, ...extra });
+}
+
+describe('rendering GitBook blocks', () => {
+  it('hints, tabs, code with title and line numbers, expandables, steppers and columns', () => {
+    const md = [
+      '# Title',
+      '',
+      '{% hint style="warning" %}\nCareful **now**\n{% endhint %}',
+      '',
+      '{% tabs %}\n{% tab title="npm" %}\nnpm i\n{% endtab %}\n\n{% tab title="yarn" %}\nyarn add\n{% endtab %}\n{% endtabs %}',
+      '',
+      '{% code title="app.js" lineNumbers="true" %}\n```js\nconst a = 1;\nconst b = 2;\n```\n{% endcode %}',
+      '',
+      '<details>\n\n<summary>More</summary>\n\nHidden *text*\n\n</details>',
+      '',
+      '{% stepper %}\n{% step %}\nOne\n{% endstep %}\n\n{% step %}\nTwo\n{% endstep %}\n{% endstepper %}',
+      '',
+      '{% columns %}\n{% column width="50%" %}\nLeft\n{% endcolumn %}\n\n{% column %}\nRight\n{% endcolumn %}\n{% endcolumns %}',
+      '',
+      '$$\nx^2\n$$',
+      '',
+    ].join('\n');
+    const { html, warnings } = render(md);
+    expect(warnings).toEqual([]);
+    expect(html).toContain('<aside class="hint hint-warning" aria-label="Warning">');
+    expect(html).toContain('<strong>now</strong>');
+    expect(html).toMatch(/<input type="radio" name="tabs-1" id="tabs-1-0" class="tab-input" checked>\s*<label for="tabs-1-0" class="tab-label">npm<\/label>/);
+    expect(html).toContain('<label for="tabs-1-1" class="tab-label">yarn</label>');
+    expect(html).toContain('<figure class="code-block line-numbers"><figcaption>app.js</figcaption>');
+    expect(html).toContain('<code class="language-js"><span class="line">const a = 1;</span>\n<span class="line">const b = 2;</span></code>');
+    expect(html).toMatch(/<details class="expandable"><summary>More<\/summary>\s*<p>Hidden <em>text<\/em><\/p>\s*<\/details>/);
+    expect(html).toMatch(/<ol class="stepper">\s*<li class="step">\s*<p>One<\/p>/);
+    expect(html).toContain('<div class="column w-50">');
+    expect(html).toContain('<div class="math math-display" role="math" aria-label="x^2"><code>x^2</code></div>');
+  });
+
+  it('resolves links, images, cards and files through the page links; reports the broken ones', () => {
+    const md = [
+      '# T',
+      '',
+      'See [install](install.md#step-2), [out](https://example.com) and [gone](missing.md).',
+      '',
+      '![diagram](.gitbook/assets/d.png)',
+      '',
+      '{% content-ref url="install.md" %}\n[install.md](install.md)\n{% endcontent-ref %}',
+      '',
+      '{% file src=".gitbook/assets/guide.pdf" %}\nThe guide\n{% endfile %}',
+      '',
+      '<figure><img src=".gitbook/assets/d.png" alt="fig"><figcaption><p>cap</p></figcaption></figure>',
+      '',
+      '<script>alert(1)</script>',
+      '',
+    ].join('\n');
+    const links = {
+      'install.md#step-2': { href: 'install/#step-2', title: 'Install' },
+      'install.md': { href: 'install/', title: 'Installing Folio' },
+      '.gitbook/assets/d.png': { href: '_files/abc/d.png', name: 'd.png', contentType: 'image/png' },
+      '.gitbook/assets/guide.pdf': { href: '_files/def/guide.pdf', name: 'guide.pdf', size: 2048 },
+    };
+    const { html, warnings } = render(md, { links });
+    expect(html).toContain('<a href="../install/#step-2">install</a>');
+    expect(html).toContain('<a href="https://example.com" rel="noopener">out</a>');
+    expect(html).toContain('<span class="broken-link">gone</span>');
+    expect(html).toContain('<img src="../_files/abc/d.png" alt="diagram" loading="lazy">');
+    expect(html).toContain('<a class="card" href="../install/"><span class="card-title">Installing Folio</span></a>');
+    expect(html).toContain('<a href="../_files/def/guide.pdf" download>guide.pdf</a><span class="file-size">2.0 KB</span>');
+    expect(html).toContain('<figure><img src="../_files/abc/d.png" alt="fig" loading="lazy"><figcaption><p>cap</p></figcaption></figure>');
+    expect(html).not.toContain('<script');
+    expect(html).not.toContain('alert(1)</');
+    expect(warnings.map((w) => w.code).sort()).toEqual(['PUBLISH_BROKEN_LINK', 'PUBLISH_HTML_REMOVED']);
+  });
+
+  it('renders an OpenAPI operation from the processed spec, and says when the spec is missing', () => {
+    const md =
+      '# API\n\n{% openapi-operation spec="pets" path="/pets/{id}" method="get" %}\n[OpenAPI pets](https://example.com/pets.json)\n{% endopenapi-operation %}\n';
+    const { html, warnings } = render(md, { specs: { 'spec:pets': { rootPath: 'openapi.json', filesystem: { 'openapi.json': SPEC } } } });
+    expect(warnings).toEqual([]);
+    expect(html).toContain('<span class="method method-get">GET</span> <code>/pets/{id}</code>');
+    expect(html).toContain('<strong>Get a pet</strong>');
+    expect(html).toContain('<td><code>id</code> *</td><td>path</td><td>string</td><td>Pet id</td>');
+    expect(html).toContain('<dt><code>200</code></dt><dd>The pet</dd>');
+    const missing = render(md);
+    expect(missing.warnings.map((w) => w.code)).toEqual(['PUBLISH_SPEC_MISSING']);
+  });
+
+  it('gives headings ids (explicit anchors first) for the table of contents', () => {
+    const { headings, html } = render('# T\n\n## Getting started\n\n## Getting started\n\n### Custom <a href="#mine" id="mine"></a>\n');
+    expect(headings.map((h) => h.id)).toEqual(['getting-started', 'getting-started-1', 'mine']);
+    expect(html).toContain('<h2 id="getting-started">Getting started<a class="anchor" href="#getting-started" aria-label="Link to Getting started">#</a></h2>');
+  });
+});
