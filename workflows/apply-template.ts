@@ -3,6 +3,7 @@ import type { Activities } from '../activities/index.js';
 import { searchAttributes, workflowIds, type ApplyTemplateInput, type ApplyTemplateResult } from '../src/temporal/contract/index.js';
 import { classifyFailure } from './failure.js';
 import { processOpenApiSpecWorkflow } from './openapi.js';
+import { startSearchIndexChild } from './search-index-start.js';
 
 const { templateBuild, templatePublish, templateCreateSpec } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
@@ -45,6 +46,8 @@ export async function applyTemplateWorkflow(input: ApplyTemplateInput): Promise<
       throw ApplicationFailure.nonRetryable(`the content of space ${input.spaceId} kept changing while the template was applied`, 'CONFLICT');
   }
   const result: ApplyTemplateResult = { revisionId, addedPages, alreadyApplied };
+  // The space's primary content changed: its search index follows (a detached run; a failure there never fails this one).
+  if (!input.changeRequestId && !alreadyApplied) await startSearchIndexChild({ spaceId: input.spaceId, organizationId: input.organizationId, revisionId });
   const spec = await templateCreateSpec(input);
   if (spec) {
     if (!spec.created || spec.run === undefined) {

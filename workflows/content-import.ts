@@ -10,6 +10,7 @@ import { NON_RETRYABLE_IMPORT_ERRORS, type ContentImportInput, type ContentImpor
 import { contentImportProgressQuery, contentImportProgressSignal } from './content-import-definitions.js';
 import { classifyFailure } from './failure.js';
 import { trackProgress } from './progress.js';
+import { startSearchIndexChild } from './search-index-start.js';
 
 const bookkeeping = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -57,6 +58,8 @@ export async function contentImportWorkflow(input: ContentImportInput): Promise<
     };
     await bookkeeping.importFinish({ runId: input.runId, organizationId: input.organizationId, status: 'completed', ...result });
     upsertMemo({ outcome: 'completed', revisionId: built.revisionId });
+    // The search index follows the new content (it writes only a space's primary revision; a detached run).
+    await startSearchIndexChild({ spaceId: input.spaceId, organizationId: input.organizationId, revisionId: built.revisionId });
     setCurrentDetails(
       `**completed**: ${built.pages} pages, ${built.files} files, revision ${built.revisionId}${built.warnings ? ` · ${built.warnings} warnings` : ''}`,
     );

@@ -47,6 +47,7 @@ const OPENAPI = JSON.stringify({
 const gitBody = { url: 'http://127.0.0.1:9/never.git', ref: 'refs/heads/main' };
 
 const ROUTES: Route[] = [
+  { method: 'POST', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/search`, body: { query: 'intro' }, owner: 200 },
   { method: 'GET', path: (i) => `/v1/orgs/${i.org}`, owner: 200 },
   { method: 'GET', path: (i) => `/v1/orgs/${i.org}/spaces`, owner: 200 },
   { method: 'POST', path: (i) => `/v1/orgs/${i.org}/spaces`, body: { title: 'Intruder' } },

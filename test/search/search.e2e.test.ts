@@ -116,6 +116,17 @@ describe('search end to end', () => {
     const { data: orgClient } = await api.orgs.searchOrganizationContent(folio.organizationId, { query: 'lantern' });
     expect(orgClient.items.map((s) => s.id)).toEqual([space.id]);
 
+    // A site of that space: its search finds the page; a site of another space does not.
+    const site = await folio.request('POST', `/v1/orgs/${folio.organizationId}/sites`, { title: 'Docs site', spaces: [space.id] });
+    expect(site.status, JSON.stringify(site.body)).toBe(201);
+    const siteUrl = `/v1/orgs/${folio.organizationId}/sites/${site.body.id}/search`;
+    const siteHits = await folio.request('POST', siteUrl, { query: 'lantern' });
+    assertContract('POST', siteUrl, 200, siteHits.body);
+    expect(siteHits.body.items).toMatchObject([{ type: 'space', id: space.id, pages: [{ id: hit.id }] }]);
+    const other = (await api.orgs.createSpace(folio.organizationId, { title: 'Elsewhere' } as never)).data;
+    const otherSite = await folio.request('POST', `/v1/orgs/${folio.organizationId}/sites`, { title: 'Other site', spaces: [other.id] });
+    expect((await folio.request('POST', `/v1/orgs/${folio.organizationId}/sites/${otherSite.body.id}/search`, { query: 'lantern' })).body.items).toEqual([]);
+
     // A second import changes the phrase: the old one is gone, the new one found; other pages kept their rows.
     const file = path.join(src, PAGE);
     await writeFile(file, (await readFile(file, 'utf8')).replace('lantern inspection', 'beacon calibration'));

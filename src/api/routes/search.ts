@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { NotFoundError } from '../../errors.js';
 import { organizationNotFound, requireOrg } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
 import { searchPageObject, searchSpaceObjects } from '../objects/search.js';
@@ -44,6 +45,36 @@ export function searchRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuild
       const titles = new Map<string, string>();
       for (const spaceId of new Set(found.items.map((h) => h.spaceId))) titles.set(spaceId, (await deps.store.spaces.get(spaceId))?.title ?? '');
       return listEnvelope(searchSpaceObjects(found.items, titles, urls), found.next);
+    },
+  );
+
+  /**
+   * `searchSiteContent`: the pages of the site's spaces (all of them, or `siteSpaceIds`), ranked like the org search.
+   * Another organization's site answers 404.
+   */
+  app.post<{ Params: { organizationId: string; siteId: string }; Body: { query: string; siteSpaceIds?: string[] } }>(
+    '/v1/orgs/:organizationId/sites/:siteId/search',
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['query'],
+          properties: { query: { type: 'string', minLength: 1, maxLength: 512 }, siteSpaceIds: { type: 'array', maxItems: 100, items: { type: 'string' } } },
+        },
+      },
+    },
+    async (request) => {
+      const { organizationId, siteId } = request.params;
+      requireOrg(request, organizationId);
+      const site = await deps.store.sites.get(organizationId, siteId);
+      if (!site) throw new NotFoundError('site', siteId);
+      const wanted = request.body.siteSpaceIds ? new Set(request.body.siteSpaceIds) : null;
+      const spaceIds = (await deps.store.sites.listSiteSpaces(site.id)).filter((ss) => !wanted || wanted.has(ss.id)).map((ss) => ss.spaceId);
+      const q = pageQuery(request.query as Record<string, unknown>);
+      const found = spaceIds.length ? await deps.store.search.pages({ organizationId, spaceIds, query: request.body.query, ...q }) : { items: [] };
+      const titles = new Map<string, string>();
+      for (const spaceId of new Set(found.items.map((h) => h.spaceId))) titles.set(spaceId, (await deps.store.spaces.get(spaceId))?.title ?? '');
+      return listEnvelope(searchSpaceObjects(found.items, titles, urls), 'next' in found ? found.next : undefined);
     },
   );
 }
