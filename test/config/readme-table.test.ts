@@ -69,6 +69,7 @@ describe('configuration documented in README.md', () => {
       'bench/git-sync.ts': 'BENCH_RUNS',
       'bench/format-markdown.ts': 'BENCH_RUNS',
       'bench/translation.ts': 'BENCH_RUNS',
+      'bench/publish.ts': 'BENCH_RUNS',
       'bench/concurrency.ts': 'BENCH_DATABASES',
       'bench/git-sync-e2e.ts': 'BENCH_RUNS, BENCH_PAGES, BENCH_REPOS; passes the environment on to the folio start it runs',
     };
