@@ -54,3 +54,5 @@ export {
   PageTooComplexError,
 } from './errors.js';
 export type { FormatWarning, FormatWarningCode, RawPageReason } from './errors.js';
+export { nodesEqual, currentStyle } from './markdown/index.js';
+export type { LiquidBlock, LiquidAttribute, Style } from './markdown/index.js';
