@@ -1,4 +1,5 @@
 import { ValidationError } from '../errors.js';
+import { documentToMarkdown, DocumentInvalidError } from '../document/index.js';
 import { inlinePageCodec, leadingEmoji, type DecodedPageSummary } from '../format/index.js';
 import { newId } from '../revision/ids.js';
 import type { FileRecord, JsonObject, Store } from '../store/index.js';
@@ -29,6 +30,7 @@ export type ContentChange =
       document?: { markdown?: string; document?: unknown };
     }
   | { operation: 'delete_page'; page: string }
+  | { operation: 'revert_page'; page: string; revision?: string; block?: string[] }
   | { operation: 'insert_files'; files: Array<{ ref?: string; name: string; contentType?: string; base64?: string; url?: string }> };
 
 export type AffectedPage =
@@ -76,10 +78,36 @@ async function metadataFromMarkdown(
   return { ...(f.title ? { title: f.title } : {}), data };
 }
 
-function requireMarkdown(doc: { markdown?: string; document?: unknown } | undefined, what: string): string | undefined {
+/** How a JSON document becomes a page's markdown (`original`: the page's current markdown, whose habits are kept). */
+export type DocumentToMarkdown = (document: unknown, options: { original?: string; title?: string }) => Promise<string>;
+
+const inlineFromDocument: DocumentToMarkdown = async (document, options) => {
+  try {
+    return documentToMarkdown(document, options);
+  } catch (err) {
+    if (err instanceof DocumentInvalidError) throw new ValidationError(`document: ${err.message}`);
+    throw err;
+  }
+};
+
+/** The markdown of a change's `document` member: `{ markdown }` as is, `{ document }` (GitBook's JSON document) converted. */
+async function markdownOf(
+  doc: { markdown?: string; document?: unknown } | undefined,
+  what: string,
+  fromDocument: DocumentToMarkdown,
+  context: { original?: string; title?: string } = {},
+): Promise<string | undefined> {
   if (doc === undefined) return undefined;
   if (typeof doc.markdown === 'string') return doc.markdown;
-  throw new ValidationError(`${what}: only markdown documents ({ "markdown": "…" }) are accepted`);
+  if (doc.document !== undefined && doc.document !== null) {
+    try {
+      return await fromDocument(doc.document, context);
+    } catch (err) {
+      if (err instanceof ValidationError) throw new ValidationError(`${what}: ${err.message}`, err.data);
+      throw err;
+    }
+  }
+  throw new ValidationError(`${what}: a document is { "markdown": "…" } or { "document": { "object": "document", "nodes": […] } }`);
 }
 
 /**
@@ -101,7 +129,7 @@ export async function applyContentChanges(
   baseRevisionId: string,
   changes: ContentChange[],
   /** How a page's markdown is parsed (default: in this thread); the API parses it in its parse pool. */
-  options: { decode?: (markdown: string) => Promise<DecodedPageSummary> } = {},
+  options: { decode?: (markdown: string) => Promise<DecodedPageSummary>; fromDocument?: DocumentToMarkdown; initialRevisionId?: string } = {},
 ): Promise<{ revisionId: string; affected: AffectedPage[]; insertedFiles: string[] }> {
   const pages = toEditable(await store.revisions.pages(baseRevisionId));
   const files: FileRecord[] = [...(await store.revisions.files(baseRevisionId))];
@@ -109,6 +137,13 @@ export async function applyContentChanges(
   const insertedFiles: string[] = [];
   const encoder = new TextEncoder();
   const decode = options.decode ?? ((markdown: string) => inlinePageCodec.decode(markdown));
+  const fromDocument = options.fromDocument ?? inlineFromDocument;
+  /** The current markdown of a page (a document edit keeps its front matter, title and habits). */
+  const currentMarkdown = async (page: EditablePage): Promise<string | undefined> => {
+    if (page.kind !== 'document' || !page.bodyHash || (page.data as { raw?: unknown }).raw) return undefined;
+    const bytes = await store.blobs.get(page.bodyHash);
+    return bytes ? new TextDecoder().decode(bytes) : undefined;
+  };
 
   /** `into`: the new parent's id; null or undefined: the root. */
   const place = (page: EditablePage, into: string | null | undefined, at: number | undefined) => {
@@ -127,7 +162,7 @@ export async function applyContentChanges(
   for (const [i, change] of changes.entries()) {
     const where = `changes[${i}] (${change.operation})`;
     if (change.operation === 'insert_page') {
-      const markdown = requireMarkdown(change.document, where) ?? '';
+      const markdown = (await markdownOf(change.document, where, fromDocument, change.title !== undefined ? { title: change.title } : {})) ?? '';
       const meta = await metadataFromMarkdown(markdown, decode);
       const title = meta.title ?? change.title ?? 'Untitled';
       const data: JsonObject = { ...meta.data };
@@ -141,7 +176,7 @@ export async function applyContentChanges(
       const found = locate(pages, change.page);
       if (!found) throw new ValidationError(`${where}: no page ${change.page}`);
       const page = found.page;
-      const markdown = requireMarkdown(change.document, where);
+      const markdown = await markdownOf(change.document, where, fromDocument, { original: await currentMarkdown(page) });
       const meta = markdown !== undefined ? await metadataFromMarkdown(markdown, decode) : undefined;
       if (markdown !== undefined && meta) {
         if (page.kind !== 'document') throw new ValidationError(`${where}: page ${page.id} is a ${page.kind} and has no document`);
@@ -179,6 +214,37 @@ export async function applyContentChanges(
       found.siblings.splice(found.index, 1);
       touched.push({ object: 'deleted_page', id: change.page });
       for (const id of allIds(found.page.children)) touched.push({ object: 'deleted_page', id });
+    } else if (change.operation === 'revert_page') {
+      if (change.block !== undefined) throw new ValidationError(`${where}: reverting single blocks (block) is not supported by Folio; revert the whole page`);
+      const revisionId = change.revision ?? options.initialRevisionId ?? baseRevisionId;
+      const target = await store.revisions.get(revisionId);
+      if (!target || target.spaceId !== spaceId) throw new ValidationError(`${where}: no revision ${revisionId} in this space`);
+      const then = toEditable(await store.revisions.pages(revisionId));
+      const before = locate(then, change.page);
+      const now = locate(pages, change.page);
+      if (!before && !now) throw new ValidationError(`${where}: no page ${change.page} here or in revision ${revisionId}`);
+      if (!before) {
+        // Added since: removed (with the pages under it).
+        now!.siblings.splice(now!.index, 1);
+        touched.push({ object: 'deleted_page', id: change.page });
+        for (const id of allIds(now!.page.children)) touched.push({ object: 'deleted_page', id });
+      } else if (!now) {
+        // Deleted since: restored where it was (under its former parent when that still exists), with its own content.
+        const restored: EditablePage = { ...before.page, children: [] };
+        const parent = before.parent ? locate(pages, before.parent.id) : null;
+        const siblings = parent ? parent.page.children : pages;
+        restored.slug = siblings.some((s) => s.slug === restored.slug) ? null : restored.slug;
+        restored.path = null;
+        siblings.splice(Math.min(before.index, siblings.length), 0, restored);
+        touched.push({ object: 'created_page', id: restored.id });
+      } else {
+        // Modified: its document (and what the document carries: title, description, front matter) as it was.
+        now.page.kind = before.page.kind;
+        now.page.title = before.page.title;
+        now.page.data = before.page.data;
+        now.page.bodyHash = before.page.bodyHash;
+        touched.push({ object: 'updated_page', id: now.page.id });
+      }
     } else if (change.operation === 'insert_files') {
       for (const file of change.files) {
         if (file.url !== undefined) throw new ValidationError(`${where}: files by url are not supported by Folio; send base64`);

@@ -2,7 +2,7 @@
  * What a parse-pool thread can run, by name: functions of structured-cloneable arguments returning
  * structured-cloneable results (or promises of them); only `openapi.process` does I/O (guarded fetches).
  */
-import { markdownToDocument } from '../api/objects/document.js';
+import { documentToMarkdown, markdownToDocument } from '../document/index.js';
 import { pageCodecOperations } from '../format/index.js';
 import { processSpecInThread } from '../openapi/process-in-thread.js';
 import { assemblePage, extractSegments } from '../translate/segments.js';
@@ -21,6 +21,8 @@ export const parseOperations = {
   'summary.parse': pageCodecOperations.parseSummary,
   /** The GitBook JSON document of a page (GET page in the `document` format). */
   'page.document': markdownToDocument,
+  /** The markdown of a GitBook JSON document (change-request edits with a `document` body); `original` keeps a page's habits. */
+  'page.fromDocument': (document: unknown, options: { original?: string; title?: string }) => documentToMarkdown(document, options),
   /** OpenAPI processing of a spec (fetches through the guard, `$ref`s, validation): `processSpecInPool`. */
   'openapi.process': processSpecInThread,
   /** The segments of a page to translate (src/translate/). */

@@ -77,7 +77,11 @@ export function createChangeRequestStore(sql: Sql): ChangeRequestStore {
 
     async get(spaceId, id) {
       const rows = await sql.query<Row>(`SELECT ${COLUMNS} FROM change_requests WHERE space_id = $1 AND id = $2`, [spaceId, id]);
-      return rows[0] ? fromRow(rows[0]) : null;
+      if (rows[0]) return fromRow(rows[0]);
+      // GitBook's API takes a change request's number where it takes its id (`…/change-requests/12`).
+      if (!/^[1-9][0-9]{0,8}$/.test(id)) return null;
+      const byNumber = await sql.query<Row>(`SELECT ${COLUMNS} FROM change_requests WHERE space_id = $1 AND number = $2`, [spaceId, Number(id)]);
+      return byNumber[0] ? fromRow(byNumber[0]) : null;
     },
 
     async byMergedRevision(revisionId) {

@@ -833,6 +833,7 @@ export interface VaultStore {
 export interface ChangeRequestStore {
   /** NotFoundError when the space is unknown or deleted. */
   create(input: ChangeRequestCreateInput): Promise<ChangeRequestRecord>;
+  /** By id, or by number (`"12"`) when no change request of the space has that id. */
   get(spaceId: string, id: string): Promise<ChangeRequestRecord | null>;
   byMergedRevision(revisionId: string): Promise<ChangeRequestRecord | null>;
   /** Oldest first. */

@@ -84,6 +84,7 @@ const ROUTES: Route[] = [
   { method: 'POST', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/merge` },
   { method: 'POST', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/update` },
   { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/content`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/changes`, owner: 200 },
   { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/content/pages`, owner: 200 },
   { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/content/page/${i.page}`, owner: 200 },
   { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/content/path/intro`, owner: 200 },

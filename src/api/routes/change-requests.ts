@@ -7,13 +7,15 @@ import { requireAuth } from '../auth.js';
 import { workflowStarter, type ApiDeps } from '../deps.js';
 import { startSearchIndex } from '../../temporal/start.js';
 import { badRequest, conflict, notFound, unprocessable } from '../http-errors.js';
-import { ParseBudgetExceededError } from '../../parse-pool/errors.js';
+import { ParseBudgetExceededError, ParseTaskFailedError } from '../../parse-pool/errors.js';
+import { ValidationError } from '../../errors.js';
 import { changeRequestObject } from '../objects/change-request.js';
 import { fileObject, revisionObject } from '../objects/revision.js';
 import type { UrlBuilder } from '../objects/urls.js';
 import { listEnvelope, pageQuery } from '../pagination.js';
 import { assertSpaceEditable } from '../space-editable.js';
 import { registerContentReads } from './content.js';
+import { revisionChanges } from '../revision-changes.js';
 import { loadSpace } from './spaces.js';
 
 const STATUSES = ['draft', 'open', 'archived', 'merged'] as const;
@@ -38,9 +40,11 @@ const contentBody = {
         type: 'object',
         required: ['operation'],
         properties: {
-          operation: { type: 'string', enum: ['insert_page', 'update_page', 'delete_page', 'insert_files'] },
+          operation: { type: 'string', enum: ['insert_page', 'update_page', 'delete_page', 'revert_page', 'insert_files'] },
           page: { type: 'string' },
           ref: { type: 'string' },
+          revision: { type: 'string' },
+          block: { type: 'array', items: { type: 'string' } },
           ...pageMeta,
           files: {
             type: 'array',
@@ -157,7 +161,21 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
             });
           throw err;
         });
-      const { revisionId, affected, insertedFiles } = await applyContentChanges(deps.store, space.id, cr.revisionId, request.body.changes, { decode });
+      const fromDocument = (document: unknown, options: { original?: string; title?: string }) =>
+        deps.parsePool!.run('page.fromDocument', document, options).catch((err: unknown) => {
+          if (err instanceof ParseTaskFailedError && err.data.code === 'DOCUMENT_INVALID')
+            throw new ValidationError(String(err.message).replace(/^page\.fromDocument failed: /, ''));
+          if (err instanceof ParseBudgetExceededError)
+            throw unprocessable('PAGE_TOO_COMPLEX', `a page's document is too complex to convert (over the ${err.budget} budget); nothing was changed`, {
+              budget: err.budget,
+            });
+          throw err;
+        });
+      const { revisionId, affected, insertedFiles } = await applyContentChanges(deps.store, space.id, cr.revisionId, request.body.changes, {
+        decode,
+        fromDocument,
+        initialRevisionId: cr.revisionInitial,
+      });
       const updated = await crs.setRevision(cr.id, revisionId, cr.revisionId);
       if (request.query.compat !== 'false') return object(updated, space);
       // compat=false: the spec's ChangeRequestContentUpdate (the change request, the affected pages, the files inserted).
@@ -243,6 +261,29 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
     const { space, cr } = await load(request);
     return { space, spaceId: space.id, revisionId: cr.revisionId };
   });
+  /** What the change request changes: its revision against the primary revision it was made from (or last updated against). */
+  app.get<{ Querystring: { limit?: number } }>(
+    '/v1/spaces/:spaceId/change-requests/:changeRequestId/changes',
+    { schema: { querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 1000 } } } } },
+    async (request) => {
+      const { space, cr } = await load(request);
+      const { revisions } = deps.store;
+      const [beforePages, beforeFiles, afterPages, afterFiles] = await Promise.all([
+        revisions.pages(cr.revisionInitial),
+        revisions.files(cr.revisionInitial),
+        revisions.pages(cr.revisionId),
+        revisions.files(cr.revisionId),
+      ]);
+      const scope = { spaceId: space.id, revisionId: cr.revisionId };
+      const all = revisionChanges(
+        { pages: beforePages, files: beforeFiles },
+        { pages: afterPages, files: afterFiles },
+        (f) => fileObject(f, scope, urls).downloadURL as string,
+      );
+      const limit = request.query.limit ?? 100;
+      return { changes: all.slice(0, limit), ...(all.length > limit ? { more: all.length - limit } : {}) };
+    },
+  );
   app.get('/v1/spaces/:spaceId/change-requests/:changeRequestId/content', async (request) => {
     const { cr } = await load(request);
     const revision = (await deps.store.revisions.get(cr.revisionId))!;
