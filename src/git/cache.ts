@@ -15,6 +15,7 @@ import { atomicFs } from './atomic-fs.js';
 import { splitUrlCredentials } from '../net/url-credentials.js';
 import { spaceCacheDir, type CacheScope } from './cache-layout.js';
 import { GitCacheLockedError } from './errors.js';
+import { forgetReadFs } from './read-fs.js';
 
 export interface RepoCache {
   /** The cache key (directory name under the space's directory). */
@@ -76,6 +77,9 @@ export async function removeCache(cache: RepoCache): Promise<void> {
     }
     await fsp.rm(trash, { recursive: true, force: true });
   });
+  // Nothing of the removed directory is served from memory afterwards: isomorphic-git's packfile cache, the reading client.
+  for (const key of Reflect.ownKeys(cache.objectCache)) delete (cache.objectCache as Record<PropertyKey, unknown>)[key];
+  forgetReadFs(cache);
 }
 
 export interface LockOptions {

@@ -10,7 +10,8 @@ import type { Stats } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { atomicFs } from './atomic-fs.js';
-import type { RepoCache } from './cache.js';
+/** What the reading client needs of a cache (its identity): no import of the cache module, which uses this one. */
+type RepoCache = object;
 
 const LOOSE_OBJECT = /[\\/]objects[\\/][0-9a-f]{2}[\\/][0-9a-f]{38}$/;
 const PACK_DIR = /[\\/]objects[\\/]pack[\\/]?$/;
@@ -79,6 +80,11 @@ function create(): ReadFs {
     },
     counts,
   };
+}
+
+/** Forgets the cache's reading client (the cache directory was removed). */
+export function forgetReadFs(cache: RepoCache): void {
+  perCache.delete(cache);
 }
 
 /** The reading client of this cache (created on first use). */

@@ -1,14 +1,28 @@
 /**
  * What a parse-pool thread can run, by name: functions of structured-cloneable arguments returning
  * structured-cloneable results (or promises of them); only `openapi.process` does I/O (guarded fetches).
+ * The page codec is loaded with the thread; every other family (documents, OpenAPI, translation, search, website
+ * import, publishing) is loaded on its first task, so a thread that only parses pages stays small within its
+ * memory budget.
  */
-import { documentToMarkdown, markdownToDocument } from '../document/index.js';
 import { pageCodecOperations } from '../format/index.js';
-import { processSpecInThread } from '../openapi/process-in-thread.js';
-import { assemblePage, extractSegments } from '../translate/segments.js';
-import { searchSections } from '../format/index.js';
-import { analyzeHtmlPage, convertHtmlPage } from '../webimport/html-page.js';
-import { renderPageBody } from '../publish/render/index.js';
+import type { documentToMarkdown, markdownToDocument } from '../document/index.js';
+import type { processSpecInThread } from '../openapi/process-in-thread.js';
+import type { assemblePage, extractSegments } from '../translate/segments.js';
+import type { searchSections } from '../format/index.js';
+import type { analyzeHtmlPage, convertHtmlPage } from '../webimport/html-page.js';
+import type { renderPageBody } from '../publish/render/index.js';
+
+/** An operation of a module loaded on first use. */
+function lazy<F extends (...args: never[]) => unknown>(load: () => Promise<F>): (...args: Parameters<F>) => Promise<Awaited<ReturnType<F>>> {
+  let loaded: Promise<F> | undefined;
+  return async (...args: Parameters<F>): Promise<Awaited<ReturnType<F>>> => {
+    loaded ??= load();
+    const fn = await loaded;
+    const value: unknown = await fn(...args);
+    return value as Awaited<ReturnType<F>>;
+  };
+}
 
 export const parseOperations = {
   'page.decode': pageCodecOperations.decode,
@@ -20,25 +34,28 @@ export const parseOperations = {
   /** `SUMMARY.md` of an import or export target. */
   'summary.parse': pageCodecOperations.parseSummary,
   /** The GitBook JSON document of a page (GET page in the `document` format). */
-  'page.document': markdownToDocument,
+  'page.document': lazy<typeof markdownToDocument>(async () => (await import('../document/index.js')).markdownToDocument),
   /** The markdown of a GitBook JSON document (change-request edits with a `document` body); `original` keeps a page's habits. */
-  'page.fromDocument': (document: unknown, options: { original?: string; title?: string }) => documentToMarkdown(document, options),
+  'page.fromDocument': lazy(async () => {
+    const { documentToMarkdown: toMarkdown } = await import('../document/index.js');
+    return (document: unknown, options: { original?: string; title?: string }): ReturnType<typeof documentToMarkdown> => toMarkdown(document, options);
+  }),
   /** OpenAPI processing of a spec (fetches through the guard, `$ref`s, validation): `processSpecInPool`. */
-  'openapi.process': processSpecInThread,
+  'openapi.process': lazy<typeof processSpecInThread>(async () => (await import('../openapi/process-in-thread.js')).processSpecInThread),
   /** The segments of a page to translate (src/translate/). */
-  'translate.extract': extractSegments,
+  'translate.extract': lazy<typeof extractSegments>(async () => (await import('../translate/segments.js')).extractSegments),
   /** A page with its segments replaced by their translations. */
-  'translate.assemble': assemblePage,
+  'translate.assemble': lazy<typeof assemblePage>(async () => (await import('../translate/segments.js')).assemblePage),
   /** The searchable sections of a page (search indexing). */
-  'page.searchSections': searchSections,
+  'page.searchSections': lazy<typeof searchSections>(async () => (await import('../format/index.js')).searchSections),
   /** Website import, during the crawl: a fetched page's title, navigation, links and assets. */
-  'html.analyze': analyzeHtmlPage,
+  'html.analyze': lazy<typeof analyzeHtmlPage>(async () => (await import('../webimport/html-page.js')).analyzeHtmlPage),
   /** Website import, after the crawl: a page's main content as GitBook markdown, links and assets rewritten. */
-  'html.convert': convertHtmlPage,
+  'html.convert': lazy<typeof convertHtmlPage>(async () => (await import('../webimport/html-page.js')).convertHtmlPage),
   /** A page's article HTML for a published site (src/publish/). */
-  'publish.render': renderPageBody,
+  'publish.render': lazy<typeof renderPageBody>(async () => (await import('../publish/render/index.js')).renderPageBody),
 } satisfies Record<string, (...args: never[]) => unknown>;
 
 export type ParseOperation = keyof typeof parseOperations;
 export type ParseOperationArgs<O extends ParseOperation> = Parameters<(typeof parseOperations)[O]>;
-export type ParseOperationResult<O extends ParseOperation> = ReturnType<(typeof parseOperations)[O]>;
+export type ParseOperationResult<O extends ParseOperation> = Awaited<ReturnType<(typeof parseOperations)[O]>>;

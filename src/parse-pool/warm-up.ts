@@ -46,5 +46,7 @@ export async function warmUpParsePool(pool: ParsePool): Promise<void> {
     summary.push(`* [Sample ${i}](page-${i}.md)`);
   }
   files['SUMMARY.md'] = summary.join('\n') + '\n';
+  // As many tasks at once as the pool has threads start every thread, whatever the import's own order of work.
+  await Promise.all(Array.from({ length: pool.threads }, (_, i) => pool.run('page.decode', samplePage(i))));
   await importTree(treeFromFiles(files), { codec: poolPageCodec(pool) });
 }
