@@ -1,13 +1,13 @@
 /**
  * What a parse-pool thread can run, by name: functions of structured-cloneable arguments returning
  * structured-cloneable results (or promises of them); only `openapi.process` does I/O (guarded fetches).
- * The page codec is loaded with the thread; every other family (documents, OpenAPI, translation, search, website
- * import, publishing) is loaded on its first task, so a thread that only parses pages stays small within its
- * memory budget.
+ * The page codec and OpenAPI processing (the spec pool's budget counts a task's busy time, not loading) are loaded
+ * with the thread; every other family (documents, translation, search, website import, publishing) is loaded on its
+ * first task, so a thread that only parses pages stays small within its memory budget.
  */
 import { pageCodecOperations } from '../format/index.js';
 import type { documentToMarkdown, markdownToDocument } from '../document/index.js';
-import type { processSpecInThread } from '../openapi/process-in-thread.js';
+import { processSpecInThread } from '../openapi/process-in-thread.js';
 import type { assemblePage, extractSegments } from '../translate/segments.js';
 import type { searchSections } from '../format/index.js';
 import type { analyzeHtmlPage, convertHtmlPage } from '../webimport/html-page.js';
@@ -41,7 +41,7 @@ export const parseOperations = {
     return (document: unknown, options: { original?: string; title?: string }): ReturnType<typeof documentToMarkdown> => toMarkdown(document, options);
   }),
   /** OpenAPI processing of a spec (fetches through the guard, `$ref`s, validation): `processSpecInPool`. */
-  'openapi.process': lazy<typeof processSpecInThread>(async () => (await import('../openapi/process-in-thread.js')).processSpecInThread),
+  'openapi.process': processSpecInThread,
   /** The segments of a page to translate (src/translate/). */
   'translate.extract': lazy<typeof extractSegments>(async () => (await import('../translate/segments.js')).extractSegments),
   /** A page with its segments replaced by their translations. */
