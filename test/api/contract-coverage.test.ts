@@ -169,6 +169,7 @@ describe('every spec route Folio implements: success bodies validate strictly', 
     await call('GET', `/v1/orgs/${org()}/openapi/pets/versions/${version}/content`);
     await call('PUT', `/v1/orgs/${org()}/openapi/pets`, { source: { text: OPENAPI.replace('List pets', 'All pets') } });
     await call('PUT', `/v1/orgs/${org()}/openapi/cats`, { source: { text: OPENAPI } }, 201);
+    expect(await call('GET', `/v1/orgs/${org()}/openapi?limit=1`)).toMatchObject({ count: 2, items: [{ slug: 'pets' }] });
     await call('DELETE', `/v1/orgs/${org()}/openapi/cats`, undefined, 205);
   });
 
@@ -183,13 +184,16 @@ describe('every spec route Folio implements: success bodies validate strictly', 
     await call('GET', `/v1/orgs/${org()}/translations-glossary?orderBy=es`);
     await call('GET', `/v1/orgs/${org()}/translations-glossary/${entries.items[0].id}`);
     const other = (await call('POST', `/v1/orgs/${org()}/translations`, { language: 'fr', source: { space, language: 'en' } }, 201)).id;
+    const firstPage = await call('GET', `/v1/orgs/${org()}/translations?limit=1`);
+    expect([firstPage.count, firstPage.items.length]).toEqual([2, 1]);
     await call('DELETE', `/v1/orgs/${org()}/translations/${other}`, undefined, 205);
   });
 
   it('content imports', async () => {
     await call('POST', `/v1/org/${org()}/imports`, { source: { type: 'website', url: 'http://127.0.0.1:9/' }, target: { space } }, 201);
     const pending = await folio.store.imports.create({ organizationId: org(), spaceId: space, source: { type: 'website', url: 'http://127.0.0.1:9/' } });
-    await call('GET', `/v1/org/${org()}/imports`);
+    const runs = await call('GET', `/v1/org/${org()}/imports?limit=1`);
+    expect([runs.count, runs.items.length]).toEqual([2, 1]);
     await call('GET', `/v1/org/${org()}/imports/${pending.id}`);
     await call('POST', `/v1/org/${org()}/imports/${pending.id}/cancel`);
   });
@@ -216,6 +220,8 @@ describe('every spec route Folio implements: success bodies validate strictly', 
     await call('POST', `${base}/search`, { query: 'hello', siteSpaceIds: [listed.items[0].id] });
     await call('POST', `${base}/unpublish`);
     const doomed = (await call('POST', `/v1/orgs/${org()}/sites`, { title: 'Doomed' }, 201)).id;
+    const sitesPage = await call('GET', `/v1/orgs/${org()}/sites?limit=1`);
+    expect([sitesPage.count, sitesPage.items.length]).toEqual([2, 1]);
     await call('DELETE', `/v1/orgs/${org()}/sites/${doomed}`, undefined, 205);
   });
 
