@@ -23,7 +23,7 @@ import {
   GitRefNotFoundError,
   type SourceTree,
 } from '../src/git/index.js';
-import { exportRevision, gitBlobOid, importTree, type FormatWarning, type RevisionModel } from '../src/format/index.js';
+import { documents, exportRevision, gitBlobOid, importTree, resolveSpaceConfig, type FormatWarning, type RevisionModel } from '../src/format/index.js';
 import { conflictingPaths } from '../src/gitsync/conflicts.js';
 import { describeWarnings, reportWarnings } from '../src/gitsync/warnings.js';
 import { gitFailure, toFailure } from './git-failures.js';
@@ -75,23 +75,36 @@ export function createGitExportActivity(ctx: GitSyncContext) {
 
       let remoteHead: string | null = null;
       let syncedFound = false;
-      try {
+      const fetchHead = async (ref: string) => {
         const fetched = await fetchRef({
           policy: ctx.fetchPolicy,
           cache,
           url: request.url,
-          ref: request.ref,
+          ref,
           ...(creds ? { auth: creds } : {}),
           ...(synced ? { baseCommit: synced } : {}),
           onProgress: (p) => progress.update({ phase: p.phase, loaded: p.loaded, total: p.total }),
           ...(progress.signal ? { signal: progress.signal } : {}),
         });
-        remoteHead = fetched.commit;
         // fetchRef deepened the (possibly shallow or evicted) cache until it holds the synced commit, or the whole
         // remote history is there without it (the branch was rewritten).
         syncedFound = synced !== undefined && (fetched.baseCommitFound ?? (await hasObject(cache, synced)));
+        return fetched.commit;
+      };
+      // The commit the new commit goes on: the branch's head, or, for a branch that does not exist yet, the head of
+      // the repository's default branch (the remote HEAD), so that the new branch keeps every other file of the
+      // repository and only the space's files change. Only an empty repository gives a commit without parent.
+      let baseHead: string | null = null;
+      try {
+        remoteHead = await fetchHead(request.ref);
+        baseHead = remoteHead;
       } catch (err) {
         if (!(err instanceof GitRefNotFoundError)) throw err;
+        try {
+          baseHead = await fetchHead('HEAD');
+        } catch (headErr) {
+          if (!(headErr instanceof GitRefNotFoundError)) throw headErr;
+        }
       }
       lap('fetch');
       const markExported = async (commitOid: string) => {
@@ -132,7 +145,7 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       progress.update({ phase: 'building tree' });
       const loaded = await loadRevisionModel(store, revisionId);
       lap('load');
-      const model: RevisionModel = loaded?.model ?? (await importTree(new Map(), { projectDirectory: request.projectDirectory })).revision;
+      let model: RevisionModel = loaded?.model ?? (await importTree(new Map(), { projectDirectory: request.projectDirectory })).revision;
       const readBlobBytes = async (oid: string): Promise<Uint8Array> => {
         if (await hasObject(cache, oid)) return readBlob(cache, oid, { maxFileBytes: config.gitMaxFileBytes });
         const hash = loaded?.hashByGitOid.get(oid);
@@ -140,7 +153,16 @@ export function createGitExportActivity(ctx: GitSyncContext) {
         if (!bytes) throw gitFailure('BLOB_UNAVAILABLE', `no bytes stored for blob ${oid}`, { nonRetryable: true });
         return bytes;
       };
-      const remoteTree: SourceTree = remoteHead ? await readTree(cache, remoteHead, { maxFileBytes: config.gitMaxFileBytes }) : new Map();
+      const remoteTree: SourceTree = baseHead ? await readTree(cache, baseHead, { maxFileBytes: config.gitMaxFileBytes }) : new Map();
+      // A space none of whose content came from a repository takes the target's layout: the `.gitbook.yaml` of the
+      // request's project directory (root, structure), so its files land where the repository keeps its docs.
+      const fromGit =
+        model.config.configPath !== null || !!model.summary.git || model.files.some((f) => f.git) || [...documents(model.pages)].some((p) => p.git);
+      if (!fromGit) {
+        const codec = ctx.pageCodec();
+        const { config: targetConfig } = await resolveSpaceConfig(remoteTree, request.projectDirectory, (text, path) => codec.parseConfig(text, path));
+        model = { ...model, config: targetConfig };
+      }
       lap('tree');
 
       let changes: Map<string, Uint8Array | null>;
@@ -155,7 +177,7 @@ export function createGitExportActivity(ctx: GitSyncContext) {
           nonRetryable: true,
         });
       }
-      if (remoteHead && synced && syncedFound) {
+      if (baseHead && synced && syncedFound) {
         // What Folio changed since the synced commit, checked against what the remote changed since.
         const syncedTree = await readTree(cache, synced, { maxFileBytes: config.gitMaxFileBytes });
         // The model that corresponds to the synced tree (unchanged pages keep their bytes); none when unknown.
@@ -164,7 +186,7 @@ export function createGitExportActivity(ctx: GitSyncContext) {
         const built = await exportRevision(model, syncedTree, { readBlob: readBlobBytes, codec: ctx.pageCodec(), ...(baseModel ? { base: baseModel } : {}) });
         changes = built.changes;
         warnings = built.warnings;
-        const diff = await diffTrees(cache, synced, remoteHead);
+        const diff = await diffTrees(cache, synced, baseHead);
         const remoteChanged = new Set([...diff.added, ...diff.modified, ...diff.deleted]);
         conflicts = conflictingPaths(changes, remoteChanged, (p) => remoteTree.get(p)?.oid, gitBlobOid);
         if (conflicts.length > 0 && !request.force) {
@@ -185,18 +207,23 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       lap('build');
       progress.update({ phase: 'writing', blobsWritten: [...changes.values()].filter((v) => v !== null).length });
 
-      const tree = await writeTree(cache, remoteHead, changes);
+      const tree = await writeTree(cache, baseHead, changes);
       if (remoteHead && tree === (await readCommit(cache, remoteHead)).tree) {
         await markExported(remoteHead);
         return { requestId: request.requestId, direction: 'export', outcome: 'noop', commit: remoteHead, revisionId, detail: 'no change to export' };
       }
-      const newCommit = await writeCommit(cache, {
-        tree,
-        parents: remoteHead ? [remoteHead] : [],
-        message: request.commitMessage ?? 'Folio export',
-        author: config.gitAuthor,
-        trailers: folioTrailers(request.spaceId, revisionId, request.requestId),
-      });
+      // A new branch whose content the default branch already holds starts at the default branch's head (no empty
+      // commit); anything else is a new commit on the base.
+      const unchangedBase = !remoteHead && baseHead !== null && tree === (await readCommit(cache, baseHead)).tree;
+      const newCommit = unchangedBase
+        ? baseHead!
+        : await writeCommit(cache, {
+            tree,
+            parents: baseHead ? [baseHead] : [],
+            message: request.commitMessage ?? 'Folio export',
+            author: config.gitAuthor,
+            trailers: folioTrailers(request.spaceId, revisionId, request.requestId),
+          });
       lap('write');
       progress.update({ phase: 'pushing' });
       await progress.assertNotCancelled('export');

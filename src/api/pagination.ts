@@ -17,9 +17,12 @@ export function pageQuery(query: Record<string, unknown>): PageQuery {
   return { limit, page };
 }
 
-/** The list envelope of the platform API. */
-export function listEnvelope<T>(items: T[], next: { page: string } | undefined) {
-  return { ...(next ? { next } : {}), count: items.length, items };
+/**
+ * The list envelope of the platform API. `count` is the spec's `List.count`, "Total count of objects in the
+ * list": every page's items, not this page's.
+ */
+export function listEnvelope<T>(items: T[], next: { page: string } | undefined, total: number) {
+  return { ...(next ? { next } : {}), count: total, items };
 }
 
 /** An opaque cursor for lists served from memory (an offset, tagged so a cursor of another list is refused). */
@@ -43,5 +46,5 @@ export function paginateArray<T>(kind: string, all: T[], query: PageQuery) {
   const start = decodeOffsetCursor(kind, query.page);
   const items = all.slice(start, start + query.limit);
   const next = start + query.limit < all.length ? { page: encodeOffsetCursor(kind, start + query.limit) } : undefined;
-  return listEnvelope(items, next);
+  return listEnvelope(items, next, all.length);
 }

@@ -31,6 +31,7 @@ export type {
 } from './model.js';
 export { REVISION_MODEL_VERSION } from './model.js';
 export { importTree, DEFAULT_LIMITS } from './import/index.js';
+export { resolveSpaceConfig } from './gitbook-yaml.js';
 export { exportRevision } from './export/index.js';
 export { roundtripTree, compareTrees } from './roundtrip.js';
 export type { TreeComparison } from './roundtrip.js';

@@ -100,7 +100,24 @@ export function createChangeRequestStore(sql: Sql): ChangeRequestStore {
       const rows = await sql.query<Row>(`SELECT ${COLUMNS} FROM change_requests WHERE space_id = $1 AND seq > $2 ${filter} ORDER BY seq LIMIT $3`, params);
       const items = rows.slice(0, options.limit).map(fromRow);
       const last = rows[options.limit - 1];
-      return rows.length > options.limit && last ? { items, next: { page: cursor(Number(last.seq)) } } : { items };
+      const counted = await sql.query<{ n: string | number }>(
+        `SELECT count(*) AS n FROM change_requests WHERE space_id = $1 ${options.status ? 'AND status = $2' : ''}`,
+        options.status ? [spaceId, options.status] : [spaceId],
+      );
+      const total = Number(counted[0]?.n ?? 0);
+      return rows.length > options.limit && last ? { items, next: { page: cursor(Number(last.seq)) }, total } : { items, total };
+    },
+
+    async counts(spaceIds) {
+      const out = new Map(spaceIds.map((id) => [id, { total: 0, open: 0, draft: 0 }]));
+      if (spaceIds.length === 0) return out;
+      const rows = await sql.query<{ space_id: string; total: string | number; open: string | number; draft: string | number }>(
+        `SELECT space_id, count(*) AS total, count(*) FILTER (WHERE status = 'open') AS open, count(*) FILTER (WHERE status = 'draft') AS draft
+         FROM change_requests WHERE space_id = ANY($1::text[]) GROUP BY space_id`,
+        [spaceIds],
+      );
+      for (const r of rows) out.set(r.space_id, { total: Number(r.total), open: Number(r.open), draft: Number(r.draft) });
+      return out;
     },
 
     async update(spaceId, id, patch) {

@@ -1,5 +1,5 @@
 import { ValidationError } from '../errors.js';
-import type { PageOptions } from './types.js';
+import type { PageOptions, Sql, SqlParam } from './types.js';
 
 /**
  * Opaque keyset cursors: base64url of `{ k: kind, s: seq }`. `seq` is the row's bigserial, so pages are
@@ -37,4 +37,10 @@ export function paginate<R extends { seq: unknown }, T>(kind: string, rows: R[],
   const items = page.map(map);
   if (!more) return { items };
   return { items, next: { page: encodeCursor(kind, Number(page[page.length - 1]!.seq)) } };
+}
+
+/** How many rows `FROM <fromWhere>` holds: a list's total over every page (the cursor's condition left out). */
+export async function countRows(sql: Sql, fromWhere: string, params: readonly SqlParam[]): Promise<number> {
+  const rows = await sql.query<{ n: string | number }>(`SELECT count(*) AS n FROM ${fromWhere}`, params);
+  return Number(rows[0]?.n ?? 0);
 }

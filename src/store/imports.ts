@@ -3,7 +3,7 @@
  * what a resumed website import reads instead of fetching a done URL again.
  */
 import { NotFoundError } from '../errors.js';
-import { checkLimit, decodeCursor, paginate } from './cursor.js';
+import { checkLimit, countRows, decodeCursor, paginate } from './cursor.js';
 import { newId } from './ids.js';
 import { json, sqlState, toDate, toDateOrNull } from './sql-helpers.js';
 import type { ImportRunRecord, ImportRunSource, ImportRunStatus, ImportRunStore, ImportUrlRecord, Json, JsonObject, Sql, SqlParam } from './types.js';
@@ -128,10 +128,6 @@ export function createImportRunStore(sql: Sql): ImportRunStore {
       const after = decodeCursor('import-runs', options.page);
       const where = ['organization_id = $1'];
       const params: SqlParam[] = [organizationId];
-      if (after !== null) {
-        params.push(after);
-        where.push(`seq < $${params.length}`);
-      }
       if (options.spaceId !== undefined) {
         params.push(options.spaceId);
         where.push(`space_id = $${params.length}`);
@@ -145,12 +141,17 @@ export function createImportRunStore(sql: Sql): ImportRunStore {
         params.push(options.status);
         where.push(`status = $${params.length}`);
       }
+      const total = await countRows(sql, `import_runs WHERE ${where.join(' AND ')}`, params);
+      if (after !== null) {
+        params.push(after);
+        where.push(`seq < $${params.length}`);
+      }
       params.push(limit + 1);
       const rows = await sql.query<RunRow>(
         `SELECT ${RUN_COLUMNS} FROM import_runs WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT $${params.length}`,
         params,
       );
-      return paginate('import-runs', rows, limit, runFromRow);
+      return { ...paginate('import-runs', rows, limit, runFromRow), total };
     },
     async update(id, patch) {
       const sets: string[] = ['updated_at = now()'];

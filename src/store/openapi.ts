@@ -2,7 +2,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import type { OpenApiErrorCode, SpecProblem } from '../openapi/errors.js';
 import { checkSlug, checkSource, checkVisibility, type SpecSourceInput, type SpecVisibility } from '../openapi/input.js';
 import type { SpecInfo } from '../openapi/process.js';
-import { checkLimit, decodeCursor, paginate } from './cursor.js';
+import { checkLimit, countRows, decodeCursor, paginate } from './cursor.js';
 import { checkId, newId } from './ids.js';
 import { json, sqlState, toDate, toDateOrNull } from './sql-helpers.js';
 import type { BlobStore, OpenApiSpecRecord, OpenApiStore, OpenApiVersionContent, OpenApiVersionRecord, ProcessingState, Sql } from './types.js';
@@ -174,7 +174,8 @@ export function createOpenApiStore(sql: Sql, blobs: BlobStore): OpenApiStore {
               after,
               limit + 1,
             ]);
-      return paginate('openapi-specs', rows, limit, specFromRow);
+      const total = await countRows(sql, 'openapi_specs WHERE organization_id = $1', [organizationId]);
+      return { ...paginate('openapi-specs', rows, limit, specFromRow), total };
     },
 
     async setSource(id, input) {
@@ -322,7 +323,8 @@ export function createOpenApiStore(sql: Sql, blobs: BlobStore): OpenApiStore {
               before,
               limit + 1,
             ]);
-      return paginate('openapi-versions', rows, limit, versionFromRow);
+      const total = await countRows(sql, 'openapi_spec_versions WHERE spec_id = $1', [specId]);
+      return { ...paginate('openapi-versions', rows, limit, versionFromRow), total };
     },
 
     async getVersion(specId, versionId) {

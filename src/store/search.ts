@@ -2,7 +2,7 @@ import { ValidationError } from '../errors.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { searchConfigResolver } from './search-config.js';
 import { hasCjk, indexableText, queryTerms, queryText } from './search-text.js';
-import type { Paginated, SearchPageHit, SearchQuery, SearchSectionHit, SearchStore, Sql, SqlParam } from './types.js';
+import type { SearchPageHit, SearchQuery, SearchSectionHit, SearchStore, Sql, SqlParam } from './types.js';
 
 /** Weights of D, C, B, A for `ts_rank_cd`: page title (A) far above headings (B) above body text (C). */
 const WEIGHTS = '{0.05, 0.2, 0.5, 1.0}';
@@ -192,9 +192,9 @@ export function createSearchStore(sql: Sql): SearchStore {
       });
     },
 
-    async pages(query): Promise<Paginated<SearchPageHit>> {
+    async pages(query) {
       const { limit, offset, text } = checkQuery(query);
-      const rows = await sql.query<PageRow & { best_ord: number }>(
+      const rows = await sql.query<PageRow & { best_ord: number; total: string | number; spaces: string | number }>(
         `WITH ${SPACES_CTE},
          hits AS (
            SELECT x.space_id, x.page_id, x.ord, ts_rank_cd('${WEIGHTS}', x.document, sp.query) AS score
@@ -205,7 +205,8 @@ export function createSearchStore(sql: Sql): SearchStore {
                   max(score) OVER (PARTITION BY space_id, page_id) + 0.1 * ln(count(*) OVER (PARTITION BY space_id, page_id)) AS score
            FROM hits ORDER BY space_id, page_id, score DESC, ord
          )
-         SELECT r.space_id, r.page_id, r.best_ord, r.score, p.title, p.description, p.path, p.ancestors
+         SELECT r.space_id, r.page_id, r.best_ord, r.score, p.title, p.description, p.path, p.ancestors,
+                count(*) OVER () AS total, (SELECT count(DISTINCT space_id) FROM ranked) AS spaces
          FROM ranked r JOIN search_pages p ON p.space_id = r.space_id AND p.page_id = r.page_id
          ORDER BY r.score DESC, r.space_id, p.ord
          LIMIT $4 OFFSET $5`,
@@ -229,7 +230,10 @@ export function createSearchStore(sql: Sql): SearchStore {
           sections: hits,
         };
       });
-      return more ? { items, next: { page: encodeCursor('search', offset + limit) } } : { items };
+      // Over every page (window and subquery run before LIMIT); a page past the end (the index changed) counts nothing.
+      const total = Number(rows[0]?.total ?? 0);
+      const spaces = Number(rows[0]?.spaces ?? 0);
+      return more ? { items, next: { page: encodeCursor('search', offset + limit) }, total, spaces } : { items, total, spaces };
     },
 
     async scanPages(query) {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
-import { checkLimit, decodeCursor, paginate } from './cursor.js';
+import { checkLimit, countRows, decodeCursor, paginate } from './cursor.js';
 import { newId } from './ids.js';
 import { insertRows, json, sqlState, toDate } from './sql-helpers.js';
 import type {
@@ -246,7 +246,7 @@ export function createSiteStore(sql: Sql): SiteStore {
     async list(organizationId, options) {
       const limit = checkLimit(options);
       const after = decodeCursor('sites', options.page) ?? 0;
-      const params: (string | number | boolean)[] = [organizationId, after, limit + 1];
+      const params: (string | number | boolean)[] = [organizationId];
       let filter = '';
       if (options.published !== undefined) {
         params.push(options.published);
@@ -260,8 +260,13 @@ export function createSiteStore(sql: Sql): SiteStore {
         params.push(`%${options.title.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
         filter += ` AND title ILIKE $${params.length}`;
       }
-      const rows = await sql.query<SiteRow>(`SELECT ${SITE_COLUMNS} FROM sites WHERE organization_id = $1 AND seq > $2${filter} ORDER BY seq LIMIT $3`, params);
-      return paginate('sites', rows, limit, siteFromRow);
+      const total = await countRows(sql, `sites WHERE organization_id = $1${filter}`, params);
+      const n = params.length;
+      const rows = await sql.query<SiteRow>(
+        `SELECT ${SITE_COLUMNS} FROM sites WHERE organization_id = $1${filter} AND seq > $${n + 1} ORDER BY seq LIMIT $${n + 2}`,
+        [...params, after, limit + 1],
+      );
+      return { ...paginate('sites', rows, limit, siteFromRow), total };
     },
 
     async update(organizationId, id, patch: SitePatch) {
@@ -362,7 +367,8 @@ export function createSiteStore(sql: Sql): SiteStore {
         'SELECT id, seq, site_id, name, key, active, created_at FROM site_share_links WHERE site_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
         [siteId, after, limit + 1],
       );
-      return paginate('share-links', rows, limit, shareLinkFromRow);
+      const total = await countRows(sql, 'site_share_links WHERE site_id = $1', [siteId]);
+      return { ...paginate('share-links', rows, limit, shareLinkFromRow), total };
     },
 
     async createShareLink(siteId, name) {

@@ -1,9 +1,9 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import type { BlobBackend } from './blobs.js';
-import { checkLimit, decodeCursor, paginate } from './cursor.js';
+import { checkLimit, countRows, decodeCursor, paginate } from './cursor.js';
 import { checkId, newId } from './ids.js';
 import { sqlState, toDate, toDateOrNull } from './sql-helpers.js';
-import type { EditMode, Sql, SpaceCreateInput, SpacePatch, SpaceRecord, SpaceStore, SpaceVisibility } from './types.js';
+import type { EditMode, Sql, SpaceCreateInput, SpacePatch, SpaceDefaultLevel, SpaceRecord, SpaceStore, SpaceVisibility } from './types.js';
 
 interface SpaceRow {
   id: string;
@@ -20,10 +20,11 @@ interface SpaceRow {
   updated_at: unknown;
   deleted_at: unknown;
   deletion_id: string | null;
+  default_level: string | null;
 }
 
 export const SPACE_COLUMNS =
-  'id, seq, organization_id, title, emoji, language, edit_mode, visibility, parent, revision_id, created_at, updated_at, deleted_at, deletion_id';
+  'id, seq, organization_id, title, emoji, language, edit_mode, visibility, parent, revision_id, created_at, updated_at, deleted_at, deletion_id, default_level';
 
 export function spaceFromRow(row: SpaceRow): SpaceRecord {
   return {
@@ -40,11 +41,13 @@ export function spaceFromRow(row: SpaceRow): SpaceRecord {
     updatedAt: toDate(row.updated_at),
     deletedAt: toDateOrNull(row.deleted_at),
     deletionId: row.deletion_id,
+    defaultLevel: row.default_level as SpaceDefaultLevel | null,
   };
 }
 
 const EDIT_MODES = new Set(['live', 'locked']);
 const VISIBILITIES = new Set(['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private']);
+const DEFAULT_LEVELS = new Set(['inherit', 'admin', 'create', 'edit', 'review', 'comment', 'read']);
 const LIMITS: Record<string, number> = { title: 200, emoji: 64, language: 16, parent: 64 };
 
 /** The column values of a create input or a patch, validated. Keys absent stay absent. */
@@ -65,6 +68,11 @@ function columnsOf(input: SpaceCreateInput | SpacePatch): Record<string, string 
     if (input.visibility !== null && !VISIBILITIES.has(input.visibility))
       throw new ValidationError(`space visibility must be one of ${[...VISIBILITIES].join(', ')}`, { field: 'visibility' });
     out.visibility = input.visibility;
+  }
+  if ('defaultLevel' in input && input.defaultLevel !== undefined) {
+    if (input.defaultLevel !== null && !DEFAULT_LEVELS.has(input.defaultLevel))
+      throw new ValidationError(`space defaultLevel must be null or one of ${[...DEFAULT_LEVELS].join(', ')}`, { field: 'defaultLevel' });
+    out.default_level = input.defaultLevel;
   }
   return out;
 }
@@ -108,7 +116,8 @@ export function createSpaceStore(sql: Sql, blobs: BlobBackend): SpaceStore {
         `SELECT ${SPACE_COLUMNS} FROM spaces WHERE organization_id = $1 AND seq > $2 ${options.includeDeleted ? '' : 'AND deleted_at IS NULL'} ORDER BY seq LIMIT $3`,
         [organizationId, after, limit + 1],
       );
-      return paginate('spaces', rows, limit, spaceFromRow);
+      const total = await countRows(sql, `spaces WHERE organization_id = $1 ${options.includeDeleted ? '' : 'AND deleted_at IS NULL'}`, [organizationId]);
+      return { ...paginate('spaces', rows, limit, spaceFromRow), total };
     },
 
     async update(id, patch) {

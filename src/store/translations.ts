@@ -1,5 +1,5 @@
 import { NotFoundError, ValidationError } from '../errors.js';
-import { checkLimit, decodeCursor, paginate } from './cursor.js';
+import { checkLimit, countRows, decodeCursor, paginate } from './cursor.js';
 import { newId } from './ids.js';
 import { insertRows, json, sqlState, toDate, toDateOrNull } from './sql-helpers.js';
 import type {
@@ -177,7 +177,8 @@ export function createTranslationStore(sql: Sql): TranslationStore {
         after,
         limit + 1,
       ]);
-      return paginate('translations', rows, limit, fromRow);
+      const total = await countRows(sql, 'translations WHERE organization_id = $1', [organizationId]);
+      return { ...paginate('translations', rows, limit, fromRow), total };
     },
 
     async setInstructions(organizationId, id, instructions) {
@@ -315,7 +316,8 @@ export function createTranslationStore(sql: Sql): TranslationStore {
           `SELECT ${ENTRY_COLUMNS} FROM translation_glossary_entries WHERE organization_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
           [organizationId, after, limit + 1],
         );
-        return paginate('glossary', rows, limit, entryFromRow);
+        const total = await countRows(sql, 'translation_glossary_entries WHERE organization_id = $1', [organizationId]);
+        return { ...paginate('glossary', rows, limit, entryFromRow), total };
       },
 
       async all(organizationId) {

@@ -80,6 +80,11 @@ export interface Paginated<T> {
   next?: { page: string };
 }
 
+/** A page of a list that also counts the whole list (every page): the API's `count`. */
+export interface CountedPage<T> extends Paginated<T> {
+  total: number;
+}
+
 export interface PageOptions {
   /** 1..1000 */
   limit: number;
@@ -148,7 +153,11 @@ export interface SpaceRecord {
   deletedAt: Date | null;
   /** Identifies one deletion: a purge only proceeds if the space is still deleted by that deletion. */
   deletionId: string | null;
+  /** The official `DefaultLevel`: `inherit`, a member role, or null (guests). */
+  defaultLevel: SpaceDefaultLevel | null;
 }
+
+export type SpaceDefaultLevel = 'inherit' | 'admin' | 'create' | 'edit' | 'review' | 'comment' | 'read';
 
 export interface SpaceCreateInput {
   /** URL-safe id (`[A-Za-z0-9_-]{1,64}`); generated when absent. */
@@ -161,7 +170,7 @@ export interface SpaceCreateInput {
   parent?: string;
 }
 
-export type SpacePatch = Partial<Pick<SpaceRecord, 'title' | 'emoji' | 'language' | 'editMode' | 'visibility' | 'parent'>>;
+export type SpacePatch = Partial<Pick<SpaceRecord, 'title' | 'emoji' | 'language' | 'editMode' | 'visibility' | 'parent' | 'defaultLevel'>>;
 
 export interface RevisionGit {
   oid: string;
@@ -529,7 +538,7 @@ export interface TranslationStore {
   ): Promise<TranslationRecord>;
   get(organizationId: string, id: string): Promise<TranslationRecord | null>;
   /** Oldest first. */
-  list(organizationId: string, options: PageOptions): Promise<Paginated<TranslationRecord>>;
+  list(organizationId: string, options: PageOptions): Promise<CountedPage<TranslationRecord>>;
   /** NotFoundError when unknown. */
   setInstructions(organizationId: string, id: string, instructions: JsonObject | null): Promise<TranslationRecord>;
   /** Removes the translation and its runs (the result space stays). false when it did not exist. */
@@ -552,7 +561,7 @@ export interface TranslationStore {
   glossary: {
     /** The organization's glossary version (0 before any change). */
     version(organizationId: string): Promise<number>;
-    list(organizationId: string, options: PageOptions): Promise<Paginated<GlossaryEntryRecord>>;
+    list(organizationId: string, options: PageOptions): Promise<CountedPage<GlossaryEntryRecord>>;
     /** Every entry (for a run). */
     all(organizationId: string): Promise<GlossaryEntryRecord[]>;
     get(organizationId: string, id: string): Promise<GlossaryEntryRecord | null>;
@@ -679,7 +688,7 @@ export interface SiteStore {
   get(organizationId: string, id: string): Promise<SiteRecord | null>;
   /** The serving side: a site by its basename, whatever its organization. */
   getByBasename(basename: string): Promise<SiteRecord | null>;
-  list(organizationId: string, options: PageOptions & { published?: boolean; spaceId?: string; title?: string }): Promise<Paginated<SiteRecord>>;
+  list(organizationId: string, options: PageOptions & { published?: boolean; spaceId?: string; title?: string }): Promise<CountedPage<SiteRecord>>;
   update(organizationId: string, id: string, patch: SitePatch): Promise<SiteRecord>;
   delete(organizationId: string, id: string): Promise<boolean>;
   countSiteSpaces(siteId: string): Promise<number>;
@@ -688,7 +697,7 @@ export interface SiteStore {
   addSiteSpace(organizationId: string, siteId: string, input: { spaceId: string; path?: string }): Promise<SiteSpaceRecord>;
   updateSiteSpace(organizationId: string, siteId: string, siteSpaceId: string, patch: { path?: string; spaceId?: string }): Promise<SiteSpaceRecord>;
   deleteSiteSpace(organizationId: string, siteId: string, siteSpaceId: string): Promise<boolean>;
-  listShareLinks(siteId: string, options: PageOptions): Promise<Paginated<ShareLinkRecord>>;
+  listShareLinks(siteId: string, options: PageOptions): Promise<CountedPage<ShareLinkRecord>>;
   createShareLink(siteId: string, name: string): Promise<ShareLinkRecord>;
   updateShareLink(siteId: string, id: string, patch: { name?: string; active?: boolean }): Promise<ShareLinkRecord>;
   deleteShareLink(siteId: string, id: string): Promise<boolean>;
@@ -762,7 +771,7 @@ export interface SpaceStore {
   /** null when unknown (or purged), or deleted unless `includeDeleted`. */
   get(id: string, options?: { includeDeleted?: boolean }): Promise<SpaceRecord | null>;
   /** Oldest first. Deleted spaces only with `includeDeleted`. */
-  list(organizationId: string, options: PageOptions & { includeDeleted?: boolean }): Promise<Paginated<SpaceRecord>>;
+  list(organizationId: string, options: PageOptions & { includeDeleted?: boolean }): Promise<CountedPage<SpaceRecord>>;
   /** NotFoundError when unknown or deleted. */
   update(id: string, patch: SpacePatch): Promise<SpaceRecord>;
   /** Idempotent: a space already deleted returns its current deletion. */
@@ -836,8 +845,10 @@ export interface ChangeRequestStore {
   /** By id, or by number (`"12"`) when no change request of the space has that id. */
   get(spaceId: string, id: string): Promise<ChangeRequestRecord | null>;
   byMergedRevision(revisionId: string): Promise<ChangeRequestRecord | null>;
-  /** Oldest first. */
-  list(spaceId: string, options: { limit: number; page?: string; status?: ChangeRequestStatus }): Promise<Paginated<ChangeRequestRecord>>;
+  /** Oldest first; `total` counts the whole list. */
+  list(spaceId: string, options: { limit: number; page?: string; status?: ChangeRequestStatus }): Promise<CountedPage<ChangeRequestRecord>>;
+  /** Per space: every change request, the open ones, the drafts (0 for a space without any). */
+  counts(spaceIds: string[]): Promise<Map<string, { total: number; open: number; draft: number }>>;
   /** NotFoundError when unknown. */
   update(spaceId: string, id: string, patch: { subject?: string; status?: ChangeRequestStatus }): Promise<ChangeRequestRecord>;
   /** Compare-and-set of the change request's revision (ConflictError when another edit landed first, or it was merged). */
@@ -853,7 +864,7 @@ export interface OpenApiStore {
   get(id: string): Promise<OpenApiSpecRecord | null>;
   getBySlug(organizationId: string, slug: string): Promise<OpenApiSpecRecord | null>;
   /** Oldest first. */
-  list(organizationId: string, options: PageOptions): Promise<Paginated<OpenApiSpecRecord>>;
+  list(organizationId: string, options: PageOptions): Promise<CountedPage<OpenApiSpecRecord>>;
   /** Replaces the source; `changed` tells whether it differs from the stored one. NotFoundError when unknown. */
   setSource(id: string, source: SpecSourceInput): Promise<{ spec: OpenApiSpecRecord; changed: boolean }>;
   setVisibility(id: string, visibility: SpecVisibility): Promise<OpenApiSpecRecord>;
@@ -884,7 +895,7 @@ export interface OpenApiStore {
   /** Records a failed run: the code and errors are set, the last version stays. Ignored when a newer run is recorded. */
   recordFailure(id: string, run: number, failure: RunFailure): Promise<{ spec: OpenApiSpecRecord; applied: boolean }>;
   /** Newest first. */
-  listVersions(specId: string, options: PageOptions): Promise<Paginated<OpenApiVersionRecord>>;
+  listVersions(specId: string, options: PageOptions): Promise<CountedPage<OpenApiVersionRecord>>;
   getVersion(specId: string, versionId: string): Promise<OpenApiVersionRecord | null>;
   latestVersion(specId: string): Promise<OpenApiVersionRecord | null>;
   versionContent(version: OpenApiVersionRecord): Promise<OpenApiVersionContent>;
@@ -1043,7 +1054,7 @@ export interface SearchStore {
    */
   apply(input: SearchIndexApply): Promise<{ applied: boolean; removed: number; written: number }>;
   /** Ranked pages with their matching sections and snippets. ValidationError for a bad cursor. */
-  pages(query: SearchQuery): Promise<Paginated<SearchPageHit>>;
+  pages(query: SearchQuery): Promise<CountedPage<SearchPageHit> & { /** Spaces with a hit, over every page. */ spaces: number }>;
   /** The same pages found by a plain `ILIKE` scan of the indexed text, unranked (a benchmark's baseline). */
   scanPages(query: SearchQuery): Promise<Array<{ spaceId: string; pageId: string }>>;
 }
@@ -1143,7 +1154,7 @@ export interface ImportRunStore {
   list(
     organizationId: string,
     options: PageOptions & { spaceId?: string; changeRequestId?: string; status?: ImportRunStatus | 'active' },
-  ): Promise<Paginated<ImportRunRecord>>;
+  ): Promise<CountedPage<ImportRunRecord>>;
   /**
    * Merges `patch`; `status` moves only forward (a finished run is never changed again: the returned record shows
    * it as it is). NotFoundError when unknown. Sets `startedAt` on `in-progress`, `completedAt` on a final status.

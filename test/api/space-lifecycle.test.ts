@@ -104,6 +104,37 @@ describe('spaces: update, delete, restore, purge', () => {
     expect((await folio.request('PATCH', '/v1/spaces/nope', { title: 'x' })).status).toBe(404);
   });
 
+  it('stores defaultLevel (PATCH, read back, validated) and counts the change requests of the space', async () => {
+    const id = await createSpace('Levels');
+    await addContent(id, '# Intro\n', 'x');
+    const initial = await folio.request('GET', `/v1/spaces/${id}`);
+    expect(initial.body).toMatchObject({ defaultLevel: 'inherit', changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 });
+    expect('gitSync' in initial.body).toBe(false);
+    for (const level of ['read', null, 'inherit', 'edit'] as const) {
+      const res = await folio.request('PATCH', `/v1/spaces/${id}`, { defaultLevel: level });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      assertContract('patch', `/v1/spaces/${id}`, 200, res.body);
+      expect(res.body.defaultLevel).toBe(level);
+      expect((await folio.request('GET', `/v1/spaces/${id}`)).body.defaultLevel).toBe(level);
+    }
+    expect((await folio.request('PATCH', `/v1/spaces/${id}`, { defaultLevel: 'owner' })).status).toBe(400);
+    expect((await folio.request('GET', `/v1/spaces/${id}`)).body.defaultLevel).toBe('edit');
+
+    const crs: string[] = [];
+    for (const subject of ['one', 'two', 'three']) {
+      const cr = await folio.request('POST', `/v1/spaces/${id}/change-requests`, { subject });
+      expect(cr.status).toBe(201);
+      crs.push(cr.body.id as string);
+    }
+    expect((await folio.request('PATCH', `/v1/spaces/${id}/change-requests/${crs[1]}`, { status: 'draft' })).status).toBe(200);
+    expect((await folio.request('PATCH', `/v1/spaces/${id}/change-requests/${crs[2]}`, { status: 'archived' })).status).toBe(200);
+    const counted = await folio.request('GET', `/v1/spaces/${id}`);
+    assertContract('get', `/v1/spaces/${id}`, 200, counted.body);
+    expect(counted.body).toMatchObject({ changeRequests: 3, changeRequestsOpen: 1, changeRequestsDraft: 1 });
+    const listed = await folio.request('GET', `/v1/orgs/${folio.organizationId}/spaces?limit=1000`);
+    expect(listed.body.items.find((s: { id: string }) => s.id === id)).toMatchObject({ changeRequests: 3, changeRequestsOpen: 1, defaultLevel: 'edit' });
+  });
+
   it('answers for another organization’s space as for no space (404; DELETE 204, untouched) and 401 without a token', async () => {
     const foreign = await folio.store.spaces.create('someone-else', { title: 'Theirs' });
     for (const [method, path, body] of [
@@ -132,7 +163,15 @@ describe('spaces: update, delete, restore, purge', () => {
     const del = await folio.request('DELETE', `/v1/spaces/${id}`);
     expect(del.status).toBe(205);
     assertContract('delete', `/v1/spaces/${id}`, 205, del.body);
-    expect((await folio.request('GET', `/v1/spaces/${id}`)).status).toBe(404);
+    // Still readable by its organization until it is purged, with `deletedAt`; another organization gets 404.
+    const deleted = await folio.request('GET', `/v1/spaces/${id}`);
+    expect(deleted.status).toBe(200);
+    assertContract('get', `/v1/spaces/${id}`, 200, deleted.body);
+    expect(deleted.body).toMatchObject({ id, title: 'Keep me', revision: revisionId, deletedAt: expect.any(String) });
+    const theirToken = (await folio.store.tokens.create('someone-else', { label: 'peer' })).token;
+    const peer = await folio.request('GET', `/v1/spaces/${id}`, undefined, { authorization: `Bearer ${theirToken}` });
+    expect(peer.status).toBe(404);
+    expect(peer.body).toEqual({ error: { code: 404, message: `space not found: ${id}` } });
     const listed = await folio.request('GET', `/v1/orgs/${folio.organizationId}/spaces?limit=1000`);
     expect(listed.body.items.map((s: { id: string }) => s.id)).not.toContain(id);
     const stored = await folio.store.spaces.get(id, { includeDeleted: true });
@@ -176,6 +215,7 @@ describe('spaces: update, delete, restore, purge', () => {
     const kept = await folio.store.blobs.has([sharedHash, ownHash]);
     expect(kept.has(sharedHash)).toBe(true);
     expect(kept.has(ownHash)).toBe(false);
+    expect((await folio.request('GET', `/v1/spaces/${doomed}`)).status).toBe(404);
     const restore = await folio.request('POST', `/v1/spaces/${doomed}/restore`);
     expect(restore.status).toBe(404);
     assertContract('post', `/v1/spaces/${doomed}/restore`, 404, restore.body);
@@ -210,6 +250,13 @@ describe('spaces: update, delete, restore, purge', () => {
     // The same commit again (a no-op for the content), through a cache the client named.
     expect(['succeeded', 'noop']).toContain(await importDocs(id, { repoCacheID: 'handbook' }));
     expect(await importDocs(other, { repoCacheID: 'handbook' })).toBe('succeeded');
+    // The space object carries its git sync, the spec's GitSyncState.
+    const synced = await folio.request('GET', `/v1/spaces/${id}`);
+    assertContract('get', `/v1/spaces/${id}`, 200, synced.body);
+    expect(synced.body.gitSync).toMatchObject({ installationStatus: 'active', repoName: 'docs', operation: { state: 'success', direction: 'import' } });
+    const info = await folio.request('GET', `/v1/spaces/${id}/git/info`);
+    assertContract('get', `/v1/spaces/${id}/git/info`, 200, info.body);
+    expect(info.body.installationId).toBe(synced.body.gitSync.installationId);
     const root = path.join(folio.config.dataDir, 'git-cache');
     const dir = spaceCacheDir(root, { organizationId: folio.organizationId, spaceId: id });
     const otherDir = spaceCacheDir(root, { organizationId: folio.organizationId, spaceId: other });

@@ -174,6 +174,8 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       let pages = 0;
       do {
         const result = await store.spaces.list(org.id, { limit: 2, page });
+        // Every page counts the whole list (deleted spaces left out), not its own items.
+        expect(result.total).toBe(4);
         seen.push(...result.items.map((s) => s.id));
         page = result.next?.page;
         pages++;
@@ -182,6 +184,7 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       expect(pages).toBe(2);
       const all = await store.spaces.list(org.id, { limit: 10, includeDeleted: true });
       expect(all.items.map((s) => s.id)).toEqual(ids);
+      expect(all.total).toBe(5);
       expect(all.next).toBeUndefined();
       await expect(store.spaces.list(org.id, { limit: 2, page: 'garbage!' })).rejects.toBeInstanceOf(ValidationError);
       const orgPage = await store.orgs.list({ limit: 1 });
@@ -210,9 +213,15 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
         visibility: 'private',
         revisionId: null,
         deletedAt: null,
+        defaultLevel: 'inherit',
       });
       const updated = await store.spaces.update(space.id, { title: 'Docs 2', editMode: 'locked' });
       expect(updated).toMatchObject({ title: 'Docs 2', editMode: 'locked', emoji: '📘' });
+      expect((await store.spaces.update(space.id, { defaultLevel: 'review' })).defaultLevel).toBe('review');
+      expect((await store.spaces.get(space.id))?.defaultLevel).toBe('review');
+      expect((await store.spaces.update(space.id, { defaultLevel: null })).defaultLevel).toBeNull();
+      await expect(store.spaces.update(space.id, { defaultLevel: 'owner' as never })).rejects.toBeInstanceOf(ValidationError);
+      expect((await store.spaces.get(space.id))?.defaultLevel).toBeNull();
       await expect(store.spaces.update(space.id, { visibility: 'everyone' as never })).rejects.toBeInstanceOf(ValidationError);
       await expect(store.spaces.create(orgId, { id: space.id })).rejects.toBeInstanceOf(ConflictError);
       await expect(store.spaces.create('no-such-org')).rejects.toBeInstanceOf(NotFoundError);
@@ -620,7 +629,16 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       const page2 = await store.changeRequests.list(space.id, { limit: 1, page: page1.next!.page });
       expect(page2.items.map((c) => c.number)).toEqual([2]);
       expect(page2.next).toBeUndefined();
-      expect((await store.changeRequests.list(space.id, { limit: 10, status: 'draft' })).items.map((c) => c.id)).toEqual([second.id]);
+      expect([page1.total, page2.total]).toEqual([2, 2]);
+      const drafts = await store.changeRequests.list(space.id, { limit: 10, status: 'draft' });
+      expect(drafts.items.map((c) => c.id)).toEqual([second.id]);
+      expect(drafts.total).toBe(1);
+      const counts = await store.changeRequests.counts([space.id, other.id, 'no-such-space']);
+      expect(Object.fromEntries(counts)).toEqual({
+        [space.id]: { total: 2, open: 1, draft: 1 },
+        [other.id]: { total: 1, open: 1, draft: 0 },
+        'no-such-space': { total: 0, open: 0, draft: 0 },
+      });
       await expect(store.changeRequests.list(space.id, { limit: 10, page: 'garbage' })).rejects.toBeInstanceOf(ValidationError);
 
       const renamed = await store.changeRequests.update(space.id, second.id, { subject: 'Two', status: 'open' });

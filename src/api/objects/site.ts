@@ -1,5 +1,5 @@
 import type { ShareLinkRecord, SiteRecord, SiteSpaceRecord, SpaceRecord } from '../../store/index.js';
-import { spaceObject } from './space.js';
+import { spaceObject, type SpaceFacts } from './space.js';
 import { iso, type UrlBuilder } from './urls.js';
 
 /** The published address of a site: `<public base>/sites/<basename>/`. */
@@ -43,14 +43,14 @@ export function siteObject(site: SiteRecord, siteSpaces: number, urls: UrlBuilde
 }
 
 /** The official `SiteSpace` object. */
-export function siteSpaceObject(site: SiteRecord, siteSpace: SiteSpaceRecord, space: SpaceRecord, urls: UrlBuilder) {
+export function siteSpaceObject(site: SiteRecord, siteSpace: SiteSpaceRecord, space: SpaceRecord, facts: SpaceFacts, urls: UrlBuilder) {
   const isDefault = site.defaultSiteSpaceId === siteSpace.id;
   const published = site.published && site.livePublicationId !== null;
   return {
     object: 'site-space' as const,
     id: siteSpace.id,
     path: siteSpace.path,
-    space: spaceObject(space, urls),
+    space: spaceObject(space, urls, facts),
     title: space.title ?? siteSpace.path,
     default: isDefault,
     draft: false,

@@ -1,8 +1,16 @@
 import type { SpaceRecord } from '../../store/index.js';
+import type { gitSyncStateObject } from '../../gitsync/info.js';
 import { iso, type UrlBuilder } from './urls.js';
 
-/** The platform API's Space object for a stored space. */
-export function spaceObject(space: SpaceRecord, urls: UrlBuilder) {
+/** What a Space object tells besides the space's own row (loaded by `../space-bodies.ts`). */
+export interface SpaceFacts {
+  /** The space's git sync (the spec's `GitSyncState`), null when it never synced. */
+  gitSync: ReturnType<typeof gitSyncStateObject>;
+  changeRequests: { total: number; open: number; draft: number };
+}
+
+/** The platform API's Space object for a stored space; `deletedAt` on a deleted space (until it is purged). */
+export function spaceObject(space: SpaceRecord, urls: UrlBuilder, facts: SpaceFacts) {
   const deletedAt = iso(space.deletedAt);
   return {
     object: 'space' as const,
@@ -22,12 +30,14 @@ export function spaceObject(space: SpaceRecord, urls: UrlBuilder) {
     organization: space.organizationId,
     ...(space.parent ? { parent: space.parent } : {}),
     ...(space.language ? { language: space.language } : {}),
+    ...(facts.gitSync ? { gitSync: facts.gitSync } : {}),
     revision: space.revisionId ?? '',
-    defaultLevel: 'inherit' as const,
+    defaultLevel: space.defaultLevel === undefined ? ('inherit' as const) : space.defaultLevel,
+    // Folio has no comments.
     comments: 0,
-    changeRequests: 0,
-    changeRequestsOpen: 0,
-    changeRequestsDraft: 0,
+    changeRequests: facts.changeRequests.total,
+    changeRequestsOpen: facts.changeRequests.open,
+    changeRequestsDraft: facts.changeRequests.draft,
     permissions: {
       view: true,
       access: true,

@@ -118,6 +118,7 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
       return listEnvelope(
         result.items.map((cr) => object(cr, space)),
         result.next,
+        result.total,
       );
     },
   );

@@ -56,6 +56,20 @@ export function gitRoutes(app: FastifyInstance, deps: ApiDeps): void {
         receivedAt,
       };
       await deps.store.gitRequests.record(space.id, { requestId, direction, timestamp, status: 'queued' });
+      // The first request names the space's repository (git/info's installation) before its operation starts;
+      // every operation that starts records its own repository (activities/git-sync.ts).
+      if (!(await deps.store.gitSync.get(space.id)).repo)
+        await deps.store.gitSync.update(space.id, {
+          repo: {
+            url: parsed.url,
+            ref: parsed.ref,
+            ...(parsed.projectDirectory ? { projectDirectory: parsed.projectDirectory } : {}),
+            ...(parsed.repoTreeURL ? { treeURL: parsed.repoTreeURL } : {}),
+            ...(parsed.repoCommitURL ? { commitURL: parsed.repoCommitURL } : {}),
+            ...(parsed.gitInfo?.provider ? { provider: parsed.gitInfo.provider } : {}),
+            ...(parsed.gitInfo?.url ? { infoURL: parsed.gitInfo.url } : {}),
+          },
+        });
       await enqueueGitRequest(workflowStarter(deps), { spaceId: space.id, organizationId: space.organizationId, request: queued });
       request.log.info({ spaceId: space.id, requestId, direction, timestamp }, 'git request queued');
       return reply.status(204).send();
@@ -67,15 +81,17 @@ export function gitRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.get<{ Params: { spaceId: string } }>('/v1/spaces/:spaceId/git/info', async (request) => {
     const space = await loadSpace(deps, request, request.params.spaceId);
     const state = await deps.store.gitSync.get(space.id);
+    // 404 only for a space that never asked for a sync (the first request already names the repository).
+    if (!state.repo) throw notFound(`no git sync on space ${space.id}`);
     const requests = await deps.store.gitRequests.list(space.id, 20);
-    // 404 only for a space that never asked for a sync; a queued first request already shows here.
-    if (!state.repo && !state.operation && requests.length === 0) throw notFound(`no git sync on space ${space.id}`);
     let queue: GitQueueView | null = null;
     try {
       queue = await queryGitQueue(deps.temporal, space.id);
     } catch (err) {
       request.log.debug({ err: (err as Error).message }, 'git queue not queryable');
     }
-    return gitInfoObject(state, { queue, requests });
+    const info = gitInfoObject(state, { queue, requests });
+    if (!info) throw notFound(`no git sync on space ${space.id}`);
+    return info;
   });
 }

@@ -141,6 +141,7 @@ export function importRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuild
     return listEnvelope(
       result.items.map((r) => importRunObject(r, urls)),
       result.next,
+      result.total,
     );
   });
 

@@ -81,6 +81,7 @@ export function openApiRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuil
     return listEnvelope(
       result.items.map((s) => openApiSpecObject(s, urls)),
       result.next,
+      result.total,
     );
   });
 
@@ -137,6 +138,7 @@ export function openApiRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuil
     return listEnvelope(
       result.items.map((v) => openApiVersionObject(spec, v, urls)),
       result.next,
+      result.total,
     );
   });
 

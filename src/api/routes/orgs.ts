@@ -10,7 +10,9 @@ export function orgRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder)
     const auth = requireAuth(request);
     pageQuery(request.query as Record<string, unknown>);
     const org = await deps.store.orgs.get(auth.organizationId);
-    return listEnvelope(org ? [organizationObject(org, urls)] : [], undefined);
+    // A token reaches one organization: the whole list.
+    const items = org ? [organizationObject(org, urls)] : [];
+    return listEnvelope(items, undefined, items.length);
   });
 
   app.get<{ Params: { organizationId: string } }>('/v1/orgs/:organizationId', async (request) => {

@@ -29,6 +29,7 @@ export function searchRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuild
       return listEnvelope(
         found.items.map((hit) => searchPageObject(hit, urls)),
         found.next,
+        found.total,
       );
     },
   );
@@ -44,7 +45,8 @@ export function searchRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuild
       const found = await deps.store.search.pages({ organizationId, query: request.query.query, ...q });
       const titles = new Map<string, string>();
       for (const spaceId of new Set(found.items.map((h) => h.spaceId))) titles.set(spaceId, (await deps.store.spaces.get(spaceId))?.title ?? '');
-      return listEnvelope(searchSpaceObjects(found.items, titles, urls), found.next);
+      // The items are spaces (each with its pages): the total is the spaces with a hit.
+      return listEnvelope(searchSpaceObjects(found.items, titles, urls), found.next, found.spaces);
     },
   );
 
@@ -71,10 +73,10 @@ export function searchRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuild
       const wanted = request.body.siteSpaceIds ? new Set(request.body.siteSpaceIds) : null;
       const spaceIds = (await deps.store.sites.listSiteSpaces(site.id)).filter((ss) => !wanted || wanted.has(ss.id)).map((ss) => ss.spaceId);
       const q = pageQuery(request.query as Record<string, unknown>);
-      const found = spaceIds.length ? await deps.store.search.pages({ organizationId, spaceIds, query: request.body.query, ...q }) : { items: [] };
+      const found = spaceIds.length ? await deps.store.search.pages({ organizationId, spaceIds, query: request.body.query, ...q }) : { items: [], spaces: 0 };
       const titles = new Map<string, string>();
       for (const spaceId of new Set(found.items.map((h) => h.spaceId))) titles.set(spaceId, (await deps.store.spaces.get(spaceId))?.title ?? '');
-      return listEnvelope(searchSpaceObjects(found.items, titles, urls), 'next' in found ? found.next : undefined);
+      return listEnvelope(searchSpaceObjects(found.items, titles, urls), 'next' in found ? found.next : undefined, found.spaces);
     },
   );
 }

@@ -8,6 +8,7 @@ import { shareLinkObject, siteObject, siteSpaceObject } from '../objects/site.js
 import { defaultSiteCustomization } from '../objects/site-customization.js';
 import type { UrlBuilder } from '../objects/urls.js';
 import { listEnvelope, pageQuery, paginateArray } from '../pagination.js';
+import { spaceFactsOf } from '../space-bodies.js';
 
 type SiteParams = { organizationId: string; siteId: string };
 
@@ -55,12 +56,16 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
   const siteBody = async (site: SiteRecord) => siteObject(site, await sites.countSiteSpaces(site.id), urls);
 
   async function siteSpaceBodies(site: SiteRecord, list: SiteSpaceRecord[]) {
-    const out = [];
+    const found = [];
     for (const ss of list) {
       const space = await deps.store.spaces.get(ss.spaceId);
-      if (space) out.push(siteSpaceObject(site, ss, space, urls));
+      if (space) found.push({ ss, space });
     }
-    return out;
+    const facts = await spaceFactsOf(
+      deps.store,
+      found.map((f) => f.space),
+    );
+    return found.map(({ ss, space }) => siteSpaceObject(site, ss, space, facts.get(space.id)!, urls));
   }
 
   app.get<{ Params: { organizationId: string } }>('/v1/orgs/:organizationId/sites', async (request) => {
@@ -72,7 +77,7 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
       ...(typeof q.space === 'string' && q.space !== '' ? { spaceId: q.space } : {}),
       ...(typeof q.title === 'string' && q.title !== '' ? { title: q.title } : {}),
     });
-    return listEnvelope(await Promise.all(result.items.map(siteBody)), result.next);
+    return listEnvelope(await Promise.all(result.items.map(siteBody)), result.next, result.total);
   });
 
   app.post<{ Params: { organizationId: string } }>('/v1/orgs/:organizationId/sites', async (request, reply) => {
@@ -193,6 +198,7 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
     return listEnvelope(
       result.items.map((l) => shareLinkObject(site, l, urls)),
       result.next,
+      result.total,
     );
   });
 

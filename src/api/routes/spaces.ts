@@ -7,7 +7,7 @@ import { organizationNotFound, requireAuth, requireOrg } from '../auth.js';
 import { workflowStarter, type ApiDeps } from '../deps.js';
 import { badRequest, conflict, notFound } from '../http-errors.js';
 import { signalRestore, startPurge } from '../purge-control.js';
-import { spaceObject } from '../objects/space.js';
+import { spaceBodies, spaceBody } from '../space-bodies.js';
 import type { UrlBuilder } from '../objects/urls.js';
 import { listEnvelope, pageQuery } from '../pagination.js';
 
@@ -20,7 +20,8 @@ const updateSpaceBody = {
     icon: { type: ['string', 'null'], maxLength: 2048 },
     language: { type: ['string', 'null'], maxLength: 16 },
     editMode: { type: 'string', enum: ['live', 'locked'] },
-    defaultLevel: { type: 'string', maxLength: 16 },
+    /** The spec's `DefaultLevel`: `inherit`, a member role, or null (guests). */
+    defaultLevel: { anyOf: [{ type: 'string', enum: ['inherit', 'admin', 'create', 'edit', 'review', 'comment', 'read'] }, { type: 'null' }] },
     visibility: { type: 'string', enum: ['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private'] },
     mergeRules: { type: 'object' },
     /** Folio: mark the space as a template of its organization (true, or how to present it), or unmark it (false). */
@@ -93,7 +94,7 @@ export function spaceRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilde
       }
       const space = await deps.store.spaces.get(spaceId);
       if (!space) throw badRequest('the space could not be created');
-      return reply.status(201).send(spaceObject(space, urls));
+      return reply.status(201).send(await spaceBody(deps.store, space, urls));
     },
   );
 
@@ -104,15 +105,13 @@ export function spaceRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilde
     if (!org) throw organizationNotFound(organizationId);
     const q = pageQuery(request.query as Record<string, unknown>);
     const result = await deps.store.spaces.list(organizationId, q);
-    return listEnvelope(
-      result.items.map((s) => spaceObject(s, urls)),
-      result.next,
-    );
+    return listEnvelope(await spaceBodies(deps.store, result.items, urls), result.next, result.total);
   });
 
+  /** A deleted space stays readable by its organization (with `deletedAt`) until it is purged. */
   app.get<{ Params: { spaceId: string } }>('/v1/spaces/:spaceId', async (request) => {
-    const space = await loadSpace(deps, request, request.params.spaceId);
-    return spaceObject(space, urls);
+    const space = await loadSpace(deps, request, request.params.spaceId, { includeDeleted: true });
+    return spaceBody(deps.store, space, urls);
   });
 
   app.patch<{ Params: { spaceId: string }; Body: Record<string, string | null | undefined> }>(
@@ -128,11 +127,12 @@ export function spaceRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilde
       if (body.language !== undefined) patch.language = body.language;
       if (body.editMode !== undefined) patch.editMode = body.editMode as SpacePatch['editMode'];
       if (body.visibility !== undefined) patch.visibility = body.visibility as SpacePatch['visibility'];
+      if (body.defaultLevel !== undefined) patch.defaultLevel = body.defaultLevel as SpacePatch['defaultLevel'];
       const updated = Object.keys(patch).length > 0 ? await deps.store.spaces.update(space.id, patch) : space;
       const template = (request.body as { template?: boolean | { subtitle?: string | null; features?: string[] } } | undefined)?.template;
       if (template === false) await deps.store.spaceTemplates.unmark(space.organizationId, space.id);
       else if (template !== undefined) await deps.store.spaceTemplates.mark(space.organizationId, space.id, template === true ? {} : template);
-      return spaceObject(updated, urls);
+      return spaceBody(deps.store, updated, urls);
     },
   );
 
@@ -156,7 +156,7 @@ export function spaceRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilde
   /** Undoes a deletion within the purge window; 404 once the space was purged. */
   app.post<{ Params: { spaceId: string } }>('/v1/spaces/:spaceId/restore', async (request) => {
     const space = await loadSpace(deps, request, request.params.spaceId, { includeDeleted: true });
-    if (!space.deletedAt || !space.deletionId) return spaceObject(space, urls);
+    if (!space.deletedAt || !space.deletionId) return spaceBody(deps.store, space, urls);
     let restored: SpaceRecord;
     try {
       restored = await deps.store.spaces.restore(space.id, space.deletionId);
@@ -165,6 +165,6 @@ export function spaceRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilde
       throw err;
     }
     await signalRestore(deps, space.id, space.deletionId);
-    return spaceObject(restored, urls);
+    return spaceBody(deps.store, restored, urls);
   });
 }

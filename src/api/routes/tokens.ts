@@ -45,7 +45,7 @@ export function tokenRoutes(app: FastifyInstance, deps: ApiDeps): void {
     const all = await deps.store.tokens.list(request.params.organizationId);
     const items = all.slice(offset, offset + limit).map((t) => tokenObject(t));
     const next = offset + limit < all.length ? { page: encodeOffsetCursor('tokens', offset + limit) } : undefined;
-    return listEnvelope(items, next);
+    return listEnvelope(items, next, all.length);
   });
 
   app.post<{ Params: { organizationId: string }; Body: CreateTokenBody | undefined }>(

@@ -103,7 +103,7 @@ export function translationRoutes(app: FastifyInstance, deps: ApiDeps, urls: Url
     const result = await repo.list(request.params.organizationId, pageQuery(request.query as Record<string, unknown>));
     const items = [];
     for (const t of result.items) items.push(await object(t, canEdit));
-    return listEnvelope(items, result.next);
+    return listEnvelope(items, result.next, result.total);
   });
 
   app.post<{ Params: OrgParams }>('/v1/orgs/:organizationId/translations', async (request, reply) => {
@@ -185,12 +185,14 @@ export function translationRoutes(app: FastifyInstance, deps: ApiDeps, urls: Url
       return listEnvelope(
         items.map((e) => glossaryEntryObject(e, urls)),
         next,
+        all.length,
       );
     }
     const result = await repo.glossary.list(request.params.organizationId, page);
     return listEnvelope(
       result.items.map((e) => glossaryEntryObject(e, urls)),
       result.next,
+      result.total,
     );
   });
 
