@@ -1,9 +1,7 @@
 /**
  * Live progress of a long activity, for every pipeline: heartbeats (so a cancel reaches it and a dead worker is
  * noticed) carrying the current Progress, and, at most every two seconds, a signal to its own workflow, which
- * answers a query with it and shows it in the run's current details (workflows/progress.ts). The first signal goes
- * half a second after the start: an activity done sooner (a tiny import, a no-op) signals only its final progress
- * (`flush`), instead of waking its workflow for a workflow task while it runs.
+ * answers a query with it and shows it in the run's current details (workflows/progress.ts).
  *
  *   const progress = progressReporter<GitProgress>('fetching', { signal: gitSignals.progress, cancelled: (op) => new GitCancelledError(op) });
  *   progress.update({ phase: 'parsing', filesRead: 3 });
@@ -33,8 +31,6 @@ export interface ProgressOptions {
   signal: string;
   /** Least time between two signals (heartbeats are throttled by the SDK). Default 2000 ms. */
   intervalMs?: number;
-  /** Least time from the start to the first signal. Default 500 ms. */
-  firstAfterMs?: number;
   /** The error `assertNotCancelled` throws. Default: a non-retryable `CANCELLED` ApplicationFailure. */
   cancelled?: (operation: string) => Error;
 }
@@ -53,8 +49,7 @@ export function progressReporter<P extends Progress = Progress>(phase: string, o
     ctx = undefined;
   }
   const current = { phase } as P;
-  // As if a signal had gone `intervalMs - firstAfterMs` ago: the first one goes `firstAfterMs` after the start.
-  let lastSent = Date.now() - intervalMs + (options.firstAfterMs ?? 500);
+  let lastSent = 0;
   let sending: Promise<void> = Promise.resolve();
   const send = () => {
     if (!ctx) return;

@@ -20,7 +20,10 @@ describe('workflow replay', () => {
     installRuntime(createLogger('temporal', { level: process.env.LOG_LEVEL ?? 'error', pretty: false }));
     const files = readdirSync(dir).flatMap((version) => readdirSync(path.join(dir, version)).map((f) => path.join(version, f)));
     expect(files.filter((f) => f.endsWith('.json')).length).toBeGreaterThanOrEqual(14);
-    const histories = files.map((f) => ({ workflowId: f.replace(/\.json$/, ''), history: historyFromJSON(JSON.parse(readFileSync(path.join(dir, f), 'utf8'))) }));
+    const histories = files.map((f) => ({
+      workflowId: f.replace(/\.json$/, ''),
+      history: historyFromJSON(JSON.parse(readFileSync(path.join(dir, f), 'utf8'))),
+    }));
     const failures: string[] = [];
     let replayed = 0;
     for await (const result of Worker.runReplayHistories({ workflowBundle: { codePath: inject('workflowBundlePath') } }, histories)) {

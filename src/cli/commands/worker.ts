@@ -8,7 +8,7 @@ import { openConfiguredStore } from '../open-store.js';
 import { createSpecPool } from '../../openapi/spec-pool.js';
 import { ParsePool } from '../../parse-pool/pool.js';
 import { warmUpParsePool } from '../../parse-pool/warm-up.js';
-import { converterVersion } from '../../parse-cache/index.js';
+import { converterVersion, pruneParseCacheNow } from '../../parse-cache/index.js';
 
 /** `folio worker`: one Folio worker polling TEMPORAL_ADDRESS, on DATABASE_URL (or the embedded store). */
 export async function run(): Promise<number> {
@@ -27,11 +27,19 @@ export async function run(): Promise<number> {
     }
     const parsePool = new ParsePool({ threads: config.parseThreads, timeBudgetMs: config.parseTimeBudgetMs, memoryBudgetMb: config.parseMemoryBudgetMb });
     const openapiPool = createSpecPool(config);
-    // Warm-up while the worker connects: parse threads started, converter compiled, converter version computed.
-    const warming = warmUpParsePool(parsePool).then(
-      () => converterVersion(),
-      (err: unknown) => logger.warn({ err }, 'worker warm-up failed (the first import starts the parse threads itself)'),
-    );
+    // Warm-up while the worker connects: parse threads started, converter compiled, converter version computed; the
+    // store's connections opened and the parse cache's rows of other converter versions deleted (the first import
+    // waited behind that delete in the single-session embedded database).
+    const warming = Promise.all([
+      warmUpParsePool(parsePool).then(
+        () => converterVersion(),
+        (err: unknown) => logger.warn({ err }, 'worker warm-up failed (the first import starts the parse threads itself)'),
+      ),
+      Promise.all([store.health(), store.health()]).then(
+        () => pruneParseCacheNow(store, logger),
+        (err: unknown) => logger.warn({ err }, 'worker warm-up: the store did not answer (the first import connects itself)'),
+      ),
+    ]);
     const { worker, connection: native } = await createWorker({
       deps: { store, config, logger, parsePool, openapiPool },
       address,
