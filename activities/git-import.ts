@@ -5,7 +5,17 @@
  */
 import { performance } from 'node:perf_hooks';
 import { ApplicationFailure } from '@temporalio/activity';
-import { fetchRef, getTrailer, hasObject, readCommit, readTree, GitCancelledError, GitFileTooLargeError, type SourceTree } from '../src/git/index.js';
+import {
+  fetchRef,
+  getTrailer,
+  hasObject,
+  readCommit,
+  readTree,
+  remoteRefCommit,
+  GitCancelledError,
+  GitFileTooLargeError,
+  type SourceTree,
+} from '../src/git/index.js';
 import { documents, importTree, NoContentError } from '../src/format/index.js';
 import { isWithin } from '../src/revision/is-within.js';
 import { describeWarnings, reportWarnings } from '../src/gitsync/warnings.js';
@@ -51,6 +61,39 @@ export function createGitImportActivity(ctx: GitSyncContext) {
           revisionId: primary.id,
           detail: `imported ${primary.git.oid.slice(0, 12)} (completed by a retry)`,
         };
+      }
+      // No-op before any heavy step: the remote ref (one request) still points at the commit the space holds from
+      // this URL: its primary revision's, or the last import's when that import left the primary revision as it is.
+      const held = [
+        primary?.git?.url === request.url ? primary.git.oid : undefined,
+        sync.lastImport?.url === request.url && space.revisionId && sync.lastImport.revisionId === space.revisionId ? sync.lastImport.commit : undefined,
+      ].filter((c): c is string => typeof c === 'string');
+      if (held.length > 0) {
+        const remoteHead = await remoteRefCommit({
+          policy: ctx.fetchPolicy,
+          url: request.url,
+          ref: request.ref,
+          ...(creds ? { auth: creds } : {}),
+          ...(progress.signal ? { signal: progress.signal } : {}),
+        });
+        if (remoteHead !== undefined && held.includes(remoteHead)) {
+          await store.gitSync.update(request.spaceId, {
+            lastImport: {
+              timestamp: request.timestamp,
+              commit: remoteHead,
+              requestId: request.requestId,
+              ...(space.revisionId ? { revisionId: space.revisionId } : {}),
+              url: request.url,
+            },
+          });
+          return {
+            requestId: request.requestId,
+            direction: 'import',
+            outcome: 'noop',
+            commit: remoteHead,
+            detail: `the space already holds commit ${remoteHead.slice(0, 12)}`,
+          };
+        }
       }
       const cache = await ctx.openSpaceCache(space, request);
       const baseCommit = primary?.git?.oid && primary.git.url === request.url ? primary.git.oid : undefined;

@@ -3,7 +3,7 @@
  * run the long activity (heartbeating, cancellable, network errors retried with backoff), record the
  * outcome (`success` / `failure` / `timeout`) and fail the run with the activity's typed error.
  */
-import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities, upsertMemo } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, isCancellation, patched, proxyActivities, proxyLocalActivities, upsertMemo } from '@temporalio/workflow';
 import { setCurrentDetails } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { NON_RETRYABLE_GIT_ERRORS, type GitOperationResult, type GitSyncRequest, type GitWarningReport } from '../src/temporal/contract/index.js';
@@ -12,10 +12,19 @@ import { gitProgressQuery, gitProgressSignal } from './git-definitions.js';
 import { trackProgress } from './progress.js';
 import { startSearchIndexChild } from './search-index-start.js';
 
-const bookkeeping = proxyActivities<Activities>({
+const bookkeepingOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10 },
-});
+} as const;
+const remoteBookkeeping = proxyActivities<Activities>(bookkeepingOptions);
+/**
+ * The two short store updates around the operation run as local activities: in the worker that runs the workflow
+ * task, recorded as markers, with no activity task to dispatch and no workflow task of their own (a tiny import or
+ * a no-op saved two round trips through the server each). Runs started before this change keep the activities they
+ * recorded (`patched`).
+ */
+const localBookkeeping = proxyLocalActivities<Activities>(bookkeepingOptions);
+const LOCAL_BOOKKEEPING_PATCH = 'git-bookkeeping-local-activities';
 
 const heavy = proxyActivities<Activities>({
   startToCloseTimeout: '60 minutes',
@@ -44,6 +53,7 @@ export async function runGitOperation(request: GitSyncRequest, work: 'gitImportA
   trackProgress(gitProgressSignal, gitProgressQuery);
   setCurrentDetails(`**queued** ${request.direction} ${request.ref}`);
 
+  const bookkeeping = patched(LOCAL_BOOKKEEPING_PATCH) ? localBookkeeping : remoteBookkeeping;
   const started = await bookkeeping.gitBeginOperation(request);
   if (started.stale) {
     setCurrentDetails(`**dropped**: ${started.detail}`);

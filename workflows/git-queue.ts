@@ -13,7 +13,9 @@ import {
   continueAsNew,
   executeChild,
   log,
+  patched,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   workflowInfo,
   allHandlersFinished,
@@ -39,10 +41,14 @@ import { enqueueGitRequestSignal, gitQueueStateQuery } from './git-definitions.j
 import type { gitImportWorkflow } from './git-import.js';
 import type { gitExportWorkflow } from './git-export.js';
 
-const { gitRecordOutcome } = proxyActivities<Activities>({
+const recorderOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 },
-});
+} as const;
+const remoteRecorder = proxyActivities<Activities>(recorderOptions);
+/** Outcomes are recorded by a local activity (no activity task, no workflow task of its own); histories recorded before keep the activity (`patched`). */
+const localRecorder = proxyLocalActivities<Activities>(recorderOptions);
+const LOCAL_RECORDER_PATCH = 'git-queue-record-outcome-local-activity';
 
 /** Pure ordering rule: earliest timestamp first, then arrival. */
 export function compareRequests(a: GitSyncRequest, b: GitSyncRequest): number {
@@ -146,7 +152,7 @@ export async function gitQueueWorkflow(initial: GitQueueState): Promise<void> {
   const flushOutcomes = async () => {
     while (unrecorded.length > 0) {
       const batch = unrecorded.splice(0, unrecorded.length);
-      await gitRecordOutcome(state.spaceId, batch);
+      await (patched(LOCAL_RECORDER_PATCH) ? localRecorder : remoteRecorder).gitRecordOutcome(state.spaceId, batch);
     }
   };
 

