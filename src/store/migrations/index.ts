@@ -12,6 +12,7 @@ import { migration as parseCache } from './014_parse_cache.js';
 import { migration as searchIndex } from './012_search_index.js';
 import { migration as importRuns } from './010_import_runs.js';
 import { migration as sites } from './011_sites.js';
+import { migration as storageUploads } from './016_storage_uploads.js';
 
 /**
  * Every migration, in order. To add one: create `NNN_name.ts` exporting `migration: Migration`
@@ -31,4 +32,5 @@ export const migrations: readonly Migration[] = [
   sites,
   searchIndex,
   parseCache,
+  storageUploads,
 ];
