@@ -201,6 +201,26 @@ describe('file import', () => {
     expect((await fetch(signed.body.url, { method: 'PUT', body: '# Hi\n' })).status).toBe(409);
     expect((await fetch(`${folio.baseUrl}/storage/uploads/${'x'.repeat(43)}`, { method: 'PUT', body: '# Hi\n' })).status).toBe(404);
 
+    // Files over the bytes one import takes, together (sizes as announced and checked at upload).
+    const big = await Promise.all(
+      [0, 1].map(async (i) => {
+        const key = `org/${folio.organizationId}/import/big${i}/part.zip`;
+        await folio.store.uploads.create({
+          key,
+          organizationId: folio.organizationId,
+          kind: 'import_file',
+          name: 'part.zip',
+          contentType: 'application/zip',
+          size: 300 * 1024 * 1024,
+          tokenHash: `big-${i}-${Date.now()}`,
+          expiresAt: new Date(Date.now() + 60_000),
+        });
+        await folio.store.uploads.complete(key, strToU8('stand-in bytes'));
+        return key;
+      }),
+    );
+    await refuse({ source: { type: 'file', files: big }, target: { space: spaceId } }, 400, 400, 'at most');
+
     // Upload requests the server does not keep, or too large.
     const font = await folio.request('POST', `/v1/orgs/${folio.organizationId}/storage/upload`, {
       file: { name: 'f.woff2', type: 'font/woff2', size: 10 },

@@ -46,6 +46,9 @@ export function checkImportUrl(value: unknown, name = 'url'): string {
   return url.href;
 }
 
+/** Bytes of all the files of one file import (each is converted in turn; what they make is held until the revision). */
+const MAX_IMPORT_RUN_BYTES = 512 * 1024 * 1024;
+
 /** The official spec's `files` of a file source: at most 50 storage keys. */
 const MAX_SOURCE_FILES = 50;
 
@@ -94,6 +97,9 @@ export function importRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuild
             `source.files: the file ${JSON.stringify(key)} was not uploaded yet (PUT its bytes to the signed URL first)`,
           );
       }
+      const total = [...found.values()].reduce((n, u) => n + u.size, 0);
+      if (total > MAX_IMPORT_RUN_BYTES)
+        throw new HttpError(400, 'FILE_IMPORT_TOO_LARGE', `source.files hold ${total} bytes; one import takes at most ${MAX_IMPORT_RUN_BYTES}`);
     }
     return source;
   }
