@@ -221,7 +221,8 @@ export function plainMarkdown(text: string, generator: Generator, path: string):
       /^\[\^[^\]]+\]:[ \t]*(```[^\n]*\n)((?: {4}[^\n]*\n|\n)*?) {4}```[ \t]*$/gm,
       (_m, open: string, code: string) => `${open}${code.replace(/^ {4}/gm, '')}\`\`\``,
     );
-  const toAssets = (src: string): string => src.replace(/(^|\/)\.gitbook\/assets\//, '$1assets/');
+  // An HTML image's path may hold spaces, which a markdown image's may not: they are written `%20`.
+  const toAssets = (src: string): string => src.replace(/(^|\/)\.gitbook\/assets\//, '$1assets/').replace(/ /g, '%20');
   const out: string[] = [];
   const hints: { depth: number }[] = [];
   const hintStyles: string[] = [];
@@ -336,7 +337,9 @@ export function generatorCode(generator: Generator, code: string): string {
     .split('\n')
     .map((line) => {
       let out = '';
-      for (const ch of line) out += ch === '\t' ? ' '.repeat(4 - (out.length % 4)) : ch;
+      // Python-Markdown expands a tab to the next multiple of 4 columns; HonKit's renderer (marked) puts 4 spaces for
+      // each tab wherever it is.
+      for (const ch of line) out += ch === '\t' ? ' '.repeat(generator === 'honkit' ? 4 : 4 - (out.length % 4)) : ch;
       return out.trim() === '' ? '' : out;
     })
     .join('\n');
