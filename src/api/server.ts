@@ -17,6 +17,7 @@ import { templateRoutes } from './routes/templates.js';
 import { searchRoutes } from './routes/search.js';
 import { importRoutes } from './routes/imports.js';
 import { siteRoutes } from './routes/sites.js';
+import { storageRoutes } from './routes/storage.js';
 import { siteServing } from '../publish/serve.js';
 import { ParsePool } from '../parse-pool/pool.js';
 
@@ -57,6 +58,7 @@ export async function buildServer(given: ApiDeps, options: { onRoute?: (route: R
   templateRoutes(app, deps, urls);
   searchRoutes(app, deps, urls);
   importRoutes(app, deps, urls);
+  storageRoutes(app, deps, urls);
   siteRoutes(app, deps, urls);
   siteServing(app, { store: deps.store, hostnames: deps.config.siteHostnames });
   await app.ready();

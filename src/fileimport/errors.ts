@@ -5,7 +5,12 @@
 import { FolioError } from '../errors.js';
 
 export type FileImportErrorCode =
-  'FILE_IMPORT_ZIP_INVALID' | 'FILE_IMPORT_ZIP_TOO_LARGE' | 'FILE_IMPORT_ZIP_UNSAFE_PATH' | 'FILE_IMPORT_DOCX_INVALID' | 'FILE_IMPORT_EMPTY';
+  | 'FILE_IMPORT_ZIP_INVALID'
+  | 'FILE_IMPORT_ZIP_TOO_LARGE'
+  | 'FILE_IMPORT_ZIP_UNSAFE_PATH'
+  | 'FILE_IMPORT_DOCX_INVALID'
+  | 'FILE_IMPORT_EMPTY'
+  | 'FILE_IMPORT_NOT_UPLOADED';
 
 export class FileImportError extends FolioError {
   declare readonly code: FileImportErrorCode;
@@ -46,5 +51,16 @@ export class DocxInvalidError extends FileImportError {
 export class NothingToImportError extends FileImportError {
   constructor() {
     super('FILE_IMPORT_EMPTY', 'no file to import');
+  }
+}
+
+/** A storage key of the run's source names no uploaded file of the organization (unknown, or its bytes never put). */
+export class FileNotUploadedError extends FileImportError {
+  constructor(key: string) {
+    super(
+      'FILE_IMPORT_NOT_UPLOADED',
+      `no uploaded file has the key ${JSON.stringify(key)}: get an upload URL (POST /v1/orgs/{organizationId}/storage/upload, kind import_file) and PUT the file to it first`,
+      { key },
+    );
   }
 }

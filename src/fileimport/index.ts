@@ -8,20 +8,27 @@
  */
 import type { SourceTree } from '../format/index.js';
 import { memoryEntry } from '../format/index.js';
-import { docxFileToPage } from './docx-file.js';
+import { convertInputFile, type ConvertedInput } from './convert-file.js';
 import { NothingToImportError } from './errors.js';
-import { htmlFileToPage } from './html-file.js';
 import { DEFAULT_FILE_IMPORT_LIMITS, type FileImportLimits } from './limits.js';
 import { markdownTitle } from './markdown-file.js';
 import { safeSegment, uniquePath } from './paths.js';
 import type { ConvertedFile, FileImportWarning, InputFile } from './types.js';
 import { decodeUtf8 } from './utf8.js';
-import { readZip } from './zip.js';
 
 export type { InputFile, FileImportWarning } from './types.js';
 export type { FileImportLimits } from './limits.js';
-export { DEFAULT_FILE_IMPORT_LIMITS } from './limits.js';
-export { FileImportError, ZipInvalidError, ZipTooLargeError, ZipUnsafePathError, DocxInvalidError, NothingToImportError } from './errors.js';
+export { DEFAULT_FILE_IMPORT_LIMITS, MAX_IMPORT_UPLOAD_BYTES } from './limits.js';
+export { convertInputFile, type ConvertedInput } from './convert-file.js';
+export {
+  FileImportError,
+  FileNotUploadedError,
+  ZipInvalidError,
+  ZipTooLargeError,
+  ZipUnsafePathError,
+  DocxInvalidError,
+  NothingToImportError,
+} from './errors.js';
 
 export interface FileImportResult {
   /** The files in GitBook format, for `importTree`. */
@@ -34,60 +41,79 @@ interface SummaryLine {
   path: string;
 }
 
+/** The files of one import (empty ones left out) as a tree in GitBook format, each file converted here. */
 export async function filesToSourceTree(files: InputFile[], limits: FileImportLimits = DEFAULT_FILE_IMPORT_LIMITS): Promise<FileImportResult> {
   const inputs = files.filter((f) => f.bytes.byteLength > 0);
   if (inputs.length === 0) throw new NothingToImportError();
-  const warnings: FileImportWarning[] = [];
-  if (inputs.length === 1 && extension(inputs[0]!.name) === 'zip') {
-    return { tree: toTree(withoutWrapper(readZip(inputs[0]!.name, inputs[0]!.bytes, limits))), warnings };
-  }
+  const converted: ConvertedInput[] = [];
+  for (const file of inputs) converted.push(await convertInputFile(file, limits));
+  return assembleSourceTree(converted);
+}
+
+/**
+ * The converted files of one import, in their order, as a tree in GitBook format: one page per markdown, HTML or
+ * `.docx` file (in `SUMMARY.md` in that order), each `.zip` a group of its own pages (a `.zip` alone is the whole
+ * tree), other files kept in `.gitbook/assets/`.
+ */
+export function assembleSourceTree(converted: readonly ConvertedInput[]): FileImportResult {
+  if (converted.length === 0) throw new NothingToImportError();
+  const warnings: FileImportWarning[] = converted.flatMap((c) => c.warnings);
+  if (converted.length === 1 && converted[0]!.kind === 'zip') return { tree: toTree(withoutWrapper(converted[0].entries)), warnings };
   const out = new Map<string, Uint8Array>();
   const taken = new Set<string>(['summary.md', '.gitbook.yaml']);
   const pages: SummaryLine[] = [];
   const groups: { title: string; lines: string[] }[] = [];
-  const writePage = (file: InputFile, page: ConvertedFile): void => {
-    const path = uniquePath(`${stem(safeSegment(file.name))}.md`, taken);
+  const writePage = (name: string, page: ConvertedFile): void => {
+    const path = uniquePath(`${stem(safeSegment(name))}.md`, taken);
     for (const [assetPath, bytes] of page.assets) out.set(assetPath, bytes);
     const front = page.description ? `---\ndescription: ${JSON.stringify(page.description)}\n---\n\n` : '';
     const body = page.markdown.trim() ? `\n${page.markdown.replace(/\n*$/, '\n')}` : '';
     out.set(path, new TextEncoder().encode(`${front}# ${page.title}\n${body}`));
     pages.push({ title: page.title, path });
   };
-  for (const file of inputs) {
-    const ext = extension(file.name);
-    if (ext === 'md' || ext === 'markdown') {
-      const { text, valid } = decodeUtf8(file.bytes);
-      if (!valid) warnings.push({ code: 'FILE_IMPORT_INVALID_UTF8', file: file.name, message: `${file.name} is not valid UTF-8; its bytes are kept` });
+  for (const file of converted) {
+    if (file.kind === 'markdown') {
       const path = uniquePath(`${stem(safeSegment(file.name))}.md`, taken);
       out.set(path, file.bytes);
-      pages.push({ title: markdownTitle(file.name, text), path });
-    } else if (ext === 'html' || ext === 'htm' || ext === 'xhtml') {
-      const { text, valid } = decodeUtf8(file.bytes);
-      if (!valid) warnings.push({ code: 'FILE_IMPORT_INVALID_UTF8', file: file.name, message: `${file.name} is not valid UTF-8; invalid bytes were replaced` });
-      writePage(file, htmlFileToPage(file.name, text));
-    } else if (ext === 'docx') {
-      const page = await docxFileToPage(file.name, file.bytes);
-      for (const message of page.messages) warnings.push({ code: 'FILE_IMPORT_DOCX_MESSAGE', file: file.name, message: `${file.name}: ${message}` });
-      writePage(file, page);
-    } else if (ext === 'zip') {
+      pages.push({ title: file.title, path });
+    } else if (file.kind === 'page') {
+      writePage(file.name, file.page);
+    } else if (file.kind === 'zip') {
       const dir = uniquePath(stem(safeSegment(file.name)), taken);
-      const entries = withoutWrapper(readZip(file.name, file.bytes, limits));
-      for (const [path, bytes] of entries) out.set(`${dir}/${path}`, bytes);
+      const entries = withoutWrapper(file.entries);
+      for (const [path, bytes] of entries) {
+        if (path.startsWith('.gitbook/assets/')) out.set(`.gitbook/assets/${dir}/${path.slice('.gitbook/assets/'.length)}`, bytes);
+        else out.set(`${dir}/${path}`, /\.md$/i.test(path) ? withAssetsMoved(path, bytes, dir) : bytes);
+      }
       groups.push({ title: dir, lines: zipSummary(entries, dir) });
     } else {
-      const path = uniquePath(`.gitbook/assets/${safeSegment(file.name)}`, taken);
-      out.set(path, file.bytes);
-      warnings.push({
-        code: 'FILE_IMPORT_UNSUPPORTED_TYPE',
-        file: file.name,
-        message: `${file.name}: no page is made of .${ext || '(no extension)'} files; it is kept as a space file`,
-      });
+      out.set(uniquePath(`.gitbook/assets/${safeSegment(file.name)}`, taken), file.bytes);
     }
   }
   const summary = ['# Table of contents', '', ...pages.map((p) => `* [${escapeTitle(p.title)}](${p.path})`)];
   for (const group of groups) summary.push('', `## ${group.title}`, '', ...group.lines);
   out.set('SUMMARY.md', new TextEncoder().encode(summary.join('\n') + '\n'));
   return { tree: toTree(out), warnings };
+}
+
+/**
+ * A page of a zip placed in the group folder `dir`: the space files of a tree in GitBook format live only in the
+ * root's `.gitbook/assets/`, so the zip's are moved to `.gitbook/assets/<dir>/` and the page's relative paths to
+ * them (`../.gitbook/assets/x.png` from `guide/README.md`) are rewritten to reach them from the page's new place.
+ */
+function withAssetsMoved(path: string, bytes: Uint8Array, dir: string): Uint8Array {
+  const { text, valid } = decodeUtf8(bytes);
+  if (!valid) return bytes;
+  const depth = path.split('/').length - 1;
+  const up = '../'.repeat(depth);
+  const moved = '../'.repeat(depth + dir.split('/').length);
+  let changed = false;
+  const rewritten = text.replace(/(^|[\s("'<=])((?:\.\/)?(?:\.\.\/)*)\.gitbook\/assets\//g, (match, before: string, prefix: string) => {
+    if (prefix.replace(/^\.\//, '') !== up) return match; // not the zip's own assets folder
+    changed = true;
+    return `${before}${moved}.gitbook/assets/${dir}/`;
+  });
+  return changed ? new TextEncoder().encode(rewritten) : bytes;
 }
 
 /** The table of contents lines of an unpacked space, its paths under `dir`: its `SUMMARY.md`, else its pages by name. */
@@ -119,11 +145,6 @@ function toTree(files: Map<string, Uint8Array>): SourceTree {
   const tree: SourceTree = new Map();
   for (const [path, bytes] of files) tree.set(path, memoryEntry(bytes));
   return tree;
-}
-
-function extension(name: string): string {
-  const m = /\.([^./\\]+)$/.exec(name);
-  return m ? m[1]!.toLowerCase() : '';
 }
 
 function stem(name: string): string {

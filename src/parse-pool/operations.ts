@@ -12,6 +12,7 @@ import type { assemblePage, extractSegments } from '../translate/segments.js';
 import type { searchSections } from '../format/index.js';
 import type { analyzeHtmlPage, convertHtmlPage } from '../webimport/html-page.js';
 import type { renderPageBody } from '../publish/render/index.js';
+import type { convertInputFile } from '../fileimport/convert-file.js';
 
 /** An operation of a module loaded on first use. */
 function lazy<F extends (...args: never[]) => unknown>(load: () => Promise<F>): (...args: Parameters<F>) => Promise<Awaited<ReturnType<F>>> {
@@ -52,6 +53,8 @@ export const parseOperations = {
   'html.analyze': lazy<typeof analyzeHtmlPage>(async () => (await import('../webimport/html-page.js')).analyzeHtmlPage),
   /** Website import, after the crawl: a page's main content as GitBook markdown, links and assets rewritten. */
   'html.convert': lazy<typeof convertHtmlPage>(async () => (await import('../webimport/html-page.js')).convertHtmlPage),
+  /** File import: one uploaded file (markdown, HTML, `.docx`, `.zip` unpacked within its limits) for the import's tree. */
+  'file.convert': lazy<typeof convertInputFile>(async () => (await import('../fileimport/convert-file.js')).convertInputFile),
   /** A page's article HTML for a published site (src/publish/). */
   'publish.render': lazy<typeof renderPageBody>(async () => (await import('../publish/render/index.js')).renderPageBody),
 } satisfies Record<string, (...args: never[]) => unknown>;

@@ -41,6 +41,8 @@ interface Task {
   resolve(value: unknown): void;
   reject(err: Error): void;
   signal?: AbortSignal;
+  /** Removes the listener that drops the task from the queue on abort (once it leaves the queue). */
+  unqueue?: () => void;
 }
 
 interface Slot {
@@ -100,18 +102,19 @@ export class ParsePool {
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise((resolve, reject) => {
       const task: Task = { id: this.nextId++, op, args, resolve: resolve as (v: unknown) => void, reject, ...(signal ? { signal } : {}) };
-      // Aborted while it waits: it leaves the queue (once running, start() ends its thread instead).
-      signal?.addEventListener(
-        'abort',
-        () => {
+      // Aborted while it waits: it leaves the queue (once running, start() ends its thread instead). The listener
+      // goes when the task leaves the queue, so a long run's signal does not collect one per task.
+      if (signal) {
+        const onAbort = () => {
           const i = this.queue.indexOf(task);
           if (i >= 0) {
             this.queue.splice(i, 1);
             reject(signal.reason);
           }
-        },
-        { once: true },
-      );
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        task.unqueue = () => signal.removeEventListener('abort', onAbort);
+      }
       this.queue.push(task);
       this.dispatch();
     });
@@ -169,6 +172,7 @@ export class ParsePool {
   }
 
   private start(slot: Slot, task: Task): void {
+    task.unqueue?.();
     if (task.signal?.aborted) {
       task.reject(task.signal.reason);
       queueMicrotask(() => this.dispatch());

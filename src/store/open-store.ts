@@ -10,6 +10,7 @@ import { runMigrations } from './migrate.js';
 import { migrations } from './migrations/index.js';
 import { createOpenApiStore } from './openapi.js';
 import { createImportRunStore } from './imports.js';
+import { createStorageUploadStore } from './storage-uploads.js';
 import { createOrgStore } from './orgs.js';
 import { attachSql } from './raw-sql.js';
 import { createRevisionStore } from './revisions.js';
@@ -88,6 +89,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     search: createSearchStore(sql),
     imports: createImportRunStore(sql),
     sites: createSiteStore(sql),
+    uploads: createStorageUploadStore(sql, blobs),
   };
   attachSql(store, sql);
 

@@ -948,6 +948,7 @@ export interface Store {
   search: SearchStore;
   imports: ImportRunStore;
   sites: SiteStore;
+  uploads: StorageUploadStore;
 }
 
 /**
@@ -1168,4 +1169,47 @@ export interface ImportRunStore {
   urls(runId: string, filter?: { status?: ImportUrlStatus; kind?: ImportUrlKind }): Promise<ImportUrlRecord[]>;
   /** How many URLs the run has, by kind and status. */
   counts(runId: string): Promise<{ pages: number; assets: number; done: number; total: number; bytes: number }>;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Files uploaded through signed URLs (`storage_uploads`): `POST /v1/orgs/{org}/storage/upload`, file imports.
+// ---------------------------------------------------------------------------------------------------
+
+export type StorageUploadKind = 'import_file';
+
+export interface StorageUploadRecord {
+  key: string;
+  organizationId: string;
+  kind: StorageUploadKind;
+  name: string;
+  contentType: string;
+  /** The size announced when the URL was made; the upload must have exactly these bytes. */
+  size: number;
+  /** The uploaded bytes' blob, null until the upload. */
+  blobHash: string | null;
+  createdBy: string | null;
+  createdAt: Date;
+  expiresAt: Date;
+  uploadedAt: Date | null;
+}
+
+export interface StorageUploadStore {
+  /** A new upload slot; `tokenHash` is the SHA-256 of the signed URL's secret. */
+  create(input: {
+    key: string;
+    organizationId: string;
+    kind: StorageUploadKind;
+    name: string;
+    contentType: string;
+    size: number;
+    tokenHash: string;
+    expiresAt: Date;
+    createdBy?: string | null;
+  }): Promise<StorageUploadRecord>;
+  /** The slot whose signed URL's secret hashes to `tokenHash`, or null. */
+  byToken(tokenHash: string): Promise<StorageUploadRecord | null>;
+  /** Stores the bytes (a blob) and marks the slot uploaded; false when it was uploaded already. */
+  complete(key: string, bytes: Uint8Array): Promise<boolean>;
+  /** The organization's slots among `keys` (another organization's keys are absent, as unknown ones). */
+  get(organizationId: string, keys: readonly string[]): Promise<Map<string, StorageUploadRecord>>;
 }

@@ -126,6 +126,7 @@ const ROUTES: Route[] = [
   { method: 'POST', path: (i) => `/v1/org/${i.org}/imports`, body: { source: { type: 'website', url: 'http://127.0.0.1:9/' }, target: { space: 'x' } } },
   { method: 'GET', path: (i) => `/v1/org/${i.org}/imports/${i.run}`, owner: 200 },
   { method: 'POST', path: (i) => `/v1/org/${i.org}/imports/${i.run}/cancel` },
+  { method: 'POST', path: (i) => `/v1/orgs/${i.org}/storage/upload`, body: { file: { name: 'a.md', type: 'text/markdown', size: 1 }, kind: 'import_file' } },
   { method: 'POST', path: (i) => `/v1/spaces/${i.space}/content/import`, body: { url: 'http://127.0.0.1:9/', source: 'website' } },
   { method: 'GET', path: (i) => `/v1/orgs/${i.org}/sites`, owner: 200 },
   { method: 'POST', path: (i) => `/v1/orgs/${i.org}/sites`, body: { title: 'Intruder site' } },

@@ -1,17 +1,18 @@
 /**
- * How faithfully a generated site comes back through Folio's website import (`analyzeHtmlPage` +
- * `convertHtmlPage`), read from disk: pages reached from the start page through navigation and links, the
- * navigation's order, each page's text against its GitBook source, code blocks, images and internal links.
+ * How faithfully a generated site comes back through Folio's website import, measured on the revision a real import
+ * run made of it: pages imported, the page tree's order, each page's text against its GitBook source, code blocks,
+ * images (space files with the source file's bytes, referenced from the page) and internal links (page references).
  */
 import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
 import { join, posix, relative } from 'node:path';
 import type { Nodes } from 'mdast';
 import { parsePageFile } from '../../src/format/index.js';
-import { analyzeHtmlPage, convertHtmlPage, type AnalyzedPage, type NavEntry } from '../../src/webimport/html-page.js';
+import type { PageRecord, Store } from '../../src/store/index.js';
+import type { AnalyzedPage } from '../../src/webimport/html-page.js';
+import { ImportScope } from '../../src/webimport/scope.js';
+import { planSite } from '../../src/webimport/site-tree.js';
 import { generatorCode, type BuiltSite } from './site-generators.js';
-
-const ORIGIN = 'http://site.test';
 
 export interface Distribution {
   min: number;
@@ -39,82 +40,101 @@ export interface FidelityReport {
   missing: { code: string[]; images: string[]; links: string[] };
 }
 
-interface ConvertedSource {
+/** One imported page, read back from the revision, with what it points at as paths of the source repository. */
+export interface ImportedPage {
+  /** Repository path of the source `.md` it was made from. */
   source: string;
+  /** The page's markdown as stored. */
   markdown: string;
+  /** Source files (repository paths) whose bytes the space files it references have. */
+  images: string[];
+  /** Source pages (repository paths) of the imported pages it references. */
+  links: string[];
 }
 
-export async function measureFidelity(site: BuiltSite): Promise<FidelityReport> {
-  const sourceRoot = site.sourceDir;
+export interface ImportedSite {
+  /** The imported pages in the revision's tree order (depth first). */
+  pages: ImportedPage[];
+}
+
+/**
+ * A site imported by the real pipeline (the API's import run: crawl over loopback through the fetch guard,
+ * checkpoints, conversion in the parse pool, the git converter, the store) read back from its revision: each
+ * imported page mapped to its source page through the run's own URLs and the importer's site plan, the files and
+ * pages it references mapped to source files (by content) and source pages.
+ */
+export async function readImportedSite(site: BuiltSite, store: Store, runId: string, revisionId: string, startUrl: string): Promise<ImportedSite> {
+  const origin = new URL(startUrl).origin;
   const byUrl = new Map<string, string>();
-  for (const page of site.pages) for (const url of urlVariants(page.urlPath)) byUrl.set(url, page.source);
-  const urlOf = new Map(site.pages.map((p) => [p.source, ORIGIN + p.urlPath]));
-  const htmlOf = new Map<string, string>();
-  for (const page of site.pages) htmlOf.set(page.source, await readFile(join(site.outDir, page.file), 'utf8').catch(() => ''));
-
-  // Crawl from the start page over the navigation and the content's links, as the importer's discovery does.
-  const analyzed = new Map<string, AnalyzedPage>();
-  const queue = [site.summary[0]!.path];
-  const seen = new Set(queue);
-  while (queue.length > 0) {
-    const source = queue.shift()!;
-    const html = htmlOf.get(source);
-    if (!html) continue;
-    const page = analyzeHtmlPage(html, urlOf.get(source)!);
-    analyzed.set(source, page);
-    for (const url of [...flatten(page.nav).map((e) => e.url), ...page.links]) {
-      const target = url ? byUrl.get(url) : undefined;
-      if (target && !seen.has(target)) {
-        seen.add(target);
-        queue.push(target);
-      }
+  for (const page of site.pages) for (const url of urlVariants(page.urlPath, origin)) byUrl.set(url, page.source);
+  const rows = (await store.imports.urls(runId)).filter((u) => u.kind === 'page' && u.status === 'fetched' && u.analysis !== null);
+  const plan = planSite(
+    new ImportScope(startUrl),
+    rows.map((u) => ({ key: u.url, title: (u.analysis as unknown as AnalyzedPage).title, nav: (u.analysis as unknown as AnalyzedPage).nav })),
+  );
+  const sourceOfFile = new Map<string, string>();
+  for (const u of rows) {
+    const source = byUrl.get(u.url) ?? (u.finalUrl ? byUrl.get(u.finalUrl) : undefined);
+    const file = plan.files.get(u.url);
+    if (source && file) sourceOfFile.set(file, source);
+  }
+  const sourcesByHash = new Map<string, string[]>();
+  for (const file of await listFiles(site.sourceDir)) {
+    if (file.endsWith('.md')) continue;
+    const h = hash(await readFile(join(site.sourceDir, file)));
+    sourcesByHash.set(h, [...(sourcesByHash.get(h) ?? []), file]);
+  }
+  const fileHash = new Map((await store.revisions.files(revisionId)).map((f) => [f.id, f.hash]));
+  const records: PageRecord[] = [];
+  const walk = (list: PageRecord[]) => {
+    for (const p of list) {
+      records.push(p);
+      walk(p.children);
     }
-  }
-
-  // Navigation order, as the start page shows it.
-  const start = analyzed.get(site.summary[0]!.path);
-  const navSources = flatten(start?.nav ?? [])
-    .map((e) => (e.url ? byUrl.get(e.url) : undefined))
-    .filter((s): s is string => s !== undefined)
-    .filter((s, i, all) => all.indexOf(s) === i);
-  const summaryOrder = site.summary.map((e) => e.path).filter((p) => navSources.includes(p));
-  const navOrderKept = navSources.length > 0 && navSources.join('\n') === summaryOrder.join('\n');
-
-  // Assets: every file of the built site mapped back to the source file with the same bytes.
-  const sourceByHash = new Map<string, string>();
-  for (const file of await listFiles(sourceRoot)) {
-    if (!file.endsWith('.md')) sourceByHash.set(hash(await readFile(join(sourceRoot, file))), file);
-  }
-  const assetSource = async (url: string): Promise<string | undefined> => {
-    if (!url.startsWith(ORIGIN)) return undefined;
-    const path = decodeURIComponent(new URL(url).pathname).slice(1);
-    const bytes = await readFile(join(site.outDir, path)).catch(() => null);
-    return bytes ? sourceByHash.get(hash(bytes)) : undefined;
   };
-
-  const converted: ConvertedSource[] = [];
-  for (const [source, page] of analyzed) {
-    const dir = posix.dirname(source);
-    const linkTargets: Record<string, string> = {};
-    for (const url of page.links) {
-      const target = byUrl.get(url);
-      if (target) linkTargets[url] = posix.relative(dir, target);
-    }
-    const assetTargets: Record<string, string> = {};
-    for (const url of page.assets) {
-      const target = await assetSource(url);
-      if (target) assetTargets[url] = posix.relative(dir, target);
-    }
-    const result = convertHtmlPage(htmlOf.get(source)!, { pageUrl: urlOf.get(source)!, linkTargets, assetTargets });
-    converted.push({ source, markdown: result.markdown });
+  walk(await store.revisions.pages(revisionId));
+  const sourceOfPage = new Map<string, string>();
+  for (const p of records) {
+    const git = (p.data as { git?: { path?: string } }).git;
+    const source = git?.path ? sourceOfFile.get(git.path) : undefined;
+    if (p.kind === 'document' && source) sourceOfPage.set(p.id, source);
   }
+  const pages: ImportedPage[] = [];
+  for (const p of records) {
+    const source = sourceOfPage.get(p.id);
+    if (!source) continue;
+    const body = await store.revisions.pageBody(revisionId, p.id);
+    const references = ((p.data as { references?: Array<{ target: { kind: string; pageId?: string; fileId?: string } }> }).references ?? []).map(
+      (r) => r.target,
+    );
+    const images = references.flatMap((t) => {
+      const h = t.kind === 'file' && t.fileId ? fileHash.get(t.fileId) : undefined;
+      return h ? (sourcesByHash.get(h) ?? []) : [];
+    });
+    const links = references.flatMap((t) => (t.kind === 'page' && t.pageId && sourceOfPage.has(t.pageId) ? [sourceOfPage.get(t.pageId)!] : []));
+    pages.push({ source, markdown: body ? new TextDecoder().decode(body) : '', images, links });
+  }
+  return { pages };
+}
+
+/** The figures of an imported site against its sources (thresholds are the caller's). */
+export async function measureFidelity(site: BuiltSite, imported: ImportedSite): Promise<FidelityReport> {
+  const sourceRoot = site.sourceDir;
+  const importedSources = imported.pages.map((p) => p.source).filter((s, i, all) => all.indexOf(s) === i);
+  // The page tree's order against SUMMARY.md's, over the pages both have.
+  const summaryOrder = site.summary.map((e) => e.path).filter((p) => importedSources.includes(p));
+  const navOrderKept = importedSources.length > 0 && importedSources.join('\n') === summaryOrder.join('\n');
+  const urlOf = new Set(site.pages.map((p) => p.source));
 
   const similarities: { page: string; similarity: number }[] = [];
   const code = { total: 0, equal: 0 };
   const images = { total: 0, present: 0 };
   const links = { total: 0, resolved: 0 };
   const missing = { code: [] as string[], images: [] as string[], links: [] as string[] };
-  for (const { source, markdown } of converted) {
+  const seen = new Set<string>();
+  for (const { source, markdown, images: shown, links: linked } of imported.pages) {
+    if (seen.has(source)) continue;
+    seen.add(source);
     const expected = readPage(await readFile(join(sourceRoot, source), 'utf8'), source);
     const actual = readPage(markdown, source);
     similarities.push({ page: source, similarity: similarity(expected.tokens, actual.tokens) });
@@ -132,7 +152,7 @@ export async function measureFidelity(site: BuiltSite): Promise<FidelityReport> 
       // Assets left out of the corpus copy (over 48 KiB, see its README) cannot be on the site either.
       if (!(await exists(join(sourceRoot, image)))) continue;
       images.total++;
-      if (actual.images.includes(image)) images.present++;
+      if (shown.includes(image)) images.present++;
       else missing.images.push(`${source} → ${image}`);
     }
     for (const link of new Set(expected.links)) {
@@ -140,7 +160,7 @@ export async function measureFidelity(site: BuiltSite): Promise<FidelityReport> 
       // written as a fragment (`#heading`) once imported.
       if (!urlOf.has(link) || link === source) continue;
       links.total++;
-      if (actual.links.includes(link)) links.resolved++;
+      if (linked.includes(link)) links.resolved++;
       else missing.links.push(`${source} → ${link}`);
     }
   }
@@ -149,9 +169,9 @@ export async function measureFidelity(site: BuiltSite): Promise<FidelityReport> 
     generator: site.generator,
     repo: site.repo,
     pages: site.summary.length,
-    pageRecall: converted.length / site.summary.length,
+    pageRecall: seen.size / site.summary.length,
     navOrderKept,
-    navCoverage: navSources.length / site.summary.length,
+    navCoverage: summaryOrder.length / site.summary.length,
     similarity: { min: values[0] ?? 0, p5: quantile(values, 0.05), median: quantile(values, 0.5) },
     dissimilar: similarities.filter((s) => s.similarity < 0.95),
     codeBlocks: { ...code, ratio: ratio(code.equal, code.total) },
@@ -232,13 +252,17 @@ export function readPage(markdown: string, path: string): PageContent {
   return content;
 }
 
+/**
+ * Words (letters and digits, lower case) in order; a URL shown as text is one word, compared whole (markdown
+ * parsers disagree on how much of a run of nested, escaped links is link destination and how much text: such a
+ * run counts as what it is, one address, not as dozens of words).
+ */
 export function tokens(text: string): string[] {
-  return (
-    text
-      .normalize('NFKC')
-      .toLowerCase()
-      .match(/[\p{L}\p{N}]+/gu) ?? []
-  );
+  const out: string[] = [];
+  for (const m of text.normalize('NFKC').matchAll(/(https?:\/\/\S+)|[\p{L}\p{N}]+/gu)) {
+    out.push(m[1] ? m[1].replace(/[).,;:!?'"\]]+$/, '').toLowerCase() : m[0].toLowerCase());
+  }
+  return out;
 }
 
 /** 2·LCS / (|a| + |b|) over word tokens: 1 for the same words in the same order. */
@@ -262,12 +286,8 @@ function decodeEntities(text: string): string {
   });
 }
 
-function flatten(entries: NavEntry[]): NavEntry[] {
-  return entries.flatMap((e) => [e, ...flatten(e.children)]);
-}
-
-function urlVariants(urlPath: string): string[] {
-  const url = ORIGIN + urlPath;
+function urlVariants(urlPath: string, origin: string): string[] {
+  const url = origin + urlPath;
   if (url.endsWith('/')) return [url, `${url}index.html`];
   if (url.endsWith('/index.html')) return [url, url.slice(0, -'index.html'.length)];
   return [url];

@@ -83,8 +83,12 @@ export function parseSummary(text: string): SummaryEntry[] {
   for (const line of text.split('\n')) {
     const heading = /^##+\s+(.*)$/.exec(line);
     if (heading) group = heading[1]!.trim();
-    const item = /^(\s*)[*-]\s+\[(.*)\]\(([^)]+\.md)\)/.exec(line);
-    if (item) entries.push({ title: item[2]!, path: decodeURI(item[3]!), depth: Math.floor(item[1]!.length / 2), group });
+    // `* [Title](path.md)`, also with a link title (`(path.md "Title")`); an entry with an anchor points into a page
+    // listed already, and each page is listed once.
+    const item = /^(\s*)[*-]\s+\[(.*)\]\(<?([^)\s#>]+\.md)>?(?:\s+"[^"]*")?\)/.exec(line);
+    if (item && entries.some((e) => e.path === decodeURI(item[3]!))) continue;
+    // The link text is markdown: its backslash escapes (`wandb.log\\(\\)`) are not part of the title.
+    if (item) entries.push({ title: item[2]!.replace(/\\([!-/:-@[-`{-~])/g, '$1'), path: decodeURI(item[3]!), depth: Math.floor(item[1]!.length / 2), group });
   }
   return entries;
 }
@@ -102,10 +106,14 @@ function outputOf(generator: Generator, path: string): { file: string; urlPath: 
 }
 
 async function writeSources(generator: Generator, from: string, to: string, summary: SummaryEntry[]): Promise<void> {
+  // Only the pages of SUMMARY.md are published (as GitBook does): another `.md` could take a page's URL on the site
+  // (MkDocs builds `run-page.md` and `run-page/README.md` both to `run-page/index.html`).
+  const published = new Set(summary.map((e) => e.path));
   for (const file of await listFiles(from)) {
-    const target = join(to, assetPath(file));
+    const target = join(to, assetPath(file, generator));
+    if (file.endsWith('.md') && !published.has(file)) continue;
     await mkdir(dirname(target), { recursive: true });
-    if (file.endsWith('.md') && file !== 'SUMMARY.md') {
+    if (file.endsWith('.md')) {
       await writeFile(target, plainMarkdown(await readFile(join(from, file), 'utf8'), generator, file));
     } else if (!file.endsWith('.md')) {
       await cp(join(from, file), target);
@@ -113,7 +121,9 @@ async function writeSources(generator: Generator, from: string, to: string, summ
   }
   if (generator === 'honkit') {
     await writeFile(join(to, 'SUMMARY.md'), await readFile(join(from, 'SUMMARY.md'), 'utf8'));
-    await writeFile(join(to, 'book.json'), JSON.stringify({ title: 'Corpus', plugins: ['-sharing', '-fontsettings'] }));
+    // No search index: the import never reads it, and lunr's index of a page with a very long word (a hex
+    // transaction, a base64 blob) nests too deep for its JSON.stringify (BlockRazor's docs fail the build so).
+    await writeFile(join(to, 'book.json'), JSON.stringify({ title: 'Corpus', plugins: ['-sharing', '-fontsettings', '-search', '-lunr'] }));
   } else if (generator === 'mkdocs') {
     await writeFile(join(to, '..', 'mkdocs.yml'), mkdocsConfig(summary));
   } else {
@@ -177,9 +187,18 @@ async function build(generator: Generator, src: string, outDir: string): Promise
   }
 }
 
-/** GitBook keeps assets under `.gitbook/assets/`; MkDocs skips dot-directories, so every generator gets `assets/`. */
-function assetPath(path: string): string {
-  return path.replace(/^\.gitbook\/assets\//, 'assets/');
+/**
+ * GitBook keeps assets under `.gitbook/assets/`; MkDocs skips dot-directories, so every generator gets `assets/`.
+ * MyST (Sphinx) percent-encodes the spaces of a markdown image's path and then finds no such file, so Sphinx gets
+ * them as `-` (the page's reference is rewritten alike; the bytes are the same, which is what the measure compares).
+ */
+function assetPath(path: string, generator: Generator): string {
+  const moved = path.replace(/^\.gitbook\/assets\//, 'assets/');
+  return generator === 'sphinx' ? sphinxName(moved) : moved;
+}
+
+function sphinxName(path: string): string {
+  return path.replace(/ /g, '-');
 }
 
 const HINT_TYPES: Record<Generator, Record<string, string>> = {
@@ -202,7 +221,8 @@ export function plainMarkdown(text: string, generator: Generator, path: string):
       /^\[\^[^\]]+\]:[ \t]*(```[^\n]*\n)((?: {4}[^\n]*\n|\n)*?) {4}```[ \t]*$/gm,
       (_m, open: string, code: string) => `${open}${code.replace(/^ {4}/gm, '')}\`\`\``,
     );
-  const toAssets = (src: string): string => src.replace(/(^|\/)\.gitbook\/assets\//, '$1assets/');
+  // An HTML image's path may hold spaces, which a markdown image's may not: they are written `%20`.
+  const toAssets = (src: string): string => src.replace(/(^|\/)\.gitbook\/assets\//, '$1assets/').replace(/ /g, '%20');
   const out: string[] = [];
   const hints: { depth: number }[] = [];
   const hintStyles: string[] = [];
@@ -213,23 +233,29 @@ export function plainMarkdown(text: string, generator: Generator, path: string):
     if (generator === 'mkdocs') return '    '.repeat(hints.length);
     return '';
   };
+  // Python-Markdown's fenced code is only read at the left margin: MkDocs gets an indented one (in a list item)
+  // moved out to the margin, its lines dedented by the fence's indentation.
+  let fenceIndent = 0;
+  const dedent = (text: string): string => text.slice(Math.min(fenceIndent, /^ */.exec(text)![0].length));
   for (let line of body.split('\n')) {
     const fenceMark = /^\s*(```+|~~~+)/.exec(line);
     // Python-Markdown's fenced code does not nest in an admonition: MkDocs gets the code after it, then the rest.
     const lift = generator === 'mkdocs' && hints.length > 0;
     if (fence) {
       const closing = fenceMark !== null && fenceMark[1]!.startsWith(fence);
-      out.push((lift ? '' : prefix()) + line);
+      out.push((lift ? '' : prefix()) + dedent(line));
       if (closing) {
         fence = null;
+        if (fenceIndent > 0) out.push('');
         if (lift) out.push('', ...hintStyles.map((style, depth) => `${'    '.repeat(depth)}!!! ${style}`), '');
       }
       continue;
     }
     if (fenceMark) {
       fence = fenceMark[1]!;
-      if (lift) out.push('');
-      out.push((lift ? '' : prefix()) + line);
+      fenceIndent = generator === 'mkdocs' ? /^ */.exec(line)![0].length : 0;
+      if (lift || fenceIndent > 0) out.push('');
+      out.push((lift ? '' : prefix()) + dedent(line));
       continue;
     }
     const tag = /^\s*\{%\s*([\w-]+)(.*?)%\}\s*$/.exec(line);
@@ -278,6 +304,13 @@ export function plainMarkdown(text: string, generator: Generator, path: string):
       return `![${alt}](${toAssets(src)})`;
     });
     line = line.replace(/\]\(((?:\.\.\/)*)\.gitbook\/assets\//g, ']($1assets/');
+    // MyST looks a local image up by its path as written: a percent-encoded one (`image%20%2892%29.png`) is decoded
+    // to the name the file has on Sphinx's side (see assetPath).
+    if (generator === 'sphinx') {
+      line = line.replace(/(!\[[^\]]*\]\()((?:\.\.\/)*assets\/[^)\s]*%[0-9A-Fa-f]{2}[^)\s]*)\)/g, (_m, start: string, src: string) => {
+        return `${start}<${sphinxName(decodeURIComponentSafe(src))}>)`;
+      });
+    }
     // <details> is an HTML block: HonKit and MkDocs would show the markdown inside it as text.
     line = line.replace(/^\s*<\/?details>\s*$/, '').replace(/^\s*<summary>(.*)<\/summary>\s*$/, '**$1**');
     // Generators rewrite markdown links to pages, never the `href` of raw HTML: write the page's URL there.
@@ -304,10 +337,20 @@ export function generatorCode(generator: Generator, code: string): string {
     .split('\n')
     .map((line) => {
       let out = '';
-      for (const ch of line) out += ch === '\t' ? ' '.repeat(4 - (out.length % 4)) : ch;
+      // Python-Markdown expands a tab to the next multiple of 4 columns; HonKit's renderer (marked) puts 4 spaces for
+      // each tab wherever it is.
+      for (const ch of line) out += ch === '\t' ? ' '.repeat(generator === 'honkit' ? 4 : 4 - (out.length % 4)) : ch;
       return out.trim() === '' ? '' : out;
     })
     .join('\n');
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** The relative URL from the page at URL path `from` to the page at `to`. */

@@ -103,6 +103,29 @@ describe('file import', () => {
     expect(titles(revision)).toEqual(['Intro', 'guides', 'One']);
   });
 
+  it("moves a grouped zip's space files to the root's .gitbook/assets and its pages' paths to them with them", async () => {
+    const zip = zipSync({
+      'SUMMARY.md': strToU8('* [Top](README.md)\n* [Deep](guide/deep.md)\n'),
+      'README.md': strToU8('# Top\n\n![a](.gitbook/assets/a.png)\n'),
+      'guide/deep.md': strToU8(
+        '# Deep\n\n![a](../.gitbook/assets/a.png)\n\n{% file src="../.gitbook/assets/a.png" %}\n\n[not ours](../../.gitbook/assets/a.png)\n',
+      ),
+      '.gitbook/assets/a.png': PNG,
+    });
+    const { tree } = await filesToSourceTree([
+      { name: 'intro.md', bytes: strToU8('# Intro\n') },
+      { name: 'guides.zip', bytes: zip },
+    ]);
+    expect(tree.has('.gitbook/assets/guides/a.png')).toBe(true);
+    expect(await text(tree, 'guides/README.md')).toBe('# Top\n\n![a](../.gitbook/assets/guides/a.png)\n');
+    expect(await text(tree, 'guides/guide/deep.md')).toBe(
+      '# Deep\n\n![a](../../.gitbook/assets/guides/a.png)\n\n{% file src="../../.gitbook/assets/guides/a.png" %}\n\n[not ours](../../.gitbook/assets/a.png)\n',
+    );
+    const { revision } = await importTree(tree);
+    expect(revision.files.map((f) => f.path)).toEqual(['.gitbook/assets/guides/a.png']);
+    expect(markdownOf(revision, 'Deep')).toContain('![a](../../.gitbook/assets/guides/a.png)');
+  });
+
   it('refuses zip entries that leave the archive', async () => {
     for (const name of ['../evil.md', 'docs/../../evil.md', '/etc/passwd', 'C:/evil.md', 'a\\..\\..\\evil.md']) {
       const zip = zipSync({ 'ok.md': strToU8('# ok\n'), [name]: strToU8('x') });

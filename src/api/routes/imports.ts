@@ -46,13 +46,23 @@ export function checkImportUrl(value: unknown, name = 'url'): string {
   return url.href;
 }
 
-function checkSource(value: unknown): ImportRunSource {
+/** Bytes of all the files of one file import (each is converted in turn; what they make is held until the revision). */
+const MAX_IMPORT_RUN_BYTES = 512 * 1024 * 1024;
+
+/** The official spec's `files` of a file source: at most 50 storage keys. */
+const MAX_SOURCE_FILES = 50;
+
+function checkSourceShape(value: unknown): ImportRunSource {
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw badRequest('source is required: { type: "website", url } or { type: "file", files }');
   const s = value as Record<string, unknown>;
   if (s.type === 'website') return { type: 'website', url: checkImportUrl(s.url, 'source.url') };
   if (s.type === 'file') {
-    // TODO(lead): file imports run src/fileimport/ (engineer D's branch) once merged; until then they are refused clearly.
-    throw new HttpError(400, 'FILE_IMPORT_UNAVAILABLE', 'source.type "file" is not available on this server yet; import a website ({ type: "website", url })');
+    const files = s.files;
+    if (!Array.isArray(files) || files.length === 0 || files.some((f) => typeof f !== 'string' || f === ''))
+      throw badRequest('source.files must be a non-empty array of storage keys (from POST /v1/orgs/{organizationId}/storage/upload)');
+    if (files.length > MAX_SOURCE_FILES) throw badRequest(`source.files holds ${files.length} keys; at most ${MAX_SOURCE_FILES}`);
+    if (new Set(files).size !== files.length) throw badRequest('source.files names a key twice');
+    return { type: 'file', files: files as string[] };
   }
   throw badRequest('source.type must be "website" or "file"');
 }
@@ -72,34 +82,59 @@ export function importRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuild
     return run;
   }
 
+  /** A source; a file source's keys must name files of this organization whose bytes were uploaded. */
+  async function checkSource(organizationId: string, value: unknown): Promise<ImportRunSource> {
+    const source = checkSourceShape(value);
+    if (source.type === 'file') {
+      const found = await store.uploads.get(organizationId, source.files);
+      for (const key of source.files) {
+        const upload = found.get(key);
+        if (!upload) throw new HttpError(400, 'FILE_IMPORT_NOT_UPLOADED', `source.files: no uploaded file has the key ${JSON.stringify(key)}`);
+        if (!upload.blobHash)
+          throw new HttpError(
+            400,
+            'FILE_IMPORT_NOT_UPLOADED',
+            `source.files: the file ${JSON.stringify(key)} was not uploaded yet (PUT its bytes to the signed URL first)`,
+          );
+      }
+      const total = [...found.values()].reduce((n, u) => n + u.size, 0);
+      if (total > MAX_IMPORT_RUN_BYTES)
+        throw new HttpError(400, 'FILE_IMPORT_TOO_LARGE', `source.files hold ${total} bytes; one import takes at most ${MAX_IMPORT_RUN_BYTES}`);
+    }
+    return source;
+  }
+
   /** The target of a run: a space of the caller's organization, one of its open change requests, one of its pages. */
-  async function checkTarget(request: FastifyRequest, organizationId: string, value: unknown): Promise<{ space: SpaceRecord; changeRequestId: string | null }> {
+  async function checkTarget(
+    request: FastifyRequest,
+    organizationId: string,
+    value: unknown,
+  ): Promise<{ space: SpaceRecord; changeRequestId: string | null; pageId: string | null }> {
     if (!value || typeof value !== 'object' || Array.isArray(value)) throw badRequest('target is required: { space, changeRequest?, page? }');
     const t = value as Record<string, unknown>;
     if (typeof t.space !== 'string' || !t.space) throw badRequest('target.space is required');
     const space = await store.spaces.get(t.space);
     if (!space || space.organizationId !== organizationId) throw notFound(`space not found: ${t.space}`);
     let changeRequestId: string | null = null;
+    let revisionId = space.revisionId;
     if (t.changeRequest !== undefined && t.changeRequest !== null) {
       if (typeof t.changeRequest !== 'string') throw badRequest('target.changeRequest must be a change request id');
       const cr = await store.changeRequests.get(space.id, t.changeRequest);
       if (!cr) throw notFound(`change request not found: ${t.changeRequest}`);
       if (cr.status === 'merged' || cr.status === 'archived') throw badRequest(`change request ${cr.id} is ${cr.status}: import into an open one`);
       changeRequestId = cr.id;
+      revisionId = cr.revisionId;
     } else assertSpaceEditable(space);
+    let pageId: string | null = null;
     if (t.page !== undefined && t.page !== null) {
-      // TODO(lead): importing under one page needs the imported tree grafted into the base revision with its links
-      // re-resolved; refused clearly until then.
-      const revisionId = space.revisionId;
-      const exists = typeof t.page === 'string' && revisionId ? flattenPages(await store.revisions.pages(revisionId)).has(t.page) : false;
-      if (!exists) throw notFound(`page not found: ${String(t.page)}`);
-      throw new HttpError(
-        400,
-        'TARGET_PAGE_UNSUPPORTED',
-        'importing under a page (target.page) is not supported yet; import into the space or a change request',
-      );
+      // Under one page of the target's content (the primary content, or the change request's).
+      if (typeof t.page !== 'string' || t.page === '') throw badRequest('target.page must be a page id');
+      const page = revisionId ? flattenPages(await store.revisions.pages(revisionId)).get(t.page) : undefined;
+      if (!page) throw notFound(`page not found in the target${changeRequestId ? ` change request ${changeRequestId}` : ''}: ${t.page}`);
+      if (page.kind === 'link') throw new HttpError(400, 'TARGET_PAGE_IS_LINK', `target.page ${t.page} is a link; import under a document or a group`);
+      pageId = page.id;
     }
-    return { space, changeRequestId };
+    return { space, changeRequestId, pageId };
   }
 
   async function start(run: ImportRunRecord, reply: FastifyReply): Promise<void> {
@@ -118,9 +153,9 @@ export function importRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuild
     const auth = requireOrg(request, organizationId);
     await checkOrg(request, organizationId);
     const b = objectBody(request);
-    const { space, changeRequestId } = await checkTarget(request, organizationId, b.target);
-    const source = checkSource(b.source);
-    const run = await store.imports.create({ organizationId, spaceId: space.id, changeRequestId, source, createdBy: auth.tokenId });
+    const { space, changeRequestId, pageId } = await checkTarget(request, organizationId, b.target);
+    const source = await checkSource(organizationId, b.source);
+    const run = await store.imports.create({ organizationId, spaceId: space.id, changeRequestId, pageId, source, createdBy: auth.tokenId });
     await start(run, reply);
     return reply.status(201).send(importRunObject((await store.imports.get(organizationId, run.id)) ?? run, urls));
   });

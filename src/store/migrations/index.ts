@@ -13,6 +13,7 @@ import { migration as searchIndex } from './012_search_index.js';
 import { migration as importRuns } from './010_import_runs.js';
 import { migration as sites } from './011_sites.js';
 import { migration as spaceDefaultLevel } from './015_space_default_level.js';
+import { migration as storageUploads } from './016_storage_uploads.js';
 
 /**
  * Every migration, in order. To add one: create `NNN_name.ts` exporting `migration: Migration`
@@ -33,4 +34,5 @@ export const migrations: readonly Migration[] = [
   searchIndex,
   parseCache,
   spaceDefaultLevel,
+  storageUploads,
 ];
