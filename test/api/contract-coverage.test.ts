@@ -196,6 +196,16 @@ describe('every spec route Folio implements: success bodies validate strictly', 
     expect([runs.count, runs.items.length]).toEqual([2, 1]);
     await call('GET', `/v1/org/${org()}/imports/${pending.id}`);
     await call('POST', `/v1/org/${org()}/imports/${pending.id}/cancel`);
+    // A file import: a signed upload URL (the spec's storage route), the bytes PUT to it, a run over its key.
+    const bytes = new TextEncoder().encode('# Notes\n\nImported from a file.\n');
+    const signed = await call(
+      'POST',
+      `/v1/orgs/${org()}/storage/upload`,
+      { file: { name: 'notes.md', type: 'text/markdown', size: bytes.byteLength }, kind: 'import_file' },
+      201,
+    );
+    expect((await fetch(signed.url, { method: 'PUT', headers: { 'content-type': 'text/markdown' }, body: bytes })).status).toBe(200);
+    await call('POST', `/v1/org/${org()}/imports`, { source: { type: 'file', files: [signed.key] }, target: { space } }, 201);
   });
 
   it('sites: site spaces, share links, publishing, structure, search', async () => {
