@@ -1,7 +1,7 @@
 import type { Handle, State, Info } from 'mdast-util-to-markdown';
 import { defaultHandlers } from 'mdast-util-to-markdown';
 import type { Code, Parents } from 'mdast';
-import type { CodeSyntaxData } from '../style/code-fences.js';
+import { indentable, type CodeSyntaxData } from '../style/code-fences.js';
 
 type H = (node: Code, parent: Parents | undefined, state: State, info: Info) => string;
 const base = defaultHandlers.code as unknown as H;
@@ -15,7 +15,7 @@ const base = defaultHandlers.code as unknown as H;
 export const codeHandler: Handle = (node: Code, parent: Parents | undefined, state: State, info: Info) => {
   const data = (node.data ?? {}) as CodeSyntaxData;
   const raw = node.value ?? '';
-  if (data.indented && !node.lang && !node.meta && /[^ \r\n]/.test(raw) && !/^[\t ]*(?:[\r\n]|$)|(?:^|[\r\n])[\t ]*$/.test(raw)) {
+  if (data.indented && indentable(node)) {
     const exit = state.enter('codeIndented');
     const value = state.indentLines(raw, (line, _index, blank) => (blank ? '' : '    ') + line);
     exit();

@@ -19,6 +19,12 @@ export function defaultFence(value: string, char: '`' | '~'): string {
   return char.repeat(Math.max(longest + 1, 3));
 }
 
+/** Whether a code block has an indented form (a language, or a value blank or starting or ending with a blank line, has none). */
+export function indentable(node: Code): boolean {
+  const raw = node.value ?? '';
+  return !node.lang && !node.meta && /[^ \r\n]/.test(raw) && !/^[\t ]*(?:[\r\n]|$)|(?:^|[\r\n])[\t ]*$/.test(raw);
+}
+
 /** Record, on code blocks, syntax the serializer would not choose: an indented block, or another fence than the file's default one. */
 export function recordCodeSyntax(text: string, tree: Root, style: Style): void {
   const walk = (node: Nodes): void => {
@@ -31,7 +37,7 @@ export function recordCodeSyntax(text: string, tree: Root, style: Style): void {
     const m = /^ {0,3}(`{3,}|~{3,})/.exec(text.slice(start, start + 64));
     if (!m) {
       // An indented block's source starts with its indentation.
-      if (/^(?: {4}|\t| {0,3}\t)/.test(text.slice(start, start + 4))) ((node.data ??= {}) as CodeSyntaxData).indented = true;
+      if (/^(?: {4}|\t| {0,3}\t)/.test(text.slice(start, start + 4)) && indentable(node)) ((node.data ??= {}) as CodeSyntaxData).indented = true;
       return;
     }
     const fence = m[1]!;
