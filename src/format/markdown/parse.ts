@@ -15,6 +15,10 @@ import { BinaryContentError, PageTooLargeError } from './errors.js';
 import { blockTransforms } from './plugins/transforms.js';
 import { recordSpacing } from './style/spacing.js';
 import { recordListMarkers } from './style/list-markers.js';
+import { recordPlainDelimiters } from './style/plain-delimiters.js';
+import { recordLineEndings } from './style/line-endings.js';
+import { recordCellSpacing } from './style/table-cells.js';
+import { recordCodeSyntax } from './style/code-fences.js';
 
 const registry = defaultRegistry();
 const processor = unified().use(remarkParse).use(remarkGitbookGfm).use(remarkGitbookMath).use(remarkFrontmatter, ['yaml']).use(remarkLiquid, { registry });
@@ -41,6 +45,7 @@ export function parsePageFile(input: string, options: ParseOptions = {}): PageFi
     style.lineEnding = '\r\n';
     text = text.replace(/\r\n/g, '\n');
   }
+  const mixedLineEndings = recordLineEndings(text);
   const nul = text.indexOf('\u0000');
   const max = options.maxLength ?? DEFAULT_MAX_LENGTH;
   if (nul >= 0 || text.length > max) {
@@ -53,9 +58,13 @@ export function parsePageFile(input: string, options: ParseOptions = {}): PageFi
   for (const t of blockTransforms) t(tree, text);
 
   const detected = detectStyle(text, tree);
-  Object.assign(style, detected, { bom: style.bom, lineEnding: style.lineEnding });
+  Object.assign(style, detected, { bom: style.bom, lineEnding: style.lineEnding, mixedLineEndings });
   recordSpacing(tree, text);
   recordListMarkers(text, tree, style);
+  recordPlainDelimiters(text, tree, style);
+  recordCellSpacing(text, tree, style);
+  recordCodeSyntax(text, tree, style);
+  style.plainDelimitersRecorded = true;
 
   let frontMatter: FrontMatter | null = null;
   let index = 0;

@@ -1,6 +1,7 @@
 import type { Root, Parent, Literal, Data } from 'mdast';
 import type { FrontMatter } from './front-matter.js';
 import type { MarkdownWarning } from './warning.js';
+import type { MixedLineEndings } from './style/line-endings.js';
 
 export type { MarkdownWarning } from './warning.js';
 
@@ -94,6 +95,11 @@ export interface Style {
   escapeHash: boolean;
   /** Escape `~` in prose (`\~/.pgpass`, mdast default with GFM strikethrough) or write it plain where that re-parses the same. */
   escapeTilde: boolean;
+  /**
+   * Text nodes record which `*`/`_`/`` ` `` their source wrote plain (a parsed page): those are written
+   * back plain; without a record (a page built from a model), escaped pairs are relaxed by heuristics.
+   */
+  plainDelimitersRecorded: boolean;
   /** Escape every `_` in prose (`eth\\_send`), not only where it could start emphasis. */
   escapeUnderscore: 'always' | 'boundary';
   /** ASCII punctuation written backslash-escaped inside link/image destinations (legacy: `_~`). */
@@ -114,12 +120,16 @@ export interface Style {
   gtEntity: boolean;
   /** Apostrophes in image alt text written `&apos;` (a legacy exporter's HTML-encoded captions). */
   altApos: boolean;
+  /** Ampersands in image alt text written `&amp;` (the same exporter's HTML-encoded captions: `Build &amp; Deploy`). */
+  altAmp: boolean;
   /** List items with several blocks use "wide" markers (`*   `) with a 4-column indent. */
   listItemIndent: 'one' | 'tab' | 'mixed';
   /** Number of newlines ending the file (current: 1, legacy: 2). 0 when the file has no final newline. */
   trailingNewlines: number;
   /** Line ending of the file. */
   lineEnding: '\n' | '\r\n';
+  /** Line endings other than `\n` in a file that mixes them (see style/line-endings.ts); null otherwise. */
+  mixedLineEndings: MixedLineEndings | null;
   /** A byte-order mark at the start. */
   bom: boolean;
   /** Blank lines between the front matter and the body. */

@@ -42,3 +42,101 @@ describe('GitBook exporter rules Folio reproduces on re-serialization', () => {
     expect(relaxDelimiterEscapes('GIN\\*\\* \\*\\*可以支援', style)).toBe('GIN** **可以支援');
   });
 });
+
+describe('GitBook exporter syntax the tree does not keep, recorded in the model', () => {
+  it('delimiters GitBook wrote as its own marks stay plain, its literal ones stay escaped (2021 broken emphasis)', () => {
+    for (const text of [
+      // Broken emphasis around words glued to the previous word; literal underscores escaped around code.
+      '# T\n\nNote that weight labels apply to_positions_, not_lexemes_. If\\_`query`\\_is meaningful.\n\n',
+      // An escaped `_` closing after a plain opener, and the reverse.
+      '# T\n\nstored in the _`conn`\\_object, whether or not _`error`\\_ is `NULL`.\n\n',
+      // Literal strong runs around no text stay escaped; plain `****` before a link stays plain.
+      '# T\n\n_\\*\\*_默认情况下 `BackgroundWorker` \\*_`worker`_\\) X\\*@Y\n\n****[ALTER](https://x.org/a.html) — change\n\n',
+      // An empty code mark written as two backticks; `[` left over from a code mark broken by a blank line.
+      '# T\n\n| a | b |\n| :--- | :--- |\n| ``[`pg_authid`](pg\\_authid.md).oid | x |\n\nid_in: [String]\n',
+    ]) {
+      expect(reserialize(text)).toBe(text);
+    }
+    // Without a record (a page built from a model) literal delimiters are escaped.
+    const page = parsePageFile('# T\n\nv_something and v_ 開頭\n');
+    expect(reserialize('# T\n\nv_something and v_ 開頭\n')).toBe('# T\n\nv_something and v_ 開頭\n');
+    const walk = (n: { type: string; data?: unknown; children?: unknown[] }): void => {
+      delete n.data;
+      for (const c of (n.children ?? []) as Array<typeof n>) walk(c);
+    };
+    walk(page.document as never);
+    expect(serializePageFile(page)).toBe('# T\n\nv\\_something and v\\_ 開頭\n');
+  });
+
+  it('a recorded plain delimiter that would change the tree is escaped again', () => {
+    const page = parsePageFile('# T\n\n\\*a\\* and b\\_c\n');
+    const text = page.document.children[0] as { children: Array<{ data?: Record<string, unknown> }> };
+    text.children[0]!.data = { plainDelimiters: [0, 1] };
+    expect(serializePageFile(page)).toBe('# T\n\n\\*a\\* and b\\_c\n');
+  });
+
+  it('carriage returns in a file of line feeds are kept where they were', () => {
+    for (const text of [
+      '# T\n\n### Unlimited Access\n\n\rThe Dedicated Node.\n\r\n\n### Next\n',
+      '# T\n\n* Node Type: full nodes.\r\n* Region: two zones.\n* Client.\n',
+      '# T\n\nlast line without newline\r',
+    ]) {
+      expect(reserialize(text)).toBe(text);
+    }
+  });
+
+  it('a list item starting with a list has its marker alone on the line', () => {
+    const text = '# T\n\n*\n  * \\* / <> = \\~ ! @\n* next\n';
+    expect(reserialize(text)).toBe(text);
+  });
+
+  it('parentheses inside `<…>` destinations stay plain in a file that escapes them in raw destinations', () => {
+    const text = '# T\n\n![](<../../.gitbook/assets/image (53).png>)\n\nTry [GraphiQL](https://hub.example.org/graphql?query=space\\(id\\)%20x)\n';
+    expect(reserialize(text)).toBe(text);
+  });
+
+  it('`]` escapes inside link text are not evidence that prose escapes `]`', () => {
+    const text = '# T\n\nSee \\(a\\) and the footnote [\\[7\\]](#ft7).\n\n| f | `text` \\[ _`timezone`_ `text` ] |\n| :--- | :--- |\n| a | b |\n\n';
+    expect(reserialize(text)).toBe(text);
+  });
+
+  it('`>` in prose after inline content counts as plain text, not a blockquote marker', () => {
+    const text = '# T\n\nSee \\(a\\).\n\nChange it under _Options_ > _Display Radix_.\n\n';
+    expect(reserialize(text)).toBe(text);
+  });
+
+  it('unpadded table cells keep the spaces around their text', () => {
+    const text =
+      '# T\n\n| **Error code** | **Error information** |\n| :--- | :--- |\n| **`wrong signed message`** | Message did dont have his local clock sync.  |\n| a |  b |\n';
+    expect(reserialize(text)).toBe(text);
+  });
+
+  it('code blocks keep an indented form and a fence shorter than the default', () => {
+    for (const text of [
+      '# T\n\n2. Delete settings.xml\n\n    3. Open the software  \n    4. Collect the output.\n',
+      '# T\n\n```python\n"""Script.\n```bash\npip install x\n```\n\nAfter.\n',
+      '# T\n\n```js\na\n```\n\n~~~\nb\n~~~\n',
+    ]) {
+      expect(reserialize(text)).toBe(text);
+    }
+    // A recorded fence that a line of an edited value would close is not used.
+    const page = parsePageFile('# T\n\n```\n```bash\n```\n');
+    (page.document.children[0] as { value: string }).value = '```\nx';
+    expect(serializePageFile(page)).toBe('# T\n\n````\n```\nx\n````\n');
+  });
+
+  it('list items keep the indentation of their later blocks (2018 exporter: narrow marker, four-space blocks)', () => {
+    const text = '# T\n\n* MSPS \n\n    or MS/s\n\n    megasamples per second\n\n* kSPS\n\n    or kS/s\n';
+    expect(reserialize(text)).toBe(text);
+  });
+
+  it('a top-level list written indented keeps its indentation', () => {
+    const text = '# T\n\n6. *Stop:* end of the transaction\n  - Next State: return to Idle\n  - Done\n';
+    expect(reserialize(text)).toBe(text);
+  });
+
+  it('image alt text HTML-encoded by the exporter keeps `&amp;`', () => {
+    const text = '# T\n\n![Build &amp; Deploy Home](../.gitbook/assets/main.png)\n\n![Pick](a.png)\n';
+    expect(reserialize(text)).toBe(text);
+  });
+});

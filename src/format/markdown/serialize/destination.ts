@@ -46,12 +46,19 @@ export function destinationHandler(style: Style, type: 'link' | 'image' | 'defin
     return at < 0 ? out : out.slice(0, at) + out.slice(at).replace(/\\&/g, '&');
   };
   const withApos = (out: string): string => {
-    if (type !== 'image' || !style.altApos) return out;
-    return out.replace(/^!\[((?:\\.|[^\\\]])*)\]/, (_, label: string) => `![${label.replace(/'/g, '&apos;')}]`);
+    if (type !== 'image' || !(style.altApos || style.altAmp)) return out;
+    // HTML-encoded captions: `&` first (an escaped `\&` too), so that `&apos;` is not encoded again.
+    const encode = (label: string) => {
+      const amp = style.altAmp ? label.replace(/\\?&/g, '&amp;') : label;
+      return style.altApos ? amp.replace(/'/g, '&apos;') : amp;
+    };
+    return out.replace(/^!\[((?:\\.|[^\\\]])*)\]/, (_, label: string) => `![${encode(label)}]`);
   };
   return (node: Link | Image | Definition, parent: Parents | undefined, state: State, info: Info) => withApos(withAmp(outer(node, parent, state, info)));
   function outer(node: Link | Image | Definition, parent: Parents | undefined, state: State, info: Info): string {
-    const chars = [...style.destinationEscapes];
+    // Inside `<…>` parentheses need no escape and GitBook writes them plain (`<assets/image (53).png>`).
+    const angle = (node.data as { angle?: boolean } | undefined)?.angle ?? (/[\0- \u007F]/.test(node.url) || (!node.url && 'title' in node && !!node.title));
+    const chars = [...style.destinationEscapes].filter((c) => !(angle && (c === '(' || c === ')')));
     if (chars.length === 0 || !chars.some((c) => node.url.includes(c)) || /[\uE001-\uE0FF]/.test(node.url)) return inner(node, parent, state, info);
     const url = node.url;
     let swapped = url;

@@ -7,6 +7,7 @@ import remarkFrontmatter from 'remark-frontmatter';
 import type { Root, RootContent, Heading, PhrasingContent } from 'mdast';
 import type { PageFile } from '../types.js';
 import { toMarkdownOptions } from './handlers.js';
+import { applyLineEndings } from '../style/line-endings.js';
 
 export function serializeFromModel(page: PageFile): string {
   const { style } = page;
@@ -36,6 +37,7 @@ export function serializeFromModel(page: PageFile): string {
   let out = body + '\n'.repeat(style.trailingNewlines);
   if (body === '' && style.trailingNewlines === 0) out = '';
   if (style.lineEnding === '\r\n') out = out.replace(/\n/g, '\r\n');
+  else if (style.mixedLineEndings) out = applyLineEndings(out, style.mixedLineEndings);
   if (style.bom) out = '\uFEFF' + out;
   return out;
 }

@@ -6,7 +6,9 @@ import { listItemHandler } from './list-item.js';
 import { textHandler, markerUnsafe } from './text.js';
 import { destinationHandler, destinationUnsafe } from './destination.js';
 import { tableHandler } from './table.js';
-import { relaxDelimiterEscapes } from './delimiter-escapes.js';
+import { codeHandler } from './code.js';
+import { relaxDelimiterEscapes, relaxTildes, tree } from './delimiter-escapes.js';
+import { verifyPlainDelimiters } from './plain-delimiters.js';
 import { encodeAttentionAfterNaN } from './nan-reference.js';
 import { defaultHandlers } from 'mdast-util-to-markdown';
 
@@ -29,9 +31,20 @@ export const liquidTagHandler: Handle = (node: LiquidTag) => node.value;
 function withWhitespace(base: Handle, style: Style): Handle {
   return (node, parent, state, info) => {
     const data = (node.data ?? {}) as { indent?: string; trailingWhitespace?: string; blankLines?: string[] };
-    const out = encodeAttentionAfterNaN(relaxDelimiterEscapes(base(node, parent, state, info), style));
+    const written = verifyPlainDelimiters(state, tree, () => base(node, parent, state, info));
+    // A parsed page knows which delimiters its source wrote plain; only a page built from a model needs the heuristics.
+    const out = encodeAttentionAfterNaN(style.plainDelimitersRecorded ? relaxTildes(written, style) : relaxDelimiterEscapes(written, style));
     const blank = data.blankLines?.map((l) => l + '\n').join('') ?? '';
     return blank + (data.indent ?? '') + out + (data.trailingWhitespace ?? '');
+  };
+}
+
+/** A top-level list written indented in its source: every line keeps the indentation (style/spacing.ts). */
+function withListIndent(base: Handle): Handle {
+  return (node, parent, state, info) => {
+    const out = base(node, parent, state, info);
+    const indent = (node.data as { indent?: string } | undefined)?.indent;
+    return indent ? out.replace(/^(?=.)/gm, indent) : out;
   };
 }
 
@@ -96,6 +109,8 @@ export function toMarkdownOptions(style: Style): ToMarkdownOptions {
       image: destinationHandler(style, 'image'),
       definition: destinationHandler(style, 'definition'),
       table: tableHandler(style),
+      code: codeHandler,
+      list: withListIndent(defaultHandlers.list as Handle),
       paragraph: withWhitespace(defaultHandlers.paragraph as Handle, style),
       heading: withWhitespace(defaultHandlers.heading as Handle, style),
     } as never,

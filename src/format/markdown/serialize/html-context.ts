@@ -1,5 +1,6 @@
 import type { Nodes } from 'mdast';
 import type { State } from 'mdast-util-to-markdown';
+import { verifiedCandidate } from './verified-candidate.js';
 
 const VOID = new Set(['br', 'img', 'hr', 'input', 'source', 'wbr', 'col', 'area', 'embed', 'meta', 'link']);
 
@@ -43,40 +44,13 @@ export function htmlContent(value: string): string {
   return value.replace(/&/g, '&#x26;').replace(/</g, '&#x3C;');
 }
 
-const KEY = Symbol('htmlContent');
-type Mode = { used: boolean } | 'off';
-type Marked = State & { [KEY]?: Mode };
+const candidate = verifiedCandidate('htmlContent');
 
 /** Whether the text handler may write HTML content (and records that it did). */
-export function htmlContentAllowed(state: State): boolean {
-  const mode = (state as Marked)[KEY];
-  if (mode === undefined || mode === 'off') return false;
-  mode.used = true;
-  return true;
-}
+export const htmlContentAllowed = (state: State): boolean => candidate.allowed(state);
 
 /**
  * Run a phrasing serializer with HTML-content text allowed; when that was used and the result does
  * not re-parse (`tree`) like the fully escaped serialization, the escaped one wins.
  */
-export function verifyHtmlContent(state: State, tree: (markdown: string) => string, run: () => string): string {
-  const s = state as Marked;
-  if (s[KEY] !== undefined) return run();
-  const mode: Mode = { used: false };
-  s[KEY] = mode;
-  let candidate: string;
-  try {
-    candidate = run();
-  } finally {
-    delete s[KEY];
-  }
-  if (!mode.used) return candidate;
-  s[KEY] = 'off';
-  let escaped: string;
-  try {
-    escaped = run();
-  } finally {
-    delete s[KEY];
-  }
-  return candidate === escaped || tree(candidate) === tree(escaped) ? candidate : escaped;
-}
+export const verifyHtmlContent = (state: State, tree: (markdown: string) => string, run: () => string): string => candidate.verify(state, tree, run);

@@ -4,6 +4,8 @@ import type { Table, Parents } from 'mdast';
 import type { Style } from '../types.js';
 import { relaxTildes, tree } from './delimiter-escapes.js';
 import { verifyHtmlContent } from './html-context.js';
+import { verifyPlainDelimiters } from './plain-delimiters.js';
+import type { CellSpaceData } from '../style/table-cells.js';
 
 /**
  * Pipe tables. Current GitBook pads cells; the legacy exporter wrote unpadded rows with a
@@ -24,11 +26,14 @@ export function tableHandler(style: Style): Handle {
     const containerPhrasing = state.containerPhrasing;
     state.containerPhrasing = function (this: State, ...args: Parameters<State['containerPhrasing']>) {
       if (args[0].type !== 'tableCell') return containerPhrasing.apply(this, args);
-      return relaxTildes(
-        verifyHtmlContent(this, cellTree, () => containerPhrasing.apply(this, args)),
+      const space = pad ? undefined : (args[0].data as CellSpaceData | undefined)?.cellSpace;
+      const cell = relaxTildes(
+        verifyPlainDelimiters(this, cellTree, () => verifyHtmlContent(this, cellTree, () => containerPhrasing.apply(this, args))),
         style,
         cellTree,
       );
+      // The spaces of an unpadded cell beyond the one the handler writes on each side.
+      return space && cell !== '' ? space[0].slice(1) + cell + space[1].slice(1) : cell;
     } as State['containerPhrasing'];
     let out: string;
     try {

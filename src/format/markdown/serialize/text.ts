@@ -2,6 +2,7 @@ import type { Handle, State, Info } from 'mdast-util-to-markdown';
 import type { Text } from 'mdast';
 import type { Style } from '../types.js';
 import { insideInlineHtml, rawSafe, htmlContent, htmlContentAllowed } from './html-context.js';
+import { writePlainDelimiters } from './plain-delimiters.js';
 
 const MARK = '\uE000';
 const MARK_REF = '&#xE000;';
@@ -22,6 +23,7 @@ export function textHandler(style: Style): Handle {
     let out: string;
     if (style.escapeUnderscore !== 'always' || !value.includes('_') || value.includes(MARK)) out = state.safe(value, info);
     else out = state.safe(value.replaceAll('_', MARK), info).replaceAll(MARK_REF, '\\_');
+    out = writePlainDelimiters(out, node, state);
     if (style.escapeAmpersand === 'reference' && out.includes('\\&')) {
       out = out.replace(/\\&(?!#x?[0-9a-f]+;|#\d+;|[a-z][a-z0-9]*;)/gi, '&');
     }

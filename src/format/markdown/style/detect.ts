@@ -25,6 +25,7 @@ export function currentStyle(): Style {
     escapeHash: false,
     escapeTilde: true,
     escapeUnderscore: 'always',
+    plainDelimitersRecorded: false,
     destinationEscapes: '',
     destinationAmpersand: 'escaped',
     escapeAmpersand: 'always',
@@ -34,9 +35,11 @@ export function currentStyle(): Style {
     ltEntityAlways: false,
     gtEntity: false,
     altApos: false,
+    altAmp: false,
     listItemIndent: 'mixed',
     trailingNewlines: 1,
     lineEnding: '\n',
+    mixedLineEndings: null,
     bom: false,
     blankAfterFrontMatter: 1,
     blankAfterTitle: 1,
@@ -97,11 +100,11 @@ export function detectStyle(text: string, tree: Root): Style {
   const fences: Counts<'`' | '~'> = {};
 
   const esc = newEscapeCounts();
-  const alt = { apos: 0, aposPlain: 0 };
+  const alt = { apos: 0, aposPlain: 0, amp: 0, ampPlain: 0 };
   const destEsc = new Set<string>();
   const destAmp = { escaped: 0, plain: 0 };
   const trailingBackslash = { escaped: 0, plain: 0 };
-  const visit = (node: Nodes, parent: Nodes | null): void => {
+  const visit = (node: Nodes, parent: Nodes | null, inLabel: boolean): void => {
     const start = node.position?.start.offset;
     const end = node.position?.end.offset;
     if (start !== undefined && end !== undefined) {
@@ -128,7 +131,7 @@ export function detectStyle(text: string, tree: Root): Style {
             !insideInlineHtml(parent ?? undefined, node) &&
             !(parent?.type === 'link' && src === (parent as { url: string }).url.replace(/^mailto:/, '') && text[start - 1] === '<')
           )
-            countEscapes(src, esc, parent?.type === 'tableCell');
+            countEscapes(src, esc, parent?.type === 'tableCell', inLabel, text.slice(text.lastIndexOf('\n', start - 1) + 1, start));
           break;
         case 'link':
         case 'image':
@@ -139,6 +142,8 @@ export function detectStyle(text: string, tree: Root): Style {
             for (const e of label.matchAll(/\\?\|/g)) e[0].length === 2 ? esc.pipeEscaped++ : esc.pipePlain++;
             alt.apos += label.split('&apos;').length - 1;
             alt.aposPlain += label.split("'").length - 1;
+            alt.amp += label.split('&amp;').length - 1;
+            alt.ampPlain += label.split(/&(?!#?\w+;)/).length - 1;
           }
           const m = /\]\(\s*(<[^>]*>|[^\s)]+(?:\([^\s)]*\)[^\s)]*)*)/.exec(src) ?? /\]:\s*(\S+)/.exec(src);
           if (m) {
@@ -195,9 +200,11 @@ export function detectStyle(text: string, tree: Root): Style {
         }
       }
     }
-    if ('children' in node) for (const c of node.children as Nodes[]) visit(c, node);
+    // A link's text is a label: a `]` there is escaped whatever the file's prose does.
+    const label = inLabel || node.type === 'link' || node.type === 'linkReference';
+    if ('children' in node) for (const c of node.children as Nodes[]) visit(c, node, label);
   };
-  visit(tree, null);
+  visit(tree, null, false);
   // Tables whose padding differs from the file's majority keep their own.
   const tablePaddingStyle = tablePadded + tableUnpadded === 0 ? null : tablePadded >= tableUnpadded;
   const tidy = (node: Nodes): void => {
@@ -220,8 +227,8 @@ export function detectStyle(text: string, tree: Root): Style {
   const era = signals.legacy > signals.current ? 'legacy' : 'current';
   const base = era === 'legacy' ? legacyStyle() : currentStyle();
 
-  let trailing = 0;
-  for (let i = text.length - 1; i >= 0 && text[i] === '\n'; i--) trailing++;
+  // Line endings ending the file (a file of `\n` may end with a carriage return GitBook kept in its text).
+  const trailing = /(?:\r\n|\r|\n)*$/.exec(text)![0].match(/\r\n|\r|\n/g)?.length ?? 0;
 
   const rule = [...rules.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
   const style: Style = {
@@ -249,6 +256,7 @@ export function detectStyle(text: string, tree: Root): Style {
     escapeTrailingBackslash:
       trailingBackslash.escaped + trailingBackslash.plain === 0 ? base.escapeTrailingBackslash : trailingBackslash.escaped >= trailingBackslash.plain,
     altApos: alt.apos > alt.aposPlain,
+    altAmp: alt.amp > alt.ampPlain,
     namedEntities: esc.ltEntity + esc.ltEscaped === 0 ? base.namedEntities : esc.ltEntity > esc.ltEscaped,
     ltEntityAlways: esc.ltEntity > 0 && esc.ltPlain === 0 && esc.ltEntity > esc.ltEscaped,
     gtEntity: esc.gtEntity + esc.gtPlain === 0 ? base.gtEntity : esc.gtEntity >= esc.gtPlain,
@@ -290,7 +298,7 @@ function newEscapeCounts() {
 type EscapeCounts = ReturnType<typeof newEscapeCounts>;
 
 /** Count escaped vs. literal `(`/`)`, `]` and intra-word `_` in the source of a text node. */
-function countEscapes(src: string, c: EscapeCounts, inTableCell = false): void {
+function countEscapes(src: string, c: EscapeCounts, inTableCell = false, inLabel = false, linePrefix = ''): void {
   // A plain `_` at a word boundary is a legacy exporter's broken emphasis marker (`to_positions_,`):
   // the intra-word `_` of the same run of text are such markers too, not evidence of `boundary` escaping.
   const brokenMarkers = /(^|[^\\\p{L}\p{N}])_|_($|[^\p{L}\p{N}])/u.test(src.replace(/\\./g, 'x'));
@@ -299,8 +307,9 @@ function countEscapes(src: string, c: EscapeCounts, inTableCell = false): void {
     if (ch === '\\' && i + 1 < src.length) {
       const n = src[i + 1]!;
       if (n === '(' || n === ')') c.parenEscaped++;
-      else if (n === ']') c.bracketEscaped++;
-      else if (n === '<') c.ltEscaped++;
+      else if (n === ']') {
+        if (!inLabel) c.bracketEscaped++;
+      } else if (n === '<') c.ltEscaped++;
       else if (n === '|' && !inTableCell) c.pipeEscaped++;
       else if (n === '#' && i > 0 && src[i - 1] !== '\n')
         c.hashEscaped++; // at a line start the escape is syntax
@@ -314,15 +323,19 @@ function countEscapes(src: string, c: EscapeCounts, inTableCell = false): void {
     if (ch === '&' && src.startsWith('&lt;', i)) c.ltEntity++;
     if (ch === '<') c.ltPlain++;
     if (ch === '&' && src.startsWith('&gt;', i)) c.gtEntity++;
-    // A `>` after only spaces and `>` on its line is a blockquote marker, not text.
-    if (ch === '>' && /[^\s>]/.test(src.slice(src.lastIndexOf('\n', i - 1) + 1, i))) c.gtPlain++;
+    // A `>` after only spaces and `>` on its line is a blockquote marker, not text (the line may start before the text).
+    if (ch === '>') {
+      const nl = src.lastIndexOf('\n', i - 1);
+      if (/[^\s>]/.test(nl >= 0 ? src.slice(nl + 1, i) : linePrefix + src.slice(0, i))) c.gtPlain++;
+    }
     if (ch === '{' && (src[i + 1] === '%' || src[i + 1] === '{')) c.liquidPlain++;
     if (ch === '|' && !inTableCell) c.pipePlain++;
     if (ch === '#' && i > 0 && src[i - 1] !== '\n') c.hashPlain++;
     if (ch === '~') c.tildePlain++;
     if (ch === '(' || ch === ')') c.parenPlain++;
-    else if (ch === ']') c.bracketPlain++;
-    else if (ch === '&' && /[A-Za-z#]/.test(src[i + 1] ?? '') && !/^&(#x?[0-9a-f]+|[a-z][a-z0-9]*);/i.test(src.slice(i, i + 12))) c.ampPlain++;
+    else if (ch === ']') {
+      if (!inLabel) c.bracketPlain++;
+    } else if (ch === '&' && /[A-Za-z#]/.test(src[i + 1] ?? '') && !/^&(#x?[0-9a-f]+|[a-z][a-z0-9]*);/i.test(src.slice(i, i + 12))) c.ampPlain++;
     else if (ch === '_' && !brokenMarkers && /[\p{L}\p{N}]/u.test(src[i - 1] ?? '') && /[\p{L}\p{N}]/u.test(src[i + 1] ?? '')) c.underscorePlain++;
   }
 }

@@ -39,10 +39,30 @@ export function recordListMarkers(text: string, tree: Root, style: Style): void 
       if (m[4]!.length > 4) return; // indented code inside the item: width is 1 space
       const expected = ruleMarkerWidth(style, bulletText.length, item);
       if (width !== expected) ((item.data ??= {}) as Record<string, unknown>).markerWidth = width;
+      recordContentIndent(text, item, width);
     });
     const expectedMarker = list.ordered ? style.orderedDelimiter : null;
     if (firstMarker !== null && expectedMarker !== null && firstMarker !== expectedMarker) ((list.data ??= {}) as Record<string, unknown>).marker = firstMarker;
     if (firstMarker !== null && !list.ordered && firstMarker !== style.bullet) ((list.data ??= {}) as Record<string, unknown>).marker = firstMarker;
   };
   walk(tree);
+}
+
+/**
+ * GitBook's 2018 exporter wrote a narrow marker (`* MSPS`) but indented the item's later blocks by four
+ * (`    or MS/s`); the parse strips the extra spaces, so an item whose blocks after the first start
+ * further right than its marker width (by less than a code indent) records that indentation.
+ */
+function recordContentIndent(text: string, item: ListItem, width: number): void {
+  const second = item.children[1];
+  const column = second?.position?.start.column;
+  const line = second?.position?.start.line;
+  if (!second || column === undefined || line === undefined || !item.position || line === item.position.start.line) return;
+  const indent = column - item.position.start.column;
+  if (indent <= width || indent >= width + 4) return;
+  // Indented code would take the extra spaces as content; every later block must start at that column.
+  const unfenced = (n: Nodes) => n.type === 'code' && n.position?.start.offset !== undefined && !/^[`~]/.test(text.slice(n.position.start.offset));
+  if (item.children.some(unfenced)) return;
+  if (item.children.slice(1).some((c) => c.position?.start.column !== column)) return;
+  ((item.data ??= {}) as Record<string, unknown>).contentIndent = indent;
 }

@@ -59,6 +59,11 @@ export function recordSpacing(tree: Root, text: string): void {
           ((c.data ??= {}) as Record<string, unknown>).indent = ' '.repeat(c.position.start.column - 1);
         }
       }
+      // A top-level list written indented (`  - Next State` after an ordered item it is not nested in): every item at that column.
+      if (c.type === 'list' && node.type === 'root' && c.position && c.position.start.column > 1 && c.position.start.column <= 4) {
+        const column = c.position.start.column;
+        if (c.children.every((item) => item.position?.start.column === column)) ((c.data ??= {}) as Record<string, unknown>).indent = ' '.repeat(column - 1);
+      }
       walk(c as Nodes);
     }
   };
