@@ -158,9 +158,14 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       if (remoteHead && synced && syncedFound) {
         // What Folio changed since the synced commit, checked against what the remote changed since.
         const syncedTree = await readTree(cache, synced, { maxFileBytes: config.gitMaxFileBytes });
-        // The model that corresponds to the synced tree (unchanged pages keep their bytes); none when unknown.
+        // The model that corresponds to the synced tree (unchanged pages keep their bytes); none when unknown. Export reads
+        // only its pages' and files' git paths (what it may delete): its page bodies are not read.
         const baseModel =
-          syncedRevisionId === revisionId ? loaded?.model : syncedRevisionId ? (await loadRevisionModel(store, syncedRevisionId))?.model : undefined;
+          syncedRevisionId === revisionId
+            ? loaded?.model
+            : syncedRevisionId
+              ? (await loadRevisionModel(store, syncedRevisionId, { bodies: false }))?.model
+              : undefined;
         const built = await exportRevision(model, syncedTree, { readBlob: readBlobBytes, codec: ctx.pageCodec(), ...(baseModel ? { base: baseModel } : {}) });
         changes = built.changes;
         warnings = built.warnings;
