@@ -130,7 +130,11 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       }
 
       progress.update({ phase: 'building tree' });
-      const loaded = await loadRevisionModel(store, revisionId);
+      // The revision (from the store) and the remote's tree (from the cache) are read at the same time.
+      const [loaded, remoteTree] = await Promise.all([
+        loadRevisionModel(store, revisionId),
+        remoteHead ? readTree(cache, remoteHead, { maxFileBytes: config.gitMaxFileBytes }) : Promise.resolve<SourceTree>(new Map()),
+      ]);
       lap('load');
       const model: RevisionModel = loaded?.model ?? (await importTree(new Map(), { projectDirectory: request.projectDirectory })).revision;
       const readBlobBytes = async (oid: string): Promise<Uint8Array> => {
@@ -140,8 +144,6 @@ export function createGitExportActivity(ctx: GitSyncContext) {
         if (!bytes) throw gitFailure('BLOB_UNAVAILABLE', `no bytes stored for blob ${oid}`, { nonRetryable: true });
         return bytes;
       };
-      const remoteTree: SourceTree = remoteHead ? await readTree(cache, remoteHead, { maxFileBytes: config.gitMaxFileBytes }) : new Map();
-      lap('tree');
 
       let changes: Map<string, Uint8Array | null>;
       let conflicts: string[] = [];
@@ -157,7 +159,8 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       }
       if (remoteHead && synced && syncedFound) {
         // What Folio changed since the synced commit, checked against what the remote changed since.
-        const syncedTree = await readTree(cache, synced, { maxFileBytes: config.gitMaxFileBytes });
+        // Usually the remote did not move since: the same tree, read once.
+        const syncedTree = synced === remoteHead ? remoteTree : await readTree(cache, synced, { maxFileBytes: config.gitMaxFileBytes });
         // The model that corresponds to the synced tree (unchanged pages keep their bytes); none when unknown. Export reads
         // only its pages' and files' git paths (what it may delete): its page bodies are not read.
         const baseModel =

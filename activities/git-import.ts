@@ -95,7 +95,12 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       }
 
       progress.update({ phase: 'reading tree' });
-      const tree = await readTree(cache, head, { maxFileBytes: config.gitMaxFileBytes });
+      // The commit's tree (from the cache) and the previous revision's records (from the store) are read at the same
+      // time; the records without their page bodies: a reused page keeps its stored body by hash.
+      const [tree, previous] = await Promise.all([
+        readTree(cache, head, { maxFileBytes: config.gitMaxFileBytes }),
+        primary ? loadRevisionModel(store, primary.id, { bodies: false }) : Promise.resolve(null),
+      ]);
       const projectDir = request.projectDirectory;
       for (const [p, entry] of tree) {
         if (isWithin(p, projectDir) && entry.size !== undefined && entry.size > config.gitMaxFileBytes)
@@ -118,9 +123,6 @@ export function createGitImportActivity(ctx: GitSyncContext) {
         });
       }
 
-      // The previous revision's records without its page bodies: a reused page keeps its stored body by hash.
-      const previous = primary ? await loadRevisionModel(store, primary.id, { bodies: false }) : null;
-      lap('previous');
       const codec = ctx.cachedPageCodec(space.organizationId);
       const imported = await importTree(counted, {
         projectDirectory: projectDir,
