@@ -143,7 +143,11 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       }
 
       progress.update({ phase: 'building tree' });
-      const loaded = await loadRevisionModel(store, revisionId);
+      // The revision (from the store) and the base branch's tree (from the cache) are read at the same time.
+      const [loaded, remoteTree] = await Promise.all([
+        loadRevisionModel(store, revisionId),
+        baseHead ? readTree(cache, baseHead, { maxFileBytes: config.gitMaxFileBytes }) : Promise.resolve<SourceTree>(new Map()),
+      ]);
       lap('load');
       let model: RevisionModel = loaded?.model ?? (await importTree(new Map(), { projectDirectory: request.projectDirectory })).revision;
       const readBlobBytes = async (oid: string): Promise<Uint8Array> => {
@@ -153,7 +157,6 @@ export function createGitExportActivity(ctx: GitSyncContext) {
         if (!bytes) throw gitFailure('BLOB_UNAVAILABLE', `no bytes stored for blob ${oid}`, { nonRetryable: true });
         return bytes;
       };
-      const remoteTree: SourceTree = baseHead ? await readTree(cache, baseHead, { maxFileBytes: config.gitMaxFileBytes }) : new Map();
       // A space none of whose content came from a repository takes the target's layout: the `.gitbook.yaml` of the
       // request's project directory (root, structure), so its files land where the repository keeps its docs.
       const fromGit =
@@ -179,10 +182,16 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       }
       if (baseHead && synced && syncedFound) {
         // What Folio changed since the synced commit, checked against what the remote changed since.
-        const syncedTree = await readTree(cache, synced, { maxFileBytes: config.gitMaxFileBytes });
-        // The model that corresponds to the synced tree (unchanged pages keep their bytes); none when unknown.
+        // Usually the remote did not move since: the same tree, read once.
+        const syncedTree = synced === baseHead ? remoteTree : await readTree(cache, synced, { maxFileBytes: config.gitMaxFileBytes });
+        // The model that corresponds to the synced tree (unchanged pages keep their bytes); none when unknown. Export reads
+        // only its pages' and files' git paths (what it may delete): its page bodies are not read.
         const baseModel =
-          syncedRevisionId === revisionId ? loaded?.model : syncedRevisionId ? (await loadRevisionModel(store, syncedRevisionId))?.model : undefined;
+          syncedRevisionId === revisionId
+            ? loaded?.model
+            : syncedRevisionId
+              ? (await loadRevisionModel(store, syncedRevisionId, { bodies: false }))?.model
+              : undefined;
         const built = await exportRevision(model, syncedTree, { readBlob: readBlobBytes, codec: ctx.pageCodec(), ...(baseModel ? { base: baseModel } : {}) });
         changes = built.changes;
         warnings = built.warnings;

@@ -5,17 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { ApplicationFailure } from '@temporalio/activity';
-import {
-  fetchRef,
-  getTrailer,
-  hasObject,
-  readCommit,
-  readTree,
-  remoteRefCommit,
-  GitCancelledError,
-  GitFileTooLargeError,
-  type SourceTree,
-} from '../src/git/index.js';
+import { fetchRef, getTrailer, readCommit, readTree, remoteRefCommit, GitCancelledError, GitFileTooLargeError, type SourceTree } from '../src/git/index.js';
 import { documents, importTree, NoContentError } from '../src/format/index.js';
 import { isWithin } from '../src/revision/is-within.js';
 import { describeWarnings, reportWarnings } from '../src/gitsync/warnings.js';
@@ -138,7 +128,12 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       }
 
       progress.update({ phase: 'reading tree' });
-      const tree = await readTree(cache, head, { maxFileBytes: config.gitMaxFileBytes });
+      // The commit's tree (from the cache) and the previous revision's records (from the store) are read at the same
+      // time; the records without their page bodies: a reused page keeps its stored body by hash.
+      const [tree, previous] = await Promise.all([
+        readTree(cache, head, { maxFileBytes: config.gitMaxFileBytes }),
+        primary ? loadRevisionModel(store, primary.id, { bodies: false }) : Promise.resolve(null),
+      ]);
       const projectDir = request.projectDirectory;
       for (const [p, entry] of tree) {
         if (isWithin(p, projectDir) && entry.size !== undefined && entry.size > config.gitMaxFileBytes)
@@ -161,15 +156,10 @@ export function createGitImportActivity(ctx: GitSyncContext) {
         });
       }
 
-      const previous = primary ? await loadRevisionModel(store, primary.id) : null;
-      let previousTree: SourceTree = new Map();
-      if (previous && baseCommit && (await hasObject(cache, baseCommit)))
-        previousTree = await readTree(cache, baseCommit, { maxFileBytes: config.gitMaxFileBytes });
-      lap('previous');
       const codec = ctx.cachedPageCodec(space.organizationId);
       const imported = await importTree(counted, {
         projectDirectory: projectDir,
-        ...(previous ? { previous: { revision: previous.model, tree: previousTree } } : {}),
+        ...(previous ? { previous: { revision: previous.model } } : {}),
         limits: { maxPages: config.gitMaxPages },
         codec,
       });
@@ -181,6 +171,12 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       const warnings = imported.warnings.length > 0 ? reportWarnings(imported.warnings) : undefined;
       progress.update({ phase: 'storing', filesRead, pagesParsed: imported.stats.parsed });
 
+      // Pages reused from the previous revision: the body it stored (their markdown was not read).
+      const textBodies = new Map<string, { hash: string }>();
+      for (const [pageId, fromId] of imported.reusedFrom) {
+        const hash = previous?.bodyHashes.get(fromId);
+        if (hash) textBodies.set(pageId, { hash });
+      }
       // Pages kept as raw bytes (too large, not UTF-8, binary): their bytes become the page body, as they are.
       const rawPageBytes = new Map<string, Uint8Array | { hash: string }>();
       for (const page of documents(imported.revision.pages)) {
@@ -225,6 +221,7 @@ export function createGitImportActivity(ctx: GitSyncContext) {
           idempotencyKey,
           fileBytes,
           rawPageBytes,
+          textBodies,
         }),
       );
       if (!request.standalone) {

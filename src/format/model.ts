@@ -221,8 +221,8 @@ export interface ImportLimits {
 export interface ImportOptions {
   /** Project directory inside the repository (`''` or undefined = root). */
   projectDirectory?: string;
-  /** Revision imported from an earlier tree: unchanged page blobs are reused without reading them. */
-  previous?: { revision: RevisionModel; tree: SourceTree };
+  /** Revision imported from an earlier tree: unchanged page blobs are reused without reading them. (`tree`, that earlier tree, is not read.) */
+  previous?: { revision: RevisionModel; tree?: SourceTree };
   limits?: ImportLimits;
   /** Where pages are parsed (default: in this thread). A page over its budget is kept untouched (FORMAT_PAGE_TOO_COMPLEX). */
   codec?: import('./page-codec-runner.js').PageCodecRunner;
@@ -243,6 +243,8 @@ export interface ImportResult {
   revision: RevisionModel;
   warnings: import('./errors.js').FormatWarning[];
   stats: ImportStats;
+  /** Page id → id of the `previous` page whose content (markdown and derived fields) it took without reading its blob. */
+  reusedFrom: Map<string, string>;
 }
 
 export interface ExportOptions {

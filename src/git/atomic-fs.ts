@@ -17,10 +17,27 @@ async function writeFileAtomic(file: string, data: string | Uint8Array, options?
   }
 }
 
+/**
+ * isomorphic-git probes its client with `readFile()` (no path) on every call, twice, to tell a promise API from a
+ * callback one: answered with a promise rejected with one shared error, without going to the disk or building an error.
+ */
+const NO_PATH: NodeJS.ErrnoException = Object.assign(new TypeError('readFile: no path given'), { code: 'ERR_INVALID_ARG_TYPE' });
+
+export function isProbe(file: unknown): boolean {
+  return file === undefined;
+}
+
+export function probeAnswer(): Promise<never> {
+  return Promise.reject(NO_PATH);
+}
+
+const readFile = ((file: Parameters<typeof fsp.readFile>[0], options?: Parameters<typeof fsp.readFile>[1]) =>
+  isProbe(file) ? probeAnswer() : fsp.readFile(file, options)) as typeof fsp.readFile;
+
 /** An isomorphic-git `fs` client (promise API) with atomic writes. */
 export const atomicFs = {
   promises: {
-    readFile: fsp.readFile,
+    readFile,
     writeFile: writeFileAtomic,
     unlink: fsp.unlink,
     readdir: fsp.readdir,

@@ -15,6 +15,7 @@ import { atomicFs } from './atomic-fs.js';
 import { splitUrlCredentials } from '../net/url-credentials.js';
 import { spaceCacheDir, type CacheScope } from './cache-layout.js';
 import { GitCacheLockedError } from './errors.js';
+import { forgetObjectSizes } from './object-size.js';
 import { forgetReadFs } from './read-fs.js';
 
 export interface RepoCache {
@@ -47,11 +48,30 @@ export function cacheKey(input: CacheKeyInput): string {
   return createHash('sha256').update(`${url}\n${input.ref}`).digest('hex').slice(0, 32);
 }
 
+/**
+ * isomorphic-git's object cache (the pack indexes it parsed, the packfiles it read) of the most recently opened caches,
+ * by git directory: the next operation on the same space's cache does not read and parse its packs again. Packs are
+ * immutable and a fetch adds new ones under new names (found by the reading client, `read-fs.ts`); a removed cache's
+ * entry is dropped (`removeCache`). Few are kept: each holds its packfiles in memory.
+ */
+const objectCaches = new Map<string, object>();
+const KEPT_OBJECT_CACHES = 2;
+
+function objectCacheOf(gitdir: string): object {
+  let kept = objectCaches.get(gitdir);
+  if (kept) objectCaches.delete(gitdir);
+  else kept = {};
+  objectCaches.set(gitdir, kept);
+  if (objectCaches.size > KEPT_OBJECT_CACHES) objectCaches.delete(objectCaches.keys().next().value!);
+  return kept;
+}
+
 /** Opens (creating and initialising when needed) the space's bare repository cache for a remote. */
 export async function openCache(options: CacheKeyInput & { root: string; scope: CacheScope }): Promise<RepoCache> {
   const root = spaceCacheDir(options.root, options.scope);
   const key = cacheKey(options);
-  const cache: RepoCache = { key, gitdir: path.join(root, key), root, objectCache: {} };
+  const gitdir = path.join(root, key);
+  const cache: RepoCache = { key, gitdir, root, objectCache: objectCacheOf(gitdir) };
   await fsp.mkdir(root, { recursive: true });
   try {
     await fsp.access(path.join(cache.gitdir, 'config'));
@@ -78,8 +98,11 @@ export async function removeCache(cache: RepoCache): Promise<void> {
     await fsp.rm(trash, { recursive: true, force: true });
   });
   // Nothing of the removed directory is served from memory afterwards: isomorphic-git's packfile cache, the reading client.
-  for (const key of Reflect.ownKeys(cache.objectCache)) delete (cache.objectCache as Record<PropertyKey, unknown>)[key];
+  for (const objects of [cache.objectCache, objectCaches.get(cache.gitdir)])
+    for (const key of Reflect.ownKeys(objects ?? {})) delete (objects as Record<PropertyKey, unknown>)[key];
+  objectCaches.delete(cache.gitdir);
   forgetReadFs(cache);
+  forgetObjectSizes(cache.gitdir);
 }
 
 export interface LockOptions {

@@ -2,11 +2,14 @@
  * An object's size without reading it: from a loose object's header, or from its pack entry
  * (the entry header for whole objects, the delta header's result size for deltas). Lets
  * `readTree` report sizes and `readBlob` refuse oversized blobs before inflating them.
+ * A size found is remembered by git directory (an object id names its content: its size never changes), so the next
+ * operation on the same cache reads only the entries of new objects.
  */
 import { open, readdir, readFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { constants, inflateSync } from 'node:zlib';
-import type { RepoCache } from './cache.js';
+/** What the size readers need of a cache: its git directory (no import of the cache module, which uses this one). */
+type RepoCache = { readonly gitdir: string };
 
 interface PackIndex {
   pack: string;
@@ -18,6 +21,26 @@ interface State {
 }
 
 const states = new WeakMap<RepoCache, State>();
+
+/** Sizes found, by git directory (each a space's cache): the most recently used caches only. */
+const knownSizes = new Map<string, Map<string, number>>();
+const KNOWN_SIZE_CACHES = 32;
+/** Reads of pack entry headers in flight at once. */
+const READ_LANES = 8;
+
+function knownSizesOf(gitdir: string): Map<string, number> {
+  let sizes = knownSizes.get(gitdir);
+  if (sizes) knownSizes.delete(gitdir);
+  else sizes = new Map();
+  knownSizes.set(gitdir, sizes);
+  if (knownSizes.size > KNOWN_SIZE_CACHES) knownSizes.delete(knownSizes.keys().next().value!);
+  return sizes;
+}
+
+/** Forgets the sizes found in a git directory (the cache was removed). */
+export function forgetObjectSizes(gitdir: string): void {
+  knownSizes.delete(gitdir);
+}
 
 function parseIdx(buf: Buffer, pack: string): PackIndex | null {
   if (buf.readUInt32BE(0) !== 0xff744f63 || buf.readUInt32BE(4) !== 2) return null;
@@ -156,32 +179,69 @@ export async function objectSize(cache: RepoCache, oid: string): Promise<number 
   return (await objectSizes(cache, [oid])).get(oid);
 }
 
-/** Sizes of many objects at once (each pack file opened once). Unknown sizes are left out. */
+/**
+ * Sizes of many objects at once: the ones found before from memory, the others from their pack entries (each pack file
+ * opened once, a few entries read at a time, in pack order) or loose object headers. Unknown sizes are left out.
+ */
 export async function objectSizes(cache: RepoCache, oids: Iterable<string>): Promise<Map<string, number>> {
   const state = stateOf(cache);
+  const known = knownSizesOf(cache.gitdir);
   const out = new Map<string, number>();
-  const handles = new Map<string, FileHandle>();
+  const packed: Array<{ oid: string; idx: PackIndex; offset: number }> = [];
+  const queued = new Set<string>();
   let reloaded = false;
+  for (const oid of oids) {
+    if (out.has(oid) || queued.has(oid)) continue;
+    const remembered = known.get(oid);
+    if (remembered !== undefined) {
+      out.set(oid, remembered);
+      continue;
+    }
+    let hit = findPacked(state, oid);
+    let size: number | undefined;
+    if (!hit) size = await looseSize(cache, oid);
+    if (size === undefined && !hit && !reloaded) {
+      await loadIndexes(cache, state);
+      reloaded = true;
+      hit = findPacked(state, oid);
+    }
+    if (hit) {
+      packed.push({ oid, idx: hit[0], offset: hit[1] });
+      queued.add(oid);
+    } else if (size !== undefined) {
+      out.set(oid, size);
+      known.set(oid, size);
+    }
+  }
+  if (packed.length === 0) return out;
+  packed.sort((a, b) => (a.idx.pack === b.idx.pack ? a.offset - b.offset : a.idx.pack < b.idx.pack ? -1 : 1));
+  const handles = new Map<string, FileHandle>();
   try {
-    for (const oid of oids) {
-      if (out.has(oid)) continue;
-      let hit = findPacked(state, oid);
-      let size: number | undefined;
-      if (!hit) size = await looseSize(cache, oid);
-      if (size === undefined && !hit && !reloaded) {
-        await loadIndexes(cache, state);
-        reloaded = true;
-        hit = findPacked(state, oid);
+    for (const pack of new Set(packed.map((p) => p.idx.pack))) {
+      try {
+        handles.set(pack, await open(pack, 'r'));
+      } catch {
+        /* unreadable pack: sizes from it are simply unknown */
       }
-      if (hit) {
+    }
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (next < packed.length) {
+        const { oid, idx, offset } = packed[next++]!;
+        if (!handles.has(idx.pack)) continue;
+        let size: number | undefined;
         try {
-          size = await packedSize(hit[0], hit[1], handles);
+          size = await packedSize(idx, offset, handles);
         } catch {
           size = undefined;
         }
+        if (size !== undefined) {
+          out.set(oid, size);
+          known.set(oid, size);
+        }
       }
-      if (size !== undefined) out.set(oid, size);
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(READ_LANES, packed.length) }, lane));
   } finally {
     await Promise.all([...handles.values()].map((h) => h.close().catch(() => {})));
   }

@@ -9,7 +9,7 @@
 import type { Stats } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
-import { atomicFs } from './atomic-fs.js';
+import { atomicFs, isProbe, probeAnswer } from './atomic-fs.js';
 /** What the reading client needs of a cache (its identity): no import of the cache module, which uses this one. */
 type RepoCache = object;
 
@@ -37,6 +37,7 @@ function create(): ReadFs {
   let absent = new Set<string>();
   const counts = { packListings: 0, directoryStats: 0, looseReads: 0 };
   const readFile = (async (file: string, options?: unknown) => {
+    if (isProbe(file)) return probeAnswer();
     const f = String(file);
     const loose = LOOSE_OBJECT.test(f);
     if (loose && absent.has(f)) throw enoent(f);

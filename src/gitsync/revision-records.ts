@@ -21,7 +21,7 @@ function toJson(value: unknown): JsonObject {
  * `rawBytes` gives the bytes of pages kept raw (`DocumentPage.raw`: not readable as a page): they are stored as the
  * page body, as they are, so nothing of the file is lost and export can write it back unchanged.
  */
-function pageNode(page: PageModel, encoder = new TextEncoder(), rawBytes?: Map<string, BlobSource>): PageNode {
+function pageNode(page: PageModel, encoder = new TextEncoder(), rawBytes?: Map<string, BlobSource>, textBodies?: Map<string, BlobSource>): PageNode {
   const rest: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(page)) if (!PAGE_COLUMNS.has(k) && v !== undefined) rest[k] = v;
   const kind = page.kind === 'computed' ? 'group' : page.kind;
@@ -32,11 +32,11 @@ function pageNode(page: PageModel, encoder = new TextEncoder(), rawBytes?: Map<s
     title: page.title,
     slug: page.slug,
     data: toJson(rest),
-    children: page.children.map((c) => pageNode(c, encoder, rawBytes)),
+    children: page.children.map((c) => pageNode(c, encoder, rawBytes, textBodies)),
   };
   if (page.kind === 'document') {
     input.path = page.path;
-    if (page.markdown !== null) input.body = encoder.encode(page.markdown);
+    if (page.markdown !== null) input.body = textBodies?.get(page.id) ?? encoder.encode(page.markdown);
     else {
       input.data = { ...input.data, markdownNull: true };
       const raw = rawBytes?.get(page.id);
@@ -64,16 +64,24 @@ function fileNode(file: FileModel, bytes: BlobSource | undefined): FileNode {
   return input;
 }
 
+/**
+ * `textBodies` gives, by page id, the stored body of pages whose markdown is exactly that blob's text (pages an
+ * incremental import reused without reading them): stored by hash, never encoded and hashed again.
+ */
 export function modelToRevisionInput(
   model: RevisionModel,
-  options: Omit<RevisionInput, 'pages' | 'files' | 'data'> & { fileBytes: Map<string, BlobSource>; rawPageBytes?: Map<string, BlobSource> },
+  options: Omit<RevisionInput, 'pages' | 'files' | 'data'> & {
+    fileBytes: Map<string, BlobSource>;
+    rawPageBytes?: Map<string, BlobSource>;
+    textBodies?: Map<string, BlobSource>;
+  },
 ): RevisionInput {
-  const { fileBytes, rawPageBytes, ...rest } = options;
+  const { fileBytes, rawPageBytes, textBodies, ...rest } = options;
   const encoder = new TextEncoder();
   return buildRevision(
     {
       data: toJson({ model: { version: model.version, config: model.config, summary: model.summary } }),
-      pages: model.pages.map((p) => pageNode(p, encoder, rawPageBytes)),
+      pages: model.pages.map((p) => pageNode(p, encoder, rawPageBytes, textBodies)),
       files: model.files.map((f) => fileNode(f, fileBytes.get(f.id))),
     },
     rest,
@@ -86,6 +94,17 @@ export interface LoadedRevision {
   fileHashes: Map<string, string>;
   /** git blob oid → blob hash (files and page bodies imported from git) */
   hashByGitOid: Map<string, string>;
+  /** page id → hash of its stored body (text pages with a body) */
+  bodyHashes: Map<string, string>;
+}
+
+export interface LoadOptions {
+  /**
+   * false: the page bodies are not read; the markdown of every text page is left empty (''), and `bodyHashes` says
+   * which blob it is. Only for callers that read no markdown: the incremental import (its `previous`: a reused page
+   * is stored with the previous body by hash, `textBodies`) and export's sync base (its git paths only). Default true.
+   */
+  bodies?: boolean;
 }
 
 /**
@@ -93,7 +112,8 @@ export interface LoadedRevision {
  * converter (pages written through the API only) gets the converter's defaults for config and SUMMARY, so it
  * exports as a new tree instead of as nothing.
  */
-export async function loadRevisionModel(store: Store, revisionId: string): Promise<LoadedRevision | null> {
+export async function loadRevisionModel(store: Store, revisionId: string, options: LoadOptions = {}): Promise<LoadedRevision | null> {
+  const readBodies = options.bodies ?? true;
   const revision = await store.revisions.get(revisionId);
   if (!revision) return null;
   let meta = (revision.data as { model?: Pick<RevisionModel, 'version' | 'config' | 'summary'> }).model;
@@ -122,7 +142,7 @@ export async function loadRevisionModel(store: Store, revisionId: string): Promi
   }
   const textBodies = withBody.filter((p) => (p.data as { markdownNull?: boolean }).markdownNull !== true);
   // Bodies are content-addressed: read each distinct blob once.
-  const distinct = [...new Set(textBodies.map((p) => p.bodyHash as string))];
+  const distinct = readBodies ? [...new Set(textBodies.map((p) => p.bodyHash as string))] : [];
   const texts = new Map<string, string>();
   // One query per 500 bodies (a query per body cost ~0.5 s on a 345-page space).
   for (let i = 0; i < distinct.length; i += 500) {
@@ -130,7 +150,9 @@ export async function loadRevisionModel(store: Store, revisionId: string): Promi
     const got = await store.blobs.getMany(chunk);
     for (const h of chunk) texts.set(h, got.has(h) ? decoder.decode(got.get(h)!) : '');
   }
+  const bodyHashes = new Map<string, string>();
   for (const p of textBodies) {
+    bodyHashes.set(p.id, p.bodyHash as string);
     bodies.set(p.id, texts.get(p.bodyHash as string) ?? '');
     const git = (p.data as { git?: { oid?: string } }).git;
     if (git?.oid) hashByGitOid.set(git.oid, p.bodyHash as string);
@@ -173,7 +195,7 @@ export async function loadRevisionModel(store: Store, revisionId: string): Promi
     pages: pages.map(toModel),
     files: files.map(toFile),
   };
-  return { model, fileHashes, hashByGitOid };
+  return { model, fileHashes, hashByGitOid, bodyHashes };
 }
 
 /** Flattens the page tree (documents, groups, links, computed), depth first. */

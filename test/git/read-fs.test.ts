@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchRef, hasObject, openCache, readCommit, readTree } from '../../src/git/index.js';
+import { atomicFs } from '../../src/git/atomic-fs.js';
 import { readFsOf } from '../../src/git/read-fs.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
 import { loopbackPolicy } from '../helpers/loopback-policy.js';
@@ -60,5 +61,32 @@ describe("the object readers' file system client", () => {
     expect(new TextDecoder().decode(await next.get('new.md')!.read())).toBe('# New\n');
     expect(new TextDecoder().decode(await next.get('page-0.md')!.read())).toBe('# Page 0\n\nChanged.\n');
     expect(await hasObject(cache, '0'.repeat(40))).toBe(false);
+  });
+
+  it("answers isomorphic-git's readFile() probe without the disk (a file named 'undefined' in the working directory is never opened)", async () => {
+    const dir = await mkdtemp(path.join(work, 'cwd-'));
+    await writeFile(path.join(dir, 'undefined'), 'not a git object');
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      const cache = await openCache({
+        root: path.join(work, 'probe'),
+        scope: { organizationId: 'o', spaceId: 'p' },
+        url: server.url('r'),
+        ref: 'refs/heads/main',
+      });
+      for (const client of [readFsOf(cache).fs, atomicFs]) {
+        const probe = (client.promises.readFile as (file?: string) => Promise<unknown>)();
+        const [a, b] = await Promise.all([
+          probe.catch((e: unknown) => e),
+          (client.promises.readFile as (file?: string) => Promise<unknown>)().catch((e: unknown) => e),
+        ]);
+        expect(a).toBeInstanceOf(TypeError);
+        // One shared error, not one built per probe.
+        expect(b).toBe(a);
+      }
+    } finally {
+      process.chdir(cwd);
+    }
   });
 });

@@ -62,6 +62,8 @@ export interface ImportContext {
   /** Destinations found in each page's markdown (by page id), resolved by the references phase. */
   rawUrls: Map<string, string[]>;
   counts: { parsed: number; reused: number; unlisted: number };
+  /** Page id → id of the previous revision's page whose content it took without reading its file. */
+  reusedFrom: Map<string, string>;
 }
 
 /** The table of contents before the TOC phase has run (no sections). */
@@ -97,5 +99,6 @@ export async function createImportContext(tree: SourceTree, options: ImportOptio
     builtFrom: new Map(),
     rawUrls: new Map(),
     counts: { parsed: 0, reused: 0, unlisted: 0 },
+    reusedFrom: new Map(),
   };
 }

@@ -13,7 +13,7 @@ import { invalidUtf8Offsets, strictUtf8 } from './invalid-utf8.js';
  * The page's warnings go to `warnings`; the destinations found in its markdown to `ctx.rawUrls`.
  */
 export async function loadPage(
-  ctx: Pick<ImportContext, 'prev' | 'limits' | 'rawUrls' | 'counts'>,
+  ctx: Pick<ImportContext, 'prev' | 'limits' | 'rawUrls' | 'counts' | 'reusedFrom'>,
   { page, entry, tocText }: PageLoad,
   warnings: FormatWarning[],
   codec: PageCodecRunner,
@@ -30,6 +30,7 @@ export async function loadPage(
   let fields: PageFields | null = null;
   if (reuse && (reuse.markdown !== null || entry.mode === '120000')) {
     ctx.counts.reused++;
+    ctx.reusedFrom.set(page.id, reuse.id);
     page.markdown = reuse.markdown;
     page.frontMatter = reuse.frontMatter;
     page.frontMatterValid = reuse.frontMatterValid;

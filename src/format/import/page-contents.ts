@@ -8,7 +8,9 @@ import { loadPage } from './load-page.js';
  * core); their warnings are merged in TOC order whatever order the pages finish in. Parsing in this thread is
  * synchronous: the event loop gets a turn every ~50 ms so timers, heartbeats and RPC keep running.
  */
-export async function loadPageContents(ctx: Pick<ImportContext, 'options' | 'loads' | 'warnings' | 'prev' | 'limits' | 'rawUrls' | 'counts'>): Promise<void> {
+export async function loadPageContents(
+  ctx: Pick<ImportContext, 'options' | 'loads' | 'warnings' | 'prev' | 'limits' | 'rawUrls' | 'counts' | 'reusedFrom'>,
+): Promise<void> {
   const { loads } = ctx;
   const codec = ctx.options.codec ?? inlinePageCodec;
   const pageWarnings: FormatWarning[][] = loads.map(() => []);

@@ -15,7 +15,9 @@ export function pagePaths(revision: RevisionModel): Map<string, string> {
  * Last phase: the revision (with the SUMMARY style, where its comments stood and its fingerprint), the statistics,
  * and a warning when the table of contents holds no page at all.
  */
-export function importResult(ctx: Pick<ImportContext, 'tree' | 'config' | 'warnings' | 'toc' | 'pages' | 'files' | 'builtFrom' | 'counts'>): ImportResult {
+export function importResult(
+  ctx: Pick<ImportContext, 'tree' | 'config' | 'warnings' | 'toc' | 'pages' | 'files' | 'builtFrom' | 'counts' | 'reusedFrom'>,
+): ImportResult {
   const { config, warnings, pages, files } = ctx;
   const { toc, summaryEntry, summaryPresent } = ctx.toc;
   const revision: RevisionModel = {
@@ -57,5 +59,5 @@ export function importResult(ctx: Pick<ImportContext, 'tree' | 'config' | 'warni
     );
   }
   const { parsed, reused, unlisted } = ctx.counts;
-  return { revision, warnings, stats: { parsed, reused, pages: docCount, files: files.length, unlisted } };
+  return { revision, warnings, stats: { parsed, reused, pages: docCount, files: files.length, unlisted }, reusedFrom: ctx.reusedFrom };
 }
