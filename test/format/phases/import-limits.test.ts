@@ -26,11 +26,12 @@ async function load(
   entry: SourceEntry,
   options: { maxPageBytes?: number; codec?: PageCodecRunner; previous?: ReturnType<typeof revisionOf>; id?: string } = {},
 ) {
-  const ctx: Pick<ImportContext, 'prev' | 'limits' | 'rawUrls' | 'counts'> = {
+  const ctx: Pick<ImportContext, 'prev' | 'limits' | 'rawUrls' | 'counts' | 'reusedFrom'> = {
     prev: indexPrevious(options.previous),
     limits: { ...DEFAULT_LIMITS, ...(options.maxPageBytes !== undefined ? { maxPageBytes: options.maxPageBytes } : {}) },
     rawUrls: new Map(),
     counts: { parsed: 0, reused: 0, unlisted: 0 },
+    reusedFrom: new Map(),
   };
   const page = docPage('page.md', entry.oid, options.id ?? 'P1');
   const warnings: FormatWarning[] = [];
@@ -86,6 +87,7 @@ describe('import phase: limits', () => {
     const previous = revisionOf([{ ...first.page, references: [{ url: 'other.md', target: { kind: 'unresolved', path: 'other.md' } }] }]);
     const again = await load(unreadable(first.page.git!.oid), { previous });
     expect(again.ctx.counts).toEqual({ parsed: 0, reused: 1, unlisted: 0 });
+    expect([...again.ctx.reusedFrom]).toEqual([['P1', 'P1']]);
     expect(again.page).toMatchObject({ title: 'Real title', description: 'About', hidden: true, markdown: text, derived: first.page.derived });
     expect(again.ctx.rawUrls.get('P1')).toEqual(['other.md']);
     expect(again.warnings).toEqual([]);
