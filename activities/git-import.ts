@@ -52,6 +52,26 @@ export function createGitImportActivity(ctx: GitSyncContext) {
           detail: `imported ${primary.git.oid.slice(0, 12)} (completed by a retry)`,
         };
       }
+      /** Records this request as the space's last import of `commit`. */
+      const recordImport = async (commit: string, revisionId: string | undefined, warnings?: GitWarningReport) => {
+        await store.gitSync.update(request.spaceId, {
+          lastImport: {
+            timestamp: request.timestamp,
+            commit,
+            requestId: request.requestId,
+            ...(revisionId ? { revisionId } : {}),
+            ...(warnings ? { warnings } : {}),
+            url: request.url,
+          },
+        });
+      };
+      const noop = (commit: string): GitOperationResult => ({
+        requestId: request.requestId,
+        direction: 'import',
+        outcome: 'noop',
+        commit,
+        detail: `the space already holds commit ${commit.slice(0, 12)}`,
+      });
       // No-op before any heavy step: the remote ref (one request) still points at the commit the space holds from
       // this URL: its primary revision's, or the last import's when that import left the primary revision as it is.
       const held = [
@@ -67,22 +87,8 @@ export function createGitImportActivity(ctx: GitSyncContext) {
           ...(progress.signal ? { signal: progress.signal } : {}),
         });
         if (remoteHead !== undefined && held.includes(remoteHead)) {
-          await store.gitSync.update(request.spaceId, {
-            lastImport: {
-              timestamp: request.timestamp,
-              commit: remoteHead,
-              requestId: request.requestId,
-              ...(space.revisionId ? { revisionId: space.revisionId } : {}),
-              url: request.url,
-            },
-          });
-          return {
-            requestId: request.requestId,
-            direction: 'import',
-            outcome: 'noop',
-            commit: remoteHead,
-            detail: `the space already holds commit ${remoteHead.slice(0, 12)}`,
-          };
+          await recordImport(remoteHead, space.revisionId ?? undefined);
+          return noop(remoteHead);
         }
       }
       const cache = await ctx.openSpaceCache(space, request);
@@ -100,31 +106,14 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       const head = fetched.commit;
       lap('fetch');
       const info = await readCommit(cache, head);
-      const markImported = async (revisionId: string | undefined, warnings?: GitWarningReport) => {
-        await store.gitSync.update(request.spaceId, {
-          lastImport: {
-            timestamp: request.timestamp,
-            commit: head,
-            requestId: request.requestId,
-            ...(revisionId ? { revisionId } : {}),
-            ...(warnings ? { warnings } : {}),
-            url: request.url,
-          },
-        });
-      };
+      const markImported = (revisionId: string | undefined, warnings?: GitWarningReport) => recordImport(head, revisionId, warnings);
 
       // Loop protection: the space already holds this commit's content (imported from it, or exported as it).
       const exportedAsHead = sync.lastExport?.commit === head && sync.lastExport.revisionId === space.revisionId;
       const trailerRevision = getTrailer(info.message, FOLIO_REVISION_TRAILER);
       if (primary?.git?.oid === head || exportedAsHead || (trailerRevision !== undefined && trailerRevision === space.revisionId)) {
         await markImported(space.revisionId ?? undefined);
-        return {
-          requestId: request.requestId,
-          direction: 'import',
-          outcome: 'noop',
-          commit: head,
-          detail: `the space already holds commit ${head.slice(0, 12)}`,
-        };
+        return noop(head);
       }
 
       progress.update({ phase: 'reading tree' });
