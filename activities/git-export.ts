@@ -264,6 +264,8 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       };
     } catch (err) {
       throw toFailure(err, secrets);
+    } finally {
+      progress.close();
     }
   };
 }

@@ -242,6 +242,8 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       };
     } catch (err) {
       throw toFailure(err, secrets);
+    } finally {
+      progress.close();
     }
   };
 }

@@ -19,6 +19,92 @@ export function createGitSyncActivities(deps: ActivityDeps) {
   const ctx = gitSyncContext(deps);
   const { store, logger } = deps;
   const log = logger.child({ component: 'git-sync' });
+  type OperationEnd = { state: 'success' | 'failure' | 'timeout'; result?: GitOperationResult; error?: { code: string; message: string } };
+
+  /** Marks the operation running, unless the store says the request is stale. Idempotent. */
+  async function beginOperation(request: GitSyncRequest): Promise<{ stale: boolean; detail?: string }> {
+    const [space, state] = await Promise.all([store.spaces.get(request.spaceId), store.gitSync.get(request.spaceId)]);
+    if (!space) throw ApplicationFailure.create({ type: 'NOT_FOUND', message: `space not found: ${request.spaceId}`, nonRetryable: true });
+    const last = request.direction === 'import' ? state.lastImport : state.lastExport;
+    if (staleAgainst(request, last)) {
+      return { stale: true, detail: `older than the last applied ${request.direction} (${last?.timestamp})` };
+    }
+    await Promise.all([
+      store.gitSync.update(request.spaceId, {
+        repo: {
+          url: request.url,
+          ref: request.ref,
+          ...(request.projectDirectory ? { projectDirectory: request.projectDirectory } : {}),
+          // For git/info.
+          ...(request.repoTreeURL ? { treeURL: request.repoTreeURL } : {}),
+          ...(request.repoCommitURL ? { commitURL: request.repoCommitURL } : {}),
+          ...(request.gitInfo?.provider ? { provider: request.gitInfo.provider } : {}),
+          ...(request.gitInfo?.url ? { infoURL: request.gitInfo.url } : {}),
+        },
+        operation: { state: 'running', direction: request.direction, startedAt: new Date().toISOString(), requestId: request.requestId, error: null },
+      }),
+      store.gitRequests.record(request.spaceId, {
+        requestId: request.requestId,
+        direction: request.direction,
+        timestamp: request.timestamp,
+        status: 'running',
+      }),
+    ]);
+    return { stale: false };
+  }
+
+  /** Records the end of the operation in `git/info` and the request log. */
+  async function recordEnd(request: GitSyncRequest, end: OperationEnd): Promise<void> {
+    const state = await store.gitSync.get(request.spaceId).catch(() => null);
+    if (!state) return;
+    const startedAt = state.operation?.requestId === request.requestId ? state.operation.startedAt : undefined;
+    await Promise.all([
+      store.gitSync
+        .update(request.spaceId, {
+          operation: {
+            state: end.state,
+            direction: request.direction,
+            startedAt: startedAt ?? new Date().toISOString(),
+            endedAt: new Date().toISOString(),
+            requestId: request.requestId,
+            error: end.error ?? null,
+            ...(end.result?.warnings ? { warnings: end.result.warnings } : {}),
+          },
+        })
+        .catch(() => undefined),
+      store.gitRequests
+        .record(request.spaceId, {
+          requestId: request.requestId,
+          direction: request.direction,
+          timestamp: request.timestamp,
+          status: end.state === 'success' ? (end.result?.outcome === 'noop' ? 'noop' : 'succeeded') : end.state === 'timeout' ? 'timeout' : 'failed',
+          code: end.error?.code ?? null,
+          message: end.error?.message ?? end.result?.detail ?? null,
+        })
+        .catch(() => undefined),
+    ]);
+  }
+
+  /**
+   * The whole operation in one activity (the workflow code since the `git-bookkeeping-in-operation-activity` patch):
+   * marks it running (or answers `stale`), does the work and records its success, with no workflow task between the
+   * three. A failure is recorded by the workflow after the last attempt (`gitFinishOperation`); the credentials are
+   * forgotten by the workflow too (`gitForgetCredentials`), after the activity completed: a retry after a completion
+   * that was lost still needs them.
+   */
+  const operation =
+    (work: (request: GitSyncRequest) => Promise<GitOperationResult>) =>
+    async (request: GitSyncRequest): Promise<GitOperationResult> => {
+      const begun = await beginOperation(request);
+      if (begun.stale)
+        return { requestId: request.requestId, direction: request.direction, outcome: 'stale', ...(begun.detail ? { detail: begun.detail } : {}) };
+      const result = await work(request);
+      await recordEnd(request, { state: 'success', result });
+      return result;
+    };
+  const gitImportActivity = createGitImportActivity(ctx);
+  const gitExportActivity = createGitExportActivity(ctx);
+
   return {
     /**
      * Records queue outcomes (dropped, duplicate, failed, …) in the request log; deletes the credentials of
@@ -47,73 +133,26 @@ export function createGitSyncActivities(deps: ActivityDeps) {
     },
 
     /** Marks the operation running, unless the store says the request is stale. Idempotent. */
-    async gitBeginOperation(request: GitSyncRequest): Promise<{ stale: boolean; detail?: string }> {
-      const space = await store.spaces.get(request.spaceId);
-      if (!space) throw ApplicationFailure.create({ type: 'NOT_FOUND', message: `space not found: ${request.spaceId}`, nonRetryable: true });
-      const state = await store.gitSync.get(request.spaceId);
-      const last = request.direction === 'import' ? state.lastImport : state.lastExport;
-      if (staleAgainst(request, last)) {
-        return { stale: true, detail: `older than the last applied ${request.direction} (${last?.timestamp})` };
-      }
-      await store.gitSync.update(request.spaceId, {
-        repo: {
-          url: request.url,
-          ref: request.ref,
-          ...(request.projectDirectory ? { projectDirectory: request.projectDirectory } : {}),
-          // For git/info.
-          ...(request.repoTreeURL ? { treeURL: request.repoTreeURL } : {}),
-          ...(request.repoCommitURL ? { commitURL: request.repoCommitURL } : {}),
-          ...(request.gitInfo?.provider ? { provider: request.gitInfo.provider } : {}),
-          ...(request.gitInfo?.url ? { infoURL: request.gitInfo.url } : {}),
-        },
-        operation: { state: 'running', direction: request.direction, startedAt: new Date().toISOString(), requestId: request.requestId, error: null },
-      });
-      await store.gitRequests.record(request.spaceId, {
-        requestId: request.requestId,
-        direction: request.direction,
-        timestamp: request.timestamp,
-        status: 'running',
-      });
-      return { stale: false };
-    },
+    gitBeginOperation: beginOperation,
 
     /** Records the end of the operation in `git/info` and the request log; forgets the credentials. */
-    async gitFinishOperation(
-      request: GitSyncRequest,
-      end: { state: 'success' | 'failure' | 'timeout'; result?: GitOperationResult; error?: { code: string; message: string } },
-    ): Promise<void> {
-      const state = await store.gitSync.get(request.spaceId).catch(() => null);
-      if (state) {
-        const startedAt = state.operation?.requestId === request.requestId ? state.operation.startedAt : undefined;
-        await store.gitSync
-          .update(request.spaceId, {
-            operation: {
-              state: end.state,
-              direction: request.direction,
-              startedAt: startedAt ?? new Date().toISOString(),
-              endedAt: new Date().toISOString(),
-              requestId: request.requestId,
-              error: end.error ?? null,
-              ...(end.result?.warnings ? { warnings: end.result.warnings } : {}),
-            },
-          })
-          .catch(() => undefined);
-        await store.gitRequests
-          .record(request.spaceId, {
-            requestId: request.requestId,
-            direction: request.direction,
-            timestamp: request.timestamp,
-            status: end.state === 'success' ? (end.result?.outcome === 'noop' ? 'noop' : 'succeeded') : end.state === 'timeout' ? 'timeout' : 'failed',
-            code: end.error?.code ?? null,
-            message: end.error?.message ?? end.result?.detail ?? null,
-          })
-          .catch(() => undefined);
-      }
+    async gitFinishOperation(request: GitSyncRequest, end: OperationEnd): Promise<void> {
+      await recordEnd(request, end);
       if (request.credentialId) await ctx.vault().delete(request.credentialId);
       if (end.state !== 'success') log.warn({ requestId: request.requestId, direction: request.direction, code: end.error?.code }, 'git operation failed');
     },
 
-    gitImportActivity: createGitImportActivity(ctx),
-    gitExportActivity: createGitExportActivity(ctx),
+    /** Forgets the credentials of a request that completed (its end already recorded by the operation activity). */
+    async gitForgetCredentials(credentialId: string): Promise<void> {
+      await ctx.vault().delete(credentialId);
+    },
+
+    /** The import, its begin and its success recorded in the one activity (see `operation`). */
+    gitImportOperation: operation(gitImportActivity),
+    /** The export, its begin and its success recorded in the one activity (see `operation`). */
+    gitExportOperation: operation(gitExportActivity),
+
+    gitImportActivity,
+    gitExportActivity,
   };
 }

@@ -1,7 +1,10 @@
 /**
  * Live progress of a long activity, for every pipeline: heartbeats (so a cancel reaches it and a dead worker is
  * noticed) carrying the current Progress, and, at most every two seconds, a signal to its own workflow, which
- * answers a query with it and shows it in the run's current details (workflows/progress.ts).
+ * answers a query with it and shows it in the run's current details (workflows/progress.ts). The first signal goes
+ * `firstAfterMs` after the first update, by a timer (a step that holds, such as a fetch waiting for its first byte,
+ * still shows live progress): an activity done sooner (a tiny import, a no-op) signals only its final progress
+ * (`flush`), instead of waking its workflow for a workflow task while it runs.
  *
  *   const progress = progressReporter<GitProgress>('fetching', { signal: gitSignals.progress, cancelled: (op) => new GitCancelledError(op) });
  *   progress.update({ phase: 'parsing', filesRead: 3 });
@@ -15,7 +18,10 @@ const PENDING_ACTIVITY_STATE_CANCEL_REQUESTED = 3;
 export interface ProgressReporter<P extends Progress = Progress> {
   update(p: Partial<P>): void;
   readonly current: P;
+  /** Sends the current progress now and waits for the signals sent. */
   flush(): Promise<void>;
+  /** The activity is over (whatever its outcome): a first signal not sent yet is not sent any more. */
+  close(): void;
   readonly signal: AbortSignal | undefined;
   /**
    * Throws (`options.cancelled`) when this attempt must not change anything any more: a cancel seen by a heartbeat,
@@ -31,6 +37,8 @@ export interface ProgressOptions {
   signal: string;
   /** Least time between two signals (heartbeats are throttled by the SDK). Default 2000 ms. */
   intervalMs?: number;
+  /** Time from the first update to the first signal. Default 300 ms. */
+  firstAfterMs?: number;
   /** The error `assertNotCancelled` throws. Default: a non-retryable `CANCELLED` ApplicationFailure. */
   cancelled?: (operation: string) => Error;
 }
@@ -49,10 +57,15 @@ export function progressReporter<P extends Progress = Progress>(phase: string, o
     ctx = undefined;
   }
   const current = { phase } as P;
+  const firstAfterMs = options.firstAfterMs ?? 300;
   let lastSent = 0;
   let sending: Promise<void> = Promise.resolve();
+  let first: ReturnType<typeof setTimeout> | undefined;
+  let flushed = false;
   const send = () => {
     if (!ctx) return;
+    if (first !== undefined) clearTimeout(first);
+    first = undefined;
     lastSent = Date.now();
     const snapshot = { ...current };
     const workflowId = ctx.info.workflowExecution?.workflowId;
@@ -71,6 +84,18 @@ export function progressReporter<P extends Progress = Progress>(phase: string, o
     update(p) {
       Object.assign(current, p);
       ctx?.heartbeat(current);
+      if (!ctx || flushed) return;
+      if (lastSent === 0) {
+        // The first signal, by a timer: what is current when it fires (unless the activity finished first).
+        if (first === undefined) {
+          first = setTimeout(() => {
+            first = undefined;
+            if (!flushed && !ctx?.cancellationSignal.aborted) send();
+          }, firstAfterMs);
+          first.unref?.();
+        }
+        return;
+      }
       if (Date.now() - lastSent >= intervalMs) send();
     },
     async assertNotCancelled(operation) {
@@ -92,7 +117,13 @@ export function progressReporter<P extends Progress = Progress>(phase: string, o
         throw cancelled(operation);
       }
     },
+    close() {
+      flushed = true;
+      if (first !== undefined) clearTimeout(first);
+      first = undefined;
+    },
     async flush() {
+      flushed = true;
       send();
       await sending;
     },

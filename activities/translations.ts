@@ -233,6 +233,7 @@ export function createTranslationActivities(deps: ActivityDeps) {
         failure(err);
       } finally {
         clearInterval(beat);
+        progress.close();
       }
     },
 

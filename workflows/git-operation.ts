@@ -1,9 +1,10 @@
 /**
- * The shape shared by the import and export child workflows: mark the operation running in the store,
- * run the long activity (heartbeating, cancellable, network errors retried with backoff), record the
- * outcome (`success` / `failure` / `timeout`) and fail the run with the activity's typed error.
+ * The shape shared by the import and export child workflows: one activity marks the operation running in the
+ * store, does the work (heartbeating, cancellable, network errors retried with backoff) and records its success; the
+ * workflow records a failure (`failure` / `timeout`) and fails the run with the activity's typed error. (Runs
+ * recorded before kept the begin and the record as activities of their own around the work: `patched`.)
  */
-import { ApplicationFailure, CancellationScope, isCancellation, patched, proxyActivities, proxyLocalActivities, upsertMemo } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, isCancellation, log, patched, proxyActivities, proxyLocalActivities, upsertMemo } from '@temporalio/workflow';
 import { setCurrentDetails } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { NON_RETRYABLE_GIT_ERRORS, type GitOperationResult, type GitSyncRequest, type GitWarningReport } from '../src/temporal/contract/index.js';
@@ -49,9 +50,61 @@ function describeWarnings(report: GitWarningReport | undefined): string {
   return `\n\n**${report.total} warning${report.total === 1 ? '' : 's'}**: ${counts}\n${[...lines, ...more].join('\n')}`;
 }
 
+/**
+ * The begin, the work and the record of its success run in one activity (`gitImportOperation`, `gitExportOperation`):
+ * a tiny import or a no-op waited for two local activities in workflow tasks of their own around its work. The
+ * workflow records a failure (after the last attempt) and forgets the credentials. Runs started before keep the
+ * path they recorded (`patched`).
+ */
+const IN_ACTIVITY_BOOKKEEPING_PATCH = 'git-bookkeeping-in-operation-activity';
+const operationActivity = { gitImportActivity: 'gitImportOperation', gitExportActivity: 'gitExportOperation' } as const;
+
+/** What the run shows and keeps of a completed operation; an applied import starts its search indexing. */
+async function completed(request: GitSyncRequest, work: 'gitImportActivity' | 'gitExportActivity', result: GitOperationResult): Promise<void> {
+  upsertMemo({
+    outcome: result.outcome,
+    ...(result.commit ? { commit: result.commit } : {}),
+    ...(result.revisionId ? { revisionId: result.revisionId } : {}),
+    ...(result.warnings ? { warningCount: result.warnings.total, warningCodes: result.warnings.counts } : {}),
+  });
+  setCurrentDetails(`**${result.outcome}**${result.detail ? `: ${result.detail}` : ''}${describeWarnings(result.warnings)}`);
+  if (work === 'gitImportActivity' && result.outcome === 'applied' && result.revisionId)
+    await startSearchIndexChild({ spaceId: request.spaceId, organizationId: request.organizationId, revisionId: result.revisionId });
+}
+
+/** Records a failed (or cancelled, timed out) operation and fails the run with its typed error. */
+async function failed(request: GitSyncRequest, err: unknown, bookkeeping: typeof localBookkeeping): Promise<never> {
+  const { code, message, state } = classify(err);
+  await CancellationScope.nonCancellable(() => bookkeeping.gitFinishOperation(request, { state, error: { code, message } }));
+  upsertMemo({ outcome: 'failure', errorCode: code });
+  setCurrentDetails(`**${state}**: ${code}`);
+  if (isCancellation(err)) throw err;
+  throw ApplicationFailure.create({ type: code, message, nonRetryable: true });
+}
+
 export async function runGitOperation(request: GitSyncRequest, work: 'gitImportActivity' | 'gitExportActivity'): Promise<GitOperationResult> {
   trackProgress(gitProgressSignal, gitProgressQuery);
   setCurrentDetails(`**queued** ${request.direction} ${request.ref}`);
+
+  if (patched(IN_ACTIVITY_BOOKKEEPING_PATCH)) {
+    let result: GitOperationResult;
+    try {
+      result = await heavy[operationActivity[work]](request);
+    } catch (err) {
+      return failed(request, err, localBookkeeping);
+    }
+    if (result.outcome === 'stale') {
+      setCurrentDetails(`**dropped**: ${result.detail ?? 'stale'}`);
+      return result;
+    }
+    if (request.credentialId) {
+      const credentialId = request.credentialId;
+      // Its end is recorded already: a failure to forget is logged, never turned into a failed operation.
+      await localBookkeeping.gitForgetCredentials(credentialId).catch((err: unknown) => log.warn('credentials not forgotten', { error: String(err) }));
+    }
+    await completed(request, work, result);
+    return result;
+  }
 
   const bookkeeping = patched(LOCAL_BOOKKEEPING_PATCH) ? localBookkeeping : remoteBookkeeping;
   const started = await bookkeeping.gitBeginOperation(request);
@@ -62,23 +115,10 @@ export async function runGitOperation(request: GitSyncRequest, work: 'gitImportA
   try {
     const result = await heavy[work](request);
     await bookkeeping.gitFinishOperation(request, { state: 'success', result });
-    upsertMemo({
-      outcome: result.outcome,
-      ...(result.commit ? { commit: result.commit } : {}),
-      ...(result.revisionId ? { revisionId: result.revisionId } : {}),
-      ...(result.warnings ? { warningCount: result.warnings.total, warningCodes: result.warnings.counts } : {}),
-    });
-    setCurrentDetails(`**${result.outcome}**${result.detail ? `: ${result.detail}` : ''}${describeWarnings(result.warnings)}`);
-    if (work === 'gitImportActivity' && result.outcome === 'applied' && result.revisionId)
-      await startSearchIndexChild({ spaceId: request.spaceId, organizationId: request.organizationId, revisionId: result.revisionId });
+    await completed(request, work, result);
     return result;
   } catch (err) {
-    const { code, message, state } = classify(err);
-    await CancellationScope.nonCancellable(() => bookkeeping.gitFinishOperation(request, { state, error: { code, message } }));
-    upsertMemo({ outcome: 'failure', errorCode: code });
-    setCurrentDetails(`**${state}**: ${code}`);
-    if (isCancellation(err)) throw err;
-    throw ApplicationFailure.create({ type: code, message, nonRetryable: true });
+    return failed(request, err, bookkeeping);
   }
 }
 

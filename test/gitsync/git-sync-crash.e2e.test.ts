@@ -166,7 +166,7 @@ describe.skipIf(!pg)(`git import survives a killed worker${pg ? '' : ` (skipped:
 
       // The import activity really ran twice: the killed attempt timed out (heartbeat) and attempt 2 completed.
       const history = await handle.fetchHistory();
-      const scheduled = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'gitImportActivity');
+      const scheduled = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'gitImportOperation');
       expect(scheduled).toHaveLength(1);
       const started = (history.events ?? []).find(
         (e) => e.activityTaskStartedEventAttributes && e.activityTaskStartedEventAttributes.scheduledEventId?.toString() === scheduled[0]!.eventId?.toString(),

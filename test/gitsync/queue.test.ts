@@ -84,6 +84,9 @@ beforeAll(async () => {
         gitFinishOperation: async () => undefined,
         gitImportActivity: op,
         gitExportActivity: op,
+        gitImportOperation: op,
+        gitExportOperation: op,
+        gitForgetCredentials: async () => undefined,
       },
     },
   );
