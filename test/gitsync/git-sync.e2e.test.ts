@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OperationAttribute, OrganizationIdAttribute, SpaceIdAttribute, workflowIds } from '../../src/temporal/contract/index.js';
 import { gitProgressQuery } from '../../workflows/git-definitions.js';
 import { corpusDir } from '../../src/project-root.js';
+import { rawSql } from '../../src/store/raw-sql.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
@@ -188,6 +189,12 @@ describe('git sync end to end', () => {
     const children = await folio.client.workflow.getHandle(workflowIds.gitQueue(spaceId)).fetchHistory();
     expect(JSON.stringify(children)).not.toContain(PASSWORD);
     expect(JSON.stringify(back)).not.toContain(PASSWORD);
+    // Each succeeded request's sealed credentials are forgotten once it completed (the workflow does it after the activity).
+    const sealed = async () =>
+      Number((await rawSql(folio.store).query<{ n: string | number }>('SELECT count(*) AS n FROM vault_secrets WHERE space_id = $1', [spaceId]))[0]!.n);
+    const until = Date.now() + 15_000;
+    while ((await sealed()) > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    expect(await sealed()).toBe(0);
   });
 
   it.each(['stacks-network+docs', 'BlockRazorinc+docs_en'])(
