@@ -13,7 +13,9 @@
  * another space of that organization importing the same commit. Memory is read from /proc of the child processes
  * (VmRSS after start, VmHWM: the peak since start). The first import after the worker starts is compared with the
  * later ones (warm-up). Prints one JSON line per measure: medians, the runs, the ratio against its baseline, the
- * issue's goal and the load average; then one summary object (what `npm run bench` keeps).
+ * issue's goal, the load average and `phasesMs`: per phase of the import or export activity (its `timingsMs`, read from the
+ * workflow's result after the timed part), the median over the measure's operations; then one summary object (what
+ * `npm run bench` keeps).
  * Requires `npm run build` (it starts dist/src/cli/folio.js). Run: npx tsx bench/git-sync-e2e.ts  (BENCH_RUNS, default 3;
  * BENCH_PAGES, default 5000; BENCH_REPOS=corpus,generated to pick)
  */
@@ -28,9 +30,11 @@ import { promisify } from 'node:util';
 import remarkFrontmatter from 'remark-frontmatter';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
+import { Client, Connection } from '@temporalio/client';
 import { unified } from 'unified';
 import { documents, importTree, inlinePageCodec, readWorkingTree, type PageCodecRunner } from '../src/format/index.js';
 import { corpusDir, projectRoot } from '../src/project-root.js';
+import { workflowIds, type GitOperationResult } from '../src/temporal/contract/index.js';
 import { freePort } from '../test/helpers/free-port.js';
 import { gitEnv, runGit, startGitServer, type GitServer } from '../test/helpers/git-server.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../test/helpers/loopback-policy.js';
@@ -53,7 +57,9 @@ const time = async <T>(fn: () => Promise<T>): Promise<[number, T]> => {
 };
 const lines: Record<string, unknown>[] = [];
 function emit(line: Record<string, unknown>): void {
-  const out = { ...line, loadAverage: load() };
+  const key = `${String(line.repository ?? '')}:${String(line.measure)}`;
+  const phasesMs = phaseMedians(key);
+  const out = { ...line, ...(phasesMs ? { phasesMs } : {}), loadAverage: load() };
   lines.push(out);
   process.stdout.write(JSON.stringify(out) + '\n');
 }
@@ -140,6 +146,8 @@ async function parseFiles(dir: string, files: string[]): Promise<void> {
 interface Service {
   child: ChildProcess;
   api: string;
+  /** A client of the service's Temporal dev server: the operations' results (their phase timings). */
+  temporal: Client;
   env: NodeJS.ProcessEnv;
   output: string[];
 }
@@ -176,10 +184,12 @@ async function startService(dataDir: string): Promise<Service> {
     if (Date.now() > deadline) throw new Error(`folio start not healthy:\n${output.slice(-30).join('\n')}`);
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { child, api, env, output };
+  const temporal = new Client({ connection: await Connection.connect({ address: `127.0.0.1:${temporalPort}` }), namespace: 'default' });
+  return { child, api, env, output, temporal };
 }
 
 async function stopService(s: Service): Promise<void> {
+  await s.temporal.connection.close().catch(() => undefined);
   if (s.child.exitCode !== null) return;
   const exited = new Promise((r) => s.child.once('exit', r));
   s.child.kill('SIGTERM');
@@ -229,10 +239,22 @@ async function cli(s: Service, args: string[]): Promise<string> {
   return stdout;
 }
 
+/** The phase timings (`timingsMs`) of the operations of one measure, by measure. */
+const phases = new Map<string, Array<Record<string, number>>>();
+const pendingPhases: Promise<void>[] = [];
+/** Per phase, the median over the measure's operations (a phase missing from an operation counts 0 there). */
+function phaseMedians(measure: string): Record<string, number> | undefined {
+  const runs = phases.get(measure);
+  if (!runs?.length) return undefined;
+  const keys = [...new Set(runs.flatMap((r) => Object.keys(r)))];
+  return Object.fromEntries(keys.map((k) => [k, round(median(runs.map((r) => r[k] ?? 0)))]));
+}
+
 class Api {
   constructor(
     private readonly base: string,
     private readonly token: string,
+    private readonly temporal: Client,
   ) {}
   async call(method: string, p: string, body?: unknown): Promise<unknown> {
     const res = await fetch(this.base + p, {
@@ -244,21 +266,37 @@ class Api {
     if (res.status >= 400) throw new Error(`${method} ${p}: ${res.status} ${text.slice(0, 500)}`);
     return text ? JSON.parse(text) : undefined;
   }
+  /** The operation's phase timings, read from its workflow's result after the timed part (not awaited by it). */
+  private keepPhases(measure: string, spaceId: string, direction: 'import' | 'export', requestId: string): void {
+    const workflowId = direction === 'import' ? workflowIds.gitImport(spaceId, requestId) : workflowIds.gitExport(spaceId, requestId);
+    pendingPhases.push(
+      this.temporal.workflow
+        .getHandle(workflowId)
+        .result()
+        .then((r: GitOperationResult) => {
+          if (!phases.has(measure)) phases.set(measure, []);
+          phases.get(measure)!.push(r.timingsMs ?? {});
+        })
+        .catch(() => undefined),
+    );
+  }
   async space(org: string, title: string): Promise<string> {
     return ((await this.call('POST', `/v1/orgs/${org}/spaces`, { title })) as { id: string }).id;
   }
   /** Queues an import or export and waits for its entry in the request log; resolves with it (throws on failure). */
-  async sync(spaceId: string, direction: 'import' | 'export', body: Record<string, unknown>): Promise<{ status: string; message?: string }> {
+  /** Queues an import or export and waits for its entry in the request log; resolves with it (throws on failure). With `measure`, keeps its phase timings. */
+  async sync(spaceId: string, direction: 'import' | 'export', body: Record<string, unknown>, measure?: string): Promise<{ status: string; message?: string }> {
     const timestamp = new Date().toISOString();
     await this.call('POST', `/v1/spaces/${spaceId}/git/${direction}`, { ...body, timestamp });
     const deadline = Date.now() + 600_000;
     for (;;) {
       const info = (await this.call('GET', `/v1/spaces/${spaceId}/git/info`)) as {
-        requests?: Array<{ timestamp: string; status: string; message?: string; code?: string }>;
+        requests?: Array<{ requestId: string; timestamp: string; status: string; message?: string; code?: string }>;
       };
       const mine = info.requests?.find((r) => Date.parse(r.timestamp) === Date.parse(timestamp));
       if (mine && mine.status !== 'queued' && mine.status !== 'running') {
         if (mine.status !== 'succeeded' && mine.status !== 'noop') throw new Error(`${direction} ${mine.status}: ${mine.code ?? ''} ${mine.message ?? ''}`);
+        if (measure) this.keepPhases(measure, spaceId, direction, mine.requestId);
         return mine;
       }
       if (Date.now() > deadline) throw new Error(`${direction} did not finish`);
@@ -272,7 +310,7 @@ async function newOrg(s: Service, id: string): Promise<Api> {
   const out = await cli(s, ['token', 'create', '--org', id]);
   const token = /folio_[A-Za-z0-9_-]+/.exec(out)?.[0];
   if (!token) throw new Error(`no token in: ${out}`);
-  return new Api(s.api, token);
+  return new Api(s.api, token, s.temporal);
 }
 
 // ---------------------------------------------------------------- scenarios
@@ -337,14 +375,14 @@ async function benchRepo(s: Service, repo: Repo, work: string, runOffset: number
     };
     const folioCold = async () => {
       space = await org.space(orgId, `cold ${run}`);
-      const [ms] = await time(() => org.sync(space, 'import', body));
+      const [ms] = await time(() => org.sync(space, 'import', body, `${repo.name}:cold_import`));
       t.cold.push(ms);
     };
     for (const step of baselineFirst ? [nativeCold, folioCold] : [folioCold, nativeCold]) await step();
 
     // A second space of the organization, from the same commit: the parse cache.
     const second = await org.space(orgId, `second ${run}`);
-    const [secondMs, secondResult] = await time(() => org.sync(second, 'import', body));
+    const [secondMs, secondResult] = await time(() => org.sync(second, 'import', body, `${repo.name}:second_space_import`));
     t.second.push(secondMs);
     if (run === 0) process.stderr.write(`bench: second space: ${secondResult.message ?? ''}\n`);
 
@@ -358,7 +396,7 @@ async function benchRepo(s: Service, repo: Repo, work: string, runOffset: number
       t.nativeIncr.push(ms);
     };
     const folioIncr = async () => {
-      const [ms, r] = await time(() => org.sync(space, 'import', body));
+      const [ms, r] = await time(() => org.sync(space, 'import', body, `${repo.name}:incremental_import`));
       t.incr.push(ms);
       if (run === 0) process.stderr.write(`bench: incremental: ${r.message ?? ''}\n`);
     };
@@ -383,7 +421,7 @@ async function benchRepo(s: Service, repo: Repo, work: string, runOffset: number
       t.nativeExp.push(ms);
     };
     const folioExport = async () => {
-      const [ms] = await time(() => org.sync(space, 'export', { ...body, commitMessage: `Folio export, run ${run}` }));
+      const [ms] = await time(() => org.sync(space, 'export', { ...body, commitMessage: `Folio export, run ${run}` }, `${repo.name}:one_page_export`));
       t.exp.push(ms);
     };
     // The export must see the native edit's commit (it checks for conflicts against it) — or the native edit the
@@ -398,13 +436,14 @@ async function benchRepo(s: Service, repo: Repo, work: string, runOffset: number
       t.nativeNoop.push(ms);
     };
     const folioNoop = async () => {
-      const [ms, r] = await time(() => org.sync(space, 'import', body));
+      const [ms, r] = await time(() => org.sync(space, 'import', body, `${repo.name}:noop_import`));
       if (r.status !== 'noop') throw new Error(`expected a no-op import, got ${r.status}: ${r.message ?? ''}`);
       t.noop.push(ms);
     };
     for (const step of baselineFirst ? [nativeNoop, folioNoop] : [folioNoop, nativeNoop]) await step();
     await rm(clone, { recursive: true, force: true });
   }
+  await Promise.all(pendingPhases);
   const repoInfo = { repository: repo.name, pages: repo.pages.length };
   emit({
     measure: 'cold_import',
@@ -468,7 +507,7 @@ async function benchTiny(s: Service, server: GitServer, work: string): Promise<v
   );
   const body = { url: tiny.url, ref: 'refs/heads/main' };
   const t = { first: 0, tiny: [] as number[], native: [] as number[], noop: [] as number[], nativeNoop: [] as number[] };
-  const api = new Api(s.api, TOKEN);
+  const api = new Api(s.api, TOKEN, s.temporal);
   // The very first operation of the worker (warm-up), then RUNS alternated runs.
   const firstSpace = await api.space('bench', 'first');
   [t.first] = await time(() => api.sync(firstSpace, 'import', body));
@@ -479,7 +518,7 @@ async function benchTiny(s: Service, server: GitServer, work: string): Promise<v
     let space = '';
     const folio = async () => {
       space = await org.space(orgId, `tiny ${run}`);
-      const [ms] = await time(() => org.sync(space, 'import', body));
+      const [ms] = await time(() => org.sync(space, 'import', body, 'tiny:tiny_import'));
       t.tiny.push(ms);
     };
     const native = async () => {
@@ -491,7 +530,7 @@ async function benchTiny(s: Service, server: GitServer, work: string): Promise<v
     };
     for (const step of run % 2 ? [native, folio] : [folio, native]) await step();
     const folioNoop = async () => {
-      const [ms, r] = await time(() => org.sync(space, 'import', body));
+      const [ms, r] = await time(() => org.sync(space, 'import', body, 'tiny:tiny_noop_import'));
       if (r.status !== 'noop') throw new Error(`expected a no-op import, got ${r.status}`);
       t.noop.push(ms);
     };
@@ -502,6 +541,7 @@ async function benchTiny(s: Service, server: GitServer, work: string): Promise<v
     for (const step of run % 2 ? [nativeNoop, folioNoop] : [folioNoop, nativeNoop]) await step();
     await rm(clone, { recursive: true, force: true });
   }
+  await Promise.all(pendingPhases);
   emit({
     measure: 'tiny_import',
     repository: 'tiny',
