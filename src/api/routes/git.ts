@@ -55,10 +55,13 @@ export function gitRoutes(app: FastifyInstance, deps: ApiDeps): void {
         ...(parsed.gitInfo ? { gitInfo: parsed.gitInfo } : {}),
         receivedAt,
       };
-      await deps.store.gitRequests.record(space.id, { requestId, direction, timestamp, status: 'queued' });
+      const [, sync] = await Promise.all([
+        deps.store.gitRequests.record(space.id, { requestId, direction, timestamp, status: 'queued' }),
+        deps.store.gitSync.get(space.id),
+      ]);
       // The first request names the space's repository (git/info's installation) before its operation starts;
       // every operation that starts records its own repository (activities/git-sync.ts).
-      if (!(await deps.store.gitSync.get(space.id)).repo)
+      if (!sync.repo)
         await deps.store.gitSync.update(space.id, {
           repo: {
             url: parsed.url,
