@@ -7,6 +7,7 @@ import { NotFoundError } from '../src/errors.js';
 import type { GitOperationResult, GitQueueOutcome, GitSyncRequest } from '../src/temporal/contract/index.js';
 import type { ActivityDeps } from './deps.js';
 import { gitSyncContext } from './git-context.js';
+import { syncRepoOf } from '../src/gitsync/sync-repo.js';
 import { createGitImportActivity } from './git-import.js';
 import { createGitExportActivity } from './git-export.js';
 
@@ -31,16 +32,7 @@ export function createGitSyncActivities(deps: ActivityDeps) {
     }
     await Promise.all([
       store.gitSync.update(request.spaceId, {
-        repo: {
-          url: request.url,
-          ref: request.ref,
-          ...(request.projectDirectory ? { projectDirectory: request.projectDirectory } : {}),
-          // For git/info.
-          ...(request.repoTreeURL ? { treeURL: request.repoTreeURL } : {}),
-          ...(request.repoCommitURL ? { commitURL: request.repoCommitURL } : {}),
-          ...(request.gitInfo?.provider ? { provider: request.gitInfo.provider } : {}),
-          ...(request.gitInfo?.url ? { infoURL: request.gitInfo.url } : {}),
-        },
+        repo: syncRepoOf(request),
         operation: { state: 'running', direction: request.direction, startedAt: new Date().toISOString(), requestId: request.requestId, error: null },
       }),
       store.gitRequests.record(request.spaceId, {

@@ -14,8 +14,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { searchIndexWorkflowId, workflowIds } from '../../src/temporal/contract/index.js';
-import type { GitOperationResult, GitQueueState, GitSyncRequest, SearchIndexResult } from '../../src/temporal/contract/index.js';
+import { initialGitQueueState, searchIndexWorkflowId, workflowIds } from '../../src/temporal/contract/index.js';
+import type { GitOperationResult, GitSyncRequest, SearchIndexResult } from '../../src/temporal/contract/index.js';
 import { enqueueGitRequestSignal, gitQueueStateQuery } from '../../workflows/git-definitions.js';
 import { testLogger } from '../helpers/logger.js';
 import { createTestStore } from '../helpers/store.js';
@@ -97,17 +97,7 @@ it('records the histories of the current workflow code', { timeout: 120_000 }, a
       request(5, { credentialId: 'cred-replay' }),
       request(6, { requestId: 'e-6', direction: 'export', commitMessage: 'export' }),
     ];
-    const initial: GitQueueState = {
-      spaceId,
-      organizationId: 'org-replay',
-      pending: [],
-      lastApplied: {},
-      seen: [],
-      recent: [],
-      processed: 0,
-      dropped: 0,
-      runs: 1,
-    };
+    const initial = initialGitQueueState(spaceId, 'org-replay');
     for (const r of requests) {
       await client.workflow.signalWithStart('gitQueueWorkflow', {
         workflowId: workflowIds.gitQueue(spaceId),

@@ -12,6 +12,7 @@ import { parseGitRequest, GitRequestError } from '../../gitsync/request.js';
 import { gitRequestId } from '../../gitsync/request-id.js';
 import { putGitCredentials } from '../../gitsync/credentials.js';
 import { gitInfoObject } from '../../gitsync/info.js';
+import { syncRepoOf } from '../../gitsync/sync-repo.js';
 import { workflowStarter, type ApiDeps } from '../deps.js';
 import { badRequest, notFound } from '../http-errors.js';
 import { assertSpaceEditable } from '../space-editable.js';
@@ -61,18 +62,7 @@ export function gitRoutes(app: FastifyInstance, deps: ApiDeps): void {
       ]);
       // The first request names the space's repository (git/info's installation) before its operation starts;
       // every operation that starts records its own repository (activities/git-sync.ts).
-      if (!sync.repo)
-        await deps.store.gitSync.update(space.id, {
-          repo: {
-            url: parsed.url,
-            ref: parsed.ref,
-            ...(parsed.projectDirectory ? { projectDirectory: parsed.projectDirectory } : {}),
-            ...(parsed.repoTreeURL ? { treeURL: parsed.repoTreeURL } : {}),
-            ...(parsed.repoCommitURL ? { commitURL: parsed.repoCommitURL } : {}),
-            ...(parsed.gitInfo?.provider ? { provider: parsed.gitInfo.provider } : {}),
-            ...(parsed.gitInfo?.url ? { infoURL: parsed.gitInfo.url } : {}),
-          },
-        });
+      if (!sync.repo) await deps.store.gitSync.update(space.id, { repo: syncRepoOf(parsed) });
       await enqueueGitRequest(workflowStarter(deps), { spaceId: space.id, organizationId: space.organizationId, request: queued });
       request.log.info({ spaceId: space.id, requestId, direction, timestamp }, 'git request queued');
       return reply.status(204).send();
