@@ -211,6 +211,8 @@ export function createGitImportActivity(ctx: GitSyncContext) {
           fileBytes,
           rawPageBytes,
           textBodies,
+          // The unchanged pages and files are copied from the previous revision inside the database.
+          ...(previous ? { base: previous.records } : {}),
         }),
       );
       if (!request.standalone) {
