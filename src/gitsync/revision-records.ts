@@ -18,21 +18,54 @@ function toJson(value: unknown): JsonObject {
 }
 
 /**
+ * `value` (a model's value) is the JSON value `json` once written as JSON (`toJson(value)` would equal `json`): plain
+ * objects (keys of undefined values left out, as JSON.stringify does), arrays, strings, finite numbers, booleans,
+ * null. Anything JSON would change (a Date, NaN, an undefined array element) counts as different.
+ */
+function sameAsJson(value: unknown, json: unknown): boolean {
+  if (value === json) return typeof value !== 'number' || Number.isFinite(value);
+  if (typeof value !== 'object' || value === null || typeof json !== 'object' || json === null) return false;
+  if (Array.isArray(value)) {
+    if (!Array.isArray(json) || value.length !== json.length) return false;
+    for (let i = 0; i < value.length; i++) if (!sameAsJson(value[i], json[i])) return false;
+    return true;
+  }
+  if (Array.isArray(json)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return false;
+  let n = 0;
+  for (const [k, v] of Object.entries(value)) {
+    if (v === undefined) continue;
+    if (!Object.hasOwn(json, k) || !sameAsJson(v, (json as Record<string, unknown>)[k])) return false;
+    n++;
+  }
+  return n === Object.keys(json).length;
+}
+
+/**
  * `rawBytes` gives the bytes of pages kept raw (`DocumentPage.raw`: not readable as a page): they are stored as the
  * page body, as they are, so nothing of the file is lost and export can write it back unchanged.
+ * `base`: a page whose data is the stored page's (same id) takes the stored data object (no JSON round trip).
  */
-function pageNode(page: PageModel, encoder = new TextEncoder(), rawBytes?: Map<string, BlobSource>, textBodies?: Map<string, BlobSource>): PageNode {
+function pageNode(
+  page: PageModel,
+  encoder = new TextEncoder(),
+  rawBytes?: Map<string, BlobSource>,
+  textBodies?: Map<string, BlobSource>,
+  base?: ReadonlyMap<string, PageRecord>,
+): PageNode {
   const rest: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(page)) if (!PAGE_COLUMNS.has(k) && v !== undefined) rest[k] = v;
   const kind = page.kind === 'computed' ? 'group' : page.kind;
   if (page.kind === 'computed') rest.modelKind = 'computed';
+  const stored = base?.get(page.id)?.data;
   const input: PageNode = {
     id: page.id,
     kind,
     title: page.title,
     slug: page.slug,
-    data: toJson(rest),
-    children: page.children.map((c) => pageNode(c, encoder, rawBytes, textBodies)),
+    data: stored !== undefined && sameAsJson(rest, stored) ? stored : toJson(rest),
+    children: page.children.map((c) => pageNode(c, encoder, rawBytes, textBodies, base)),
   };
   if (page.kind === 'document') {
     input.path = page.path;
@@ -164,7 +197,7 @@ export function modelToRevisionInput(
   const input = buildRevision(
     {
       data: toJson({ model: { version: model.version, config: model.config, summary: model.summary } }),
-      pages: model.pages.map((p) => pageNode(p, encoder, rawPageBytes, textBodies)),
+      pages: model.pages.map((p) => pageNode(p, encoder, rawPageBytes, textBodies, base?.pages)),
       files: model.files.map((f) => fileNode(f, fileBytes.get(f.id))),
     },
     rest,
