@@ -255,6 +255,7 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       await markImported(revisionId, warnings);
       lap('store');
       await progress.flush();
+      ctx.logger.info({ spaceId: request.spaceId, requestId: request.requestId, commit: head, revisionId, timingsMs }, 'git import stored');
       const serious = imported.warnings.filter((w) => w.severity === 'error');
       for (const w of serious) ctx.logger.warn({ spaceId: request.spaceId, requestId: request.requestId, code: w.code, path: w.path, data: w.data }, w.message);
       return {
