@@ -16,6 +16,12 @@ import { gitSignals, type GitOperationResult, type GitProgress, type GitSyncRequ
 import { progressReporter } from './progress.js';
 import { credentialsOf, type GitSyncContext } from './git-context.js';
 
+/** The value of a settled promise, or its failure thrown. */
+function settled<T>(result: PromiseSettledResult<T>): T {
+  if (result.status === 'rejected') throw result.reason;
+  return result.value;
+}
+
 export function createGitImportActivity(ctx: GitSyncContext) {
   const { store, config } = ctx;
   return async function gitImportActivity(request: GitSyncRequest): Promise<GitOperationResult> {
@@ -29,13 +35,33 @@ export function createGitImportActivity(ctx: GitSyncContext) {
     };
     let secrets: string[] = [];
     try {
-      const creds = await credentialsOf(ctx, request);
+      // The credentials, the space and its git state are read at the same time (their failures in this order).
+      const [credsRead, spaceRead, syncRead] = await Promise.allSettled([
+        credentialsOf(ctx, request),
+        store.spaces.get(request.spaceId),
+        store.gitSync.get(request.spaceId),
+      ]);
+      const creds = settled(credsRead);
       if (creds) secrets = [creds.password];
-      const space = await store.spaces.get(request.spaceId);
+      const space = settled(spaceRead);
       if (!space) throw ApplicationFailure.create({ type: 'NOT_FOUND', message: `space not found: ${request.spaceId}`, nonRetryable: true });
       if (!request.standalone && space.editMode === 'locked')
         throw ApplicationFailure.create({ type: 'LOCKED', message: `space ${space.id} is locked (editMode: locked)`, nonRetryable: true });
-      const sync = await store.gitSync.get(request.spaceId);
+      const sync = settled(syncRead);
+      // A space with content may already hold the remote's commit: its ref is asked for (one request) while the
+      // primary revision is read, and used below only when the space holds a commit from this URL.
+      const remoteRef = space.revisionId
+        ? remoteRefCommit({
+            policy: ctx.fetchPolicy,
+            url: request.url,
+            ref: request.ref,
+            ...(creds ? { auth: creds } : {}),
+            ...(progress.signal ? { signal: progress.signal } : {}),
+          }).then(
+            (commit) => ({ commit }),
+            (error: unknown) => ({ error }),
+          )
+        : undefined;
       const primary = space.revisionId ? await store.revisions.get(space.revisionId) : null;
       const idempotencyKey = `git-import/${request.requestId}`;
       // A retry of an attempt that stored the revision and made it primary, then died before completing: done.
@@ -78,14 +104,10 @@ export function createGitImportActivity(ctx: GitSyncContext) {
         primary?.git?.url === request.url ? primary.git.oid : undefined,
         sync.lastImport?.url === request.url && space.revisionId && sync.lastImport.revisionId === space.revisionId ? sync.lastImport.commit : undefined,
       ].filter((c): c is string => typeof c === 'string');
-      if (held.length > 0) {
-        const remoteHead = await remoteRefCommit({
-          policy: ctx.fetchPolicy,
-          url: request.url,
-          ref: request.ref,
-          ...(creds ? { auth: creds } : {}),
-          ...(progress.signal ? { signal: progress.signal } : {}),
-        });
+      if (held.length > 0 && remoteRef) {
+        const asked = await remoteRef;
+        if ('error' in asked) throw asked.error;
+        const remoteHead = asked.commit;
         if (remoteHead !== undefined && held.includes(remoteHead)) {
           await recordImport(remoteHead, space.revisionId ?? undefined);
           return noop(remoteHead);
@@ -119,9 +141,15 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       progress.update({ phase: 'reading tree' });
       // The commit's tree (from the cache) and the previous revision's records (from the store) are read at the same
       // time; the records without their page bodies: a reused page keeps its stored body by hash.
+      const timed = async <T>(name: string, work: Promise<T>): Promise<T> => {
+        const start = performance.now();
+        const result = await work;
+        timingsMs[name] = Math.round(performance.now() - start);
+        return result;
+      };
       const [tree, previous] = await Promise.all([
-        readTree(cache, head, { maxFileBytes: config.gitMaxFileBytes }),
-        primary ? loadRevisionModel(store, primary.id, { bodies: false }) : Promise.resolve(null),
+        timed('tree.read', readTree(cache, head, { maxFileBytes: config.gitMaxFileBytes })),
+        primary ? timed('tree.previous', loadRevisionModel(store, primary.id, { bodies: false })) : Promise.resolve(null),
       ]);
       const projectDir = request.projectDirectory;
       for (const [p, entry] of tree) {
@@ -211,6 +239,8 @@ export function createGitImportActivity(ctx: GitSyncContext) {
           fileBytes,
           rawPageBytes,
           textBodies,
+          // The unchanged pages and files are copied from the previous revision inside the database.
+          ...(previous ? { base: previous.records } : {}),
         }),
       );
       if (!request.standalone) {
@@ -225,6 +255,7 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       await markImported(revisionId, warnings);
       lap('store');
       await progress.flush();
+      ctx.logger.info({ spaceId: request.spaceId, requestId: request.requestId, commit: head, revisionId, timingsMs }, 'git import stored');
       const serious = imported.warnings.filter((w) => w.severity === 'error');
       for (const w of serious) ctx.logger.warn({ spaceId: request.spaceId, requestId: request.requestId, code: w.code, path: w.path, data: w.data }, w.message);
       return {

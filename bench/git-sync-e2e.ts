@@ -160,7 +160,8 @@ async function startService(dataDir: string): Promise<Service> {
     PORT: String(port),
     TEMPORAL_PORT: String(temporalPort),
     TEMPORAL_UI_PORT: String(uiPort),
-    LOG_LEVEL: 'warn',
+    // BENCH_LOG_LEVEL=info: the service's info lines (the import activity's phase timings) go to stderr at its stop.
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     FOLIO_LOG_PRETTY: '0',
     FOLIO_BOOTSTRAP_ORG: 'bench',
     FOLIO_BOOTSTRAP_TOKEN: TOKEN,
@@ -190,6 +191,7 @@ async function startService(dataDir: string): Promise<Service> {
 
 async function stopService(s: Service): Promise<void> {
   await s.temporal.connection.close().catch(() => undefined);
+  if (process.env.BENCH_LOG_LEVEL) for (const line of s.output) if (line.includes('timingsMs')) process.stderr.write(`bench: service: ${line}\n`);
   if (s.child.exitCode !== null) return;
   const exited = new Promise((r) => s.child.once('exit', r));
   s.child.kill('SIGTERM');

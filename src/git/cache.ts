@@ -16,6 +16,7 @@ import { splitUrlCredentials } from '../net/url-credentials.js';
 import { spaceCacheDir, type CacheScope } from './cache-layout.js';
 import { GitCacheLockedError } from './errors.js';
 import { forgetObjectSizes } from './object-size.js';
+import { forgetTrees } from './known-trees.js';
 import { forgetReadFs } from './read-fs.js';
 
 export interface RepoCache {
@@ -103,6 +104,7 @@ export async function removeCache(cache: RepoCache): Promise<void> {
   objectCaches.delete(cache.gitdir);
   forgetReadFs(cache);
   forgetObjectSizes(cache.gitdir);
+  forgetTrees(cache.gitdir);
 }
 
 export interface LockOptions {

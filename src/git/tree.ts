@@ -9,6 +9,7 @@ import type { RepoCache } from './cache.js';
 import { GitFileTooLargeError, GitObjectNotFoundError } from './errors.js';
 import { parseTrailers, type Trailer } from './trailers.js';
 import { objectSize, objectSizes } from './object-size.js';
+import { knownTreesOf, rememberTree } from './known-trees.js';
 import type { SourceEntry, SourceTree } from '../revision/source-tree.js';
 
 export const DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024;
@@ -70,11 +71,21 @@ export async function readCommit(cache: RepoCache, oid: string): Promise<CommitI
   }
 }
 
-/** The entries of one tree object. */
+/** The entries of one tree object. Read-only (the list and its entries): the next reader of the same tree gets them too. */
 export async function readTreeEntries(cache: RepoCache, treeOid: string): Promise<TreeEntry[]> {
+  const known = knownTreesOf(cache.gitdir);
+  const hit = known.trees.get(treeOid);
+  if (hit) {
+    known.hits++;
+    known.trees.delete(treeOid);
+    known.trees.set(treeOid, hit);
+    return hit as TreeEntry[];
+  }
   try {
     const { tree } = await readingObjects(cache, isMissing, (fs) => git.readTree({ fs, gitdir: cache.gitdir, cache: cache.objectCache, oid: treeOid }));
-    return tree as TreeEntry[];
+    const entries = Object.freeze((tree as TreeEntry[]).map((e) => ({ mode: e.mode, path: e.path, oid: e.oid, type: e.type })));
+    rememberTree(known, treeOid, entries);
+    return entries as TreeEntry[];
   } catch (err) {
     if (isMissing(err)) throw new GitObjectNotFoundError('tree', treeOid);
     throw err;

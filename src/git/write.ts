@@ -80,7 +80,8 @@ async function rewrite(cache: RepoCache, treeOid: string | null, node: Node, dir
     entries.set(name, { mode, path: name, oid, type: 'blob' });
   }
   if (entries.size === 0) return null;
-  const list = [...entries.values()];
+  // Copies: isomorphic-git normalizes the modes of the entries it writes in place, and read entries are shared.
+  const list = [...entries.values()].map((e) => ({ ...e }));
   // Unchanged: keep the id (and write nothing).
   if (treeOid) {
     const before = await readTreeEntries(cache, treeOid);

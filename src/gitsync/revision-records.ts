@@ -9,7 +9,7 @@
  */
 import { importTree, type FileModel, type PageModel, type RevisionModel } from '../format/index.js';
 import { buildRevision, type BlobSource, type FileNode, type PageNode } from '../revision/builder.js';
-import type { FileRecord, JsonObject, PageRecord, RevisionInput, Store } from '../store/index.js';
+import type { FileInput, FileRecord, JsonObject, PageInput, PageRecord, RevisionInput, Store } from '../store/index.js';
 
 const PAGE_COLUMNS = new Set(['id', 'kind', 'title', 'slug', 'path', 'children', 'markdown']);
 
@@ -18,21 +18,54 @@ function toJson(value: unknown): JsonObject {
 }
 
 /**
+ * `value` (a model's value) is the JSON value `json` once written as JSON (`toJson(value)` would equal `json`): plain
+ * objects (keys of undefined values left out, as JSON.stringify does), arrays, strings, finite numbers, booleans,
+ * null. Anything JSON would change (a Date, NaN, an undefined array element) counts as different.
+ */
+function sameAsJson(value: unknown, json: unknown): boolean {
+  if (value === json) return typeof value !== 'number' || Number.isFinite(value);
+  if (typeof value !== 'object' || value === null || typeof json !== 'object' || json === null) return false;
+  if (Array.isArray(value)) {
+    if (!Array.isArray(json) || value.length !== json.length) return false;
+    for (let i = 0; i < value.length; i++) if (!sameAsJson(value[i], json[i])) return false;
+    return true;
+  }
+  if (Array.isArray(json)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return false;
+  let n = 0;
+  for (const [k, v] of Object.entries(value)) {
+    if (v === undefined) continue;
+    if (!Object.hasOwn(json, k) || !sameAsJson(v, (json as Record<string, unknown>)[k])) return false;
+    n++;
+  }
+  return n === Object.keys(json).length;
+}
+
+/**
  * `rawBytes` gives the bytes of pages kept raw (`DocumentPage.raw`: not readable as a page): they are stored as the
  * page body, as they are, so nothing of the file is lost and export can write it back unchanged.
+ * `base`: a page whose data is the stored page's (same id) takes the stored data object (no JSON round trip).
  */
-function pageNode(page: PageModel, encoder = new TextEncoder(), rawBytes?: Map<string, BlobSource>, textBodies?: Map<string, BlobSource>): PageNode {
+function pageNode(
+  page: PageModel,
+  encoder = new TextEncoder(),
+  rawBytes?: Map<string, BlobSource>,
+  textBodies?: Map<string, BlobSource>,
+  base?: ReadonlyMap<string, PageRecord>,
+): PageNode {
   const rest: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(page)) if (!PAGE_COLUMNS.has(k) && v !== undefined) rest[k] = v;
   const kind = page.kind === 'computed' ? 'group' : page.kind;
   if (page.kind === 'computed') rest.modelKind = 'computed';
+  const stored = base?.get(page.id)?.data;
   const input: PageNode = {
     id: page.id,
     kind,
     title: page.title,
     slug: page.slug,
-    data: toJson(rest),
-    children: page.children.map((c) => pageNode(c, encoder, rawBytes, textBodies)),
+    data: stored !== undefined && sameAsJson(rest, stored) ? stored : toJson(rest),
+    children: page.children.map((c) => pageNode(c, encoder, rawBytes, textBodies, base)),
   };
   if (page.kind === 'document') {
     input.path = page.path;
@@ -64,28 +97,113 @@ function fileNode(file: FileModel, bytes: BlobSource | undefined): FileNode {
   return input;
 }
 
+/** Equality of two JSON values (object keys in any order: jsonb does not keep the order they were written in). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((v, i) => jsonEqual(v, bb[i]));
+  }
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  return ka.every((k) => Object.hasOwn(b, k) && jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+const hashOf = (body: Uint8Array | { hash: string } | undefined): string | null | undefined =>
+  body === undefined ? null : body instanceof Uint8Array ? undefined : body.hash;
+
+/** The page record would store exactly what the input says (a body given as bytes counts as different). */
+function samePage(input: PageInput, record: PageRecord): boolean {
+  const hash = hashOf(input.body);
+  return (
+    hash !== undefined &&
+    hash === record.bodyHash &&
+    input.kind === record.kind &&
+    input.title === record.title &&
+    (input.slug ?? null) === record.slug &&
+    (input.path ?? null) === record.path &&
+    jsonEqual(input.data ?? {}, record.data)
+  );
+}
+
+function sameFile(input: FileInput, record: FileRecord): boolean {
+  const hash = hashOf(input.bytes);
+  return (
+    hash !== undefined &&
+    hash === record.hash &&
+    input.name === record.name &&
+    (input.path ?? null) === record.path &&
+    (input.contentType ?? null) === record.contentType &&
+    input.size === record.size &&
+    jsonEqual(input.git ?? null, record.git) &&
+    jsonEqual(input.data ?? {}, record.data)
+  );
+}
+
+/** The stored records of a revision, by id: what {@link modelToRevisionInput} compares with for its `base`. */
+export interface BaseRecords {
+  revisionId: string;
+  pages: ReadonlyMap<string, PageRecord>;
+  files: ReadonlyMap<string, FileRecord>;
+}
+
+/**
+ * Marks the pages and files that are exactly as in `base` (`fromBase`: the store copies them inside the database)
+ * and returns how many were marked.
+ */
+function markFromBase(input: RevisionInput, base: BaseRecords): { pages: number; files: number } {
+  let pages = 0;
+  let files = 0;
+  const stack = [...input.pages];
+  while (stack.length > 0) {
+    const page = stack.pop()!;
+    const record = base.pages.get(page.id);
+    if (record && samePage(page, record)) {
+      page.fromBase = true;
+      pages++;
+    }
+    if (page.children) stack.push(...page.children);
+  }
+  for (const file of input.files) {
+    const record = base.files.get(file.id);
+    if (record && sameFile(file, record)) {
+      file.fromBase = true;
+      files++;
+    }
+  }
+  if (pages + files > 0) input.base = base.revisionId;
+  return { pages, files };
+}
+
 /**
  * `textBodies` gives, by page id, the stored body of pages whose markdown is exactly that blob's text (pages an
  * incremental import reused without reading them): stored by hash, never encoded and hashed again.
+ * `base`: the previous revision's records; the pages and files that did not change are marked `fromBase`, so the
+ * store copies their rows instead of receiving them again.
  */
 export function modelToRevisionInput(
   model: RevisionModel,
-  options: Omit<RevisionInput, 'pages' | 'files' | 'data'> & {
+  options: Omit<RevisionInput, 'pages' | 'files' | 'data' | 'base'> & {
     fileBytes: Map<string, BlobSource>;
     rawPageBytes?: Map<string, BlobSource>;
     textBodies?: Map<string, BlobSource>;
+    base?: BaseRecords;
   },
 ): RevisionInput {
-  const { fileBytes, rawPageBytes, textBodies, ...rest } = options;
+  const { fileBytes, rawPageBytes, textBodies, base, ...rest } = options;
   const encoder = new TextEncoder();
-  return buildRevision(
+  const input = buildRevision(
     {
       data: toJson({ model: { version: model.version, config: model.config, summary: model.summary } }),
-      pages: model.pages.map((p) => pageNode(p, encoder, rawPageBytes, textBodies)),
+      pages: model.pages.map((p) => pageNode(p, encoder, rawPageBytes, textBodies, base?.pages)),
       files: model.files.map((f) => fileNode(f, fileBytes.get(f.id))),
     },
     rest,
   );
+  if (base) markFromBase(input, base);
+  return input;
 }
 
 export interface LoadedRevision {
@@ -96,6 +214,8 @@ export interface LoadedRevision {
   hashByGitOid: Map<string, string>;
   /** page id → hash of its stored body (text pages with a body) */
   bodyHashes: Map<string, string>;
+  /** The stored records, by id (a base for {@link modelToRevisionInput}). */
+  records: BaseRecords;
 }
 
 export interface LoadOptions {
@@ -195,7 +315,13 @@ export async function loadRevisionModel(store: Store, revisionId: string, option
     pages: pages.map(toModel),
     files: files.map(toFile),
   };
-  return { model, fileHashes, hashByGitOid, bodyHashes };
+  return {
+    model,
+    fileHashes,
+    hashByGitOid,
+    bodyHashes,
+    records: { revisionId, pages: new Map(flat.map((p) => [p.id, p])), files: new Map(files.map((f) => [f.id, f])) },
+  };
 }
 
 /** Flattens the page tree (documents, groups, links, computed), depth first. */

@@ -133,6 +133,12 @@ function contentRef(value: unknown, field: string, bytes: Map<string, Uint8Array
 interface Prepared {
   pageRows: SqlParam[][];
   fileRows: SqlParam[][];
+  /** Pages copied from the base revision: their id, order, parent ('' for none: no page id is empty) and position. */
+  basePages: { ids: string[]; ords: number[]; parents: string[]; positions: number[] };
+  /** Files copied from the base revision: their id and order in this revision. */
+  baseFiles: { ids: string[]; ords: number[] };
+  pageCount: number;
+  fileCount: number;
   bytes: Map<string, Uint8Array>;
   refs: Set<string>;
 }
@@ -141,9 +147,11 @@ interface Prepared {
 function prepare(input: RevisionInput): Prepared {
   if (!Array.isArray(input.pages)) throw new ValidationError('pages must be an array');
   if (!Array.isArray(input.files)) throw new ValidationError('files must be an array');
+  const hasBase = input.base !== undefined && input.base !== null;
   const bytes = new Map<string, Uint8Array>();
   const refs = new Set<string>();
   const pageRows: SqlParam[][] = [];
+  const basePages: Prepared['basePages'] = { ids: [], ords: [], parents: [], positions: [] };
   const seen = new Set<string>();
   const stack: { page: PageInput; parent: string | null; position: number }[] = [];
   for (let i = input.pages.length - 1; i >= 0; i--) stack.push({ page: input.pages[i]!, parent: null, position: i });
@@ -152,26 +160,43 @@ function prepare(input: RevisionInput): Prepared {
     if (!page || typeof page !== 'object') throw new ValidationError('each page must be an object');
     const id = checkId('page', page.id);
     if (seen.has(id)) throw new ValidationError(`duplicate page id in revision: ${id}`, { pageId: id });
+    const ord = seen.size;
     seen.add(id);
     if (seen.size > MAX_PAGES) throw new ValidationError(`a revision has at most ${MAX_PAGES} pages`);
-    if (!PAGE_KINDS.has(page.kind)) throw new ValidationError(`page ${id}: kind must be document, group or link`, { pageId: id });
-    if (typeof page.title !== 'string') throw new ValidationError(`page ${id}: title must be a string`, { pageId: id });
-    const slug = optionalString(page.slug, `page ${id} slug`, 1000);
-    const pagePath = optionalString(page.path, `page ${id} path`, 4000);
-    const data = jsonObject(page.data, `page ${id} data`);
-    const body = contentRef(page.body, `page ${id} body`, bytes, refs);
-    pageRows.push([id, pageRows.length, parent, position, page.kind, page.title, slug, pagePath, json(data), body]);
+    if (page.fromBase === true) {
+      if (!hasBase) throw new ValidationError(`page ${id}: fromBase without a base revision`, { pageId: id });
+      basePages.ids.push(id);
+      basePages.ords.push(ord);
+      basePages.parents.push(parent ?? '');
+      basePages.positions.push(position);
+    } else {
+      if (!PAGE_KINDS.has(page.kind)) throw new ValidationError(`page ${id}: kind must be document, group or link`, { pageId: id });
+      if (typeof page.title !== 'string') throw new ValidationError(`page ${id}: title must be a string`, { pageId: id });
+      const slug = optionalString(page.slug, `page ${id} slug`, 1000);
+      const pagePath = optionalString(page.path, `page ${id} path`, 4000);
+      const data = jsonObject(page.data, `page ${id} data`);
+      const body = contentRef(page.body, `page ${id} body`, bytes, refs);
+      pageRows.push([id, ord, parent, position, page.kind, page.title, slug, pagePath, json(data), body]);
+    }
     const children = page.children ?? [];
     if (!Array.isArray(children)) throw new ValidationError(`page ${id}: children must be an array`, { pageId: id });
     for (let i = children.length - 1; i >= 0; i--) stack.push({ page: children[i]!, parent: id, position: i });
   }
   if (input.files.length > MAX_FILES) throw new ValidationError(`a revision has at most ${MAX_FILES} files`);
   const fileIds = new Set<string>();
-  const fileRows = input.files.map((file: FileInput, ord) => {
+  const baseFiles: Prepared['baseFiles'] = { ids: [], ords: [] };
+  const fileRows: SqlParam[][] = [];
+  input.files.forEach((file: FileInput, ord) => {
     if (!file || typeof file !== 'object') throw new ValidationError('each file must be an object');
     const id = checkId('file', file.id);
     if (fileIds.has(id)) throw new ValidationError(`duplicate file id in revision: ${id}`, { fileId: id });
     fileIds.add(id);
+    if (file.fromBase === true) {
+      if (!hasBase) throw new ValidationError(`file ${id}: fromBase without a base revision`, { fileId: id });
+      baseFiles.ids.push(id);
+      baseFiles.ords.push(ord);
+      return;
+    }
     if (typeof file.name !== 'string' || file.name === '' || file.name.length > 1000)
       throw new ValidationError(`file ${id}: name must be a non-empty string`, { fileId: id });
     if (!Number.isSafeInteger(file.size) || file.size < 0) throw new ValidationError(`file ${id}: size must be a non-negative integer`, { fileId: id });
@@ -180,7 +205,7 @@ function prepare(input: RevisionInput): Prepared {
     if (file.git !== undefined && (typeof file.git?.oid !== 'string' || typeof file.git?.path !== 'string'))
       throw new ValidationError(`file ${id}: git must be { oid, path }`, { fileId: id });
     const hash = contentRef(file.bytes, `file ${id} bytes`, bytes, refs);
-    return [
+    fileRows.push([
       id,
       ord,
       file.name,
@@ -190,10 +215,10 @@ function prepare(input: RevisionInput): Prepared {
       json(file.git),
       json(jsonObject(file.data, `file ${id} data`)),
       hash,
-    ] as SqlParam[];
+    ]);
   });
   for (const h of bytes.keys()) refs.delete(h);
-  return { pageRows, fileRows, bytes, refs };
+  return { pageRows, fileRows, basePages, baseFiles, pageCount: seen.size, fileCount: fileIds.size, bytes, refs };
 }
 
 function buildTree(rows: PageRow[]): PageRecord[] {
@@ -207,6 +232,47 @@ function buildTree(rows: PageRow[]): PageRecord[] {
     (parent ? parent.children : roots).push(page);
   }
   return roots;
+}
+
+/** Rows copied by one statement: four arrays of this length are its parameters. */
+const COPY_CHUNK = 5000;
+
+/**
+ * Copies the base revision's rows of the `fromBase` pages and files into revision `id` (their place in the tree
+ * from the input), inside the database. Every id must be found in the base: a missing one refuses the revision.
+ */
+async function copyFromBase(tx: Sql, id: string, base: string, prepared: Prepared): Promise<void> {
+  const { basePages: p, baseFiles: f } = prepared;
+  for (let start = 0; start < p.ids.length; start += COPY_CHUNK) {
+    const end = start + COPY_CHUNK;
+    const ids = p.ids.slice(start, end);
+    const rows = await tx.query<{ n: number | string }>(
+      `WITH copied AS (
+         INSERT INTO revision_pages (revision_id, page_id, ord, parent_id, position, kind, title, slug, path, data, body_hash)
+         SELECT $1, b.page_id, u.ord, NULLIF(u.parent_id, ''), u.position, b.kind, b.title, b.slug, b.path, b.data, b.body_hash
+         FROM unnest($3::text[], $4::int[], $5::text[], $6::int[]) AS u(page_id, ord, parent_id, position)
+         JOIN revision_pages b ON b.revision_id = $2 AND b.page_id = u.page_id
+         RETURNING 1)
+       SELECT count(*) AS n FROM copied`,
+      [id, base, ids, p.ords.slice(start, end), p.parents.slice(start, end), p.positions.slice(start, end)],
+    );
+    if (Number(rows[0]?.n) !== ids.length) throw new ValidationError(`a fromBase page is not in the base revision ${base}`, { base });
+  }
+  for (let start = 0; start < f.ids.length; start += COPY_CHUNK) {
+    const end = start + COPY_CHUNK;
+    const ids = f.ids.slice(start, end);
+    const rows = await tx.query<{ n: number | string }>(
+      `WITH copied AS (
+         INSERT INTO revision_files (revision_id, file_id, ord, name, path, content_type, size, git, data, hash)
+         SELECT $1, b.file_id, u.ord, b.name, b.path, b.content_type, b.size, b.git, b.data, b.hash
+         FROM unnest($3::text[], $4::int[]) AS u(file_id, ord)
+         JOIN revision_files b ON b.revision_id = $2 AND b.file_id = u.file_id
+         RETURNING 1)
+       SELECT count(*) AS n FROM copied`,
+      [id, base, ids, f.ords.slice(start, end)],
+    );
+    if (Number(rows[0]?.n) !== ids.length) throw new ValidationError(`a fromBase file is not in the base revision ${base}`, { base });
+  }
 }
 
 export function createRevisionStore(sql: Sql, blobs: BlobBackend): RevisionStore {
@@ -244,6 +310,7 @@ export function createRevisionStore(sql: Sql, blobs: BlobBackend): RevisionStore
       if (input.git !== undefined && (typeof input.git !== 'object' || typeof input.git?.oid !== 'string'))
         throw new ValidationError('git must be an object with an oid');
       const data = jsonObject(input.data, 'revision data');
+      const base = input.base === undefined || input.base === null ? null : checkId('revision', input.base);
       const prepared = prepare(input);
 
       return sql.transaction(async (tx) => {
@@ -255,7 +322,7 @@ export function createRevisionStore(sql: Sql, blobs: BlobBackend): RevisionStore
           `INSERT INTO revisions (id, space_id, parents, type, git, data, idempotency_key, page_count, file_count)
            VALUES ($1, $2, $3::text[], $4, $5::jsonb, $6::jsonb, $7, $8, $9)
            ON CONFLICT (space_id, idempotency_key) DO NOTHING RETURNING id`,
-          [id, spaceId, input.parents, input.type, json(input.git), json(data), key, prepared.pageRows.length, prepared.fileRows.length],
+          [id, spaceId, input.parents, input.type, json(input.git), json(data), key, prepared.pageCount, prepared.fileCount],
         );
         if (inserted.length === 0) {
           const existing = await tx.query<{ id: string }>('SELECT id FROM revisions WHERE space_id = $1 AND idempotency_key = $2', [spaceId, key]);
@@ -265,6 +332,11 @@ export function createRevisionStore(sql: Sql, blobs: BlobBackend): RevisionStore
           const found = await tx.query<{ id: string }>('SELECT id FROM revisions WHERE id = ANY($1::text[])', [input.parents]);
           const missing = input.parents.filter((p) => !found.some((f) => f.id === p));
           if (missing.length > 0) throw new ValidationError(`unknown parent revision: ${missing[0]}`, { parents: missing });
+        }
+        if (base !== null) {
+          // The base is a revision of this space: a page is never copied from another space's revision.
+          const found = await tx.query<{ space_id: string }>('SELECT space_id FROM revisions WHERE id = $1', [base]);
+          if (found[0]?.space_id !== spaceId) throw new ValidationError(`unknown base revision: ${base}`, { base });
         }
         await blobs.storeWithin(tx, prepared.bytes);
         if (prepared.refs.size > 0) {
@@ -288,6 +360,7 @@ export function createRevisionStore(sql: Sql, blobs: BlobBackend): RevisionStore
           await insertRows(tx, 'revision_files', ['revision_id', 'file_id', 'ord', 'name', 'path', 'content_type', 'size', 'git', 'data', 'hash'], fileRows, {
             casts: [undefined, undefined, undefined, undefined, undefined, undefined, undefined, 'jsonb', 'jsonb'],
           });
+          if (base !== null) await copyFromBase(tx, id, base, prepared);
         } catch (err) {
           if (sqlState(err) === '23503') throw new ValidationError('a page or file references an unknown blob');
           throw err;

@@ -193,6 +193,12 @@ export interface PageInput {
   /** The page markdown: bytes (stored once as a blob) or the hash of a stored blob. */
   body?: Uint8Array | { hash: string };
   children?: PageInput[];
+  /**
+   * true: the page is the same as the page of this id in the revision input's `base` (its kind, title, slug, path,
+   * data and body are copied from there by the database, and the ones given here are not stored); its place in the
+   * tree (parent, position, order) is this input's. A page id the base does not hold is refused.
+   */
+  fromBase?: boolean;
 }
 
 /** A stored page, as read back. `children` is filled by `revisions.pages` (the tree) and empty from `page`. */
@@ -225,6 +231,12 @@ export interface FileInput {
   git?: FileGit;
   data?: JsonObject;
   bytes?: Uint8Array | { hash: string };
+  /**
+   * true: the file is the same as the file of this id in the revision input's `base` (every field but its position
+   * is copied from there by the database; the ones given here are not stored). A file id the base does not hold is
+   * refused.
+   */
+  fromBase?: boolean;
 }
 
 export interface FileRecord {
@@ -251,6 +263,11 @@ export interface RevisionInput {
   files: FileInput[];
   /** Same key (per space) → same revision, never a second one. */
   idempotencyKey?: string;
+  /**
+   * A revision of the same space whose pages and files the input's `fromBase` pages and files are copies of (an
+   * incremental import: the unchanged rows are copied inside the database instead of being sent again).
+   */
+  base?: string;
 }
 
 export interface RevisionRecord {

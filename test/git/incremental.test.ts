@@ -6,6 +6,7 @@ import { diffTrees, fetchRef, hasObject, openCache, readTree, type RepoCache } f
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
 import { loopbackPolicy } from '../helpers/loopback-policy.js';
 import { corpusDir } from '../../src/project-root.js';
+import { knownTreesOf } from '../../src/git/known-trees.js';
 
 /** Every cache here belongs to one test tenant (organization and space). */
 const TEST_SCOPE = { organizationId: 'org-test', spaceId: 'space-test' };
@@ -75,6 +76,46 @@ describe('incremental fetch', () => {
     expect(await diffTrees(c, first.commit, second.commit, { prefix: 'no-such-dir' })).toEqual({ added: [], modified: [], deleted: [] });
     expect(await diffTrees(c, head, head)).toEqual({ added: [], modified: [], deleted: [] });
     await runGit(['--git-dir', c.gitdir, 'fsck', '--no-progress']);
+  });
+
+  it('reads only the changed trees of a new commit: the unchanged subtrees come from the trees read before, and the result is git ls-tree', async () => {
+    const c = await cache('big');
+    const first = await fetchRef({ policy: loopbackPolicy, cache: c, url: server.url('big'), ref: 'main' });
+    const lsTree = async (commit: string) =>
+      (await runGit(['--git-dir', c.gitdir, 'ls-tree', '-r', '-z', commit]))
+        .split('\0')
+        .filter(Boolean)
+        .map((line) => {
+          const [meta, p] = line.split('\t');
+          const [mode, , oid] = meta!.split(' ');
+          return [p, oid, mode];
+        })
+        .sort();
+    const listed = async (commit: string) => [...(await readTree(c, commit))].map(([p, e]) => [p, e.oid, e.mode]).sort();
+    expect(await listed(first.commit)).toEqual(await lsTree(first.commit));
+    const treesBefore = knownTreesOf(c.gitdir).trees.size;
+    const { reads, hits } = knownTreesOf(c.gitdir);
+    const dirs = Number((await runGit(['--git-dir', c.gitdir, 'ls-tree', '-r', '-d', '--name-only', first.commit])).trim().split('\n').length);
+    expect(treesBefore).toBe(dirs + 1);
+    // One file changed three directories deep, one file deleted one directory deep (on the same path).
+    const dir = await clone('big');
+    const files = (await runGit(['ls-files'], { cwd: dir })).trim().split('\n');
+    const deep = files.find((f) => f.split('/').length === 4 && f.endsWith('.md'))!;
+    await writeFile(path.join(dir, deep), 'changed deep down\n');
+    await unlink(
+      path.join(
+        dir,
+        files.find((f) => f.split('/').length === 2)!,
+      ),
+    );
+    await runGit(['commit', '--quiet', '-am', 'deep edit'], { cwd: dir });
+    await runGit(['push', '--quiet', 'origin', 'main'], { cwd: dir });
+    const second = await fetchRef({ policy: loopbackPolicy, cache: c, url: server.url('big'), ref: 'main', baseCommit: first.commit });
+    expect(await listed(second.commit)).toEqual(await lsTree(second.commit));
+    // The root and the three directories on the changed path were read; every other tree was known.
+    expect(knownTreesOf(c.gitdir).trees.size).toBe(treesBefore + 4);
+    expect(knownTreesOf(c.gitdir).reads - reads).toBe(4);
+    expect(knownTreesOf(c.gitdir).hits - hits).toBeGreaterThan(0);
   });
 
   it('deepens a shallow fetch until the base commit is there (and reports when it never is)', async () => {

@@ -4,7 +4,9 @@
  * - an incremental import (the previous revision's records reused, unchanged pages neither read nor parsed, their
  *   stored bodies kept by hash) of a commit that edits, adds, deletes and renames pages, changes SUMMARY.md and
  *   changes and adds assets stores the same revision as a cold import of that commit into another space (pages,
- *   files, bodies, data; ids compared through what they name), and unchanged pages keep their ids;
+ *   files, bodies, data; ids compared through what they name), and unchanged pages keep their ids; the pages and
+ *   files that did not change (one of them moved to another parent by SUMMARY.md) are copied from the previous
+ *   revision inside the store (`fromBase`), the others sent;
  * - a one-page export after an edit in Folio (only the changed blob and the trees on its path written, on top of the
  *   remote head) commits the tree git itself builds from the whole checkout with the same edit.
  * The activities run directly (no Temporal) against the loopback git server and an in-memory store.
@@ -18,7 +20,7 @@ import { loadConfig } from '../../src/config.js';
 import { flattenPages, loadRevisionModel, modelToRevisionInput } from '../../src/gitsync/revision-records.js';
 import { corpusDir } from '../../src/project-root.js';
 import type { DocumentPage } from '../../src/format/index.js';
-import type { PageRecord, Store } from '../../src/store/index.js';
+import type { PageInput, PageRecord, RevisionInput, Store } from '../../src/store/index.js';
 import type { GitSyncRequest } from '../../src/temporal/contract/index.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
@@ -139,6 +141,7 @@ describe('incremental import and export give what the full ones give', () => {
     const first = await acts.gitImportActivity(request(space.id, 'import'));
     expect(first.outcome).toBe('applied');
     const before = await snapshot(first.revisionId!);
+    const beforePages = await store.revisions.pages(first.revisionId!);
 
     const docs = path.join(clone, ROOT);
     const summaryPath = path.join(docs, 'SUMMARY.md');
@@ -160,6 +163,19 @@ describe('incremental import and export give what the full ones give', () => {
     // Rename a page.
     await rename(path.join(docs, 'getting-started/sites-first.md'), path.join(docs, 'getting-started/site-workspace.md'));
     summary = summary.replace('(getting-started/sites-first.md)', '(getting-started/site-workspace.md)');
+    // Move unchanged pages under other parents (one keeps its URL path: the SUMMARY groups add no segment; the other
+    // does not), relabel another one.
+    summary = summary.replace('* [LLM-ready docs](getting-started/llm-ready-docs.md)\n', '');
+    summary = summary.replace('## Create content\n\n', '## Create content\n\n* [LLM-ready docs](getting-started/llm-ready-docs.md)\n');
+    summary = summary.replace('    * [Tags](create-content/content-structure/page/tags.md)\n', '');
+    summary = summary.replace(
+      '  * [Markdown](create-content/formatting/markdown.md)\n',
+      '  * [Markdown](create-content/formatting/markdown.md)\n  * [Tags](create-content/content-structure/page/tags.md)\n',
+    );
+    summary = summary.replace('* [Quotes](create-content/blocks/quote.md)', '* [Block quotes](create-content/blocks/quote.md)');
+    expect(summary).toContain('  * [Markdown](create-content/formatting/markdown.md)\n  * [Tags]');
+    expect(summary).toContain('[Block quotes]');
+    expect(summary).toContain('## Create content\n\n* [LLM-ready docs]');
     expect(summary).toContain('getting-started/new-page.md');
     expect(summary).toContain('getting-started/site-workspace.md');
     await writeFile(summaryPath, summary);
@@ -170,7 +186,11 @@ describe('incremental import and export give what the full ones give', () => {
     await writeFile(path.join(assets, 'added-by-test.txt'), 'new asset\n');
     await push('edit, add, delete, rename, summary, assets');
 
-    const incremental = await acts.gitImportActivity(request(space.id, 'import'));
+    // What the import asks the store to create (the pages and files it marks as copies of the previous revision).
+    const inputs: RevisionInput[] = [];
+    const create = store.revisions.create;
+    store.revisions.create = async (input) => (inputs.push(input), create(input));
+    const incremental = await acts.gitImportActivity(request(space.id, 'import')).finally(() => (store.revisions.create = create));
     expect(incremental.outcome).toBe('applied');
     // Only the edited and the added page were read and parsed; every other page was reused.
     expect(incremental.pagesChanged).toBe(2);
@@ -186,6 +206,29 @@ describe('incremental import and export give what the full ones give', () => {
     const inc = await snapshot(incremental.revisionId!);
     const full = await snapshot(cold.revisionId!);
     expect(inc.records).toEqual(full.records);
+    // Most pages and files were copied inside the store; the edited, added and relabelled pages and the changed and
+    // added assets were not; the page moved to another group was copied, at its new place.
+    expect(inputs).toHaveLength(1);
+    expect(inputs[0]!.base).toBe(first.revisionId);
+    const sent: PageInput[] = [];
+    const parentOf = new Map<string, string | null>();
+    const flatten = (list: PageInput[], parent: string | null) =>
+      list.forEach((p) => (sent.push(p), parentOf.set(p.id, parent), flatten(p.children ?? [], p.id)));
+    flatten(inputs[0]!.pages, null);
+    const copied = sent.filter((p) => p.fromBase);
+    const notCopied = new Set(sent.filter((p) => !p.fromBase).map((p) => p.id));
+    const idOf = (file: string) => inc.ids.get(`page:${ROOT}/${file}`)!;
+    expect(copied.length).toBeGreaterThan(sent.length * 0.8);
+    for (const f of ['getting-started/quickstart.md', 'getting-started/new-page.md', 'create-content/blocks/quote.md'])
+      expect(notCopied.has(idOf(f)), f).toBe(true);
+    const moved = idOf('getting-started/llm-ready-docs.md');
+    expect(sent.find((p) => p.id === moved)?.fromBase).toBe(true);
+    const beforeParent = new Map<string, string | null>();
+    const walkBefore = (list: PageRecord[]) => list.forEach((p) => (beforeParent.set(p.id, p.parentId), walkBefore(p.children)));
+    walkBefore(beforePages);
+    expect(parentOf.get(moved)).not.toBe(beforeParent.get(moved));
+    const filesCopied = inputs[0]!.files.filter((f) => f.fromBase);
+    expect(filesCopied.length).toBe(inputs[0]!.files.length - 2);
     // Unchanged and edited pages keep their ids, the renamed page too; the deleted one is gone.
     for (const p of ['README.md', 'getting-started/quickstart.md', 'getting-started/llm-ready-docs.md', 'create-content/blocks/README.md'])
       expect(inc.ids.get(`page:${ROOT}/${p}`)).toBe(before.ids.get(`page:${ROOT}/${p}`));

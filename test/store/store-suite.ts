@@ -365,6 +365,77 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       expect(rest.next).toBeUndefined();
     });
 
+    it('copies fromBase pages and files from a base revision of the same space, at their new places', async () => {
+      const space = await store.spaces.create(orgId, { title: 'Base' });
+      const tag = uid('base');
+      const img = enc.encode(`img ${tag}`);
+      const pages = manyPages(5, tag);
+      const first = await store.revisions.create({
+        spaceId: space.id,
+        parents: [],
+        type: 'git-import',
+        pages,
+        files: [
+          {
+            id: 'f1',
+            name: 'a.png',
+            path: 'assets/a.png',
+            contentType: 'image/png',
+            size: img.byteLength,
+            git: { oid: 'c'.repeat(40), path: 'assets/a.png' },
+            data: { role: 'asset' },
+            bytes: img,
+          },
+        ],
+      });
+      // p2 changes, p4 moves under p0 (a new place), p1 and p3 are copied; a new page comes first; the file is copied.
+      const given = (id: string) => ({ id, kind: 'document' as const, title: 'ignored', data: { ignored: true }, fromBase: true });
+      const second = await store.revisions.create({
+        spaceId: space.id,
+        parents: [first.id],
+        type: 'git-import',
+        base: first.id,
+        pages: [
+          { id: 'new', kind: 'document', title: 'New', slug: 'new', body: enc.encode(`new ${tag}`) },
+          { ...given('p0'), children: [given('p4')] },
+          given('p1'),
+          { ...pages[2]!, title: 'Changed' },
+          given('p3'),
+        ],
+        files: [{ id: 'f1', name: 'ignored', size: 0, fromBase: true }],
+      });
+      expect(await store.revisions.get(second.id)).toMatchObject({ pageCount: 6, fileCount: 1 });
+      const tree = await store.revisions.pages(second.id);
+      expect(tree.map((p) => [p.id, p.title, p.position, p.parentId])).toEqual([
+        ['new', 'New', 0, null],
+        ['p0', 'Page 0', 1, null],
+        ['p1', 'Page 1', 2, null],
+        ['p2', 'Changed', 3, null],
+        ['p3', 'Page 3', 4, null],
+      ]);
+      expect(tree[1]!.children.map((p) => [p.id, p.title, p.slug, p.path, p.data, p.position, p.parentId])).toEqual([
+        ['p4', 'Page 4', 'page-4', 'page-4', { description: 'd4' }, 0, 'p0'],
+      ]);
+      expect(dec.decode((await store.revisions.pageBody(second.id, 'p4'))!)).toContain(`${tag} body 4`);
+      expect(await store.revisions.files(second.id)).toEqual(await store.revisions.files(first.id));
+      // The base revision is as it was (revisions are immutable).
+      expect((await store.revisions.pages(first.id)).map((p) => [p.id, p.title, p.position, p.children.length])).toEqual(
+        pages.map((p, i) => [p.id, p.title, i, 0]),
+      );
+      // A fromBase id the base does not hold, a base of another space, or fromBase without a base: refused, nothing stored.
+      const before = await count(store, 'revisions', 'space_id = $1', [space.id]);
+      const bad = { spaceId: space.id, parents: [second.id], type: 'edits', files: [] };
+      await expect(store.revisions.create({ ...bad, base: first.id, pages: [given('p1'), given('new')] })).rejects.toBeInstanceOf(ValidationError);
+      await expect(
+        store.revisions.create({ ...bad, base: first.id, pages: [], files: [{ id: 'f2', name: 'x', size: 0, fromBase: true }] }),
+      ).rejects.toBeInstanceOf(ValidationError);
+      await expect(store.revisions.create({ ...bad, pages: [given('p1')] })).rejects.toBeInstanceOf(ValidationError);
+      const other = await store.spaces.create(orgId, { title: 'Other' });
+      const foreign = await store.revisions.create({ spaceId: other.id, parents: [], type: 'edits', pages: manyPages(2, uid('other')), files: [] });
+      await expect(store.revisions.create({ ...bad, base: foreign.id, pages: [given('p1')] })).rejects.toBeInstanceOf(ValidationError);
+      expect(await count(store, 'revisions', 'space_id = $1', [space.id])).toBe(before);
+    });
+
     it('creates one revision per idempotency key, even concurrently', async () => {
       const space = await store.spaces.create(orgId, {});
       const input = { spaceId: space.id, parents: [], type: 'edits', pages: manyPages(20, uid('idem')), files: [], idempotencyKey: 'import/req-1' };

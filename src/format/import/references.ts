@@ -1,7 +1,7 @@
 import { FormatWarningCodes, warning } from '../errors.js';
 import type { PageReference } from '../model.js';
 import { basename, dirname, isExternalUrl, isMarkdownPath, resolvePath, safeDecode } from '../paths.js';
-import { resolveReference, type ReferenceIndex } from '../resolve-reference.js';
+import { resolveReference, type ReferenceIndex, type Resolution } from '../resolve-reference.js';
 import type { ImportContext } from './context.js';
 
 /**
@@ -17,12 +17,21 @@ export function resolveReferences(
   const pagesByPath = new Map<string, string>([...pageByPath].map(([p, page]) => [p, page.id]));
   const index: ReferenceIndex = { pagesByPath, filesByPath, exists: (p) => tree.has(p) };
   const referenced = new Set<string>();
+  // A resolution depends on the destination and the page's directory only: resolved once per pair (pages of one
+  // folder link to the same places). Each reference gets its own target object.
+  const resolved = new Map<string, Resolution>();
   for (const { page } of ctx.loads) {
     const urls = ctx.rawUrls.get(page.id) ?? [];
     const refs: PageReference[] = [];
+    const dir = dirname(page.git!.path);
     for (const url of urls) {
-      const r = resolveReference(url, page.git!.path, index);
-      refs.push({ url, target: r.target });
+      const key = `${dir}\0${url}`;
+      let r = resolved.get(key);
+      if (!r) {
+        r = resolveReference(url, page.git!.path, index);
+        resolved.set(key, r);
+      }
+      refs.push({ url, target: { ...r.target } });
       if (r.target.kind === 'file') referenced.add(r.target.fileId);
       if (r.problem && r.target.kind === 'unresolved') {
         const p = r.target.path;
