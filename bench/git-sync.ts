@@ -167,7 +167,11 @@ async function main() {
   console.log(JSON.stringify(result));
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+// The activities' parse pool (worker threads) keeps the process alive: exit once the result is printed.
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
