@@ -143,9 +143,11 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       }
 
       progress.update({ phase: 'building tree' });
-      // The revision (from the store) and the base branch's tree (from the cache) are read at the same time.
+      // The revision (from the store) and the base branch's tree (from the cache) are read at the same time; of the page
+      // bodies only those that are not exactly their git blob (edited, new pages): the others are read from git if
+      // the export must write them.
       const [loaded, remoteTree] = await Promise.all([
-        loadRevisionModel(store, revisionId),
+        loadRevisionModel(store, revisionId, { bodies: 'edited' }),
         baseHead ? readTree(cache, baseHead, { maxFileBytes: config.gitMaxFileBytes }) : Promise.resolve<SourceTree>(new Map()),
       ]);
       lap('load');
@@ -192,7 +194,12 @@ export function createGitExportActivity(ctx: GitSyncContext) {
             : syncedRevisionId
               ? (await loadRevisionModel(store, syncedRevisionId, { bodies: false }))?.model
               : undefined;
-        const built = await exportRevision(model, syncedTree, { readBlob: readBlobBytes, codec: ctx.pageCodec(), ...(baseModel ? { base: baseModel } : {}) });
+        const built = await exportRevision(model, syncedTree, {
+          readBlob: readBlobBytes,
+          codec: ctx.pageCodec(),
+          ...(loaded ? { markdownInSource: loaded.markdownInSource } : {}),
+          ...(baseModel ? { base: baseModel } : {}),
+        });
         changes = built.changes;
         warnings = built.warnings;
         const diff = await diffTrees(cache, synced, baseHead);
@@ -209,7 +216,11 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       } else {
         // A target without the table of contents gets one, even when the TOC itself did not change.
         const forTarget = remoteTree.has(model.config.summary) || !model.summary.present ? model : { ...model, summary: { ...model.summary, fingerprint: '' } };
-        const built = await exportRevision(forTarget, remoteTree, { readBlob: readBlobBytes, codec: ctx.pageCodec() });
+        const built = await exportRevision(forTarget, remoteTree, {
+          readBlob: readBlobBytes,
+          codec: ctx.pageCodec(),
+          ...(loaded ? { markdownInSource: loaded.markdownInSource } : {}),
+        });
         changes = built.changes;
         warnings = built.warnings;
       }
