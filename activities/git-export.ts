@@ -143,10 +143,16 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       }
 
       progress.update({ phase: 'building tree' });
-      // The revision (from the store) and the base branch's tree (from the cache) are read at the same time.
-      const [loaded, remoteTree] = await Promise.all([
-        loadRevisionModel(store, revisionId),
+      // The revision (from the store) and the base branch's tree (from the cache) are read at the same time; of the page
+      // bodies only those that are not exactly their git blob (edited, new pages): the others are read from git if
+      // the export must write them.
+      // So are the records of the revision the synced commit corresponds to, when it is another one: export reads only
+      // its pages' and files' git paths (what it may delete), not its page bodies.
+      const baseRevisionId = baseHead && synced && syncedFound && syncedRevisionId && syncedRevisionId !== revisionId ? syncedRevisionId : undefined;
+      const [loaded, remoteTree, loadedBase] = await Promise.all([
+        loadRevisionModel(store, revisionId, { bodies: 'edited' }),
         baseHead ? readTree(cache, baseHead, { maxFileBytes: config.gitMaxFileBytes }) : Promise.resolve<SourceTree>(new Map()),
+        baseRevisionId ? loadRevisionModel(store, baseRevisionId, { bodies: false }) : Promise.resolve(null),
       ]);
       lap('load');
       let model: RevisionModel = loaded?.model ?? (await importTree(new Map(), { projectDirectory: request.projectDirectory })).revision;
@@ -184,15 +190,14 @@ export function createGitExportActivity(ctx: GitSyncContext) {
         // What Folio changed since the synced commit, checked against what the remote changed since.
         // Usually the remote did not move since: the same tree, read once.
         const syncedTree = synced === baseHead ? remoteTree : await readTree(cache, synced, { maxFileBytes: config.gitMaxFileBytes });
-        // The model that corresponds to the synced tree (unchanged pages keep their bytes); none when unknown. Export reads
-        // only its pages' and files' git paths (what it may delete): its page bodies are not read.
-        const baseModel =
-          syncedRevisionId === revisionId
-            ? loaded?.model
-            : syncedRevisionId
-              ? (await loadRevisionModel(store, syncedRevisionId, { bodies: false }))?.model
-              : undefined;
-        const built = await exportRevision(model, syncedTree, { readBlob: readBlobBytes, codec: ctx.pageCodec(), ...(baseModel ? { base: baseModel } : {}) });
+        // The model that corresponds to the synced tree (unchanged pages keep their bytes); none when unknown.
+        const baseModel = syncedRevisionId === revisionId ? loaded?.model : loadedBase?.model;
+        const built = await exportRevision(model, syncedTree, {
+          readBlob: readBlobBytes,
+          codec: ctx.pageCodec(),
+          ...(loaded ? { markdownInSource: loaded.markdownInSource } : {}),
+          ...(baseModel ? { base: baseModel } : {}),
+        });
         changes = built.changes;
         warnings = built.warnings;
         const diff = await diffTrees(cache, synced, baseHead);
@@ -209,7 +214,11 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       } else {
         // A target without the table of contents gets one, even when the TOC itself did not change.
         const forTarget = remoteTree.has(model.config.summary) || !model.summary.present ? model : { ...model, summary: { ...model.summary, fingerprint: '' } };
-        const built = await exportRevision(forTarget, remoteTree, { readBlob: readBlobBytes, codec: ctx.pageCodec() });
+        const built = await exportRevision(forTarget, remoteTree, {
+          readBlob: readBlobBytes,
+          codec: ctx.pageCodec(),
+          ...(loaded ? { markdownInSource: loaded.markdownInSource } : {}),
+        });
         changes = built.changes;
         warnings = built.warnings;
       }

@@ -167,10 +167,10 @@ async function main() {
   console.log(JSON.stringify(result));
 }
 
-// The parse pool's threads keep the process alive: exit once the result is printed.
+// The activities' parse pool (worker threads) keeps the process alive: exit once the result is printed.
 main().then(
   () => process.exit(0),
-  (err) => {
+  (err: unknown) => {
     console.error(err);
     process.exit(1);
   },

@@ -256,6 +256,13 @@ export interface ExportOptions {
   base?: RevisionModel;
   /** Where pages are parsed and written (default: in this thread). A page over its budget is written unchanged. */
   codec?: import('./page-codec-runner.js').PageCodecRunner;
+  /**
+   * Ids of document pages whose markdown was not loaded because it is exactly the text of their git blob (`git.oid`):
+   * their `markdown` is a placeholder. Such a page is unedited; its text is read (from the target tree, else
+   * `readBlob`) only when the page must be written: changed fields, links to rewrite, `reserialize`, or a target
+   * that does not hold the blob at the page's path. A page not written keeps the placeholder in the result's revision.
+   */
+  markdownInSource?: ReadonlySet<string>;
 }
 
 export interface ExportResult {

@@ -7,11 +7,47 @@
  * - A file's bytes are a blob (reused by hash when the git blob did not change); `role`, `referenced` go in `data`.
  * - Revision `data` holds `{ model: { version, config, summary } }`.
  */
-import { importTree, type FileModel, type PageModel, type RevisionModel } from '../format/index.js';
+import { createHash } from 'node:crypto';
+import { gitBlobOid, importTree, type FileModel, type PageModel, type RevisionModel } from '../format/index.js';
 import { buildRevision, type BlobSource, type FileNode, type PageNode } from '../revision/builder.js';
 import type { FileInput, FileRecord, JsonObject, PageInput, PageRecord, RevisionInput, Store } from '../store/index.js';
 
 const PAGE_COLUMNS = new Set(['id', 'kind', 'title', 'slug', 'path', 'children', 'markdown']);
+
+/**
+ * A text page's record keeps, in `data.gitBlobSha256`, the sha256 of the git blob it came from (`{ oid, sha256 }`:
+ * a fact about that blob, true whatever happens to the page). Bodies are stored by sha256, so a page whose
+ * `bodyHash` is that sha256 holds exactly its git blob's bytes: its markdown is the blob's text, unedited, and an
+ * export need not read it (`loadRevisionModel(…, { bodies: 'edited' })`). A change request that edits the page
+ * keeps `data` but changes the body: the hashes differ and the page reads as edited, as it is.
+ */
+const BLOB_SHA256 = 'gitBlobSha256';
+type BlobSha256 = { oid: string; sha256: string };
+
+function blobSha256Of(data: unknown): BlobSha256 | undefined {
+  const v = (data as Record<string, unknown> | null)?.[BLOB_SHA256] as Partial<BlobSha256> | undefined;
+  return typeof v?.oid === 'string' && typeof v.sha256 === 'string' ? { oid: v.oid, sha256: v.sha256 } : undefined;
+}
+
+/**
+ * The sha256 of git blobs (by oid) of the revisions of a space last loaded or written in this process: an incremental
+ * import stores a reused page by its previous body's hash without reading it, and keeps its blob's sha256 from here
+ * (its previous record, loaded by the same import). Per space (never shared across spaces), for the most recent
+ * spaces only: a miss only means an export reads that page's body.
+ */
+const blobShas = new Map<string, Map<string, string>>();
+const BLOB_SHA_SPACES = 16;
+
+function spaceBlobShas(spaceId: string): Map<string, string> {
+  let m = blobShas.get(spaceId);
+  if (m) blobShas.delete(spaceId);
+  else m = new Map();
+  blobShas.set(spaceId, m);
+  while (blobShas.size > BLOB_SHA_SPACES) blobShas.delete(blobShas.keys().next().value!);
+  return m;
+}
+
+const sha256Hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 function toJson(value: unknown): JsonObject {
   return JSON.parse(JSON.stringify(value ?? {})) as JsonObject;
@@ -49,7 +85,8 @@ function sameAsJson(value: unknown, json: unknown): boolean {
  */
 function pageNode(
   page: PageModel,
-  encoder = new TextEncoder(),
+  encoder: InstanceType<typeof TextEncoder>,
+  shas: Map<string, string>,
   rawBytes?: Map<string, BlobSource>,
   textBodies?: Map<string, BlobSource>,
   base?: ReadonlyMap<string, PageRecord>,
@@ -59,22 +96,36 @@ function pageNode(
   const kind = page.kind === 'computed' ? 'group' : page.kind;
   if (page.kind === 'computed') rest.modelKind = 'computed';
   const stored = base?.get(page.id)?.data;
+  let body: BlobSource | undefined;
+  if (page.kind === 'document') {
+    if (page.markdown !== null) {
+      body = textBodies?.get(page.id) ?? encoder.encode(page.markdown);
+      if (page.git) {
+        // The sha256 of the page's git blob: as known (this space's records), or the body's own when the body is that
+        // blob's bytes.
+        const oid = page.git.oid;
+        let sha = shas.get(oid);
+        const fact = blobSha256Of(stored);
+        if (sha === undefined && fact?.oid === oid) shas.set(oid, (sha = fact.sha256));
+        if (sha === undefined && body instanceof Uint8Array && gitBlobOid(body) === oid) shas.set(oid, (sha = sha256Hex(body)));
+        if (sha !== undefined) rest[BLOB_SHA256] = { oid, sha256: sha };
+      }
+    } else {
+      rest.markdownNull = true;
+      body = rawBytes?.get(page.id);
+    }
+  }
   const input: PageNode = {
     id: page.id,
     kind,
     title: page.title,
     slug: page.slug,
     data: stored !== undefined && sameAsJson(rest, stored) ? stored : toJson(rest),
-    children: page.children.map((c) => pageNode(c, encoder, rawBytes, textBodies, base)),
+    children: page.children.map((c) => pageNode(c, encoder, shas, rawBytes, textBodies, base)),
   };
   if (page.kind === 'document') {
     input.path = page.path;
-    if (page.markdown !== null) input.body = textBodies?.get(page.id) ?? encoder.encode(page.markdown);
-    else {
-      input.data = { ...input.data, markdownNull: true };
-      const raw = rawBytes?.get(page.id);
-      if (raw) input.body = raw;
-    }
+    if (body) input.body = body;
   }
   return input;
 }
@@ -194,10 +245,11 @@ export function modelToRevisionInput(
 ): RevisionInput {
   const { fileBytes, rawPageBytes, textBodies, base, ...rest } = options;
   const encoder = new TextEncoder();
+  const shas = spaceBlobShas(rest.spaceId);
   const input = buildRevision(
     {
       data: toJson({ model: { version: model.version, config: model.config, summary: model.summary } }),
-      pages: model.pages.map((p) => pageNode(p, encoder, rawPageBytes, textBodies, base?.pages)),
+      pages: model.pages.map((p) => pageNode(p, encoder, shas, rawPageBytes, textBodies, base?.pages)),
       files: model.files.map((f) => fileNode(f, fileBytes.get(f.id))),
     },
     rest,
@@ -216,15 +268,22 @@ export interface LoadedRevision {
   bodyHashes: Map<string, string>;
   /** The stored records, by id (a base for {@link modelToRevisionInput}). */
   records: BaseRecords;
+  /**
+   * With `bodies: 'edited'`: the text pages whose body was not read because it is exactly their git blob's bytes
+   * (`git.oid`); their markdown is left empty (''). Export reads their text from the blob when it must write them.
+   */
+  markdownInSource: Set<string>;
 }
 
 export interface LoadOptions {
   /**
    * false: the page bodies are not read; the markdown of every text page is left empty (''), and `bodyHashes` says
    * which blob it is. Only for callers that read no markdown: the incremental import (its `previous`: a reused page
-   * is stored with the previous body by hash, `textBodies`) and export's sync base (its git paths only). Default true.
+   * is stored with the previous body by hash, `textBodies`) and export's sync base (its git paths only).
+   * 'edited': only the bodies of text pages not known to be exactly their git blob (edited, new, or whose blob's
+   * sha256 is not recorded); the others are left empty ('') and listed in `markdownInSource`. For export. Default true.
    */
-  bodies?: boolean;
+  bodies?: boolean | 'edited';
 }
 
 /**
@@ -261,8 +320,18 @@ export async function loadRevisionModel(store: Store, revisionId: string, option
     if (git?.oid && (p.data as { markdownNull?: boolean }).markdownNull === true) hashByGitOid.set(git.oid, p.bodyHash as string);
   }
   const textBodies = withBody.filter((p) => (p.data as { markdownNull?: boolean }).markdownNull !== true);
+  // The recorded sha256 of each page's git blob: a page whose body has that hash is its blob's text, unedited.
+  const shas = spaceBlobShas(revision.spaceId);
+  const markdownInSource = new Set<string>();
+  for (const p of textBodies) {
+    const fact = blobSha256Of(p.data);
+    const oid = (p.data as { git?: { oid?: string } }).git?.oid;
+    if (!fact || fact.oid !== oid) continue;
+    shas.set(fact.oid, fact.sha256);
+    if (readBodies === 'edited' && fact.sha256 === p.bodyHash) markdownInSource.add(p.id);
+  }
   // Bodies are content-addressed: read each distinct blob once.
-  const distinct = readBodies ? [...new Set(textBodies.map((p) => p.bodyHash as string))] : [];
+  const distinct = readBodies ? [...new Set(textBodies.filter((p) => !markdownInSource.has(p.id)).map((p) => p.bodyHash as string))] : [];
   const texts = new Map<string, string>();
   // One query per 500 bodies (a query per body cost ~0.5 s on a 345-page space).
   for (let i = 0; i < distinct.length; i += 500) {
@@ -283,6 +352,7 @@ export async function loadRevisionModel(store: Store, revisionId: string, option
     const markdownNull = data.markdownNull === true;
     delete data.modelKind;
     delete data.markdownNull;
+    delete data[BLOB_SHA256];
     const base = { id: p.id, title: p.title, slug: p.slug ?? '', children: p.children.map(toModel) };
     if (modelKind === 'computed') return { ...data, ...base, kind: 'computed' } as PageModel;
     if (p.kind === 'document') {
@@ -321,6 +391,7 @@ export async function loadRevisionModel(store: Store, revisionId: string, option
     hashByGitOid,
     bodyHashes,
     records: { revisionId, pages: new Map(flat.map((p) => [p.id, p])), files: new Map(files.map((f) => [f.id, f])) },
+    markdownInSource,
   };
 }
 

@@ -46,9 +46,11 @@ export async function writePage(
   const { target, options, warnings, changes, paths, referencedNow } = ctx;
   const { codec, filePaths, index, sourceIndex } = writer;
   const path = paths.get(page.id)!;
+  // A page whose markdown was not loaded is its git blob's text (`options.markdownInSource`): unedited.
+  const inSource = page.markdown !== null && page.git !== undefined && options.markdownInSource?.has(page.id) === true;
   // A page whose markdown is not its imported blob was edited (or is new): its references are
   // re-derived from the text, so removed uses free their assets and new links get rewritten.
-  const edited = page.markdown !== null && (!page.git || gitBlobOid(encoder.encode(page.markdown)) !== page.git.oid);
+  const edited = !inSource && page.markdown !== null && (!page.git || gitBlobOid(encoder.encode(page.markdown)) !== page.git.oid);
   // A page too complex to parse or write within the budget is written as it is (never altered).
   let tooComplex: PageTooComplexError | null = null;
   const complex = (err: unknown): null => {
@@ -95,6 +97,18 @@ export async function writePage(
       (now.kind === 'page' && r.target.kind === 'page' && now.pageId === r.target.pageId) ||
       (now.kind === 'file' && r.target.kind === 'file' && now.fileId === r.target.fileId);
     if (!same) rewrites.set(r.url, formatReference(r.url, path, targetPath, anchor));
+  }
+  if (inSource) {
+    const git = page.git!;
+    if (!fieldsChanged && rewrites.size === 0 && !options.reserialize && target.get(path)?.oid === git.oid) {
+      // Unchanged, and already there: nothing to write, nothing to read.
+      page.derived = fieldsFingerprint(fields);
+      page.git = { oid: git.oid, path };
+      return;
+    }
+    const source = await ctx.blobs.sourceText(git);
+    if (source === undefined) throw new BlobUnavailableError(git.oid, git.path);
+    page.markdown = source;
   }
   let text = page.markdown;
   const written = async (): Promise<string> => {
