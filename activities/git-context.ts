@@ -62,7 +62,9 @@ export function gitSyncContext(deps: ActivityDeps): GitSyncContext {
     pageCodec,
     cachedPageCodec(organizationId) {
       pruneParseCache(deps.store, deps.logger);
-      return cachedPageCodec(pageCodec(), { store: deps.store.parseCache, organizationId, logger: deps.logger });
+      // 128 pages in flight: the parse cache is asked about up to 128 texts in one query (a space whose pages are all
+      // in the cache waits for about a query per 128 pages; misses queue in the parse pool as before).
+      return cachedPageCodec(pageCodec(), { store: deps.store.parseCache, organizationId, logger: deps.logger, concurrency: 128 });
     },
     vault: () => openVault(deps.store, { dataDir: deps.config.dataDir, secret: deps.config.vaultKey }),
   };
