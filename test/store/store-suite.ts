@@ -131,11 +131,19 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       expect(await store.tokens.verify(reader.token)).toEqual({ orgId: org.id, tokenId: reader.id, scope: 'read' });
       expect(await store.tokens.verify(expiring.token)).toEqual({ orgId: org.id, tokenId: expiring.id, scope: 'read' });
       const listed = await store.tokens.list(org.id);
-      expect(listed.map((t) => [t.id, t.label, t.scope])).toEqual([
-        [writer.id, 'deploy', 'write'],
-        [reader.id, 'docs-bot', 'read'],
-        [expiring.id, null, 'read'],
-      ]);
+      // Oldest first (tokens created within the database clock's resolution, a millisecond on PGlite, tie in any order).
+      const created = new Map(listed.map((t) => [t.id, t.createdAt.getTime()]));
+      expect(created.get(writer.id)!).toBeLessThanOrEqual(created.get(reader.id)!);
+      expect(created.get(reader.id)!).toBeLessThanOrEqual(created.get(expiring.id)!);
+      for (let i = 1; i < listed.length; i++) expect(listed[i]!.createdAt.getTime()).toBeGreaterThanOrEqual(listed[i - 1]!.createdAt.getTime());
+      const byId = (a: unknown[], b: unknown[]) => String(a[0]).localeCompare(String(b[0]));
+      expect(listed.map((t) => [t.id, t.label, t.scope]).sort(byId)).toEqual(
+        [
+          [writer.id, 'deploy', 'write'],
+          [reader.id, 'docs-bot', 'read'],
+          [expiring.id, null, 'read'],
+        ].sort(byId),
+      );
       // Verification records the last use (the writer was never used).
       expect(listed.find((t) => t.id === reader.id)!.lastUsedAt).toBeInstanceOf(Date);
       expect(listed.find((t) => t.id === writer.id)!.lastUsedAt).toBeNull();
