@@ -9,7 +9,8 @@
  * - incremental import of one changed file: `git pull` in that clone + the parse of the changed file;
  * - one-page export after a merged change request: `git pull` + edit + commit + push of one page;
  * - tiny (3-page) import: its clone + parse; no-op import (same commit again): a `git pull` with nothing new.
- * A cold import runs in a new organization each time (the parse cache is per organization); the "second space" is
+ * Each timed step, Folio's or the baseline's, starts once the service has no run left in the background (`settle`: the
+ * search indexing an import starts, which would otherwise load the next step). A cold import runs in a new organization each time (the parse cache is per organization); the "second space" is
  * another space of that organization importing the same commit. Memory is read from /proc of the child processes
  * (VmRSS after start, VmHWM: the peak since start). The first import after the worker starts is compared with the
  * later ones (warm-up). Prints one JSON line per measure: medians, the runs, the ratio against its baseline, the
@@ -187,6 +188,20 @@ async function startService(dataDir: string): Promise<Service> {
   }
   const temporal = new Client({ connection: await Connection.connect({ address: `127.0.0.1:${temporalPort}` }), namespace: 'default' });
   return { child, api, env, output, temporal };
+}
+
+/**
+ * Waits until the service has no work left in the background (a search indexing started by an earlier import, any
+ * other run but the idle git queues), so that each timed step, Folio's or the baseline's, starts on a quiet service.
+ */
+async function settle(s: Service): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  const query = `ExecutionStatus = 'Running' AND WorkflowType != 'gitQueueWorkflow'`;
+  for (;;) {
+    const { count } = await s.temporal.workflow.count(query);
+    if (count === 0 || Date.now() > deadline) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 async function stopService(s: Service): Promise<void> {
@@ -380,10 +395,14 @@ async function benchRepo(s: Service, repo: Repo, work: string, runOffset: number
       const [ms] = await time(() => org.sync(space, 'import', body, `${repo.name}:cold_import`));
       t.cold.push(ms);
     };
-    for (const step of baselineFirst ? [nativeCold, folioCold] : [folioCold, nativeCold]) await step();
+    for (const step of baselineFirst ? [nativeCold, folioCold] : [folioCold, nativeCold]) {
+      await settle(s);
+      await step();
+    }
 
     // A second space of the organization, from the same commit: the parse cache.
     const second = await org.space(orgId, `second ${run}`);
+    await settle(s);
     const [secondMs, secondResult] = await time(() => org.sync(second, 'import', body, `${repo.name}:second_space_import`));
     t.second.push(secondMs);
     if (run === 0) process.stderr.write(`bench: second space: ${secondResult.message ?? ''}\n`);
@@ -402,7 +421,10 @@ async function benchRepo(s: Service, repo: Repo, work: string, runOffset: number
       t.incr.push(ms);
       if (run === 0) process.stderr.write(`bench: incremental: ${r.message ?? ''}\n`);
     };
-    for (const step of baselineFirst ? [nativeIncr, folioIncr] : [folioIncr, nativeIncr]) await step();
+    for (const step of baselineFirst ? [nativeIncr, folioIncr] : [folioIncr, nativeIncr]) {
+      await settle(s);
+      await step();
+    }
 
     // One-page export after a merged change request.
     const pages = (await org.call('GET', `/v1/spaces/${space}/content/pages`)) as { pages: Array<{ id: string; pages?: unknown[] }> };
@@ -428,7 +450,10 @@ async function benchRepo(s: Service, repo: Repo, work: string, runOffset: number
     };
     // The export must see the native edit's commit (it checks for conflicts against it) — or the native edit the
     // export's: either way both are timed from the same state.
-    for (const step of baselineFirst ? [nativeExport, folioExport] : [folioExport, nativeExport]) await step();
+    for (const step of baselineFirst ? [nativeExport, folioExport] : [folioExport, nativeExport]) {
+      await settle(s);
+      await step();
+    }
 
     // No-op: the space imports the commit it already holds (pull first so both sides start from the head).
     await org.sync(space, 'import', body);
@@ -442,7 +467,10 @@ async function benchRepo(s: Service, repo: Repo, work: string, runOffset: number
       if (r.status !== 'noop') throw new Error(`expected a no-op import, got ${r.status}: ${r.message ?? ''}`);
       t.noop.push(ms);
     };
-    for (const step of baselineFirst ? [nativeNoop, folioNoop] : [folioNoop, nativeNoop]) await step();
+    for (const step of baselineFirst ? [nativeNoop, folioNoop] : [folioNoop, nativeNoop]) {
+      await settle(s);
+      await step();
+    }
     await rm(clone, { recursive: true, force: true });
   }
   await Promise.all(pendingPhases);
@@ -530,7 +558,10 @@ async function benchTiny(s: Service, server: GitServer, work: string): Promise<v
       });
       t.native.push(ms);
     };
-    for (const step of run % 2 ? [native, folio] : [folio, native]) await step();
+    for (const step of run % 2 ? [native, folio] : [folio, native]) {
+      await settle(s);
+      await step();
+    }
     const folioNoop = async () => {
       const [ms, r] = await time(() => org.sync(space, 'import', body, 'tiny:tiny_noop_import'));
       if (r.status !== 'noop') throw new Error(`expected a no-op import, got ${r.status}`);
@@ -540,7 +571,10 @@ async function benchTiny(s: Service, server: GitServer, work: string): Promise<v
       const [ms] = await time(() => git(['pull', '--quiet', '--ff-only'], clone));
       t.nativeNoop.push(ms);
     };
-    for (const step of run % 2 ? [nativeNoop, folioNoop] : [folioNoop, nativeNoop]) await step();
+    for (const step of run % 2 ? [nativeNoop, folioNoop] : [folioNoop, nativeNoop]) {
+      await settle(s);
+      await step();
+    }
     await rm(clone, { recursive: true, force: true });
   }
   await Promise.all(pendingPhases);
