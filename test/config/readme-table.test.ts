@@ -71,7 +71,8 @@ describe('configuration documented in README.md', () => {
       'bench/translation.ts': 'BENCH_RUNS',
       'bench/publish.ts': 'BENCH_RUNS',
       'bench/concurrency.ts': 'BENCH_DATABASES',
-      'bench/git-sync-e2e.ts': 'BENCH_RUNS, BENCH_PAGES, BENCH_REPOS; passes the environment on to the folio start it runs',
+      'bench/git-sync-e2e.ts': 'BENCH_RUNS, BENCH_PAGES, BENCH_REPOS, BENCH_LOG_LEVEL; passes the environment on to the folio start it runs',
+      'bench/git-sync-incremental.ts': 'BENCH_RUNS, BENCH_CPU_PROF',
     };
     const offenders: string[] = [];
     const walk = (dir: string) => {
