@@ -79,12 +79,14 @@ describe('processSpecInPool', () => {
   });
 
   it('counts busy time only: a slow server is no overrun, an alias bomb is SPEC_TOO_COMPLEX and its thread is replaced', async () => {
-    const p = pool({ threads: 1, timeBudgetMs: 2000, budgetClock: 'busy' });
+    // The budget is half the bomb's processing time on a fast machine (about 2 s of CPU: within the node limit, a larger
+    // bomb is refused for its size instead), and shorter than the slow server's answer.
+    const p = pool({ threads: 1, timeBudgetMs: 1000, budgetClock: 'busy' });
     const slow = await processSpecInPool(p, { url: `${server.url}/slow/spec.yaml` }, { fetch: { timeoutMs: 10_000, policy: loopbackPolicy } });
     expect(slow).toMatchObject({ ok: true });
     const bomb = await processSpecInPool(p, { text: aliasBomb(6, 10) }, { fetch: { timeoutMs: 5000 } });
     expect(bomb).toMatchObject({ ok: false, code: 'SPEC_TOO_COMPLEX', retryable: false, errorCount: 1 });
-    if (!bomb.ok) expect(bomb.errors[0]!.message).toContain('time budget of 2000 ms');
+    if (!bomb.ok) expect(bomb.errors[0]!.message).toContain('time budget of 1000 ms');
     expect(p.replaced).toBe(1);
     // The pool goes on with a new thread.
     expect((await processSpecInPool(p, { url: `${server.url}/spec.yaml` }, { fetch: { timeoutMs: 5000, policy: loopbackPolicy } })).ok).toBe(true);
