@@ -1,5 +1,6 @@
-/** What the benchmarks share: the median, command-line options and the corpus's project directories. (Not a benchmark: run.ts skips `_` files.) */
+/** What the benchmarks share: the median, command-line options, the corpus's project directories and its markdown files. (Not a benchmark: run.ts skips `_` files.) */
 import { existsSync, readFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { corpusDir } from '../src/project-root.js';
 
@@ -22,4 +23,16 @@ export function projectDirectoryOf(repo: string, corpus = corpusDir()): string {
   const top = join(corpus, repo, '.gitbook.yaml');
   if (existsSync(top) && /^\s*root:/m.test(readFileSync(top, 'utf8'))) return '';
   return root === '.' ? '' : root;
+}
+
+/** The files below `dir` (outside `.git`) whose name matches `pattern` (default: `.md` and `.mdx`), depth first. */
+export async function markdownFiles(dir: string, pattern = /\.mdx?$/i): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    if (e.name === '.git') continue;
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await markdownFiles(p, pattern)));
+    else if (pattern.test(e.name)) out.push(p);
+  }
+  return out;
 }

@@ -7,7 +7,7 @@
  * BENCH_CPU_PROF=<file.cpuprofile> profiles the incremental runs only (not the cold import).
  * Run: npx tsx bench/git-sync-incremental.ts [pgsql-tw+gitbook-docs]
  */
-import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -20,26 +20,11 @@ import type { GitSyncRequest } from '../src/temporal/contract/index.js';
 import { runGit, startGitServer } from '../test/helpers/git-server.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../test/helpers/loopback-policy.js';
 import { corpusDir } from '../src/project-root.js';
+import { markdownFiles, median } from './_helpers.js';
 
 const REPO = process.argv[2] ?? 'pgsql-tw+gitbook-docs';
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 7));
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length === 0 ? 0 : s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 const load = () => loadavg().map((l) => +l.toFixed(2));
-
-async function markdownFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    if (e.name === '.git') continue;
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await markdownFiles(p)));
-    else if (/\.md$/i.test(e.name)) out.push(p);
-  }
-  return out.sort();
-}
 
 async function main() {
   const loadBefore = load();
@@ -80,7 +65,7 @@ async function main() {
     const native = path.join(work, 'native');
     await runGit(['clone', '-q', '--branch', 'main', server.url('r'), editor]);
     await runGit(['clone', '-q', '--branch', 'main', server.url('r'), native]);
-    const md = await markdownFiles(path.join(editor, projectDirectory));
+    const md = (await markdownFiles(path.join(editor, projectDirectory), /\.md$/i)).sort();
     const profile = process.env.BENCH_CPU_PROF;
     const inspector = profile ? new Session() : undefined;
     if (inspector) {

@@ -25,19 +25,8 @@ import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
 import remarkFrontmatter from 'remark-frontmatter';
-import { readdir } from 'node:fs/promises';
 import { corpusDir } from '../src/project-root.js';
-
-async function markdownFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    if (e.name === '.git') continue;
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await markdownFiles(p)));
-    else if (/\.mdx?$/i.test(e.name)) out.push(p);
-  }
-  return out;
-}
+import { markdownFiles, median } from './_helpers.js';
 
 /** The bare parse baseline: read and parse every markdown file of a checkout with remark. */
 async function remarkParseAll(dir: string): Promise<number> {
@@ -52,11 +41,6 @@ async function remarkParseAll(dir: string): Promise<number> {
 
 const REPO = process.argv[2] ?? 'FlowiseAI+FlowiseDocs';
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 const time = async (fn: () => Promise<unknown>) => {
   const t = performance.now();
   await fn();
