@@ -5,7 +5,17 @@
  */
 import { performance } from 'node:perf_hooks';
 import { ApplicationFailure } from '@temporalio/activity';
-import { fetchRef, getTrailer, readCommit, readTree, remoteRefCommit, GitCancelledError, GitFileTooLargeError, type SourceTree } from '../src/git/index.js';
+import {
+  AdvertisementMemo,
+  fetchRef,
+  getTrailer,
+  readCommit,
+  readTree,
+  remoteRefCommit,
+  GitCancelledError,
+  GitFileTooLargeError,
+  type SourceTree,
+} from '../src/git/index.js';
 import { documents, importTree, NoContentError } from '../src/format/index.js';
 import { isWithin } from '../src/revision/is-within.js';
 import { describeWarnings, reportWarnings } from '../src/gitsync/warnings.js';
@@ -50,8 +60,11 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       const sync = settled(syncRead);
       // A space with content may already hold the remote's commit: its ref is asked for (one request) while the
       // primary revision is read, and used below only when the space holds a commit from this URL.
+      // The advertisement it gets is the fetch's first answer too (one round trip less: advertisement-memo.ts).
+      const advertisements = new AdvertisementMemo();
       const remoteRef = space.revisionId
         ? remoteRefCommit({
+            advertisements,
             policy: ctx.fetchPolicy,
             url: request.url,
             ref: request.ref,
@@ -63,6 +76,7 @@ export function createGitImportActivity(ctx: GitSyncContext) {
           )
         : undefined;
       const primary = space.revisionId ? await store.revisions.get(space.revisionId) : null;
+      lap('read');
       const idempotencyKey = `git-import/${request.requestId}`;
       // A retry of an attempt that stored the revision and made it primary, then died before completing: done.
       if (primary && primary.idempotencyKey === idempotencyKey && primary.git?.oid) {
@@ -114,8 +128,10 @@ export function createGitImportActivity(ctx: GitSyncContext) {
         }
       }
       const cache = await ctx.openSpaceCache(space, request);
+      lap('cache');
       const baseCommit = primary?.git?.oid && primary.git.url === request.url ? primary.git.oid : undefined;
       const fetched = await fetchRef({
+        advertisements,
         policy: ctx.fetchPolicy,
         cache,
         url: request.url,

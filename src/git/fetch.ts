@@ -15,6 +15,7 @@ import { GitCancelledError, GitObjectNotFoundError, GitRefNotFoundError, toGitEr
 import { createHttpClient } from './http-client.js';
 import { hasObject, isShallow, readShallow } from './objects.js';
 import type { FetchPolicy } from '../net/policy.js';
+import type { AdvertisementMemo } from './advertisement-memo.js';
 
 export interface GitProgress {
   /** e.g. `Connecting`, `Counting objects`, `Receiving objects`, `Resolving deltas`, `Deepening`, `Done`. */
@@ -42,6 +43,8 @@ export interface FetchRefOptions {
   signal?: AbortSignal;
   /** Which addresses the remote (and its redirects) may resolve to. Default: every non-public address refused. */
   policy?: FetchPolicy;
+  /** The operation's memo of ref advertisements (shared with its `remoteRefCommit` / `fetchRef`): see advertisement-memo.ts. */
+  advertisements?: AdvertisementMemo;
 }
 
 export interface FetchRefResult {
@@ -94,7 +97,11 @@ export async function fetchRef(options: FetchRefOptions): Promise<FetchRefResult
     const shallowFile = path.join(cache.gitdir, 'shallow');
     const shallowBefore = await fsp.readFile(shallowFile).catch(() => null);
     const handlers = authHandlers(remote.auth);
-    const http = createHttpClient({ ...(signal ? { signal } : {}), ...(options.policy ? { policy: options.policy } : {}) });
+    const http = createHttpClient({
+      ...(signal ? { signal } : {}),
+      ...(options.policy ? { policy: options.policy } : {}),
+      ...(options.advertisements ? { advertisements: options.advertisements } : {}),
+    });
 
     const onProgress = async (p: { phase: string; loaded: number; total: number }): Promise<void> => {
       // isomorphic-git awaits only the indexing callbacks: only there may we throw.

@@ -6,6 +6,7 @@
  */
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
 import { guardedFetch } from '../net/guarded-fetch.js';
+import { isUploadPackAdvertisement, type AdvertisementMemo } from './advertisement-memo.js';
 import type { FetchPolicy } from '../net/policy.js';
 
 export interface HttpClientOptions {
@@ -15,17 +16,23 @@ export interface HttpClientOptions {
   userAgent?: string;
   /** Which destinations are refused. Default: every non-public address (src/net DEFAULT_FETCH_POLICY). */
   policy?: FetchPolicy;
+  /** The operation's memo of ref advertisements: one already received is served from it (once), and kept in it. */
+  advertisements?: AdvertisementMemo;
 }
 
 async function collectBody(body: GitHttpRequest['body']): Promise<Uint8Array | undefined> {
   if (!body) return undefined;
   const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of body as AsyncIterable<Uint8Array> | Iterable<Uint8Array>) {
-    chunks.push(chunk);
-    size += chunk.byteLength;
-  }
-  const out = new Uint8Array(size);
+  for await (const chunk of body as AsyncIterable<Uint8Array> | Iterable<Uint8Array>) chunks.push(chunk);
+  return concat(chunks);
+}
+
+async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes;
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
   let at = 0;
   for (const c of chunks) {
     out.set(c, at);
@@ -40,6 +47,20 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     async request(req: GitHttpRequest): Promise<GitHttpResponse> {
       const signal = options.signal;
       signal?.throwIfAborted();
+      const memo = options.advertisements;
+      const advertisement = memo !== undefined && isUploadPackAdvertisement(req.method ?? 'GET', req.url);
+      if (advertisement) {
+        const kept = memo.take(req.url, req.headers);
+        if (kept)
+          return {
+            url: kept.url,
+            method: 'GET',
+            headers: { ...kept.headers },
+            body: once(kept.body),
+            statusCode: kept.statusCode,
+            statusMessage: kept.statusMessage,
+          };
+      }
       // Collected, so that a 307/308 redirect can send it again (git's request bodies are want/have lists and packs).
       const body = await collectBody(req.body);
       const headers: Record<string, string> = { ...(req.headers ?? {}) };
@@ -66,6 +87,14 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         } finally {
           if (!stream.complete) stream.destroy();
         }
+      }
+      if (advertisement && res.status === 200) {
+        // Read whole (as isomorphic-git reads an advertisement anyway) and kept for the operation's next request of it.
+        const chunks: Uint8Array[] = [];
+        for await (const chunk of iterate()) chunks.push(chunk);
+        const body = concat(chunks);
+        memo.keep(req.url, req.headers, { url: res.url, statusCode: res.status, statusMessage: res.statusMessage, headers: resHeaders, body });
+        return { url: res.url, method: 'GET', headers: { ...resHeaders }, body: once(body), statusCode: res.status, statusMessage: res.statusMessage };
       }
       return {
         url: res.url,

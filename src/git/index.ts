@@ -8,6 +8,7 @@ export { spaceCacheDir, organizationCacheDir, TENANT_DIR, type CacheScope } from
 export { removeSpaceCaches, removeLegacyCaches } from './cache-cleanup.js';
 export { fetchRef, type FetchRefOptions, type FetchRefResult, type GitProgress } from './fetch.js';
 export { remoteRefCommit, type RemoteRefOptions } from './remote-ref.js';
+export { AdvertisementMemo } from './advertisement-memo.js';
 export {
   readTree,
   readBlob,

@@ -7,6 +7,7 @@ import { authHandlers, resolveRemote, type GitCredentials } from './credentials.
 import { GitCancelledError, toGitError } from './errors.js';
 import { createHttpClient } from './http-client.js';
 import type { FetchPolicy } from '../net/policy.js';
+import type { AdvertisementMemo } from './advertisement-memo.js';
 
 export interface RemoteRefOptions {
   /** Remote URL; basic-auth userinfo is accepted and moved out of the URL. */
@@ -16,6 +17,8 @@ export interface RemoteRefOptions {
   auth?: GitCredentials;
   signal?: AbortSignal;
   policy?: FetchPolicy;
+  /** The operation's memo of ref advertisements (shared with its `remoteRefCommit` / `fetchRef`): see advertisement-memo.ts. */
+  advertisements?: AdvertisementMemo;
 }
 
 /** The commit `ref` points at on the remote (a tag peeled to its commit); undefined when the remote has no such ref. */
@@ -27,7 +30,11 @@ export async function remoteRefCommit(options: RemoteRefOptions): Promise<string
   const full = options.ref.startsWith('refs/') ? options.ref : `refs/heads/${options.ref}`;
   try {
     const refs = await git.listServerRefs({
-      http: createHttpClient({ ...(options.signal ? { signal: options.signal } : {}), ...(options.policy ? { policy: options.policy } : {}) }),
+      http: createHttpClient({
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.policy ? { policy: options.policy } : {}),
+        ...(options.advertisements ? { advertisements: options.advertisements } : {}),
+      }),
       url: remote.url,
       protocolVersion: 1,
       prefix: full,
