@@ -12,6 +12,7 @@ import { parsePoolOf } from './parse-pool.js';
 import type { PageCodecRunner } from '../src/format/index.js';
 import { poolPageCodec } from '../src/parse-pool/page-codec.js';
 import { cachedPageCodec, pruneParseCache, type CachedPageCodec } from '../src/parse-cache/index.js';
+import { PreviousRevisions } from '../src/gitsync/previous-revisions.js';
 
 export interface GitSyncContext extends ActivityDeps {
   vault(): SecretVault;
@@ -27,6 +28,8 @@ export interface GitSyncContext extends ActivityDeps {
   pageCodec(): PageCodecRunner;
   /** `pageCodec()` behind the organization's parse cache (one per import: its lookups and writes are batched). */
   cachedPageCodec(organizationId: string): CachedPageCodec;
+  /** Each space's latest revision without page bodies, kept in memory for its next incremental import. */
+  previousRevisions: PreviousRevisions;
 }
 
 export function gitSyncContext(deps: ActivityDeps): GitSyncContext {
@@ -59,6 +62,7 @@ export function gitSyncContext(deps: ActivityDeps): GitSyncContext {
       });
     },
     fetchPolicy: fetchPolicyFromConfig(deps.config),
+    previousRevisions: new PreviousRevisions(deps.store, { logger: deps.logger }),
     pageCodec,
     cachedPageCodec(organizationId) {
       pruneParseCache(deps.store, deps.logger);

@@ -19,7 +19,7 @@ import {
 import { documents, importTree, NoContentError } from '../src/format/index.js';
 import { isWithin } from '../src/revision/is-within.js';
 import { describeWarnings, reportWarnings } from '../src/gitsync/warnings.js';
-import { loadRevisionModel, modelToRevisionInput } from '../src/gitsync/revision-records.js';
+import { modelToRevisionInput } from '../src/gitsync/revision-records.js';
 import { toFailure } from './git-failures.js';
 import { FOLIO_REVISION_TRAILER } from '../src/gitsync/trailers.js';
 import { gitSignals, type GitOperationResult, type GitProgress, type GitSyncRequest, type GitWarningReport } from '../src/temporal/contract/index.js';
@@ -58,6 +58,7 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       if (!request.standalone && space.editMode === 'locked')
         throw ApplicationFailure.create({ type: 'LOCKED', message: `space ${space.id} is locked (editMode: locked)`, nonRetryable: true });
       const sync = settled(syncRead);
+      const scope = { organizationId: space.organizationId, spaceId: space.id };
       // A space with content may already hold the remote's commit: its ref is asked for (one request) while the
       // primary revision is read, and used below only when the space holds a commit from this URL.
       // The advertisement it gets is the fetch's first answer too (one round trip less: advertisement-memo.ts).
@@ -165,7 +166,7 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       };
       const [tree, previous] = await Promise.all([
         timed('tree.read', readTree(cache, head, { maxFileBytes: config.gitMaxFileBytes })),
-        primary ? timed('tree.previous', loadRevisionModel(store, primary.id, { bodies: false })) : Promise.resolve(null),
+        primary ? timed('tree.previous', ctx.previousRevisions.load(scope, primary.id)) : Promise.resolve(null),
       ]);
       const projectDir = request.projectDirectory;
       for (const [p, entry] of tree) {
@@ -270,6 +271,8 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       }
       await markImported(revisionId, warnings);
       lap('store');
+      // Read into memory once this import has answered: the space's next import starts from it.
+      if (!request.standalone) ctx.previousRevisions.prewarm(scope, revisionId);
       await progress.flush();
       ctx.logger.info({ spaceId: request.spaceId, requestId: request.requestId, commit: head, revisionId, timingsMs }, 'git import stored');
       const serious = imported.warnings.filter((w) => w.severity === 'error');

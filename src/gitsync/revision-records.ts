@@ -259,6 +259,8 @@ export function modelToRevisionInput(
 }
 
 export interface LoadedRevision {
+  /** The space the revision belongs to. */
+  spaceId: string;
   model: RevisionModel;
   /** fileId → blob hash */
   fileHashes: Map<string, string>;
@@ -386,6 +388,7 @@ export async function loadRevisionModel(store: Store, revisionId: string, option
     files: files.map(toFile),
   };
   return {
+    spaceId: revision.spaceId,
     model,
     fileHashes,
     hashByGitOid,
