@@ -23,8 +23,9 @@ import {
   GitRefNotFoundError,
   type SourceTree,
 } from '../src/git/index.js';
-import { documents, exportRevision, gitBlobOid, importTree, resolveSpaceConfig, type FormatWarning, type RevisionModel } from '../src/format/index.js';
+import { documents, exportRevision, gitBlobOid, importTree, resolveSpaceConfig, type ExportResult, type RevisionModel } from '../src/format/index.js';
 import { conflictingPaths } from '../src/gitsync/conflicts.js';
+import { exportedPathsAt, exportedPathsOfBase, writtenPaths, type ExportedPaths } from '../src/gitsync/exported-paths.js';
 import { describeWarnings, reportWarnings } from '../src/gitsync/warnings.js';
 import { gitFailure, toFailure } from './git-failures.js';
 import { loadRevisionModel } from '../src/gitsync/revision-records.js';
@@ -107,17 +108,51 @@ export function createGitExportActivity(ctx: GitSyncContext) {
         }
       }
       lap('fetch');
-      const markExported = async (commitOid: string) => {
+      /** Records the export of `commitOid`, with the paths it wrote for pages whose records do not hold them. */
+      const markExported = async (commitOid: string, exportedPaths?: ExportedPaths) => {
         await store.gitSync.update(request.spaceId, {
-          lastExport: { timestamp: request.timestamp, commit: commitOid, requestId: request.requestId, revisionId, url: request.url },
+          lastExport: {
+            timestamp: request.timestamp,
+            commit: commitOid,
+            requestId: request.requestId,
+            revisionId,
+            url: request.url,
+            ...(exportedPaths && Object.keys(exportedPaths).length > 0 ? { exportedPaths } : {}),
+          },
         });
       };
 
+      /** Whether the cache holds `commit` of the branch's history, deepened for it when needed. */
+      const holds = async (commit: string): Promise<boolean> => {
+        if (await hasObject(cache, commit)) return true;
+        const fetched = await fetchRef({
+          policy: ctx.fetchPolicy,
+          cache,
+          url: request.url,
+          ref: request.ref,
+          ...(creds ? { auth: creds } : {}),
+          baseCommit: commit,
+          ...(progress.signal ? { signal: progress.signal } : {}),
+        });
+        return fetched.baseCommitFound ?? (await hasObject(cache, commit));
+      };
+
+      // An export of this revision the space's state does not record: an attempt pushed it and was lost before recording
+      // it (this request, retried, or an earlier one). It is built again from its parent below, only to record the paths
+      // it wrote: the next export finds the files of its new and moved pages by them.
+      let unrecorded: { commit: string; tree: string; byThisRequest: boolean } | undefined;
       if (remoteHead) {
         const head = await readCommit(cache, remoteHead);
-        // A retry after a push that went through: the remote head is this very export.
-        if (getTrailer(head.message, FOLIO_REQUEST_TRAILER) === request.requestId) {
-          await markExported(remoteHead);
+        const byThisRequest = getTrailer(head.message, FOLIO_REQUEST_TRAILER) === request.requestId;
+        const ofThisRevision = getTrailer(head.message, FOLIO_REVISION_TRAILER) === revisionId;
+        const recorded = sync.lastExport?.commit === remoteHead && sync.lastExport.url === request.url;
+        const parent = head.parents[0] ?? null;
+        if ((byThisRequest || ofThisRevision) && !recorded && (parent === null || (await holds(parent)))) {
+          unrecorded = { commit: remoteHead, tree: head.tree, byThisRequest };
+          baseHead = parent;
+        } else if (byThisRequest) {
+          // A retry after a push that went through: the remote head is this very export.
+          await markExported(remoteHead, exportedPathsAt(sync, request.url, remoteHead));
           return {
             requestId: request.requestId,
             direction: 'export',
@@ -126,11 +161,10 @@ export function createGitExportActivity(ctx: GitSyncContext) {
             revisionId,
             detail: `pushed ${remoteHead.slice(0, 12)}`,
           };
-        }
-        // Loop protection: this very revision came from (or was exported as) the remote head. (A revision edited
-        // in Folio since the last sync has a different id: it is exported.)
-        if ((synced === remoteHead && syncedRevisionId === revisionId) || getTrailer(head.message, FOLIO_REVISION_TRAILER) === revisionId) {
-          await markExported(remoteHead);
+        } else if ((synced === remoteHead && syncedRevisionId === revisionId) || ofThisRevision) {
+          // Loop protection: this very revision came from (or was exported as) the remote head. (A revision edited
+          // in Folio since the last sync has a different id: it is exported.)
+          await markExported(remoteHead, exportedPathsAt(sync, request.url, remoteHead));
           return {
             requestId: request.requestId,
             direction: 'export',
@@ -174,10 +208,9 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       }
       lap('tree');
 
-      let changes: Map<string, Uint8Array | null>;
+      let built: ExportResult;
       let conflicts: string[] = [];
-      let warnings: FormatWarning[] = [];
-      if (remoteHead && synced && !syncedFound && !request.force) {
+      if (remoteHead && synced && !syncedFound && !request.force && !unrecorded) {
         // Without the synced commit there is no telling what the remote changed since: never overwrite blindly.
         throw ApplicationFailure.create({
           type: 'SYNC_BASE_UNAVAILABLE',
@@ -192,17 +225,18 @@ export function createGitExportActivity(ctx: GitSyncContext) {
         const syncedTree = synced === baseHead ? remoteTree : await readTree(cache, synced, { maxFileBytes: config.gitMaxFileBytes });
         // The model that corresponds to the synced tree (unchanged pages keep their bytes); none when unknown.
         const baseModel = syncedRevisionId === revisionId ? loaded?.model : loadedBase?.model;
-        const built = await exportRevision(model, syncedTree, {
+        // The files the export of the synced commit wrote for pages whose records do not say so.
+        const exportedPaths = exportedPathsOfBase(sync, request.url, synced);
+        built = await exportRevision(model, syncedTree, {
           readBlob: readBlobBytes,
           codec: ctx.pageCodec(),
           ...(loaded ? { markdownInSource: loaded.markdownInSource } : {}),
           ...(baseModel ? { base: baseModel } : {}),
+          ...(exportedPaths ? { exportedPaths } : {}),
         });
-        changes = built.changes;
-        warnings = built.warnings;
-        const diff = await diffTrees(cache, synced, baseHead);
-        const remoteChanged = new Set([...diff.added, ...diff.modified, ...diff.deleted]);
-        conflicts = conflictingPaths(changes, remoteChanged, (p) => remoteTree.get(p)?.oid, gitBlobOid);
+        const diff = unrecorded ? null : await diffTrees(cache, synced, baseHead);
+        const remoteChanged = new Set(diff ? [...diff.added, ...diff.modified, ...diff.deleted] : []);
+        conflicts = conflictingPaths(built.changes, remoteChanged, (p) => remoteTree.get(p)?.oid, gitBlobOid);
         if (conflicts.length > 0 && !request.force) {
           throw ApplicationFailure.create({
             type: 'CONFLICT',
@@ -214,20 +248,35 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       } else {
         // A target without the table of contents gets one, even when the TOC itself did not change.
         const forTarget = remoteTree.has(model.config.summary) || !model.summary.present ? model : { ...model, summary: { ...model.summary, fingerprint: '' } };
-        const built = await exportRevision(forTarget, remoteTree, {
+        built = await exportRevision(forTarget, remoteTree, {
           readBlob: readBlobBytes,
           codec: ctx.pageCodec(),
           ...(loaded ? { markdownInSource: loaded.markdownInSource } : {}),
         });
-        changes = built.changes;
-        warnings = built.warnings;
       }
+      const { changes, warnings } = built;
+      const exportedPaths = writtenPaths(model, built.revision);
       lap('build');
+      if (unrecorded) {
+        // The paths are this build's when it gives the pushed tree; otherwise they are not known.
+        const same = (await writeTree(cache, baseHead, changes)) === unrecorded.tree;
+        await markExported(unrecorded.commit, same ? exportedPaths : undefined);
+        return {
+          requestId: request.requestId,
+          direction: 'export',
+          outcome: unrecorded.byThisRequest ? 'applied' : 'noop',
+          commit: unrecorded.commit,
+          revisionId,
+          detail: unrecorded.byThisRequest
+            ? `pushed ${unrecorded.commit.slice(0, 12)}`
+            : `the branch already holds this revision (${unrecorded.commit.slice(0, 12)})`,
+        };
+      }
       progress.update({ phase: 'writing', blobsWritten: [...changes.values()].filter((v) => v !== null).length });
 
       const tree = await writeTree(cache, baseHead, changes);
       if (remoteHead && tree === (await readCommit(cache, remoteHead)).tree) {
-        await markExported(remoteHead);
+        await markExported(remoteHead, exportedPaths);
         return { requestId: request.requestId, direction: 'export', outcome: 'noop', commit: remoteHead, revisionId, detail: 'no change to export' };
       }
       // A new branch whose content the default branch already holds starts at the default branch's head (no empty
@@ -254,7 +303,7 @@ export function createGitExportActivity(ctx: GitSyncContext) {
         ...(creds ? { auth: creds } : {}),
         ...(progress.signal ? { signal: progress.signal } : {}),
       });
-      await markExported(newCommit);
+      await markExported(newCommit, exportedPaths);
       lap('push');
       await progress.flush();
       const serious = warnings.filter((w) => w.severity === 'error');

@@ -20,6 +20,7 @@ import { documents, importTree, NoContentError } from '../src/format/index.js';
 import { isWithin } from '../src/revision/is-within.js';
 import { describeWarnings, reportWarnings } from '../src/gitsync/warnings.js';
 import { modelToRevisionInput } from '../src/gitsync/revision-records.js';
+import { exportedPathsForImport } from '../src/gitsync/exported-paths.js';
 import { toFailure } from './git-failures.js';
 import { FOLIO_REVISION_TRAILER } from '../src/gitsync/trailers.js';
 import { gitSignals, type GitOperationResult, type GitProgress, type GitSyncRequest, type GitWarningReport } from '../src/temporal/contract/index.js';
@@ -191,9 +192,11 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       }
 
       const codec = ctx.cachedPageCodec(space.organizationId);
+      // The files the last export wrote for pages whose records do not say so (new, moved pages): the same pages.
+      const exportedPaths = exportedPathsForImport(sync, request.url);
       const imported = await importTree(counted, {
         projectDirectory: projectDir,
-        ...(previous ? { previous: { revision: previous.model } } : {}),
+        ...(previous ? { previous: { revision: previous.model, ...(exportedPaths ? { exportedPaths } : {}) } } : {}),
         limits: { maxPages: config.gitMaxPages },
         codec,
       });

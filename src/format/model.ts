@@ -222,7 +222,12 @@ export interface ImportOptions {
   /** Project directory inside the repository (`''` or undefined = root). */
   projectDirectory?: string;
   /** Revision imported from an earlier tree: unchanged page blobs are reused without reading them. (`tree`, that earlier tree, is not read.) */
-  previous?: { revision: RevisionModel; tree?: SourceTree };
+  previous?: {
+    revision: RevisionModel;
+    tree?: SourceTree;
+    /** Page id → the file an export wrote the page to, where its `git` does not say so (`ExportOptions.exportedPaths`). */
+    exportedPaths?: ReadonlyMap<string, string>;
+  };
   limits?: ImportLimits;
   /** Where pages are parsed (default: in this thread). A page over its budget is kept untouched (FORMAT_PAGE_TOO_COMPLEX). */
   codec?: import('./page-codec-runner.js').PageCodecRunner;
@@ -252,8 +257,14 @@ export interface ExportOptions {
   readBlob?: (oid: string) => Promise<Uint8Array>;
   /** Write every page from its model instead of reusing unchanged bytes. */
   reserialize?: boolean;
-  /** Revision the target tree was imported as; lets export delete files removed from the model. */
+  /** Revision the target tree was imported (or exported) as; lets export delete files removed from the model. */
   base?: RevisionModel;
+  /**
+   * Page id → the file that holds the page in the target tree, for pages whose `git` does not say so because an
+   * earlier export wrote them there: new pages (no `git`) and moved ones (their `git` is the path they left, no longer
+   * theirs). See `ExportResult.revision` for where this export writes them.
+   */
+  exportedPaths?: ReadonlyMap<string, string>;
   /** Where pages are parsed and written (default: in this thread). A page over its budget is written unchanged. */
   codec?: import('./page-codec-runner.js').PageCodecRunner;
   /**

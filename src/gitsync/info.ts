@@ -7,7 +7,7 @@
  * as the official spec says ("Returns 404 if no Git provider is configured").
  */
 import { createHash } from 'node:crypto';
-import type { GitRequestLogRow, GitSyncRepo, GitSyncState } from '../store/index.js';
+import type { GitRequestLogRow, GitSyncMark, GitSyncRepo, GitSyncState } from '../store/index.js';
 import type { GitQueueView } from '../temporal/contract/index.js';
 
 const STATES: Record<string, 'running' | 'success' | 'failure' | 'timeout'> = {
@@ -97,6 +97,13 @@ export function gitSyncStateObject(state: GitSyncState) {
   };
 }
 
+/** An export mark without the paths it wrote (bookkeeping for the next export, possibly long). */
+function withoutExportedPaths(mark: GitSyncMark): GitSyncMark {
+  const shown = { ...mark };
+  delete shown.exportedPaths;
+  return shown;
+}
+
 /** `git/info`: the spec's `GitSyncState` plus Folio's members; null when the space has no repository yet. */
 export function gitInfoObject(state: GitSyncState, extra: { queue: GitQueueView | null; requests: GitRequestLogRow[] }) {
   const spec = gitSyncStateObject(state);
@@ -120,7 +127,7 @@ export function gitInfoObject(state: GitSyncState, extra: { queue: GitQueueView 
         }
       : {}),
     lastImport: state.lastImport,
-    lastExport: state.lastExport,
+    lastExport: state.lastExport && withoutExportedPaths(state.lastExport),
     queue: extra.queue,
     requests: extra.requests.map((r) => ({
       requestId: r.requestId,

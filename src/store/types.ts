@@ -305,6 +305,11 @@ export interface GitSyncMark {
   url?: string;
   /** Import: the converter's warnings (see src/gitsync/warnings.ts). */
   warnings?: GitWarningReportJson;
+  /**
+   * Export: page id → path of the files it wrote for pages whose records do not hold that path (new and moved
+   * pages; see src/gitsync/exported-paths.ts). Not shown by git/info.
+   */
+  exportedPaths?: Record<string, string>;
 }
 
 /** The stored form of a `GitWarningReport` (workflows/git-definitions.ts). */

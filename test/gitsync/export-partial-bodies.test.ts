@@ -97,11 +97,25 @@ async function expectedTree(commit: string, changes: Map<string, Uint8Array | nu
 
 type Built = { changes: Map<string, Uint8Array | null>; warnings: unknown[]; inSource: Set<string> };
 
-/** The export of the space's revision into `target` with every body read (`full`) or only the needed ones. */
-async function build(revisionId: string, target: SourceTree, baseRevisionId: string | undefined, full: boolean): Promise<Built> {
+/**
+ * The export of the space's revision into `target` with every body read (`full`) or only the needed ones; with
+ * `exportedPaths`, the files the export of `target` wrote for pages whose records do not say so.
+ */
+async function build(
+  revisionId: string,
+  target: SourceTree,
+  baseRevisionId: string | undefined,
+  full: boolean,
+  exportedPaths?: ReadonlyMap<string, string>,
+): Promise<Built> {
   const loaded = (await loadRevisionModel(store, revisionId, full ? {} : { bodies: 'edited' }))!;
   const base = baseRevisionId ? (await loadRevisionModel(store, baseRevisionId, { bodies: false }))!.model : undefined;
-  const options: ExportOptions = { readBlob, ...(base ? { base } : {}), ...(full ? {} : { markdownInSource: loaded.markdownInSource }) };
+  const options: ExportOptions = {
+    readBlob,
+    ...(base ? { base } : {}),
+    ...(full ? {} : { markdownInSource: loaded.markdownInSource }),
+    ...(exportedPaths ? { exportedPaths } : {}),
+  };
   const { changes, warnings } = await exportRevision(loaded.model, target, options);
   return { changes, warnings, inSource: loaded.markdownInSource };
 }
@@ -110,14 +124,18 @@ const asText = (changes: Map<string, Uint8Array | null>) =>
   new Map([...changes].sort(([a], [b]) => a.localeCompare(b)).map(([p, b]) => [p, b === null ? null : Buffer.from(b).toString('base64')]));
 
 /** Full and partial loads export the same changes; returns them (and which pages the partial load did not read). */
-async function sameBothWays(revisionId: string, target: SourceTree, baseRevisionId?: string): Promise<Built> {
-  const full = await build(revisionId, target, baseRevisionId, true);
-  const partial = await build(revisionId, target, baseRevisionId, false);
+async function sameBothWays(revisionId: string, target: SourceTree, baseRevisionId?: string, exportedPaths?: ReadonlyMap<string, string>): Promise<Built> {
+  const full = await build(revisionId, target, baseRevisionId, true, exportedPaths);
+  const partial = await build(revisionId, target, baseRevisionId, false, exportedPaths);
   expect(full.inSource.size).toBe(0);
   expect(asText(partial.changes)).toEqual(asText(full.changes));
   expect(partial.warnings).toEqual(full.warnings);
   return partial;
 }
+
+/** The id of the page titled New in `revisionId`. */
+const newPageId = async (revisionId: string) =>
+  flattenPages((await loadRevisionModel(store, revisionId, { bodies: false }))!.model.pages).find((p) => p.title === 'New')!.id;
 
 const RAW = new Uint8Array([0x23, 0x20, 0x52, 0x61, 0x77, 0x0a, 0x0a, 0xff, 0xfe, 0x41, 0x0a]);
 const BOM = '\uFEFF# Bom\r\n\r\nWith a byte order mark.\r\n';
@@ -229,17 +247,33 @@ describe('export with only the needed page bodies loaded', () => {
 
     // A second change request after that export: D edited. The pages the first export wrote (A, B, the moved C, the
     // new page) are exported again from the same records (the store does not learn their new blobs), against the
-    // exported commit.
+    // exported commit, which holds the moved and the new page where the first export recorded it wrote them.
     const { revisionId: second } = await applyContentChanges(store, space.id, edited, [
       { operation: 'update_page', page: id('page-d.md'), document: { markdown: '# D\n\nRewritten, with [A](page-a.md).\n' } },
     ]);
     await store.spaces.setPrimaryRevision(space.id, second, { expected: edited });
     const exportedTree = await treeOf(exported.commit!);
-    const again = await sameBothWays(second, exportedTree, edited);
+    const recorded = (await store.gitSync.get(space.id)).lastExport?.exportedPaths ?? {};
+    expect(recorded).toEqual({ [id('page-c.md')]: 'gamma.md', [await newPageId(edited)]: 'new.md' });
+    const exportedPaths = new Map(Object.entries(recorded));
+    const again = await sameBothWays(second, exportedTree, edited, exportedPaths);
     expect(again.changes.has('page-d.md')).toBe(true);
-    const full2 = await build(second, exportedTree, edited, true);
+    const full2 = await build(second, exportedTree, edited, true, exportedPaths);
     const exported2 = await acts.gitExportActivity(request(space.id, 'export'));
     expect(exported2.outcome).toBe('applied');
     expect((await runGit(['rev-parse', `${exported2.commit}^{tree}`], { cwd: bare() })).trim()).toBe(await expectedTree(exported.commit!, full2.changes));
+    // The moved and the new page are where the first export put them: no second copy, no old path written again.
+    expect([...(await treeOf(exported2.commit!)).keys()].filter((p) => p.endsWith('.md')).sort()).toEqual([
+      'README.md',
+      'SUMMARY.md',
+      'bom.md',
+      'gamma.md',
+      'new.md',
+      'page-a.md',
+      'page-b.md',
+      'page-d.md',
+      'page-e.md',
+      'raw.md',
+    ]);
   });
 });

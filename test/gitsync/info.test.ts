@@ -42,6 +42,20 @@ describe('git/info object', () => {
     assertContract('GET', '/v1/spaces/s/git/info', 200, info);
   });
 
+  it('shows the last export without the paths it recorded for the next one', () => {
+    const lastExport = { timestamp: '2025-01-01T00:00:00.000Z', commit: 'c1', revisionId: 'r1', url: 'https://git.example.com/org/repo.git' };
+    const state = {
+      spaceId: 's',
+      repo: { url: lastExport.url, ref: 'refs/heads/main' },
+      lastImport: null,
+      lastExport: { ...lastExport, exportedPaths: { p1: 'new.md' } },
+      operation: null,
+      updatedAt: null,
+    };
+    expect(gitInfoObject(state, queued)!.lastExport).toEqual(lastExport);
+    expect(state.lastExport.exportedPaths).toEqual({ p1: 'new.md' });
+  });
+
   it('installation: a stable id per space and repository; the declared or recognised provider; unauthenticated after AUTH_FAILED', () => {
     const base = { lastImport: null, lastExport: null, updatedAt: new Date('2025-01-01T00:00:00.000Z') };
     const repo = { url: 'https://github.com/org/repo.git', ref: 'refs/heads/main' };

@@ -33,6 +33,14 @@ export interface ExportContext {
   readonly blobs: TargetBlobs;
 }
 
+/**
+ * The file that holds `page` in the target tree, as far as known: where an earlier export wrote it
+ * (`options.exportedPaths`), else its git path.
+ */
+export function targetFileOf(options: Pick<ExportOptions, 'exportedPaths'>, page: DocumentPage): string | undefined {
+  return options.exportedPaths?.get(page.id) ?? page.git?.path;
+}
+
 export function createExportContext(input: RevisionModel, target: SourceTree, options: ExportOptions): ExportContext {
   const revision: RevisionModel = structuredClone(input);
   return {

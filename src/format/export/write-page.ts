@@ -67,9 +67,14 @@ export async function writePage(
   if (page.cover?.fileId) referencedNow.add(page.cover.fileId);
   if (page.markdown === null) {
     if (page.git && path !== page.git.path) {
-      const bytes = target.has(page.git.path) ? await target.get(page.git.path)!.read() : options.readBlob ? await options.readBlob(page.git.oid) : null;
-      if (!bytes) throw new BlobUnavailableError(page.git.oid, page.git.path);
-      changes.set(path, bytes);
+      // Moved (now, or by an earlier export: then its file already holds the bytes).
+      if (target.get(path)?.oid !== page.git.oid) {
+        const from = target.get(page.git.path)?.oid === page.git.oid ? page.git.path : ctx.blobs.findByOid(page.git.oid);
+        const bytes = from !== undefined ? await target.get(from)!.read() : options.readBlob ? await options.readBlob(page.git.oid) : null;
+        if (!bytes) throw new BlobUnavailableError(page.git.oid, page.git.path);
+        changes.set(path, bytes);
+      }
+      page.git = { oid: page.git.oid, path };
     } else if (page.git && page.raw && target.get(path)?.oid !== page.git.oid) {
       // A page kept as raw bytes, into a tree that lacks them (a new repository): its bytes, unchanged.
       const bytes = options.readBlob ? await options.readBlob(page.git.oid).catch(() => null) : null;

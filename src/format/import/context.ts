@@ -87,7 +87,7 @@ export async function createImportContext(tree: SourceTree, options: ImportOptio
     limits: { ...DEFAULT_LIMITS, ...(options.limits ?? {}) },
     config,
     warnings: [...warnings],
-    prev: indexPrevious(options.previous?.revision),
+    prev: indexPrevious(options.previous?.revision, options.previous?.exportedPaths),
     ids: new IdClaims(),
     files: [],
     filesByPath: new Map(),

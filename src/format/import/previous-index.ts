@@ -1,5 +1,5 @@
 import type { DocumentPage, FileModel, GroupPage, LinkPage, RevisionModel } from '../model.js';
-import { allPages } from '../summary/from-revision.js';
+import { allPages, documents } from '../summary/from-revision.js';
 
 /** The previous revision's pages and files by the keys the id phases match on. */
 export interface PreviousIndex {
@@ -19,7 +19,11 @@ function push<T>(m: Map<string, T[]>, key: string, value: T): void {
   else m.set(key, [value]);
 }
 
-export function indexPrevious(prev: RevisionModel | undefined): PreviousIndex {
+/**
+ * `exportedPaths`: pages an export wrote where their `git` does not say (new pages, moved ones) are found by that
+ * path; a moved page no longer by the path it left.
+ */
+export function indexPrevious(prev: RevisionModel | undefined, exportedPaths?: ReadonlyMap<string, string>): PreviousIndex {
   const idx: PreviousIndex = {
     byPath: new Map(),
     byOid: new Map(),
@@ -39,6 +43,14 @@ export function indexPrevious(prev: RevisionModel | undefined): PreviousIndex {
     } else if (p.kind === 'group') push(idx.groupsByTitle, p.untitled ? '***' : p.title, p);
     else if (p.kind === 'link') push(idx.linksByHref, p.href, p);
     else if (p.kind === 'computed') push(idx.otherIds, p.source, p.id);
+  }
+  if (exportedPaths?.size) {
+    for (const p of documents(prev.pages)) {
+      const path = exportedPaths.get(p.id);
+      if (path === undefined) continue;
+      if (p.git && idx.byPath.get(p.git.path) === p) idx.byPath.delete(p.git.path);
+      idx.byPath.set(path, p);
+    }
   }
   for (const f of prev.files) {
     if (f.git) {

@@ -7,7 +7,7 @@ import { indexPrevious } from '../../../src/format/import/previous-index.js';
 import { docPage, groupPage, linkPage, revisionOf } from './fixtures.js';
 
 /** The id phase alone: today's pages (no ids yet) against the previous revision. */
-function assign(pages: PageModel[], previous: PageModel[], claimed: string[] = []) {
+function assign(pages: PageModel[], previous: PageModel[], claimed: string[] = [], exportedPaths?: ReadonlyMap<string, string>) {
   const loads: PageLoad[] = [];
   const pageByPath = new Map<string, DocumentPage>();
   const walk = (list: PageModel[]) => {
@@ -22,7 +22,7 @@ function assign(pages: PageModel[], previous: PageModel[], claimed: string[] = [
   walk(pages);
   const ids = new IdClaims();
   for (const id of claimed) ids.claim(id);
-  assignPageIds({ loads, pages, pageByPath, prev: indexPrevious(revisionOf(previous)), ids });
+  assignPageIds({ loads, pages, pageByPath, prev: indexPrevious(revisionOf(previous), exportedPaths), ids });
   return ids;
 }
 
@@ -33,6 +33,26 @@ describe('import phase: ids from the previous revision', () => {
     expect(pages[0]!.id).toBe('ID_README');
     expect(pages[1]!.id).toBe('ID_MOVED');
     expect(pages[2]!.id).toMatch(/^[0-9A-Za-z]{20}$/);
+  });
+
+  it('finds the pages an export wrote by the paths it recorded: a new page, and a moved one (not by the path it left)', () => {
+    const created = docPage('', '', 'ID_NEW');
+    delete created.git;
+    const previous = [docPage('README.md', 'o1', 'ID_README'), created, docPage('old.md', 'o2', 'ID_MOVED')];
+    const exported = new Map([
+      ['ID_NEW', 'new.md'],
+      ['ID_MOVED', 'moved.md'],
+    ]);
+    // The new page's file was edited upstream, the moved one was too; someone made a new file where the moved one was.
+    const pages = [docPage('README.md', 'o1'), docPage('new.md', 'o3'), docPage('moved.md', 'o4'), docPage('old.md', 'o5')];
+    assign(pages, previous, [], exported);
+    expect(pages.slice(0, 3).map((p) => p.id)).toEqual(['ID_README', 'ID_NEW', 'ID_MOVED']);
+    expect(pages[3]!.id).toMatch(/^[0-9A-Za-z]{20}$/);
+    // Without the recorded paths, both files would be new pages.
+    const again = [docPage('new.md', 'o3'), docPage('moved.md', 'o4')];
+    assign(again, previous);
+    expect(again.map((p) => p.id)).not.toContain('ID_NEW');
+    expect(again.map((p) => p.id)).not.toContain('ID_MOVED');
   });
 
   it('by content, takes the id of a page whose file is gone, not of the one still in place with the same bytes', () => {
