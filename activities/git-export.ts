@@ -29,6 +29,7 @@ import { exportedPathsAt, exportedPathsOfBase, writtenPaths, type ExportedPaths 
 import { describeWarnings, reportWarnings } from '../src/gitsync/warnings.js';
 import { gitFailure, toFailure } from './git-failures.js';
 import { loadRevisionModel } from '../src/gitsync/revision-records.js';
+import { settled } from './settled.js';
 import { FOLIO_REQUEST_TRAILER, FOLIO_REVISION_TRAILER, folioTrailers } from '../src/gitsync/trailers.js';
 import { gitSignals, type GitOperationResult, type GitProgress, type GitSyncRequest } from '../src/temporal/contract/index.js';
 import { progressReporter } from './progress.js';
@@ -47,14 +48,20 @@ export function createGitExportActivity(ctx: GitSyncContext) {
     };
     let secrets: string[] = [];
     try {
-      const creds = await credentialsOf(ctx, request);
+      // The credentials, the space and its git state are read at the same time (their failures in this order).
+      const [credsRead, spaceRead, syncRead] = await Promise.allSettled([
+        credentialsOf(ctx, request),
+        store.spaces.get(request.spaceId),
+        store.gitSync.get(request.spaceId),
+      ]);
+      const creds = settled(credsRead);
       if (creds) secrets = [creds.password];
-      const space = await store.spaces.get(request.spaceId);
+      const space = settled(spaceRead);
       if (!space) throw ApplicationFailure.create({ type: 'NOT_FOUND', message: `space not found: ${request.spaceId}`, nonRetryable: true });
       const revisionId = space.revisionId;
       if (!revisionId) throw ApplicationFailure.create({ type: 'NOT_FOUND', message: 'the space has no content to export', nonRetryable: true });
+      const sync = settled(syncRead);
       const revision = await store.revisions.get(revisionId);
-      const sync = await store.gitSync.get(request.spaceId);
       const cache = await ctx.openSpaceCache(space, request);
 
       // The commit of this repository the space was last in sync with, and the revision it corresponds to.
@@ -186,7 +193,8 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       const [loaded, remoteTree, loadedBase] = await Promise.all([
         loadRevisionModel(store, revisionId, { bodies: 'edited' }),
         baseHead ? readTree(cache, baseHead, { maxFileBytes: config.gitMaxFileBytes }) : Promise.resolve<SourceTree>(new Map()),
-        baseRevisionId ? loadRevisionModel(store, baseRevisionId, { bodies: false }) : Promise.resolve(null),
+        // Usually the space's last imported revision: in the worker's memory (previous-revisions.ts).
+        baseRevisionId ? ctx.previousRevisions.load({ organizationId: space.organizationId, spaceId: space.id }, baseRevisionId) : Promise.resolve(null),
       ]);
       lap('load');
       let model: RevisionModel = loaded?.model ?? (await importTree(new Map(), { projectDirectory: request.projectDirectory })).revision;

@@ -26,12 +26,7 @@ import { FOLIO_REVISION_TRAILER } from '../src/gitsync/trailers.js';
 import { gitSignals, type GitOperationResult, type GitProgress, type GitSyncRequest, type GitWarningReport } from '../src/temporal/contract/index.js';
 import { progressReporter } from './progress.js';
 import { credentialsOf, type GitSyncContext } from './git-context.js';
-
-/** The value of a settled promise, or its failure thrown. */
-function settled<T>(result: PromiseSettledResult<T>): T {
-  if (result.status === 'rejected') throw result.reason;
-  return result.value;
-}
+import { settled } from './settled.js';
 
 export function createGitImportActivity(ctx: GitSyncContext) {
   const { store, config } = ctx;
