@@ -92,8 +92,11 @@ describe.runIf(existsSync(entry))('folio start (the embedded default)', () => {
     expect(ui.status).toBe(200);
 
     // The embedded database listens on a unix socket in DATA_DIR/run (0700), and the admin CLI finds it there.
-    const { url: dbUrl } = JSON.parse(readFileSync(path.join(dataDir, 'db-server.json'), 'utf8')) as { url: string };
+    const { url: dbUrl, pid: dbPid } = JSON.parse(readFileSync(path.join(dataDir, 'db-server.json'), 'utf8')) as { url: string; pid: number };
     expect(dbUrl).toBe(`postgresql://postgres@localhost/postgres?host=${encodeURIComponent(path.join(dataDir, 'run'))}&port=5432`);
+    // It runs with the node flags that keep it small (issue 17).
+    if (existsSync(`/proc/${dbPid}/cmdline`))
+      expect(readFileSync(`/proc/${dbPid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['--v8-pool-size=1']));
     expect(statSync(path.join(dataDir, 'run')).mode & 0o777).toBe(0o700);
     const cli = await promisify(execFile)(process.execPath, [entry, 'token', 'list', '--org', 'acme', '--json'], { env: { ...process.env, ...env } });
     expect((JSON.parse(cli.stdout) as Array<{ label: string; scope: string; status: string }>).map((t) => [t.label, t.scope, t.status])).toEqual([

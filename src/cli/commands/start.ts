@@ -10,6 +10,7 @@ import { SupervisedChild, type LogSink } from '../../supervisor/child.js';
 import { findTemporalCli } from '../../temporal/binaries.js';
 import { devServerArgs, waitForTemporal } from '../../temporal/dev-server.js';
 import { ensureTemporalBinaries } from '../../temporal/install-binaries.js';
+import { EMBEDDED_DB_NODE_FLAGS } from '../../store/pglite-memory.js';
 import { dbServerFile, resolveDatabaseUrl } from '../open-store.js';
 
 /**
@@ -72,7 +73,7 @@ export async function run(): Promise<number> {
             {
               name: 'db',
               command: node,
-              args: [entry, 'db-server'],
+              args: [...EMBEDDED_DB_NODE_FLAGS, entry, 'db-server'],
               env: childEnv,
               restart: true,
               onLine: (line) => {
