@@ -1,11 +1,13 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { WORKER_MALLOC_ENV, WORKER_NODE_FLAGS } from '../../src/cli/worker-memory.js';
 import { projectRoot } from '../../src/project-root.js';
+import { EMBEDDED_DB_NODE_FLAGS } from '../../src/store/pglite-memory.js';
 import { freePort } from '../helpers/free-port.js';
 
 /**
@@ -27,6 +29,26 @@ function startFolio(env: NodeJS.ProcessEnv): Started {
   for (const stream of [child.stdout!, child.stderr!]) readline.createInterface({ input: stream }).on('line', (l) => output.push(l));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, output, exited };
+}
+
+/** The command line of a process (Linux /proc). */
+function argvOf(pid: number): string[] {
+  return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+}
+
+/** The child process of `parent` that runs `folio <role>` (Linux /proc). */
+function childOf(parent: number, role: string): number {
+  for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== parent) continue;
+      const argv = argvOf(Number(name));
+      if (argv[argv.findIndex((a) => a.endsWith('folio.js')) + 1] === role) return Number(name);
+    } catch {
+      // gone
+    }
+  }
+  throw new Error(`no ${role} child of ${parent}`);
 }
 
 async function waitHealthy(url: string, started: Started, timeoutMs = 120_000): Promise<void> {
@@ -92,8 +114,16 @@ describe.runIf(existsSync(entry))('folio start (the embedded default)', () => {
     expect(ui.status).toBe(200);
 
     // The embedded database listens on a unix socket in DATA_DIR/run (0700), and the admin CLI finds it there.
-    const { url: dbUrl } = JSON.parse(readFileSync(path.join(dataDir, 'db-server.json'), 'utf8')) as { url: string };
+    const { url: dbUrl, pid: dbPid } = JSON.parse(readFileSync(path.join(dataDir, 'db-server.json'), 'utf8')) as { url: string; pid: number };
     expect(dbUrl).toBe(`postgresql://postgres@localhost/postgres?host=${encodeURIComponent(path.join(dataDir, 'run'))}&port=5432`);
+    // The database and the worker run with the node flags that keep them small (issue 17).
+    if (existsSync(`/proc/${dbPid}/cmdline`)) {
+      expect(argvOf(dbPid)).toEqual(expect.arrayContaining([...EMBEDDED_DB_NODE_FLAGS]));
+      const worker = childOf(first.child.pid!, 'worker');
+      expect(argvOf(worker)).toEqual(expect.arrayContaining([...WORKER_NODE_FLAGS]));
+      const environ = readFileSync(`/proc/${worker}/environ`, 'utf8').split('\0');
+      expect(environ).toEqual(expect.arrayContaining(Object.entries(WORKER_MALLOC_ENV).map(([k, v]) => `${k}=${v}`)));
+    }
     expect(statSync(path.join(dataDir, 'run')).mode & 0o777).toBe(0o700);
     const cli = await promisify(execFile)(process.execPath, [entry, 'token', 'list', '--org', 'acme', '--json'], { env: { ...process.env, ...env } });
     expect((JSON.parse(cli.stdout) as Array<{ label: string; scope: string; status: string }>).map((t) => [t.label, t.scope, t.status])).toEqual([

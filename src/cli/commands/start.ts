@@ -10,7 +10,9 @@ import { SupervisedChild, type LogSink } from '../../supervisor/child.js';
 import { findTemporalCli } from '../../temporal/binaries.js';
 import { devServerArgs, waitForTemporal } from '../../temporal/dev-server.js';
 import { ensureTemporalBinaries } from '../../temporal/install-binaries.js';
+import { EMBEDDED_DB_NODE_FLAGS } from '../../store/pglite-memory.js';
 import { dbServerFile, resolveDatabaseUrl } from '../open-store.js';
+import { WORKER_MALLOC_ENV, WORKER_NODE_FLAGS } from '../worker-memory.js';
 
 /**
  * `folio start` (what `npm start` runs): the embedded default in one command. Starts, as supervised children,
@@ -72,7 +74,7 @@ export async function run(): Promise<number> {
             {
               name: 'db',
               command: node,
-              args: [entry, 'db-server'],
+              args: [...EMBEDDED_DB_NODE_FLAGS, entry, 'db-server'],
               env: childEnv,
               restart: true,
               onLine: (line) => {
@@ -129,7 +131,13 @@ export async function run(): Promise<number> {
 
     // 3. The worker and the API.
     const roleEnv = buildChildEnv({ ...config, logPretty: false, supervised: true, databaseUrl, temporalAddress });
-    add(new SupervisedChild({ name: 'worker', command: node, args: [entry, 'worker'], env: roleEnv, restart: true }, sink), 'worker');
+    add(
+      new SupervisedChild(
+        { name: 'worker', command: node, args: [...WORKER_NODE_FLAGS, entry, 'worker'], env: { ...roleEnv, ...WORKER_MALLOC_ENV }, restart: true },
+        sink,
+      ),
+      'worker',
+    );
     add(new SupervisedChild({ name: 'api', command: node, args: [entry, 'api'], env: roleEnv, restart: true }, sink), 'api');
 
     const apiUrl = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
