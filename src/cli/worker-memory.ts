@@ -14,7 +14,8 @@
  *
  * Its environment (`WORKER_MALLOC_ENV`): `MALLOC_ARENA_MAX=2`, two glibc malloc arenas instead of up to sixteen (eight
  * per core); the parse threads, V8's background threads and the Temporal core each kept one arena's peak (71-77 MB of
- * arenas at the end of the benchmark; with the two flags above its peak went from 463-473 MB to 405-417 MB). Other C libraries ignore it.
+ * arenas at the end of the benchmark; with the two flags above, the peak went from 463-473 MB to 405-417 MB). Other C
+ * libraries ignore it.
  */
 export const WORKER_NODE_FLAGS: readonly string[] = ['--heap-growing-percent=100', '--max-semi-space-size=4'];
 
