@@ -14,36 +14,18 @@ import { createGitSyncActivities } from '../../activities/git-sync.js';
 import { loadConfig } from '../../src/config.js';
 import { flattenPages, loadRevisionModel, modelToRevisionInput } from '../../src/gitsync/revision-records.js';
 import type { Store } from '../../src/store/index.js';
-import type { GitSyncRequest } from '../../src/temporal/contract/index.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 import { testLogger } from '../helpers/logger.js';
 import { createTestStore } from '../helpers/store.js';
+import { gitSyncRequests } from '../helpers/git-sync-request.js';
 
 let store: Store;
 let server: GitServer;
 let work: string;
 let acts: ReturnType<typeof createGitSyncActivities>;
-let tick = Date.UTC(2025, 9, 1);
-let n = 0;
 
-function request(spaceId: string, repo: string, direction: 'import' | 'export', extra: Partial<GitSyncRequest> = {}): GitSyncRequest {
-  return {
-    requestId: `${direction}-${++n}`,
-    direction,
-    spaceId,
-    organizationId: 'org',
-    url: server.url(repo),
-    ref: 'refs/heads/main',
-    timestamp: new Date((tick += 60_000)).toISOString(),
-    force: false,
-    standalone: false,
-    projectDirectory: '',
-    receivedAt: new Date().toISOString(),
-    ...(direction === 'export' ? { commitMessage: 'from Folio' } : {}),
-    ...extra,
-  };
-}
+const request = gitSyncRequests((repo) => server.url(repo), Date.UTC(2025, 9, 1));
 
 /** Imports `repo` into a new space, then edits page-1 in Folio (a new primary revision). */
 async function importAndEdit(repo: string): Promise<string> {

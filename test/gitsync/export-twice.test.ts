@@ -14,35 +14,19 @@ import { applyContentChanges, type ContentChange } from '../../src/change-reques
 import { loadConfig } from '../../src/config.js';
 import { flattenPages, loadRevisionModel } from '../../src/gitsync/revision-records.js';
 import type { GitSyncPatch, Store } from '../../src/store/index.js';
-import type { GitOperationResult, GitSyncRequest } from '../../src/temporal/contract/index.js';
+import type { GitOperationResult } from '../../src/temporal/contract/index.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 import { testLogger } from '../helpers/logger.js';
 import { createTestStore } from '../helpers/store.js';
+import { gitSyncRequests } from '../helpers/git-sync-request.js';
 
 let store: Store;
 let server: GitServer;
 let work: string;
 let acts: ReturnType<typeof createGitSyncActivities>;
-let tick = Date.UTC(2025, 11, 1);
-let n = 0;
 
-function request(spaceId: string, repo: string, direction: 'import' | 'export'): GitSyncRequest {
-  return {
-    requestId: `${direction}-${++n}`,
-    direction,
-    spaceId,
-    organizationId: 'org',
-    url: server.url(repo),
-    ref: 'refs/heads/main',
-    timestamp: new Date((tick += 60_000)).toISOString(),
-    force: false,
-    standalone: false,
-    projectDirectory: '',
-    receivedAt: new Date().toISOString(),
-    ...(direction === 'export' ? { commitMessage: 'from Folio' } : {}),
-  };
-}
+const request = gitSyncRequests((repo) => server.url(repo), Date.UTC(2025, 11, 1));
 
 const bare = (repo: string) => path.join(server.root, `${repo}.git`);
 const remoteHead = async (repo: string) => (await runGit(['rev-parse', 'refs/heads/main'], { cwd: bare(repo) })).trim();

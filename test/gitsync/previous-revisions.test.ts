@@ -14,37 +14,22 @@ import { loadConfig } from '../../src/config.js';
 import { PreviousRevisions } from '../../src/gitsync/previous-revisions.js';
 import { loadRevisionModel } from '../../src/gitsync/revision-records.js';
 import type { PageRecord, Store } from '../../src/store/index.js';
-import type { GitSyncRequest } from '../../src/temporal/contract/index.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 import { testLogger } from '../helpers/logger.js';
 import { createTestStore } from '../helpers/store.js';
+import { gitSyncRequests } from '../helpers/git-sync-request.js';
 
 let store: Store;
 let server: GitServer;
 let work: string;
 let src: string;
-let tick = Date.UTC(2025, 10, 1);
-let n = 0;
 /** Reads of a revision's page records from the store. */
 let pageReads = 0;
 let counted: Store;
 
-function request(spaceId: string): GitSyncRequest {
-  return {
-    requestId: `import-${++n}`,
-    direction: 'import',
-    spaceId,
-    organizationId: 'org',
-    url: server.url('docs'),
-    ref: 'refs/heads/main',
-    timestamp: new Date((tick += 60_000)).toISOString(),
-    force: false,
-    standalone: false,
-    projectDirectory: '',
-    receivedAt: new Date().toISOString(),
-  };
-}
+const requests = gitSyncRequests((repo) => server.url(repo));
+const request = (spaceId: string) => requests(spaceId, 'docs', 'import');
 
 const config = () => loadConfig({ DATA_DIR: path.join(work, 'data'), FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
