@@ -30,6 +30,16 @@ interface Reference {
   column: string;
 }
 
+/**
+ * Columns naming blobs without a foreign key (dropped for speed: migration 017): references all the same. Their
+ * writers check the blobs exist while holding the blob lock shared.
+ */
+export const SOFT_BLOB_REFERENCES: readonly Reference[] = [
+  { table: 'revision_pages', column: '"body_hash"' },
+  { table: 'revision_files', column: '"hash"' },
+];
+
+/** Every column that names a blob: the foreign keys to `blobs`, and `SOFT_BLOB_REFERENCES`. */
 async function blobReferences(sql: Sql): Promise<Reference[]> {
   const rows = await sql.query<{ tbl: string; col: string }>(
     `SELECT c.conrelid::regclass::text AS tbl, a.attname AS col
@@ -38,7 +48,9 @@ async function blobReferences(sql: Sql): Promise<Reference[]> {
       WHERE c.contype = 'f' AND c.confrelid = 'blobs'::regclass AND array_length(c.conkey, 1) = 1
       ORDER BY 1, 2`,
   );
-  return rows.map((r) => ({ table: r.tbl, column: `"${r.col.replace(/"/g, '""')}"` }));
+  const found = rows.map((r) => ({ table: r.tbl, column: `"${r.col.replace(/"/g, '""')}"` }));
+  const known = new Set(found.map((r) => `${r.table}.${r.column}`));
+  return [...found, ...SOFT_BLOB_REFERENCES.filter((r) => !known.has(`${r.table}.${r.column}`))];
 }
 
 function notReferenced(refs: Reference[]): string {

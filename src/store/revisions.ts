@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
-import type { BlobBackend } from './blobs.js';
+import { BLOB_GC_LOCK_KEY, type BlobBackend } from './blobs.js';
 import { checkLimit, decodeCursor, paginate } from './cursor.js';
 import { checkBlobHash, sha256Hex } from './hash.js';
 import { checkId, newId } from './ids.js';
@@ -338,6 +338,10 @@ export function createRevisionStore(sql: Sql, blobs: BlobBackend): RevisionStore
           const found = await tx.query<{ space_id: string }>('SELECT space_id FROM revisions WHERE id = $1', [base]);
           if (found[0]?.space_id !== spaceId) throw new ValidationError(`unknown base revision: ${base}`, { base });
         }
+        // The blob lock, shared, until the commit: the collector (exclusive) cannot delete a blob between the check
+        // below and this revision's rows naming it (they have no foreign key: migration 017). `storeWithin` takes it
+        // when it stores bytes.
+        if (prepared.bytes.size === 0 && (prepared.refs.size > 0 || base !== null)) await tx.query('SELECT pg_advisory_xact_lock_shared($1)', [BLOB_GC_LOCK_KEY]);
         await blobs.storeWithin(tx, prepared.bytes);
         if (prepared.refs.size > 0) {
           const found = await tx.query<{ hash: string }>('SELECT hash FROM blobs WHERE hash = ANY($1::text[])', [[...prepared.refs]]);

@@ -579,6 +579,40 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       await expect(store.blobs.put('text' as never)).rejects.toBeInstanceOf(ValidationError);
     });
 
+    it('collects no blob a revision names, though its rows have no foreign key: a revision and the collector never cross', async () => {
+      const space = await store.spaces.create(orgId, {});
+      for (let i = 0; i < 8; i++) {
+        const fileBytes = enc.encode(`race file ${i} ${uid('')}`);
+        const [body, file] = await store.blobs.putMany([enc.encode(`race body ${i} ${uid('')}`), fileBytes], { pinMs: 0 });
+        await new Promise((r) => setTimeout(r, 5));
+        // The collector and a revision naming the two unpinned blobs, at the same time: either the revision came
+        // first and both blobs stay, or the collector did and the revision is refused. Never a revision naming a
+        // deleted blob.
+        const [created] = await Promise.allSettled([
+          store.revisions.create({
+            spaceId: space.id,
+            parents: [],
+            type: 'edits',
+            pages: [{ id: 'x', kind: 'document', title: 'X', body: { hash: body! } }],
+            files: [{ id: 'f', name: 'f.bin', size: fileBytes.byteLength, bytes: { hash: file! } }],
+          }),
+          store.blobs.deleteUnreferenced(),
+        ]);
+        const left = await store.blobs.has([body!, file!]);
+        if (created.status === 'fulfilled') {
+          expect(left).toEqual(new Set([body, file]));
+          expect(await store.revisions.pageBody(created.value.id, 'x')).not.toBeNull();
+          expect(await store.revisions.fileBytes(created.value.id, 'f')).not.toBeNull();
+          // Kept by these rows alone, on the next collection too.
+          await store.blobs.deleteUnreferenced();
+          expect(await store.blobs.has([body!, file!])).toEqual(new Set([body, file]));
+        } else {
+          expect(created.reason).toBeInstanceOf(ValidationError);
+          expect(String(created.reason.message)).toContain('unknown blob');
+        }
+      }
+    });
+
     it('keeps git sync state without credentials, with compare-and-set on the operation', async () => {
       const space = await store.spaces.create(orgId, {});
       expect(await store.gitSync.get(space.id)).toEqual({

@@ -14,6 +14,7 @@ import { migration as importRuns } from './010_import_runs.js';
 import { migration as sites } from './011_sites.js';
 import { migration as spaceDefaultLevel } from './015_space_default_level.js';
 import { migration as storageUploads } from './016_storage_uploads.js';
+import { migration as revisionRowsWithoutForeignKeys } from './017_revision_rows_without_foreign_keys.js';
 
 /**
  * Every migration, in order. To add one: create `NNN_name.ts` exporting `migration: Migration`
@@ -35,4 +36,5 @@ export const migrations: readonly Migration[] = [
   parseCache,
   spaceDefaultLevel,
   storageUploads,
+  revisionRowsWithoutForeignKeys,
 ];
