@@ -313,7 +313,6 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       });
       await markExported(newCommit, exportedPaths);
       lap('push');
-      await progress.flush();
       const serious = warnings.filter((w) => w.severity === 'error');
       for (const w of serious) ctx.logger.warn({ spaceId: request.spaceId, requestId: request.requestId, code: w.code, path: w.path, data: w.data }, w.message);
       const exportWarnings = warnings.length ? reportWarnings(warnings) : undefined;
@@ -325,6 +324,8 @@ export function createGitExportActivity(ctx: GitSyncContext) {
         revisionId,
         filesChanged: changes.size,
         timingsMs,
+        // The final progress, for the workflow's query: returned, not signalled (activities/progress.ts).
+        progress: { ...progress.current },
         detail: `pushed ${newCommit.slice(0, 12)} (${changes.size} changed path(s)${conflicts.length ? `, ${conflicts.length} conflict(s) overwritten by force` : ''})${exportWarnings ? `; ${describeWarnings(exportWarnings)}` : ''}`,
         ...(exportWarnings ? { warnings: exportWarnings } : {}),
       };

@@ -271,7 +271,6 @@ export function createGitImportActivity(ctx: GitSyncContext) {
       lap('store');
       // Read into memory once this import has answered: the space's next import starts from it.
       if (!request.standalone) ctx.previousRevisions.prewarm(scope, revisionId);
-      await progress.flush();
       ctx.logger.info({ spaceId: request.spaceId, requestId: request.requestId, commit: head, revisionId, timingsMs }, 'git import stored');
       const serious = imported.warnings.filter((w) => w.severity === 'error');
       for (const w of serious) ctx.logger.warn({ spaceId: request.spaceId, requestId: request.requestId, code: w.code, path: w.path, data: w.data }, w.message);
@@ -285,6 +284,8 @@ export function createGitImportActivity(ctx: GitSyncContext) {
         filesChanged,
         timingsMs,
         parseCache: { hits: codec.stats.hits, decoded: codec.stats.decoded },
+        // The final progress, for the workflow's query: returned, not signalled (activities/progress.ts).
+        progress: { ...progress.current },
         ...(warnings ? { warnings } : {}),
         detail: `imported ${head.slice(0, 12)}: ${imported.stats.pages} pages (${imported.stats.parsed} parsed${codec.stats.hits ? ` of which ${codec.stats.hits} from the parse cache` : ''}, ${imported.stats.reused} reused), ${imported.stats.files} files${warnings ? `, ${describeWarnings(warnings)}` : ''}`,
       };

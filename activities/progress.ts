@@ -4,7 +4,8 @@
  * answers a query with it and shows it in the run's current details (workflows/progress.ts). The first signal goes
  * `firstAfterMs` after the first update, by a timer (a step that holds, such as a fetch waiting for its first byte,
  * still shows live progress): an activity done sooner (a tiny import, a no-op) signals only its final progress
- * (`flush`), instead of waking its workflow for a workflow task while it runs.
+ * (`flush`), instead of waking its workflow for a workflow task while it runs; the git activities return their final
+ * progress with their result instead (no signal at all).
  *
  *   const progress = progressReporter<GitProgress>('fetching', { signal: gitSignals.progress, cancelled: (op) => new GitCancelledError(op) });
  *   progress.update({ phase: 'parsing', filesRead: 3 });

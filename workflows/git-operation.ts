@@ -83,7 +83,7 @@ async function failed(request: GitSyncRequest, err: unknown, bookkeeping: typeof
 }
 
 export async function runGitOperation(request: GitSyncRequest, work: 'gitImportActivity' | 'gitExportActivity'): Promise<GitOperationResult> {
-  trackProgress(gitProgressSignal, gitProgressQuery);
+  const progress = trackProgress(gitProgressSignal, gitProgressQuery);
   setCurrentDetails(`**queued** ${request.direction} ${request.ref}`);
 
   if (patched(IN_ACTIVITY_BOOKKEEPING_PATCH)) {
@@ -93,6 +93,8 @@ export async function runGitOperation(request: GitSyncRequest, work: 'gitImportA
     } catch (err) {
       return failed(request, err, localBookkeeping);
     }
+    // The activity's final progress comes with its result (it no longer signals it at the end).
+    progress.settle(result.progress);
     if (result.outcome === 'stale') {
       setCurrentDetails(`**dropped**: ${result.detail ?? 'stale'}`);
       return result;

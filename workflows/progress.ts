@@ -23,8 +23,14 @@ export function describeProgress(p: Progress): string {
   return parts.join(' · ');
 }
 
-/** Installs the handlers: the signal keeps the latest progress and updates the current details; the query answers it. */
-export function trackProgress<P extends Progress>(signal: SignalDefinition<[P]>, query: QueryDefinition<P | null>): { readonly current: P | null } {
+/**
+ * Installs the handlers: the signal keeps the latest progress and updates the current details; the query answers it.
+ * `settle(p)` keeps the final progress an activity returned (no signal for it), for the query.
+ */
+export function trackProgress<P extends Progress>(
+  signal: SignalDefinition<[P]>,
+  query: QueryDefinition<P | null>,
+): { readonly current: P | null; settle(p: P | undefined): void } {
   let current: P | null = null;
   setHandler(signal, (p) => {
     current = p;
@@ -34,6 +40,9 @@ export function trackProgress<P extends Progress>(signal: SignalDefinition<[P]>,
   return {
     get current() {
       return current;
+    },
+    settle(p) {
+      if (p) current = p;
     },
   };
 }

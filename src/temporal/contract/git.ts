@@ -70,6 +70,11 @@ export interface GitOperationResult {
   warnings?: GitWarningReport;
   /** Import: pages whose decoded form came from the organization's parse cache, and pages decoded (parsed) anew. */
   parseCache?: { hits: number; decoded: number };
+  /**
+   * The activity's last progress (files read, pages parsed, …): the workflow shows it as its final progress, so the
+   * activity does not signal it (a workflow task, and a round trip before the activity could answer).
+   */
+  progress?: GitProgress;
 }
 
 /** `dropped-overflow`: the queue was full (QUEUE_FULL) and a newer request of the same direction superseded it. */
