@@ -18,9 +18,11 @@ import { badRequest, notFound } from '../http-errors.js';
 import { assertSpaceEditable } from '../space-editable.js';
 import { loadSpace } from './spaces.js';
 import { openVault } from '../../vault/index.js';
+import { GitQueueViews } from '../git-queue-views.js';
 
 export function gitRoutes(app: FastifyInstance, deps: ApiDeps): void {
   const vault = () => openVault(deps.store, { dataDir: deps.config.dataDir, secret: deps.config.vaultKey });
+  const queueViews = new GitQueueViews();
 
   const enqueue =
     (direction: GitDirection) => async (request: import('fastify').FastifyRequest<{ Params: { spaceId: string } }>, reply: import('fastify').FastifyReply) => {
@@ -64,6 +66,7 @@ export function gitRoutes(app: FastifyInstance, deps: ApiDeps): void {
       // every operation that starts records its own repository (activities/git-sync.ts).
       if (!sync.repo) await deps.store.gitSync.update(space.id, { repo: syncRepoOf(parsed) });
       await enqueueGitRequest(workflowStarter(deps), { spaceId: space.id, organizationId: space.organizationId, request: queued });
+      queueViews.forget(space);
       request.log.info({ spaceId: space.id, requestId, direction, timestamp }, 'git request queued');
       return reply.status(204).send();
     };
@@ -73,16 +76,20 @@ export function gitRoutes(app: FastifyInstance, deps: ApiDeps): void {
 
   app.get<{ Params: { spaceId: string } }>('/v1/spaces/:spaceId/git/info', async (request) => {
     const space = await loadSpace(deps, request, request.params.spaceId);
-    const state = await deps.store.gitSync.get(space.id);
+    // The sync state, the request log and the queue (a query of its workflow, kept half a second: clients poll this
+    // while an operation runs) are asked at the same time.
+    const [state, requests, queue] = await Promise.all([
+      deps.store.gitSync.get(space.id),
+      deps.store.gitRequests.list(space.id, 20),
+      queueViews
+        .get(space, () => queryGitQueue(deps.temporal, space.id))
+        .catch((err: unknown): GitQueueView | null => {
+          request.log.debug({ err: (err as Error).message }, 'git queue not queryable');
+          return null;
+        }),
+    ]);
     // 404 only for a space that never asked for a sync (the first request already names the repository).
     if (!state.repo) throw notFound(`no git sync on space ${space.id}`);
-    const requests = await deps.store.gitRequests.list(space.id, 20);
-    let queue: GitQueueView | null = null;
-    try {
-      queue = await queryGitQueue(deps.temporal, space.id);
-    } catch (err) {
-      request.log.debug({ err: (err as Error).message }, 'git queue not queryable');
-    }
     const info = gitInfoObject(state, { queue, requests });
     if (!info) throw notFound(`no git sync on space ${space.id}`);
     return info;
