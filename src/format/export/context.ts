@@ -4,7 +4,7 @@
  * the part it reads and writes (`Pick<…>`).
  */
 import type { FormatWarning } from '../errors.js';
-import type { DocumentPage, ExportOptions, RevisionModel, SourceTree } from '../model.js';
+import type { DocumentPage, ExportOptions, PageModel, RevisionModel, SourceTree } from '../model.js';
 import { documents } from '../summary/from-revision.js';
 import { TargetBlobs } from './target-blobs.js';
 
@@ -41,8 +41,20 @@ export function targetFileOf(options: Pick<ExportOptions, 'exportedPaths'>, page
   return options.exportedPaths?.get(page.id) ?? page.git?.path;
 }
 
+/**
+ * The revision the export writes to: new objects for the revision, its config, summary, pages (the tree) and files,
+ * whose fields the phases reassign (`page.git = …`, `page.markdown = …`, `revision.files = …`), never change in place;
+ * what those fields hold (strings, references, front matter) is shared with `input`, which stays as it was and may be
+ * frozen (a deep copy of 1,000 pages took about 8 ms of each export). `test/format/export-input-untouched.test.ts`
+ * exports deep-frozen revisions.
+ */
+export function revisionCopy(input: RevisionModel): RevisionModel {
+  const copyPages = (pages: readonly PageModel[]): PageModel[] => pages.map((p) => ({ ...p, children: copyPages(p.children) }));
+  return { ...input, config: { ...input.config }, summary: { ...input.summary }, pages: copyPages(input.pages), files: input.files.map((f) => ({ ...f })) };
+}
+
 export function createExportContext(input: RevisionModel, target: SourceTree, options: ExportOptions): ExportContext {
-  const revision: RevisionModel = structuredClone(input);
+  const revision = revisionCopy(input);
   return {
     target,
     options,
