@@ -281,6 +281,10 @@ export function createGitExportActivity(ctx: GitSyncContext) {
         };
       }
       progress.update({ phase: 'writing', blobsWritten: [...changes.values()].filter((v) => v !== null).length });
+      // Whether the export was cancelled: asked of the server now (heartbeat answers are throttled), answered while
+      // the objects are written; awaited before the push, the point of no return.
+      const notCancelled = progress.assertNotCancelled('export');
+      notCancelled.catch(() => undefined);
 
       const tree = await writeTree(cache, baseHead, changes);
       if (remoteHead && tree === (await readCommit(cache, remoteHead)).tree) {
@@ -301,7 +305,7 @@ export function createGitExportActivity(ctx: GitSyncContext) {
           });
       lap('write');
       progress.update({ phase: 'pushing' });
-      await progress.assertNotCancelled('export');
+      await notCancelled;
       await push({
         policy: ctx.fetchPolicy,
         cache,

@@ -195,11 +195,16 @@ export function createGitImportActivity(ctx: GitSyncContext) {
         limits: { maxPages: config.gitMaxPages },
         codec,
       });
-      await codec.flush();
+      // The parse cache's writes of the pages parsed go on while the revision is stored (they never fail the import).
+      const parseCacheWritten = codec.flush();
       lap('parse');
       // A tree without a single page would replace the space's content with nothing: refused, the space keeps it.
       if (imported.stats.pages === 0)
         throw new NoContentError(imported.revision.config.root, [...tree.keys()].filter((p) => isWithin(p, imported.revision.config.root)).length);
+      // A cancel that arrived after the fetch stops the import before anything is stored (asked of the server: the
+      // heartbeat answer that would carry it may not have come yet). Asked now, answered while the bytes are gathered.
+      const notCancelled = progress.assertNotCancelled('import');
+      notCancelled.catch(() => undefined);
       const warnings = imported.warnings.length > 0 ? reportWarnings(imported.warnings) : undefined;
       progress.update({ phase: 'storing', filesRead, pagesParsed: imported.stats.parsed });
 
@@ -235,9 +240,7 @@ export function createGitImportActivity(ctx: GitSyncContext) {
         filesChanged++;
       }
       lap('blobs');
-      // A cancel that arrived after the fetch stops the import before anything is stored (asked of the server:
-      // the heartbeat answer that would carry it may not have come yet).
-      await progress.assertNotCancelled('import');
+      await notCancelled;
       const { id: revisionId } = await store.revisions.create(
         modelToRevisionInput(imported.revision, {
           spaceId: request.spaceId,
@@ -268,6 +271,7 @@ export function createGitImportActivity(ctx: GitSyncContext) {
         }
       }
       await markImported(revisionId, warnings);
+      await parseCacheWritten;
       lap('store');
       // Read into memory once this import has answered: the space's next import starts from it.
       if (!request.standalone) ctx.previousRevisions.prewarm(scope, revisionId);
