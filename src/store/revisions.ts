@@ -341,7 +341,8 @@ export function createRevisionStore(sql: Sql, blobs: BlobBackend): RevisionStore
         // The blob lock, shared, until the commit: the collector (exclusive) cannot delete a blob between the check
         // below and this revision's rows naming it (they have no foreign key: migration 017). `storeWithin` takes it
         // when it stores bytes.
-        if (prepared.bytes.size === 0 && (prepared.refs.size > 0 || base !== null)) await tx.query('SELECT pg_advisory_xact_lock_shared($1)', [BLOB_GC_LOCK_KEY]);
+        if (prepared.bytes.size === 0 && (prepared.refs.size > 0 || base !== null))
+          await tx.query('SELECT pg_advisory_xact_lock_shared($1)', [BLOB_GC_LOCK_KEY]);
         await blobs.storeWithin(tx, prepared.bytes);
         if (prepared.refs.size > 0) {
           const found = await tx.query<{ hash: string }>('SELECT hash FROM blobs WHERE hash = ANY($1::text[])', [[...prepared.refs]]);

@@ -87,8 +87,12 @@ describe('export leaves its input revision as it was', () => {
     );
   });
 
-  it.each(['GitbookIO+public-docs', 'FlowiseAI+FlowiseDocs'])('corpus %s', async (name) => {
-    const repo = await loadRepo(name);
-    await check(repo.tree, repo.projectDirectory);
-  }, 120_000);
+  it.each(['GitbookIO+public-docs', 'FlowiseAI+FlowiseDocs'])(
+    'corpus %s',
+    async (name) => {
+      const repo = await loadRepo(name);
+      await check(repo.tree, repo.projectDirectory);
+    },
+    120_000,
+  );
 });
