@@ -1,5 +1,5 @@
 /**
- * The export activity: fetch the remote branch, compute what Folio changed since the last synced commit
+ * The export activity: fetch the remote branch (nothing when the cache holds the head receive-pack advertises), compute what Folio changed since the last synced commit
  * (the converter writes only changed paths), refuse to overwrite files the remote also changed (CONFLICT,
  * unless `force`), build the new tree on top of the remote head, commit with Folio's trailers and push
  * without force (creating the branch when missing). A branch that moves during the push fails the attempt
@@ -9,6 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import { ApplicationFailure } from '@temporalio/activity';
 import {
+  AdvertisementMemo,
   commit as writeCommit,
   diffTrees,
   fetchRef,
@@ -18,6 +19,7 @@ import {
   readBlob,
   readCommit,
   readTree,
+  remoteRefCommit,
   writeTree,
   GitCancelledError,
   GitRefNotFoundError,
@@ -61,6 +63,19 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       const revisionId = space.revisionId;
       if (!revisionId) throw ApplicationFailure.create({ type: 'NOT_FOUND', message: 'the space has no content to export', nonRetryable: true });
       const sync = settled(syncRead);
+      // The branch's head as the push will see it: receive-pack's ref advertisement, asked while the revision is read
+      // and the cache opened, and kept for the push (advertisement-memo.ts). When the cache already holds that commit,
+      // nothing is fetched. Any failure here (no push access, …) only means the fetch below runs as before.
+      const advertisements = new AdvertisementMemo();
+      const pushHeadAsked = remoteRefCommit({
+        advertisements,
+        forPush: true,
+        policy: ctx.fetchPolicy,
+        url: request.url,
+        ref: request.ref,
+        ...(creds ? { auth: creds } : {}),
+        ...(progress.signal ? { signal: progress.signal } : {}),
+      }).catch(() => undefined);
       const revision = await store.revisions.get(revisionId);
       const cache = await ctx.openSpaceCache(space, request);
 
@@ -103,15 +118,23 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       // the repository's default branch (the remote HEAD), so that the new branch keeps every other file of the
       // repository and only the space's files change. Only an empty repository gives a commit without parent.
       let baseHead: string | null = null;
-      try {
-        remoteHead = await fetchHead(request.ref);
-        baseHead = remoteHead;
-      } catch (err) {
-        if (!(err instanceof GitRefNotFoundError)) throw err;
+      const pushHead = await pushHeadAsked;
+      if (pushHead !== undefined && (await hasObject(cache, pushHead)) && (synced === undefined || (await hasObject(cache, synced)))) {
+        // The cache holds the branch's head (and the synced commit): what a fetch would bring is there already.
+        remoteHead = pushHead;
+        baseHead = pushHead;
+        syncedFound = synced !== undefined;
+      } else {
         try {
-          baseHead = await fetchHead('HEAD');
-        } catch (headErr) {
-          if (!(headErr instanceof GitRefNotFoundError)) throw headErr;
+          remoteHead = await fetchHead(request.ref);
+          baseHead = remoteHead;
+        } catch (err) {
+          if (!(err instanceof GitRefNotFoundError)) throw err;
+          try {
+            baseHead = await fetchHead('HEAD');
+          } catch (headErr) {
+            if (!(headErr instanceof GitRefNotFoundError)) throw headErr;
+          }
         }
       }
       lap('fetch');
@@ -308,6 +331,7 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       await notCancelled;
       await push({
         policy: ctx.fetchPolicy,
+        advertisements,
         cache,
         url: request.url,
         ref: request.ref,

@@ -1,11 +1,14 @@
 /**
- * AdvertisementMemo: the ref advertisement (`GET <repo>/info/refs?service=git-upload-pack`) one operation already
- * received, handed once to its next request for the same advertisement instead of asking the remote again.
+ * AdvertisementMemo: the ref advertisement (`GET <repo>/info/refs?service=git-upload-pack`, or `git-receive-pack` for
+ * a push) one operation already received, handed once to its next request for the same advertisement instead of
+ * asking the remote again.
  *
  * An import asks for the remote's ref first (`remoteRefCommit`: is there anything new?) and then fetches, and a fetch
  * starts with the same request: with a memo shared by the two, the import makes the round trips of `git pull` (the
- * advertisement and the pack), not three. The remote's answer is the one of a moment earlier in the same operation,
- * as between the two requests of any fetch.
+ * advertisement and the pack), not three. An export asks receive-pack for the branch's head first: when the cache
+ * already holds that commit it fetches nothing, and its push starts from that same advertisement (the round trips of
+ * `git push`). The remote's answer is the one of a moment earlier in the same operation, as between the two requests
+ * of any fetch or push (a push whose branch moved in between is refused by the remote, as always).
  *
  * - Only a successful (200) answer is kept, only one that is at most {@link MAX_ADVERTISEMENT_BYTES} long, and only
  *   for a request with the same URL and the same `Authorization` header (a request without credentials is never
@@ -23,9 +26,10 @@ export interface KeptAdvertisement {
   body: Uint8Array;
 }
 
-const DISCOVERY = /\/info\/refs\?service=git-upload-pack$/;
+const DISCOVERY = /\/info\/refs\?service=git-(upload|receive)-pack$/;
 
-export function isUploadPackAdvertisement(method: string, url: string): boolean {
+/** Whether a request asks for a ref advertisement (of upload-pack or receive-pack: the URL names which). */
+export function isRefAdvertisement(method: string, url: string): boolean {
   return method === 'GET' && DISCOVERY.test(url);
 }
 

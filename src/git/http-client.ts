@@ -6,7 +6,7 @@
  */
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
 import { guardedFetch } from '../net/guarded-fetch.js';
-import { isUploadPackAdvertisement, type AdvertisementMemo } from './advertisement-memo.js';
+import { isRefAdvertisement, type AdvertisementMemo } from './advertisement-memo.js';
 import type { FetchPolicy } from '../net/policy.js';
 
 export interface HttpClientOptions {
@@ -48,7 +48,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       const signal = options.signal;
       signal?.throwIfAborted();
       const memo = options.advertisements;
-      const advertisement = memo !== undefined && isUploadPackAdvertisement(req.method ?? 'GET', req.url);
+      const advertisement = memo !== undefined && isRefAdvertisement(req.method ?? 'GET', req.url);
       if (advertisement) {
         const kept = memo.take(req.url, req.headers);
         if (kept)

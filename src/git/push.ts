@@ -15,6 +15,7 @@ import type { HttpClient } from 'isomorphic-git';
 import { createHttpClient } from './http-client.js';
 import { hasObject } from './objects.js';
 import type { FetchPolicy } from '../net/policy.js';
+import type { AdvertisementMemo } from './advertisement-memo.js';
 
 export interface PushOptions {
   cache: RepoCache;
@@ -29,6 +30,8 @@ export interface PushOptions {
   signal?: AbortSignal;
   /** Which addresses the remote (and its redirects) may resolve to. Default: every non-public address refused. */
   policy?: FetchPolicy;
+  /** The operation's memo of ref advertisements: the receive-pack advertisement it holds starts the push (advertisement-memo.ts). */
+  advertisements?: AdvertisementMemo;
 }
 
 export interface PushResult {
@@ -55,7 +58,11 @@ export async function push(options: PushOptions): Promise<PushResult> {
   const ctx = { url: remote.url, ref: fullRef, operation, ...(signal ? { signal } : {}) };
   return withCacheLock(cache, async () => {
     let previous: string | null = null;
-    const http = createHttpClient({ ...(signal ? { signal } : {}), ...(options.policy ? { policy: options.policy } : {}) });
+    const http = createHttpClient({
+      ...(signal ? { signal } : {}),
+      ...(options.policy ? { policy: options.policy } : {}),
+      ...(options.advertisements ? { advertisements: options.advertisements } : {}),
+    });
     const remoteMessages: string[] = [];
     try {
       const res = await git.push({

@@ -19,6 +19,8 @@ export interface RemoteRefOptions {
   policy?: FetchPolicy;
   /** The operation's memo of ref advertisements (shared with its `remoteRefCommit` / `fetchRef`): see advertisement-memo.ts. */
   advertisements?: AdvertisementMemo;
+  /** Ask receive-pack (what a push will see: needs push access on most hosts) instead of upload-pack. */
+  forPush?: boolean;
 }
 
 /** The commit `ref` points at on the remote (a tag peeled to its commit); undefined when the remote has no such ref. */
@@ -37,6 +39,7 @@ export async function remoteRefCommit(options: RemoteRefOptions): Promise<string
       }),
       url: remote.url,
       protocolVersion: 1,
+      forPush: options.forPush === true,
       prefix: full,
       peelTags: true,
       onAuth: handlers.onAuth,

@@ -34,7 +34,7 @@ export interface GitServer {
   /** Installs a pre-receive hook that declines every update of `branch`. */
   protectBranch(name: string, branch: string): Promise<void>;
   /** Requests served so far (method and path), for assertions about the protocol. */
-  readonly requests: Array<{ method: string; path: string; status: number }>;
+  readonly requests: Array<{ method: string; path: string; status: number; service?: string }>;
   stop(): Promise<void>;
 }
 
@@ -91,7 +91,7 @@ export async function startGitServer(options: GitServerOptions = {}): Promise<Gi
     const u = new URL(req.url ?? '/', 'http://127.0.0.1');
     const user = checkAuth(req, options.auth);
     if (user === null) {
-      requests.push({ method: req.method ?? 'GET', path: u.pathname, status: 401 });
+      requests.push({ method: req.method ?? 'GET', path: u.pathname, status: 401, ...serviceOf(u) });
       req.resume();
       res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="folio-test"', 'Content-Type': 'text/plain' });
       res.end('authentication required\n');
@@ -155,14 +155,14 @@ export async function startGitServer(options: GitServerOptions = {}): Promise<Gi
         if (name.toLowerCase() === 'status') status = parseInt(value, 10) || 200;
         else headers[name] = value;
       }
-      requests.push({ method: req.method ?? 'GET', path: u.pathname, status });
+      requests.push({ method: req.method ?? 'GET', path: u.pathname, status, ...serviceOf(u) });
       res.writeHead(status, headers);
       const rest = head.subarray(end + sepLen);
       if (rest.length) res.write(rest);
     });
     child.on('close', (code) => {
       if (!headersDone) {
-        requests.push({ method: req.method ?? 'GET', path: u.pathname, status: 500 });
+        requests.push({ method: req.method ?? 'GET', path: u.pathname, status: 500, ...serviceOf(u) });
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
         res.end(`git http-backend failed (${code}): ${stderr}`);
         return;
@@ -251,4 +251,10 @@ export async function startGitServer(options: GitServerOptions = {}): Promise<Gi
       if (ownRoot) await rm(root, { recursive: true, force: true });
     },
   };
+}
+
+/** The `service` query parameter of a smart-HTTP request (the advertisement's: upload-pack or receive-pack). */
+function serviceOf(u: URL): { service?: string } {
+  const service = u.searchParams.get('service');
+  return service ? { service } : {};
 }
