@@ -54,6 +54,8 @@ interface Slot {
   unlisten: (() => void) | null;
   /** Set once the slot is being replaced (terminated or died): its late messages and exit are ignored. */
   retired: boolean;
+  /** Waiting for this thread to be ready (`startAll`): told when it is, or that it could not start. */
+  waiters: Array<{ resolve(): void; reject(err: Error): void }>;
 }
 
 /**
@@ -120,6 +122,18 @@ export class ParsePool {
     });
   }
 
+  /**
+   * Starts every thread of the pool (each loads its parsers) and resolves once all of them are ready for a task: a
+   * worker's warm-up. Tasks alone start threads only while some wait (one ready thread may take them all first).
+   */
+  async startAll(): Promise<void> {
+    if (this.closed) throw new ParsePoolClosedError();
+    while (this.slots.length < this.threads) this.spawn();
+    await Promise.all(
+      this.slots.filter((s) => !s.ready && !s.retired).map((s) => new Promise<void>((resolve, reject) => s.waiters.push({ resolve, reject }))),
+    );
+  }
+
   /** Threads started and ready for a task (busy or idle). */
   get readyThreads(): number {
     return this.slots.filter((s) => s.ready && !s.retired).length;
@@ -132,6 +146,7 @@ export class ParsePool {
     for (const t of this.queue.splice(0)) t.reject(new ParsePoolClosedError());
     const ending = this.slots.splice(0).map((s) => {
       s.retired = true;
+      for (const w of s.waiters.splice(0)) w.reject(new ParsePoolClosedError());
       if (s.timer) clearTimeout(s.timer);
       s.unlisten?.();
       s.task?.reject(new ParsePoolClosedError());
@@ -164,7 +179,7 @@ export class ParsePool {
     });
     // Idle threads never keep the process alive; close() ends them at shutdown.
     worker.unref();
-    const slot: Slot = { worker, ready: false, task: null, timer: null, unlisten: null, retired: false };
+    const slot: Slot = { worker, ready: false, task: null, timer: null, unlisten: null, retired: false, waiters: [] };
     this.slots.push(slot);
     worker.on('message', (msg: TaskReply | ReadyMessage) => this.onMessage(slot, msg));
     worker.on('error', (err: Error) => this.onDeath(slot, err));
@@ -209,6 +224,7 @@ export class ParsePool {
     if (slot.retired) return;
     if ('ready' in msg) {
       slot.ready = true;
+      for (const w of slot.waiters.splice(0)) w.resolve();
       this.dispatch();
       return;
     }
@@ -228,6 +244,7 @@ export class ParsePool {
   /** A thread died (out of memory, or crashed): its task fails typed, a new thread replaces it on demand. */
   private onDeath(slot: Slot, err: Error): void {
     if (slot.retired) return;
+    for (const w of slot.waiters.splice(0)) w.reject(new ParseTaskFailedError('start', `the parse thread could not start: ${err.message}`));
     const task = slot.task;
     this.retire(slot);
     if (task) {

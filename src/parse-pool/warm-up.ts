@@ -46,7 +46,9 @@ export async function warmUpParsePool(pool: ParsePool): Promise<void> {
     summary.push(`* [Sample ${i}](page-${i}.md)`);
   }
   files['SUMMARY.md'] = summary.join('\n') + '\n';
-  // As many tasks at once as the pool has threads start every thread, whatever the import's own order of work.
+  // Every thread started and ready first (tasks alone would let the first ready thread take them all), then pages
+  // decoded in each, then a sample import through the pool.
+  await pool.startAll();
   await Promise.all(Array.from({ length: pool.threads }, (_, i) => pool.run('page.decode', samplePage(i))));
   await importTree(treeFromFiles(files), { codec: poolPageCodec(pool) });
 }

@@ -68,6 +68,17 @@ describe('parse pool', () => {
     expect(p.replaced).toBe(0);
   });
 
+  it('startAll starts every thread and resolves once each is ready; a thread that cannot start rejects it', async () => {
+    const p = pool({ threads: 3, timeBudgetMs: 60_000 });
+    await p.startAll();
+    expect(p.readyThreads).toBe(3);
+    await p.startAll(); // already started: nothing more
+    expect(p.readyThreads).toBe(3);
+    // Far less heap than loading the parsers takes: the threads die while starting.
+    const tiny = pool({ threads: 1, timeBudgetMs: 60_000, memoryBudgetMb: 4 });
+    expect(await failure(tiny.startAll())).toMatchObject({ code: 'PARSE_TASK_FAILED' });
+  });
+
   it('bounded queue and clean close', async () => {
     const p = pool({ threads: 1, timeBudgetMs: 1000, maxQueue: 1 });
     await p.run('page.decode', '# warm\n'); // the thread is ready: the next task runs at once, the one after waits
