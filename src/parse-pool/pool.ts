@@ -129,9 +129,7 @@ export class ParsePool {
   async startAll(): Promise<void> {
     if (this.closed) throw new ParsePoolClosedError();
     while (this.slots.length < this.threads) this.spawn();
-    await Promise.all(
-      this.slots.filter((s) => !s.ready && !s.retired).map((s) => new Promise<void>((resolve, reject) => s.waiters.push({ resolve, reject }))),
-    );
+    await Promise.all(this.slots.filter((s) => !s.ready && !s.retired).map((s) => new Promise<void>((resolve, reject) => s.waiters.push({ resolve, reject }))));
   }
 
   /** Threads started and ready for a task (busy or idle). */
