@@ -592,36 +592,26 @@ async function benchTiny(s: Service, server: GitServer, work: string): Promise<v
     await rm(clone, { recursive: true, force: true });
   }
   await Promise.all(pendingPhases);
-  emit({
-    measure: 'tiny_import',
-    repository: 'tiny',
-    pages: tiny.pages.length,
-    folioMs: stats(t.tiny),
-    nativeMs: stats(t.native),
-    ratio: round(median(t.tiny) / median(t.native)),
-    overheadMs: round(median(t.tiny) - median(t.native)),
-    goal: '≤ 150 ms of orchestration over the work',
-  });
-  emit({
-    measure: 'tiny_noop_import',
-    repository: 'tiny',
-    pages: tiny.pages.length,
-    folioMs: stats(t.noop),
-    nativeMs: stats(t.nativeNoop),
-    ratio: round(median(t.noop) / median(t.nativeNoop)),
-    overheadMs: round(median(t.noop) - median(t.nativeNoop)),
-    goal: '≤ 150 ms of orchestration over the work',
-  });
-  emit({
-    measure: 'tiny_noop_back_to_back',
-    repository: 'tiny',
-    pages: tiny.pages.length,
-    folioMs: stats(t.noopBackToBack),
-    nativeMs: stats(t.nativeNoop),
-    ratio: round(median(t.noopBackToBack) / median(t.nativeNoop)),
-    overheadMs: round(median(t.noopBackToBack) - median(t.nativeNoop)),
-    goal: 'informational: the no-op started as soon as the previous operation ended (no quiet time)',
-  });
+  /** A tiny-repository measure: Folio's runs against the native ones, and the overhead over them. */
+  const tinyMeasure = (measure: string, folio: number[], native: number[], goal: string) =>
+    emit({
+      measure,
+      repository: 'tiny',
+      pages: tiny.pages.length,
+      folioMs: stats(folio),
+      nativeMs: stats(native),
+      ratio: round(median(folio) / median(native)),
+      overheadMs: round(median(folio) - median(native)),
+      goal,
+    });
+  tinyMeasure('tiny_import', t.tiny, t.native, '≤ 150 ms of orchestration over the work');
+  tinyMeasure('tiny_noop_import', t.noop, t.nativeNoop, '≤ 150 ms of orchestration over the work');
+  tinyMeasure(
+    'tiny_noop_back_to_back',
+    t.noopBackToBack,
+    t.nativeNoop,
+    'informational: the no-op started as soon as the previous operation ended (no quiet time)',
+  );
   emit({
     measure: 'first_import_warmup',
     repository: 'tiny',

@@ -20,11 +20,11 @@ import { loadConfig } from '../../src/config.js';
 import { exportRevision, type ExportOptions, type SourceTree } from '../../src/format/index.js';
 import { flattenPages, loadRevisionModel, modelToRevisionInput } from '../../src/gitsync/revision-records.js';
 import type { Store } from '../../src/store/index.js';
-import type { GitSyncRequest } from '../../src/temporal/contract/index.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 import { testLogger } from '../helpers/logger.js';
 import { createTestStore } from '../helpers/store.js';
+import { gitSyncRequests } from '../helpers/git-sync-request.js';
 
 const execFileP = promisify(execFile);
 
@@ -32,26 +32,9 @@ let store: Store;
 let server: GitServer;
 let work: string;
 let acts: ReturnType<typeof createGitSyncActivities>;
-let tick = Date.UTC(2025, 10, 1);
-let n = 0;
 const REPO = 'partial';
-
-function request(spaceId: string, direction: 'import' | 'export'): GitSyncRequest {
-  return {
-    requestId: `${direction}-${++n}`,
-    direction,
-    spaceId,
-    organizationId: 'org',
-    url: server.url(REPO),
-    ref: 'refs/heads/main',
-    timestamp: new Date((tick += 60_000)).toISOString(),
-    force: false,
-    standalone: false,
-    projectDirectory: '',
-    receivedAt: new Date().toISOString(),
-    ...(direction === 'export' ? { commitMessage: 'from Folio' } : {}),
-  };
-}
+const requests = gitSyncRequests(() => server.url(REPO));
+const request = (spaceId: string, direction: 'import' | 'export') => requests(spaceId, REPO, direction);
 
 const bare = () => path.join(server.root, `${REPO}.git`);
 const remoteHead = async () => (await runGit(['rev-parse', 'refs/heads/main'], { cwd: bare() })).trim();

@@ -5,25 +5,21 @@
  * keeps the remote's change and pushes on top of it.
  * The activities run directly (no Temporal) against the loopback git server and an in-memory store.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGitSyncActivities } from '../../activities/git-sync.js';
 import { applyContentChanges } from '../../src/change-requests/apply-changes.js';
-import { loadConfig } from '../../src/config.js';
 import { flattenPages, loadRevisionModel } from '../../src/gitsync/revision-records.js';
 import type { Store } from '../../src/store/index.js';
-import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
-import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
-import { testLogger } from '../helpers/logger.js';
-import { createTestStore } from '../helpers/store.js';
+import { runGit, type GitServer } from '../helpers/git-server.js';
+import { openGitSyncBed, type GitSyncBed } from '../helpers/git-sync-bed.js';
 import { gitSyncRequests } from '../helpers/git-sync-request.js';
 
+let bed: GitSyncBed;
 let store: Store;
 let server: GitServer;
 let work: string;
-let acts: ReturnType<typeof createGitSyncActivities>;
+let acts: GitSyncBed['acts'];
 const request = gitSyncRequests((repo) => server.url(repo), Date.UTC(2025, 11, 5));
 const bare = (repo: string) => path.join(server.root, `${repo}.git`);
 const remoteHead = async (repo: string) => (await runGit(['rev-parse', 'refs/heads/main'], { cwd: bare(repo) })).trim();
@@ -42,10 +38,8 @@ async function editPage(spaceId: string, gitPath: string, markdown: string): Pro
 }
 
 beforeAll(async () => {
-  work = await mkdtemp(path.join(tmpdir(), 'folio-export-round-trips-'));
-  store = await createTestStore();
-  await store.orgs.ensure({ id: 'org', title: 'Org' });
-  server = await startGitServer();
+  bed = await openGitSyncBed('export-round-trips');
+  ({ store, server, work, acts } = bed);
   const docs = path.join(work, 'docs');
   await mkdir(docs, { recursive: true });
   await writeFile(path.join(docs, 'README.md'), '# Home\n\nStart.\n');
@@ -53,17 +47,10 @@ beforeAll(async () => {
   await writeFile(path.join(docs, 'page-a.md'), '# A\n\nAlpha.\n');
   await writeFile(path.join(docs, 'page-b.md'), '# B\n\nBeta.\n');
   await server.createBareRepo('docs', { fromDir: docs, branch: 'main', message: 'docs' });
-  acts = createGitSyncActivities({
-    store,
-    config: loadConfig({ DATA_DIR: path.join(work, 'data'), FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS }),
-    logger: testLogger('export-round-trips'),
-  });
 });
 
 afterAll(async () => {
-  await store?.close();
-  await server?.stop();
-  if (work) await rm(work, { recursive: true, force: true });
+  await bed?.close();
 });
 
 describe('the round trips of an export', () => {

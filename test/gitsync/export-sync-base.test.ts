@@ -6,24 +6,20 @@
  * remote head. The activities run directly (no Temporal) against the loopback git server and an in-memory store.
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGitSyncActivities } from '../../activities/git-sync.js';
-import { loadConfig } from '../../src/config.js';
 import { flattenPages, loadRevisionModel, modelToRevisionInput } from '../../src/gitsync/revision-records.js';
 import type { Store } from '../../src/store/index.js';
-import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
-import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
-import { testLogger } from '../helpers/logger.js';
-import { createTestStore } from '../helpers/store.js';
+import { runGit, type GitServer } from '../helpers/git-server.js';
+import { openGitSyncBed, type GitSyncBed } from '../helpers/git-sync-bed.js';
 import { gitSyncRequests } from '../helpers/git-sync-request.js';
 
+let bed: GitSyncBed;
 let store: Store;
 let server: GitServer;
 let work: string;
-let acts: ReturnType<typeof createGitSyncActivities>;
+let acts: GitSyncBed['acts'];
 
 const request = gitSyncRequests((repo) => server.url(repo), Date.UTC(2025, 9, 1));
 
@@ -57,27 +53,18 @@ async function failureOf(p: Promise<unknown>): Promise<ApplicationFailure> {
 }
 
 beforeAll(async () => {
-  work = await mkdtemp(path.join(tmpdir(), 'folio-export-base-'));
-  store = await createTestStore();
-  await store.orgs.ensure({ id: 'org', title: 'Org' });
-  server = await startGitServer();
+  bed = await openGitSyncBed('export-base');
+  ({ store, server, work, acts } = bed);
   const docs = path.join(work, 'docs');
   await mkdir(docs, { recursive: true });
   await writeFile(path.join(docs, 'README.md'), '# Home\n\nStart.\n');
   for (let i = 1; i <= 3; i++) await writeFile(path.join(docs, `page-${i}.md`), `# Page ${i}\n\nBody ${i}.\n`);
   await server.createBareRepo('deep', { fromDir: docs, branch: 'main', message: 'docs' });
   await server.createBareRepo('rewritten', { fromDir: docs, branch: 'main', message: 'docs' });
-  acts = createGitSyncActivities({
-    store,
-    config: loadConfig({ DATA_DIR: path.join(work, 'data'), FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS }),
-    logger: testLogger('export-base'),
-  });
 });
 
 afterAll(async () => {
-  await store?.close();
-  await server?.stop();
-  if (work) await rm(work, { recursive: true, force: true });
+  await bed?.close();
 });
 
 describe('export conflict check without the synced commit in the cache', () => {
