@@ -7,7 +7,7 @@ import type { ConfigVariable } from './config/variables.js';
 
 /**
  * Folio's configuration, read from the environment here and nowhere else (every variable is listed in
- * ./config/variables.ts and documented in README.md); everything else gets these values passed in.
+ * ./config/variables.ts and documented in docs/configuration.md); everything else gets these values passed in.
  */
 export interface Config {
   port: number;

@@ -1,6 +1,6 @@
 /**
  * Every environment variable Folio's configuration reads (`loadConfig` and `loadToolsConfig`, nowhere else).
- * README.md's configuration table lists exactly these (test/config/readme-table.test.ts checks both directions);
+ * The table of docs/configuration.md lists exactly these (test/config/readme-table.test.ts checks both directions);
  * a name missing here cannot be read, as `loadConfig` only reads names of this type.
  */
 export const CONFIG_VARIABLES = [
@@ -66,6 +66,6 @@ export type ConfigVariable = (typeof CONFIG_VARIABLES)[number];
 
 /**
  * `FOLIO_*` variables read only by the tests, the benchmarks and the corpus lookup (documented where they are read
- * and in README.md's *Tests and benchmarks*). They are no setting of a running Folio, and not warned about.
+ * and in docs/testing.md). They are no setting of a running Folio, and not warned about.
  */
 export const TEST_VARIABLES = ['FOLIO_TEST_DATABASE_URL', 'FOLIO_TEST_GIT_HOME', 'FOLIO_CORPUS'] as const;

@@ -1,7 +1,7 @@
 /**
- * The configuration is read in one place and documented completely: README.md's configuration table lists exactly
- * the variables `loadConfig` reads (both directions), the test/benchmark variables are named in the README, and
- * no other module of Folio reads `process.env` for a setting.
+ * The configuration is read in one place and documented completely: the table of docs/configuration.md lists
+ * exactly the variables `loadConfig` reads (both directions), the test/benchmark variables are named in
+ * docs/testing.md, and no other module of Folio reads `process.env` for a setting.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -11,12 +11,13 @@ import { CONFIG_VARIABLES, TEST_VARIABLES } from '../../src/config/variables.js'
 import { projectRoot } from '../../src/project-root.js';
 
 const root = projectRoot();
-const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+const configurationPage = readFileSync(path.join(root, 'docs', 'configuration.md'), 'utf8');
+const testingPage = readFileSync(path.join(root, 'docs', 'testing.md'), 'utf8');
 
-/** The first column of the table under `## Configuration`. */
-function readmeTableVariables(): string[] {
-  const section = readme.split(/^## /m).find((s) => s.startsWith('Configuration\n'));
-  if (!section) throw new Error('README.md has no "## Configuration" section');
+/** The first column of the table under `## Variables` of docs/configuration.md. */
+function documentedVariables(): string[] {
+  const section = configurationPage.split(/^## /m).find((s) => s.startsWith('Variables\n'));
+  if (!section) throw new Error('docs/configuration.md has no "## Variables" section');
   const names: string[] = [];
   for (const line of section.split('\n')) {
     const m = /^\|\s*`([A-Z][A-Z0-9_]*)`\s*\|/.exec(line);
@@ -39,9 +40,9 @@ function variablesRead(env: Record<string, string> = {}): Set<string> {
   return read;
 }
 
-describe('configuration documented in README.md', () => {
-  it('the README table lists every variable Folio reads, once, and nothing else', () => {
-    const documented = readmeTableVariables();
+describe('configuration documented in docs/configuration.md', () => {
+  it('the table lists every variable Folio reads, once, and nothing else', () => {
+    const documented = documentedVariables();
     expect(new Set(documented).size, 'a variable listed twice').toBe(documented.length);
     expect([...documented].sort()).toEqual([...CONFIG_VARIABLES].sort());
   });
@@ -50,8 +51,8 @@ describe('configuration documented in README.md', () => {
     expect([...variablesRead()].sort()).toEqual([...CONFIG_VARIABLES].sort());
   });
 
-  it('the variables of the tests and benchmarks are named in the README', () => {
-    for (const name of TEST_VARIABLES) expect(readme, name).toContain(`\`${name}\``);
+  it('the variables of the tests and benchmarks are named in docs/testing.md', () => {
+    for (const name of TEST_VARIABLES) expect(testingPage, name).toContain(`\`${name}\``);
   });
 
   it('no module outside the configuration reads process.env for a setting', () => {
