@@ -11,7 +11,7 @@
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { openStore } from '../../src/store/index.js';
-import { createWorker } from '../../src/temporal/worker.js';
+import { createWorker } from '../../src/temporal/worker/worker.js';
 
 const env = (name: string): string => {
   const v = process.env[name];

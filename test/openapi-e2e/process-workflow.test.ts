@@ -6,7 +6,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import type { OpenApiStore } from '../../src/store/index.js';
 import type { Store } from '../../src/store/index.js';
 import { workflowIds } from '../../src/temporal/contract/index.js';
-import { describeRefreshSchedule, ensureRefreshSchedule } from '../../src/temporal/openapi-schedule.js';
+import { describeRefreshSchedule, ensureRefreshSchedule } from '../../src/temporal/client/openapi-schedule.js';
 import { refreshWorkflowId } from '../../src/temporal/contract/index.js';
 import type { processOpenApiSpecWorkflow, refreshOpenApiSpecWorkflow } from '../../workflows/openapi.js';
 import { testLogger } from '../helpers/logger.js';

@@ -24,7 +24,7 @@ import { runCommand } from '../cli/run-command.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
 import { testLogger } from '../helpers/logger.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
-import { queryTranslationRuns } from '../../src/temporal/start.js';
+import { queryTranslationRuns } from '../../src/temporal/client/start.js';
 import { assertContract } from '../helpers/openapi-contract.js';
 import { startTestWorker, type RunningWorker } from '../helpers/temporal.js';
 import { editSpace, exportedFiles, importCorpusSpace } from './corpus-space.js';
