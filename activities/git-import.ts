@@ -17,7 +17,7 @@ import {
   type SourceTree,
 } from '../src/git/index.js';
 import { documents, importTree, NoContentError } from '../src/format/index.js';
-import { isWithin } from '../src/revision/is-within.js';
+import { isWithin } from '../src/format/index.js';
 import { describeWarnings, reportWarnings } from '../src/gitsync/warnings.js';
 import { modelToRevisionInput } from '../src/gitsync/revision-records.js';
 import { exportedPathsForImport } from '../src/gitsync/exported-paths.js';

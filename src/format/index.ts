@@ -57,6 +57,8 @@ export {
 } from './errors.js';
 export type { FormatWarning, FormatWarningCode, RawPageReason } from './errors.js';
 export { fieldsFingerprint } from './page-codec.js';
+export { isWithin } from './is-within.js';
+export { slugify, uniqueSlug } from './slug.js';
 export { searchSections, headingAnchor } from './markdown/search-sections.js';
 export type { SearchablePage, SearchSection } from './markdown/search-sections.js';
 export { nodesEqual, currentStyle } from './markdown/index.js';

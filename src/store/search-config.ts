@@ -3,7 +3,7 @@
  * `pt_BR`) to the snowball configuration of that language when the database has it, `simple` (no stemming,
  * no stop words) otherwise — Chinese, Japanese and Korean included (see ./search-text.ts).
  */
-import type { Sql } from './types.js';
+import type { Sql } from './types/index.js';
 
 const BY_CODE: Record<string, string> = {
   ar: 'arabic',

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
 import { buildServer } from '../../src/api/server.js';
-import { SOURCE_BODY_LIMIT_BYTES, SOURCE_TEXT_MAX_BYTES } from '../../src/openapi/input.js';
+import { SOURCE_BODY_LIMIT_BYTES, SOURCE_TEXT_MAX_BYTES } from '../../src/store/openapi-input.js';
 import { describeRefreshSchedule, ensureRefreshSchedule } from '../../src/temporal/client/openapi-schedule.js';
 import { WorkflowServiceUnavailableError, refreshInput, startOpenApiProcessing } from '../../src/temporal/client/openapi-processing.js';
 import { OpenApiSpecIdAttribute, refreshScheduleId, refreshWorkflowId, workflowIds } from '../../src/temporal/contract/index.js';

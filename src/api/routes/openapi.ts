@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { openApiContentObject, openApiRawContentObject, openApiSpecObject, openApiVersionObject } from '../../openapi/api-objects.js';
-import { SOURCE_BODY_LIMIT_BYTES, checkSlug, checkSource, checkVisibility } from '../../openapi/input.js';
+import { SOURCE_BODY_LIMIT_BYTES, checkSlug, checkSource, checkVisibility } from '../../store/index.js';
 import { WorkflowServiceUnavailableError, startOpenApiProcessing, syncRefreshSchedule } from '../../temporal/client/openapi-processing.js';
 import { redact } from '../../redact.js';
 import type { OpenApiSpecRecord, OpenApiVersionRecord } from '../../store/index.js';

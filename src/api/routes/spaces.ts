@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { newId } from '../../revision/ids.js';
+import { newId } from '../../ids.js';
 import type { SpacePatch, SpaceRecord } from '../../store/index.js';
 import { createSpace } from '../../temporal/client/start.js';
 import { WorkflowRunError } from '../../temporal/client/workflow-run-error.js';
