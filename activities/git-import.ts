@@ -19,7 +19,7 @@ import {
 import { documents, importTree, NoContentError } from '../src/format/index.js';
 import { isWithin } from '../src/format/index.js';
 import { describeWarnings, reportWarnings } from '../src/gitsync/warnings.js';
-import { modelToRevisionInput } from '../src/gitsync/revision-records.js';
+import { modelToRevisionInput } from '../src/revision/records.js';
 import { exportedPathsForImport } from '../src/gitsync/exported-paths.js';
 import { toFailure } from './git-failures.js';
 import { FOLIO_REVISION_TRAILER } from '../src/gitsync/trailers.js';

@@ -17,7 +17,7 @@ import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/log.js';
 import { openStore } from '../src/store/index.js';
 import type { DocumentPage } from '../src/format/index.js';
-import { loadRevisionModel, modelToRevisionInput, flattenPages } from '../src/gitsync/revision-records.js';
+import { loadRevisionModel, modelToRevisionInput, flattenPages } from '../src/revision/records.js';
 import type { GitSyncRequest } from '../src/temporal/contract/index.js';
 import { runGit, startGitServer } from '../test/helpers/git-server.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../test/helpers/loopback-policy.js';

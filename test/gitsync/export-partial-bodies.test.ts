@@ -18,7 +18,7 @@ import { createGitSyncActivities } from '../../activities/git-sync.js';
 import { applyContentChanges, type ContentChange } from '../../src/change-requests/apply-changes.js';
 import { loadConfig } from '../../src/config.js';
 import { exportRevision, type ExportOptions, type SourceTree } from '../../src/format/index.js';
-import { flattenPages, loadRevisionModel, modelToRevisionInput } from '../../src/gitsync/revision-records.js';
+import { flattenPages, loadRevisionModel, modelToRevisionInput } from '../../src/revision/records.js';
 import type { Store } from '../../src/store/index.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';

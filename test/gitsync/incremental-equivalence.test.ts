@@ -17,7 +17,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitSyncActivities } from '../../activities/git-sync.js';
 import { loadConfig } from '../../src/config.js';
-import { flattenPages, loadRevisionModel, modelToRevisionInput } from '../../src/gitsync/revision-records.js';
+import { flattenPages, loadRevisionModel, modelToRevisionInput } from '../../src/revision/records.js';
 import { corpusDir } from '../../src/project-root.js';
 import type { DocumentPage } from '../../src/format/index.js';
 import type { PageInput, PageRecord, RevisionInput, Store } from '../../src/store/index.js';

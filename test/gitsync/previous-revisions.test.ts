@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitSyncActivities } from '../../activities/git-sync.js';
 import { loadConfig } from '../../src/config.js';
 import { PreviousRevisions } from '../../src/gitsync/previous-revisions.js';
-import { loadRevisionModel } from '../../src/gitsync/revision-records.js';
+import { loadRevisionModel } from '../../src/revision/records.js';
 import type { PageRecord, Store } from '../../src/store/index.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';

@@ -15,7 +15,7 @@ import type { Nodes, Root } from 'mdast';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as checkCommand from '../../src/cli/commands/check.js';
 import { parsePageFile, type DocumentPage, type PageModel } from '../../src/format/index.js';
-import { flattenPages, loadRevisionModel } from '../../src/gitsync/revision-records.js';
+import { flattenPages, loadRevisionModel } from '../../src/revision/records.js';
 import { corpusDir } from '../../src/project-root.js';
 import { createEngine, type TranslationEngine } from '../../src/translate/engines/index.js';
 import { TranslationEngineError } from '../../src/translate/errors.js';
