@@ -22,7 +22,7 @@ import { termsForPair } from '../src/translate/glossary.js';
 import { documentText } from '../src/translate/instructions.js';
 import type { GlossaryTerm } from '../src/translate/markup.js';
 import { textSegment, type Segment } from '../src/translate/segments.js';
-import type { TranslationEngineName } from '../src/config.js';
+import type { TranslationEngineName } from '../src/config/config.js';
 import type { ActivityDeps } from './deps.js';
 import { parsePoolOf } from './parse-pool.js';
 import { progressReporter } from './progress.js';

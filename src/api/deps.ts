@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { Logger } from '../log.js';
 import type { ParsePool } from '../parse-pool/pool.js';
 import type { Store } from '../store/index.js';

@@ -16,7 +16,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitSyncActivities } from '../../activities/git-sync.js';
 import { applyContentChanges, type ContentChange } from '../../src/change-requests/apply-changes.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { exportRevision, type ExportOptions, type SourceTree } from '../../src/format/index.js';
 import { flattenPages, loadRevisionModel, modelToRevisionInput } from '../../src/revision/records.js';
 import type { Store } from '../../src/store/index.js';

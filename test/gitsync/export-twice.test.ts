@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitSyncActivities } from '../../activities/git-sync.js';
 import { applyContentChanges, type ContentChange } from '../../src/change-requests/apply-changes.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { flattenPages, loadRevisionModel } from '../../src/revision/records.js';
 import type { GitSyncPatch, Store } from '../../src/store/index.js';
 import type { GitOperationResult } from '../../src/temporal/contract/index.js';

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitSyncActivities } from '../../activities/git-sync.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { flattenPages, loadRevisionModel, modelToRevisionInput } from '../../src/revision/records.js';
 import { corpusDir } from '../../src/project-root.js';
 import type { DocumentPage } from '../../src/format/index.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitSyncActivities } from '../../activities/git-sync.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { PreviousRevisions } from '../../src/gitsync/previous-revisions.js';
 import { loadRevisionModel } from '../../src/revision/records.js';
 import type { PageRecord, Store } from '../../src/store/index.js';

@@ -2,7 +2,7 @@ import { sleep } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities } from '../../activities/index.js';
-import { loadConfig, type Config } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/config/config.js';
 import type { OpenApiStore } from '../../src/store/index.js';
 import type { Store } from '../../src/store/index.js';
 import { workflowIds } from '../../src/temporal/contract/index.js';

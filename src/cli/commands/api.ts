@@ -1,4 +1,4 @@
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/config.js';
 import { warnUnknownVariables } from '../../config/unknown-variables.js';
 import { createLogger } from '../../log.js';
 import { buildServer } from '../../api/server.js';

@@ -1,5 +1,5 @@
 import { FolioError } from '../../errors.js';
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/config.js';
 import type { TemporalClient } from './client.js';
 import type { ProcessOpenApiSpecInput, RefreshOpenApiSpecInput } from '../contract/index.js';
 import { deleteRefreshSchedule, ensureRefreshSchedule } from './openapi-schedule.js';
