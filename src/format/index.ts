@@ -59,7 +59,5 @@ export type { FormatWarning, FormatWarningCode, RawPageReason } from './errors.j
 export { fieldsFingerprint } from './page-codec.js';
 export { isWithin } from './is-within.js';
 export { slugify, uniqueSlug } from './slug.js';
-export { searchSections, headingAnchor } from './markdown/search-sections.js';
-export type { SearchablePage, SearchSection } from './markdown/search-sections.js';
 export { nodesEqual, currentStyle } from './markdown/index.js';
 export type { LiquidBlock, LiquidAttribute, Style } from './markdown/index.js';

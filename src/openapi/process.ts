@@ -18,7 +18,6 @@ import { defaultRootName, filesystemKey, rootPathForUrl } from './filesystem-pat
 import { decodeDocumentText, looksLikeJson, parseDocumentText } from './parse-document.js';
 import { problemsFromAjvErrors } from './validation-problems.js';
 
-
 export type { SpecInfo, SpecSource };
 
 export interface ProcessSpecOptions {

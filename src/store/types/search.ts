@@ -1,10 +1,14 @@
 import type { CountedPage } from './common.js';
 
-/** One heading section of a page (or, with `anchor` '', the page's text before its first heading). */
+/**
+ * One heading section of a page (or, with `anchor` '', the page's text before its first heading), as stored:
+ * src/search/ prepares it (the stored title and body, and the texts indexed with the weights A, B and C).
+ */
 export interface SearchSectionInput {
   anchor: string;
   title: string;
   body: string;
+  indexed: { a: string; b: string; c: string };
 }
 
 /** A page to (re)index: its sections replace the ones indexed before. */
@@ -43,8 +47,10 @@ export interface SearchIndexApply {
 export interface SearchSectionHit {
   anchor: string;
   title: string;
-  /** A snippet of the section's text; matched words between `<mark>` and `</mark>`, the rest HTML-escaped. */
-  snippet: string;
+  /** A snippet of the section's text; matched words between `<mark>` and `</mark>`, the rest HTML-escaped (null for a `cjk` query). */
+  snippet: string | null;
+  /** The section's text, for a `cjk` query (PostgreSQL's headline cannot mark bigrams): src/search/ makes the snippet. */
+  text: string | null;
   score: number;
 }
 
@@ -68,16 +74,18 @@ export interface SearchQuery {
   organizationId: string;
   /** Only these spaces (of the organization); all of its spaces when absent. */
   spaceIds?: string[];
-  /** Web-search syntax: words, "phrases", `or`, `-word`. */
+  /** Web-search syntax: words, "phrases", `or`, `-word` (CJK runs already as phrases of bigrams: src/search/text.ts). */
   query: string;
+  /** The query has CJK runs: sections come back with their `text` instead of a snippet. */
+  cjk?: boolean;
   limit: number;
   page?: string;
 }
 
 /** The search index of spaces' primary revisions; deleted spaces are never found, purged ones lose their rows. */
 export interface SearchStore {
-  /** The text search configuration used for a space language (`simple` when none fits). */
-  configFor(language: string | null): Promise<string>;
+  /** `name` when the database has that text search configuration, else `simple`. */
+  configFor(name: string): Promise<string>;
   /** null when the space was never indexed. */
   state(spaceId: string): Promise<SearchIndexState | null>;
   /**
