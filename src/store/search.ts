@@ -1,7 +1,6 @@
 import { ValidationError } from '../errors.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { searchConfigResolver } from './search-config.js';
-import { hasCjk, indexableText, queryTerms, queryText } from '../search/text.js';
 import type { SearchPageHit, SearchQuery, SearchSectionHit, SearchStore, Sql, SqlParam } from './types/index.js';
 
 /** Weights of D, C, B, A for `ts_rank_cd`: page title (A) far above headings (B) above body text (C). */
