@@ -3,7 +3,7 @@
  * - no import cycles;
  * - `src/format` (pure GitBook format conversion) imports nothing of the store, git, Temporal or pg;
  * - `src/` outside `src/temporal/` imports no Temporal package, nothing of `activities/` or `workflows/`
- *   (`src/temporal/worker.ts` wires the activities into the worker);
+ *   (`src/temporal/worker/` wires the activities into the worker);
  * - `workflows/` (deterministic, bundled) imports only the contract, `@temporalio/workflow` (and
  *   `@temporalio/common`, its failure types), other workflows, and activity *types*;
  * - the contract `src/temporal/contract/` imports nothing but itself;
@@ -45,8 +45,8 @@ module.exports = {
     {
       name: 'src-not-into-activities-or-workflows',
       severity: 'error',
-      comment: 'src/ is below activities/ and workflows/; only the worker wiring (src/temporal/worker.ts) reaches activities.',
-      from: { path: '^src/', pathNot: '^src/temporal/worker[.]ts$' },
+      comment: 'src/ is below activities/ and workflows/; only the worker wiring (src/temporal/worker/) reaches activities.',
+      from: { path: '^src/', pathNot: '^src/temporal/worker/' },
       to: { path: '^(activities|workflows)/' },
     },
     {

@@ -8,7 +8,7 @@ import { NotFoundError } from '../src/errors.js';
 import { assembleSourceTree, DEFAULT_FILE_IMPORT_LIMITS, FileImportError, FileNotUploadedError, type ConvertedInput } from '../src/fileimport/index.js';
 import type { FileImportErrorCode } from '../src/fileimport/errors.js';
 import { documents, importTree, type SourceTree } from '../src/format/index.js';
-import { modelToRevisionInput } from '../src/gitsync/revision-records.js';
+import { modelToRevisionInput } from '../src/revision/records.js';
 import { fetchPolicyFromConfig } from '../src/net/policy.js';
 import { ParseTaskFailedError } from '../src/parse-pool/errors.js';
 import { poolPageCodec } from '../src/parse-pool/page-codec.js';

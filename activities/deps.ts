@@ -1,8 +1,8 @@
-import type { Config } from '../src/config.js';
+import type { Config } from '../src/config/config.js';
 import type { Logger } from '../src/log.js';
 import type { ParsePool } from '../src/parse-pool/pool.js';
 import type { Store } from '../src/store/index.js';
-import type { TranslationEngineName } from '../src/config.js';
+import type { TranslationEngineName } from '../src/config/config.js';
 import type { TranslationEngine } from '../src/translate/engines/index.js';
 
 /** What activities are built from: everything with I/O is injected, so tests can use their own store. */

@@ -30,7 +30,7 @@ import { conflictingPaths } from '../src/gitsync/conflicts.js';
 import { exportedPathsAt, exportedPathsOfBase, writtenPaths, type ExportedPaths } from '../src/gitsync/exported-paths.js';
 import { describeWarnings, reportWarnings } from '../src/gitsync/warnings.js';
 import { gitFailure, toFailure } from './git-failures.js';
-import { loadRevisionModel } from '../src/gitsync/revision-records.js';
+import { loadRevisionModel } from '../src/revision/records.js';
 import { settled } from './settled.js';
 import { FOLIO_REQUEST_TRAILER, FOLIO_REVISION_TRAILER, folioTrailers } from '../src/gitsync/trailers.js';
 import { gitSignals, type GitOperationResult, type GitProgress, type GitSyncRequest } from '../src/temporal/contract/index.js';

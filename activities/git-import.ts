@@ -17,9 +17,9 @@ import {
   type SourceTree,
 } from '../src/git/index.js';
 import { documents, importTree, NoContentError } from '../src/format/index.js';
-import { isWithin } from '../src/revision/is-within.js';
+import { isWithin } from '../src/format/index.js';
 import { describeWarnings, reportWarnings } from '../src/gitsync/warnings.js';
-import { modelToRevisionInput } from '../src/gitsync/revision-records.js';
+import { modelToRevisionInput } from '../src/revision/records.js';
 import { exportedPathsForImport } from '../src/gitsync/exported-paths.js';
 import { toFailure } from './git-failures.js';
 import { FOLIO_REVISION_TRAILER } from '../src/gitsync/trailers.js';

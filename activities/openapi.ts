@@ -3,7 +3,7 @@ import { NotFoundError } from '../src/errors.js';
 import { fetchPolicyFromConfig } from '../src/net/policy.js';
 import { processSpecInPool } from '../src/openapi/process-in-pool.js';
 import { isFolioError } from '../src/errors.js';
-import { deleteRefreshSchedule, updateRefreshScheduleAfterRun } from '../src/temporal/openapi-schedule.js';
+import { deleteRefreshSchedule, updateRefreshScheduleAfterRun } from '../src/temporal/client/openapi-schedule.js';
 import type { OpenApiFailureDetails, OpenApiProcessCode } from '../src/temporal/contract/index.js';
 import type { ActivityDeps } from './deps.js';
 import { openapiPoolOf } from './parse-pool.js';

@@ -13,7 +13,7 @@
 import { ApplicationFailure, Context, heartbeat } from '@temporalio/activity';
 import { fieldsFingerprint, type PageModel } from '../src/format/index.js';
 import { isFolioError, NotFoundError } from '../src/errors.js';
-import { flattenPages, loadRevisionModel, modelToRevisionInput } from '../src/gitsync/revision-records.js';
+import { flattenPages, loadRevisionModel, modelToRevisionInput } from '../src/revision/records.js';
 import type { ParsePool } from '../src/parse-pool/pool.js';
 import { memoryKeyString, type MemoryKey, type PageRecord, type Store, type TranslationRecord } from '../src/store/index.js';
 import { translationSignals, type TranslationBatchCounts, type TranslationProgress } from '../src/temporal/contract/index.js';
@@ -22,7 +22,7 @@ import { termsForPair } from '../src/translate/glossary.js';
 import { documentText } from '../src/translate/instructions.js';
 import type { GlossaryTerm } from '../src/translate/markup.js';
 import { textSegment, type Segment } from '../src/translate/segments.js';
-import type { TranslationEngineName } from '../src/config.js';
+import type { TranslationEngineName } from '../src/config/config.js';
 import type { ActivityDeps } from './deps.js';
 import { parsePoolOf } from './parse-pool.js';
 import { progressReporter } from './progress.js';

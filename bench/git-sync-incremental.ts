@@ -13,7 +13,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Session } from 'node:inspector/promises';
 import { createGitSyncActivities } from '../activities/git-sync.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { createLogger } from '../src/log.js';
 import { openStore } from '../src/store/index.js';
 import type { GitSyncRequest } from '../src/temporal/contract/index.js';

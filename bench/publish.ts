@@ -13,7 +13,7 @@ import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
 import { documents, importTree, memoryEntry, readWorkingTree, type RevisionModel, type SourceTree } from '../src/format/index.js';
-import { modelToRevisionInput } from '../src/gitsync/revision-records.js';
+import { modelToRevisionInput } from '../src/revision/records.js';
 import { createLogger } from '../src/log.js';
 import { ParsePool } from '../src/parse-pool/pool.js';
 import { corpusDir } from '../src/project-root.js';

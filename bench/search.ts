@@ -1,5 +1,5 @@
 /**
- * Benchmark of full-text search (src/store/search.ts) at 5,000 pages.
+ * Benchmark of full-text search (src/search/, src/store/search.ts) at 5,000 pages.
  *
  *   npm run build && node dist/bench/search.js [--pages 5000] [--runs 20] [--database-url postgres://…]
  *
@@ -11,7 +11,9 @@
  * Prints one JSON object: indexing time per page, query latency p50/p95 of both and the ratio of medians.
  */
 import { performance } from 'node:perf_hooks';
-import { searchSections } from '../src/format/index.js';
+import { searchPages } from '../src/search/query.js';
+import { searchSections } from '../src/search/sections.js';
+import { storedPage } from '../src/search/stored-page.js';
 import { openStore, type SearchPageInput } from '../src/store/index.js';
 import { median, arg } from './_helpers.js';
 
@@ -65,10 +67,12 @@ async function main(): Promise<void> {
       for (let i = 0; i < count; i++) {
         const found = searchSections(markdown(s * 1000 + i, random));
         const sections = found.sections[0]?.anchor === '' ? found.sections : [{ anchor: '', title: '', body: '' }, ...found.sections];
-        upsert.push({ pageId: `p${i}`, contentKey: `k${i}`, ord: i, title: `Page ${s * 1000 + i}`, description: '', path: `p${i}`, ancestors: [], sections });
+        upsert.push(
+          storedPage({ pageId: `p${i}`, contentKey: `k${i}`, ord: i, title: `Page ${s * 1000 + i}`, description: '', path: `p${i}`, ancestors: [], sections }),
+        );
       }
       const t1 = performance.now();
-      await store.search.apply({ spaceId: space.id, organizationId: org, revisionId, config: await store.search.configFor('en'), keep: [], upsert });
+      await store.search.apply({ spaceId: space.id, organizationId: org, revisionId, config: await store.search.configFor('english'), keep: [], upsert });
       extractMs += t1 - t0;
       writeMs += performance.now() - t1;
     }
@@ -83,7 +87,7 @@ async function main(): Promise<void> {
       let scanned = 0;
       for (let r = 0; r < runs; r++) {
         let t = performance.now();
-        const res = await store.search.pages({ organizationId: org, query, limit: 10 });
+        const res = await searchPages(store, { organizationId: org, query, limit: 10 });
         f.push(performance.now() - t);
         found = res.items.length;
         t = performance.now();

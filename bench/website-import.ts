@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createContentImportActivities } from '../activities/content-import.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { createLogger } from '../src/log.js';
 import { ParsePool } from '../src/parse-pool/pool.js';
 import { openStore } from '../src/store/index.js';

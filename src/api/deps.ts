@@ -1,9 +1,9 @@
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { Logger } from '../log.js';
 import type { ParsePool } from '../parse-pool/pool.js';
 import type { Store } from '../store/index.js';
-import type { TemporalClient } from '../temporal/client.js';
-import type { WorkflowStarter } from '../temporal/start.js';
+import type { TemporalClient } from '../temporal/client/client.js';
+import type { WorkflowStarter } from '../temporal/client/start.js';
 
 export interface ApiDeps {
   store: Store;

@@ -1,4 +1,4 @@
-import { signalRestore as signalRestoreWorkflow, startPurge as startPurgeWorkflow } from '../temporal/start.js';
+import { signalRestore as signalRestoreWorkflow, startPurge as startPurgeWorkflow } from '../temporal/client/start.js';
 import { workflowStarter, type ApiDeps } from './deps.js';
 
 /**

@@ -18,7 +18,7 @@ import { searchRoutes } from './routes/search.js';
 import { importRoutes } from './routes/imports.js';
 import { siteRoutes } from './routes/sites.js';
 import { storageRoutes } from './routes/storage.js';
-import { siteServing } from '../publish/serve.js';
+import { siteServing } from './site-serving.js';
 import { ParsePool } from '../parse-pool/pool.js';
 
 export type { ApiDeps } from './deps.js';

@@ -1,7 +1,7 @@
 import { ValidationError } from '../errors.js';
 import { documentToMarkdown, DocumentInvalidError } from '../document/index.js';
 import { inlinePageCodec, leadingEmoji, type DecodedPageSummary } from '../format/index.js';
-import { newId } from '../revision/ids.js';
+import { newId } from '../ids.js';
 import type { FileRecord, JsonObject, Store } from '../store/index.js';
 import { allIds, locate, toEditable, toFileInputs, toPageInputs, type EditablePage } from './tree.js';
 

@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { Config } from './config.js';
 import { CONFIG_VARIABLES, type ConfigVariable } from './variables.js';
 
 /** The environment variables that make `loadConfig` return `config` (unset ones are left out). */

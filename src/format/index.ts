@@ -57,7 +57,7 @@ export {
 } from './errors.js';
 export type { FormatWarning, FormatWarningCode, RawPageReason } from './errors.js';
 export { fieldsFingerprint } from './page-codec.js';
-export { searchSections, headingAnchor } from './markdown/search-sections.js';
-export type { SearchablePage, SearchSection } from './markdown/search-sections.js';
+export { isWithin } from './is-within.js';
+export { slugify, uniqueSlug } from './slug.js';
 export { nodesEqual, currentStyle } from './markdown/index.js';
 export type { LiquidBlock, LiquidAttribute, Style } from './markdown/index.js';

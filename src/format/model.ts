@@ -19,7 +19,7 @@
  *   fingerprints them so export can tell when a caller edited a field (then the file is
  *   regenerated from `markdown` with the field applied, minimal diff).
  */
-import type { SourceTree } from '../revision/source-tree.js';
+import type { SourceTree } from './source-entry.js';
 
 import type { MetaLinks, PageCover } from './page-metadata.js';
 
@@ -208,8 +208,8 @@ export interface RevisionModel {
   summary: SummaryStyle & { git?: GitSource };
 }
 
-/** What the converter reads: Folio's one source tree type (src/revision/source-tree.ts). */
-export type { SourceEntry, SourceTree } from '../revision/source-tree.js';
+/** What the converter reads: Folio's one source tree type (./source-entry.ts). */
+export type { SourceEntry, SourceTree } from './source-entry.js';
 
 export interface ImportLimits {
   /** Maximum number of pages (documents) in the TOC; more raises TooManyPagesError. Default 5000. */

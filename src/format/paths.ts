@@ -33,7 +33,7 @@ export function basename(path: string): string {
   return i < 0 ? path : path.slice(i + 1);
 }
 
-export { isWithin } from '../revision/is-within.js';
+export { isWithin } from './is-within.js';
 
 /** Path of `to` relative to directory `fromDir`. */
 export function relativePath(fromDir: string, to: string): string {

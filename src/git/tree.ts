@@ -10,7 +10,7 @@ import { GitFileTooLargeError, GitObjectNotFoundError } from './errors.js';
 import { parseTrailers, type Trailer } from './trailers.js';
 import { objectSize, objectSizes } from './object-size.js';
 import { knownTreesOf, rememberTree } from './known-trees.js';
-import type { SourceEntry, SourceTree } from '../revision/source-tree.js';
+import type { SourceEntry, SourceTree } from '../format/index.js';
 
 export const DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024;
 

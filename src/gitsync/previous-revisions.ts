@@ -14,7 +14,7 @@
  */
 import type { Logger } from '../log.js';
 import type { Store } from '../store/index.js';
-import { loadRevisionModel, type LoadedRevision } from './revision-records.js';
+import { loadRevisionModel, type LoadedRevision } from '../revision/records.js';
 
 export interface RevisionScope {
   organizationId: string;

@@ -1,5 +1,8 @@
 import { FolioError } from '../errors.js';
 import { stripCredentials } from '../redact.js';
+import type { OpenApiErrorCode, SpecProblem } from '../store/index.js';
+
+export type { OpenApiErrorCode, SpecProblem };
 
 /**
  * Typed failures of OpenAPI processing. Their `code` is exactly the value stored in the spec's
@@ -7,7 +10,6 @@ import { stripCredentials } from '../redact.js';
  * SPEC_TOO_COMPLEX.
  * FETCH_ERROR covers several failures; `data.reason` tells them apart.
  */
-export type OpenApiErrorCode = 'FETCH_TIMEOUT' | 'FETCH_ERROR' | 'PARSE_ERROR' | 'SPEC_TOO_COMPLEX';
 
 export type FetchFailureReason = 'http-status' | 'network' | 'too-large' | 'too-many-redirects' | 'denied-address' | 'unsupported-url';
 
@@ -92,10 +94,6 @@ export function isFetchError(err: unknown): err is FetchTimeoutError | FetchFail
 }
 
 /** One problem found in a specification: where (file and/or JSON pointer, or line:column) and what. */
-export interface SpecProblem {
-  location: string;
-  message: string;
-}
 
 /** The document cannot be parsed, a reference cannot be followed, or the document is not a valid specification. */
 export class SpecParseError extends FolioError {

@@ -1,6 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { FileInfo } from '@apidevtools/json-schema-ref-parser';
 import { stripCredentials } from '../redact.js';
+import type { SpecInfo, SpecSource } from '../store/index.js';
 import { specContentHash } from './content-hash.js';
 import {
   FetchFailedError,
@@ -17,7 +18,7 @@ import { defaultRootName, filesystemKey, rootPathForUrl } from './filesystem-pat
 import { decodeDocumentText, looksLikeJson, parseDocumentText } from './parse-document.js';
 import { problemsFromAjvErrors } from './validation-problems.js';
 
-export type SpecSource = { url: string } | { text: string };
+export type { SpecInfo, SpecSource };
 
 export interface ProcessSpecOptions {
   /** How every document (the root from a URL source and each external `$ref`) is fetched. */
@@ -31,13 +32,6 @@ export interface ProcessSpecOptions {
   concurrency?: number;
   /** Most problems reported (default 100); `errorCount` keeps the total. */
   maxProblems?: number;
-}
-
-export interface SpecInfo {
-  /** `3.1.0`, `3.0.3`, `2.0` … */
-  specVersion: string;
-  title: string | undefined;
-  version: string | undefined;
 }
 
 export interface ProcessSpecSuccess {

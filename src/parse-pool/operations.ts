@@ -9,7 +9,7 @@ import { pageCodecOperations } from '../format/index.js';
 import type { documentToMarkdown, markdownToDocument } from '../document/index.js';
 import { processSpecInThread } from '../openapi/process-in-thread.js';
 import type { assemblePage, extractSegments } from '../translate/segments.js';
-import type { searchSections } from '../format/index.js';
+import type { searchSections } from '../search/sections.js';
 import type { analyzeHtmlPage, convertHtmlPage } from '../webimport/html-page.js';
 import type { renderPageBody } from '../publish/render/index.js';
 import type { convertInputFile } from '../fileimport/convert-file.js';
@@ -48,7 +48,7 @@ export const parseOperations = {
   /** A page with its segments replaced by their translations. */
   'translate.assemble': lazy<typeof assemblePage>(async () => (await import('../translate/segments.js')).assemblePage),
   /** The searchable sections of a page (search indexing). */
-  'page.searchSections': lazy<typeof searchSections>(async () => (await import('../format/index.js')).searchSections),
+  'page.searchSections': lazy<typeof searchSections>(async () => (await import('../search/sections.js')).searchSections),
   /** Website import, during the crawl: a fetched page's title, navigation, links and assets. */
   'html.analyze': lazy<typeof analyzeHtmlPage>(async () => (await import('../webimport/html-page.js')).analyzeHtmlPage),
   /** Website import, after the crawl: a page's main content as GitBook markdown, links and assets rewritten. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DocumentPage, FileModel, PageModel, RevisionModel } from '../format/index.js';
-import { loadRevisionModel } from '../gitsync/revision-records.js';
+import { loadRevisionModel } from '../revision/records.js';
 import type { Logger } from '../log.js';
 import type { ParsePool } from '../parse-pool/pool.js';
 import type { PublicationFile, PublishedSiteSpace, SiteRecord, Store } from '../store/index.js';

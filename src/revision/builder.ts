@@ -11,8 +11,8 @@
  * - everything given is kept as it is.
  */
 import type { FileGit, FileInput, JsonObject, PageInput, RevisionInput } from '../store/index.js';
-import { newId } from './ids.js';
-import { slugify, uniqueSlug } from './slug.js';
+import { newId } from '../ids.js';
+import { slugify, uniqueSlug } from '../format/index.js';
 
 export type BlobSource = Uint8Array | { hash: string };
 

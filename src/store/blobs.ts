@@ -4,7 +4,7 @@ import { ValidationError } from '../errors.js';
 import { newId } from './ids.js';
 import { checkBlobHash, isBlobHash, sha256Hex } from './hash.js';
 import { insertRows, toBytes } from './sql-helpers.js';
-import type { BlobStore, BlobStoreOptions, Sql } from './types.js';
+import type { BlobStore, BlobStoreOptions, Sql } from './types/index.js';
 
 /**
  * Advisory-lock key guarding blob deletion: writers of blob references take it shared, garbage

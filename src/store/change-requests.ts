@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { newId } from './ids.js';
-import type { ChangeRequestRecord, ChangeRequestStatus, ChangeRequestStore, Sql } from './types.js';
+import type { ChangeRequestRecord, ChangeRequestStatus, ChangeRequestStore, Sql } from './types/index.js';
 
 interface Row {
   id: string;

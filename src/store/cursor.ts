@@ -1,5 +1,5 @@
 import { ValidationError } from '../errors.js';
-import type { PageOptions, Sql, SqlParam } from './types.js';
+import type { PageOptions, Sql, SqlParam } from './types/index.js';
 
 /**
  * Opaque keyset cursors: base64url of `{ k: kind, s: seq }`. `seq` is the row's bigserial, so pages are

@@ -4,7 +4,7 @@
  */
 import { NotFoundError } from '../errors.js';
 import { sqlState } from './sql-helpers.js';
-import type { GitRequestLogStore, Sql } from './types.js';
+import type { GitRequestLogStore, Sql } from './types/index.js';
 
 interface Row {
   request_id: string;

@@ -1,7 +1,7 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { stripCredentials } from '../redact.js';
 import { json, toDateOrNull } from './sql-helpers.js';
-import type { GitSyncPatch, GitSyncState, GitSyncStore, Sql } from './types.js';
+import type { GitSyncPatch, GitSyncState, GitSyncStore, Sql } from './types/index.js';
 
 interface GitSyncRow {
   repo: GitSyncState['repo'];

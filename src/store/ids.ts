@@ -1,7 +1,7 @@
 import { ValidationError } from '../errors.js';
 
 /** Folio's one id scheme (src/revision/ids.ts). */
-export { newId } from '../revision/ids.js';
+export { newId } from '../ids.js';
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 

@@ -6,7 +6,7 @@ import { NotFoundError } from '../errors.js';
 import { checkLimit, countRows, decodeCursor, paginate } from './cursor.js';
 import { newId } from './ids.js';
 import { json, sqlState, toDate, toDateOrNull } from './sql-helpers.js';
-import type { ImportRunRecord, ImportRunSource, ImportRunStatus, ImportRunStore, ImportUrlRecord, Json, JsonObject, Sql, SqlParam } from './types.js';
+import type { ImportRunRecord, ImportRunSource, ImportRunStatus, ImportRunStore, ImportUrlRecord, Json, JsonObject, Sql, SqlParam } from './types/index.js';
 
 interface RunRow {
   id: string;

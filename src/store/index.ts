@@ -9,7 +9,7 @@
  * append it to `migrations/index.ts`. A new table referencing blobs should declare
  * `REFERENCES blobs(hash)`: garbage collection finds such foreign keys and keeps the blobs they use.
  */
-export type * from './types.js';
+export type * from './types/index.js';
 export { openStore } from './open-store.js';
 export { startPgliteServer, type PgliteServer, type PgliteServerOptions } from './pglite-server.js';
 export { migrations } from './migrations/index.js';
@@ -19,3 +19,14 @@ export { generateToken } from './tokens.js';
 export { sha256Hex } from './hash.js';
 export { newId } from './ids.js';
 export { memoryKeyString } from './translations.js';
+export {
+  SOURCE_BODY_LIMIT_BYTES,
+  SOURCE_TEXT_MAX_BYTES,
+  SOURCE_URL_MAX,
+  SPEC_SLUG_MAX,
+  SPEC_SLUG_PATTERN,
+  SPEC_VISIBILITIES,
+  checkSlug,
+  checkSource,
+  checkVisibility,
+} from './openapi-input.js';

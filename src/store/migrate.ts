@@ -1,6 +1,6 @@
 import type { Logger } from '../log.js';
 import { MigrationError } from './errors.js';
-import type { Migration, Sql } from './types.js';
+import type { Migration, Sql } from './types/index.js';
 
 /** The advisory-lock key that serialises migrations across processes ("folio" in ASCII). */
 export const MIGRATION_LOCK_KEY = 0x666f6c696f;

@@ -24,7 +24,7 @@ import { createTranslationStore } from './translations.js';
 import { createVaultStore } from './vault.js';
 import { createSpaceTemplateStore } from './space-templates.js';
 import { createParseCacheStore } from './parse-cache.js';
-import type { OpenStoreOptions, Sql, Store } from './types.js';
+import type { OpenStoreOptions, Sql, Store } from './types/index.js';
 
 function isMemory(dataDir: string): boolean {
   return dataDir.startsWith('memory://');

@@ -1,11 +1,22 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
-import type { OpenApiErrorCode, SpecProblem } from '../openapi/errors.js';
-import { checkSlug, checkSource, checkVisibility, type SpecSourceInput, type SpecVisibility } from '../openapi/input.js';
-import type { SpecInfo } from '../openapi/process.js';
+import { checkSlug, checkSource, checkVisibility } from './openapi-input.js';
 import { checkLimit, countRows, decodeCursor, paginate } from './cursor.js';
 import { checkId, newId } from './ids.js';
 import { json, sqlState, toDate, toDateOrNull } from './sql-helpers.js';
-import type { BlobStore, OpenApiSpecRecord, OpenApiStore, OpenApiVersionContent, OpenApiVersionRecord, ProcessingState, Sql } from './types.js';
+import type {
+  BlobStore,
+  OpenApiErrorCode,
+  OpenApiSpecRecord,
+  OpenApiStore,
+  OpenApiVersionContent,
+  OpenApiVersionRecord,
+  ProcessingState,
+  SpecInfo,
+  SpecProblem,
+  SpecSourceInput,
+  SpecVisibility,
+  Sql,
+} from './types/index.js';
 
 interface SpecRow {
   id: string;

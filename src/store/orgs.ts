@@ -2,7 +2,7 @@ import { ConflictError, ValidationError } from '../errors.js';
 import { checkLimit, decodeCursor, paginate } from './cursor.js';
 import { checkId, newId } from './ids.js';
 import { sqlState, toDate } from './sql-helpers.js';
-import type { OrganizationRecord, OrgStore, Sql } from './types.js';
+import type { OrganizationRecord, OrgStore, Sql } from './types/index.js';
 
 interface OrgRow {
   id: string;

@@ -3,7 +3,7 @@
  * content key. Written with ON CONFLICT DO NOTHING: two imports decoding the same text store one row.
  */
 import { insertRows } from './sql-helpers.js';
-import type { ParseCacheStore, Sql } from './types.js';
+import type { ParseCacheStore, Sql } from './types/index.js';
 
 /** Keys per lookup statement (one array parameter). */
 const LOOKUP_CHUNK = 2000;

@@ -3,7 +3,7 @@
  * The rest of Folio goes through the typed members of `Store`; `npm run lint` (dependency-cruiser rule
  * `sql-stays-in-the-store`) refuses an import of this file from outside src/store/.
  */
-import type { Sql, Store } from './types.js';
+import type { Sql, Store } from './types/index.js';
 
 const connections = new WeakMap<Store, Sql>();
 

@@ -4,7 +4,7 @@ import { checkLimit, decodeCursor, paginate } from './cursor.js';
 import { checkBlobHash, sha256Hex } from './hash.js';
 import { checkId, newId } from './ids.js';
 import { insertRows, json, sqlState, toBytes, toDate } from './sql-helpers.js';
-import type { FileInput, FileRecord, JsonObject, PageInput, PageRecord, RevisionInput, RevisionRecord, RevisionStore, Sql, SqlParam } from './types.js';
+import type { FileInput, FileRecord, JsonObject, PageInput, PageRecord, RevisionInput, RevisionRecord, RevisionStore, Sql, SqlParam } from './types/index.js';
 
 const PAGE_KINDS = new Set(['document', 'group', 'link']);
 /** Guards against absurd inputs; the git importer has its own, lower, configurable limit. */

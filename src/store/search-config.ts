@@ -1,51 +1,10 @@
-/**
- * The PostgreSQL text search configuration of a space's language: ISO 639-1 code (or a tag such as `en-US`,
- * `pt_BR`) to the snowball configuration of that language when the database has it, `simple` (no stemming,
- * no stop words) otherwise — Chinese, Japanese and Korean included (see ./search-text.ts).
- */
-import type { Sql } from './types.js';
+import type { Sql } from './types/index.js';
 
-const BY_CODE: Record<string, string> = {
-  ar: 'arabic',
-  hy: 'armenian',
-  eu: 'basque',
-  ca: 'catalan',
-  da: 'danish',
-  nl: 'dutch',
-  en: 'english',
-  et: 'estonian',
-  fi: 'finnish',
-  fr: 'french',
-  de: 'german',
-  el: 'greek',
-  hi: 'hindi',
-  hu: 'hungarian',
-  id: 'indonesian',
-  ga: 'irish',
-  it: 'italian',
-  lt: 'lithuanian',
-  ne: 'nepali',
-  no: 'norwegian',
-  nb: 'norwegian',
-  nn: 'norwegian',
-  pt: 'portuguese',
-  ro: 'romanian',
-  ru: 'russian',
-  sr: 'serbian',
-  es: 'spanish',
-  sv: 'swedish',
-  ta: 'tamil',
-  tr: 'turkish',
-  yi: 'yiddish',
-};
-
-/** The configurations the database has (read once per store). */
-export function searchConfigResolver(sql: Sql): (language: string | null) => Promise<string> {
+/** `name` when the database has that text search configuration, else `simple` (the configurations are read once per store). */
+export function searchConfigResolver(sql: Sql): (name: string) => Promise<string> {
   let available: Promise<Set<string>> | null = null;
-  return async (language) => {
-    const code = (language ?? '').trim().toLowerCase().split(/[-_]/)[0] ?? '';
-    const wanted = BY_CODE[code];
-    if (!wanted) return 'simple';
+  return async (name) => {
+    if (name === 'simple') return name;
     available ??= sql
       .query<{ cfgname: string }>('SELECT cfgname FROM pg_catalog.pg_ts_config')
       .then((rows) => new Set(rows.map((r) => r.cfgname)))
@@ -53,6 +12,6 @@ export function searchConfigResolver(sql: Sql): (language: string | null) => Pro
         available = null;
         throw err;
       });
-    return (await available).has(wanted) ? wanted : 'simple';
+    return (await available).has(name) ? name : 'simple';
   };
 }

@@ -1,13 +1,10 @@
 import { ValidationError } from '../errors.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { searchConfigResolver } from './search-config.js';
-import { hasCjk, indexableText, queryTerms, queryText } from './search-text.js';
-import type { SearchPageHit, SearchQuery, SearchSectionHit, SearchStore, Sql, SqlParam } from './types.js';
+import type { SearchPageHit, SearchQuery, SearchSectionHit, SearchStore, Sql, SqlParam } from './types/index.js';
 
 /** Weights of D, C, B, A for `ts_rank_cd`: page title (A) far above headings (B) above body text (C). */
 const WEIGHTS = '{0.05, 0.2, 0.5, 1.0}';
-/** Longest text of one section that is indexed (a tsvector holds at most 1 MB). */
-const MAX_SECTION_CHARS = 200_000;
 const ROWS_PER_INSERT = 500;
 const START = '\u0001';
 const STOP = '\u0002';
@@ -43,27 +40,13 @@ function markup(headline: string): string {
   return escapeHtml(headline).replaceAll(START, '<mark>').replaceAll(STOP, '</mark>');
 }
 
-/** The snippet PostgreSQL cannot make for CJK queries: a window around the first match, every match marked. */
-function cjkSnippet(body: string, terms: string[]): string {
-  const lower = body.toLowerCase();
-  const found = terms.map((t) => lower.indexOf(t.toLowerCase())).filter((i) => i >= 0);
-  const first = found.length > 0 ? Math.min(...found) : 0;
-  const start = Math.max(0, first - 40);
-  const window = body.slice(start, start + 160);
-  let out = escapeHtml(window);
-  for (const term of [...terms].sort((a, b) => b.length - a.length)) {
-    const escaped = escapeHtml(term).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    out = out.replace(new RegExp(escaped, 'giu'), (m) => `<mark>${m}</mark>`);
-  }
-  return `${start > 0 ? '… ' : ''}${out}${start + 160 < body.length ? ' …' : ''}`;
-}
-
 function checkQuery(q: SearchQuery): { limit: number; offset: number; text: string } {
   if (typeof q.query !== 'string' || q.query.trim() === '') throw new ValidationError('query must not be empty', { field: 'query' });
-  if (q.query.length > 512) throw new ValidationError('query must be at most 512 characters', { field: 'query' });
+  // The query as src/search/ prepared it: CJK runs as phrases of bigrams, up to four times the 512 characters asked.
+  if (q.query.length > 2048) throw new ValidationError('query must be at most 2048 characters', { field: 'query' });
   if (!Number.isInteger(q.limit) || q.limit < 1 || q.limit > 1000) throw new ValidationError('limit must be an integer from 1 to 1000', { limit: q.limit });
   const offset = decodeCursor('search', q.page) ?? 0;
-  return { limit: q.limit, offset, text: queryText(q.query) };
+  return { limit: q.limit, offset, text: q.query };
 }
 
 /** The spaces searched, each with its query parsed by its own configuration. */
@@ -80,7 +63,7 @@ export function createSearchStore(sql: Sql): SearchStore {
   async function sections(ids: PageRow[], query: SearchQuery, text: string): Promise<Map<string, SearchSectionHit[]>> {
     const out = new Map<string, SearchSectionHit[]>();
     if (ids.length === 0) return out;
-    const cjk = hasCjk(query.query);
+    const cjk = query.cjk === true;
     const rows = await sql.query<SectionRow>(
       `WITH ${SPACES_CTE}
        SELECT x.space_id, x.page_id, x.ord, x.anchor, x.title, ${cjk ? 'x.body' : "''"} AS body,
@@ -91,14 +74,14 @@ export function createSearchStore(sql: Sql): SearchStore {
        ORDER BY score DESC, x.ord`,
       [query.organizationId, text, query.spaceIds ?? null, [...new Set(ids.map((r) => r.space_id))], ids.map((r) => r.page_id)],
     );
-    const terms = cjk ? queryTerms(query.query) : [];
     for (const row of rows) {
       const key = `${row.space_id}\u0000${row.page_id}`;
       const list = out.get(key) ?? [];
       list.push({
         anchor: row.anchor,
         title: row.title,
-        snippet: row.headline !== null ? markup(row.headline) : cjkSnippet(row.body, terms),
+        snippet: row.headline !== null ? markup(row.headline) : null,
+        text: row.headline !== null ? null : row.body,
         score: Number(row.score),
       });
       out.set(key, list);
@@ -164,16 +147,14 @@ export function createSearchStore(sql: Sql): SearchStore {
           const ords: number[] = [];
           for (const page of chunk) {
             page.sections.forEach((s, ord) => {
-              const body = s.body.slice(0, MAX_SECTION_CHARS);
-              const own = ord === 0 && s.anchor === '';
               rows[0]!.push(page.pageId);
               ords.push(ord);
               rows[1]!.push(s.anchor);
-              rows[2]!.push(own ? page.title : s.title);
-              rows[3]!.push(body);
-              rows[4]!.push(indexableText(own ? page.title : ''));
-              rows[5]!.push(indexableText(own ? page.description : s.title));
-              rows[6]!.push(indexableText(body));
+              rows[2]!.push(s.title);
+              rows[3]!.push(s.body);
+              rows[4]!.push(s.indexed.a);
+              rows[5]!.push(s.indexed.b);
+              rows[6]!.push(s.indexed.c);
             });
           }
           for (let j = 0; j < ords.length; j += ROWS_PER_INSERT) {

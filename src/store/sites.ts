@@ -15,7 +15,7 @@ import type {
   SiteStore,
   SiteVisibility,
   Sql,
-} from './types.js';
+} from './types/index.js';
 
 const SITE_COLUMNS =
   'id, seq, organization_id, title, type, visibility, basename, published, default_site_space_id, live_publication_id, created_at, updated_at';

@@ -4,7 +4,7 @@
  */
 import { NotFoundError, ValidationError } from '../errors.js';
 import { sqlState, toDate } from './sql-helpers.js';
-import type { Sql, SpaceTemplateInput, SpaceTemplateRecord, SpaceTemplateStore } from './types.js';
+import type { Sql, SpaceTemplateInput, SpaceTemplateRecord, SpaceTemplateStore } from './types/index.js';
 
 interface Row {
   space_id: string;

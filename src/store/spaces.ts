@@ -3,7 +3,7 @@ import type { BlobBackend } from './blobs.js';
 import { checkLimit, countRows, decodeCursor, paginate } from './cursor.js';
 import { checkId, newId } from './ids.js';
 import { sqlState, toDate, toDateOrNull } from './sql-helpers.js';
-import type { EditMode, Sql, SpaceCreateInput, SpacePatch, SpaceDefaultLevel, SpaceRecord, SpaceStore, SpaceVisibility } from './types.js';
+import type { EditMode, Sql, SpaceCreateInput, SpacePatch, SpaceDefaultLevel, SpaceRecord, SpaceStore, SpaceVisibility } from './types/index.js';
 
 interface SpaceRow {
   id: string;

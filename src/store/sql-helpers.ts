@@ -1,4 +1,4 @@
-import type { Sql, SqlParam } from './types.js';
+import type { Sql, SqlParam } from './types/index.js';
 
 /**
  * Parameters per INSERT statement (PostgreSQL allows 65535). The server plans the whole VALUES list at once, and

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { translateStoreError } from './transient-errors.js';
-import type { Sql, SqlParam } from './types.js';
+import type { Sql, SqlParam } from './types/index.js';
 
 const translate = translateStoreError;
 

@@ -1,5 +1,5 @@
 import { PGlite, type Transaction } from '@electric-sql/pglite';
-import type { Sql, SqlParam } from './types.js';
+import type { Sql, SqlParam } from './types/index.js';
 
 type Queryable = Pick<PGlite, 'query' | 'exec'> | Transaction;
 

@@ -3,7 +3,7 @@
  * found again by its URL's secret (only its SHA-256 is stored) when the bytes are put, and read by key, within its
  * organization, by a file import run.
  */
-import type { BlobStore, Sql, StorageUploadKind, StorageUploadRecord, StorageUploadStore } from './types.js';
+import type { BlobStore, Sql, StorageUploadKind, StorageUploadRecord, StorageUploadStore } from './types/index.js';
 import { toDate, toDateOrNull } from './sql-helpers.js';
 
 interface UploadRow {

@@ -3,7 +3,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { sha256Hex } from './hash.js';
 import { newId } from './ids.js';
 import { sqlState, toDate, toDateOrNull } from './sql-helpers.js';
-import type { Sql, TokenRecord, TokenScope, TokenStore } from './types.js';
+import type { Sql, TokenRecord, TokenScope, TokenStore } from './types/index.js';
 
 /** Generated tokens: `folio_` + 43 base64url characters (256 bits). */
 export function generateToken(): string {

@@ -12,7 +12,7 @@ import type {
   TranslationRunRecord,
   TranslationRunStatus,
   TranslationStore,
-} from './types.js';
+} from './types/index.js';
 
 interface TranslationRow {
   id: string;

@@ -4,7 +4,7 @@
  */
 import { NotFoundError } from '../errors.js';
 import { sqlState } from './sql-helpers.js';
-import type { Sql, VaultStore } from './types.js';
+import type { Sql, VaultStore } from './types/index.js';
 
 export function createVaultStore(sql: Sql): VaultStore {
   return {

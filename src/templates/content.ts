@@ -7,7 +7,7 @@
 import type { EditablePage } from '../change-requests/tree.js';
 import { toEditable } from '../change-requests/tree.js';
 import { importTree, memoryEntry, readWorkingTree, type FormatWarning, type PageCodecRunner } from '../format/index.js';
-import { modelToRevisionInput } from '../gitsync/revision-records.js';
+import { modelToRevisionInput } from '../revision/records.js';
 import type { BlobSource } from '../revision/builder.js';
 import type { FileRecord, JsonObject, PageInput, Store } from '../store/index.js';
 import type { TemplateEntry } from './catalog.js';

@@ -11,7 +11,7 @@
  */
 import { posix } from 'node:path';
 import type { EditablePage } from '../change-requests/tree.js';
-import { newId } from '../revision/ids.js';
+import { newId } from '../ids.js';
 import type { FileRecord, Json, JsonObject } from '../store/index.js';
 import type { TemplateContent } from './content.js';
 

@@ -5,7 +5,7 @@
  * its images and downloads to `.gitbook/assets/` (space files, one per distinct content). Fetched bytes stay blobs:
  * the tree reads them lazily, and the revision references them by hash.
  */
-import type { SourceEntry, SourceTree } from '../revision/source-tree.js';
+import type { SourceEntry, SourceTree } from '../format/index.js';
 import type { BlobStore, ImportUrlRecord } from '../store/index.js';
 import type { AnalyzedPage, ConvertOptions, ConvertedPage } from './html-page.js';
 import { ImportScope, pageKey } from './scope.js';

@@ -3,7 +3,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { createActivities } from '../../activities/index.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import type { Store } from '../../src/store/index.js';
 import { workflowIds } from '../../src/temporal/contract/index.js';
 import type { purgeSpaceWorkflow } from '../../workflows/purge.js';

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { childEnv, configToEnv } from '../../src/config/child-env.js';
 
 describe('loadConfig', () => {

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { CONFIG_VARIABLES, TEST_VARIABLES } from '../../src/config/variables.js';
 import { projectRoot } from '../../src/project-root.js';
 
@@ -58,7 +58,7 @@ describe('configuration documented in docs/configuration.md', () => {
   it('no module outside the configuration reads process.env for a setting', () => {
     // The reviewed exceptions: tooling that passes the environment on or reads a tooling variable.
     const allowed: Record<string, string> = {
-      'src/config.ts': 'loadConfig',
+      'src/config/config.ts': 'loadConfig',
       'src/config/tools.ts': 'loadToolsConfig',
       'src/config/child-env.ts': 'the environment of the children of folio start',
       'src/config/unknown-variables.ts': 'the warning about unknown FOLIO_* variables',

@@ -81,7 +81,7 @@ async function sync(spaceId: string, direction: 'import' | 'export', repo: strin
 
 /** Appends a paragraph to the page at `gitPath` in a new primary revision. */
 async function editPage(spaceId: string, gitPath: string, text: string): Promise<void> {
-  const { loadRevisionModel, modelToRevisionInput, flattenPages } = await import('../../src/gitsync/revision-records.js');
+  const { loadRevisionModel, modelToRevisionInput, flattenPages } = await import('../../src/revision/records.js');
   const current = (await folio.store.spaces.get(spaceId))!.revisionId!;
   const loaded = (await loadRevisionModel(folio.store, current))!;
   const page = flattenPages(loaded.model.pages).find((p) => (p as { git?: { path: string } }).git?.path === gitPath) as { markdown: string };

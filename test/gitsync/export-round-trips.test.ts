@@ -9,7 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyContentChanges } from '../../src/change-requests/apply-changes.js';
-import { flattenPages, loadRevisionModel } from '../../src/gitsync/revision-records.js';
+import { flattenPages, loadRevisionModel } from '../../src/revision/records.js';
 import type { Store } from '../../src/store/index.js';
 import { runGit, type GitServer } from '../helpers/git-server.js';
 import { openGitSyncBed, type GitSyncBed } from '../helpers/git-sync-bed.js';

@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { flattenPages, loadRevisionModel, modelToRevisionInput } from '../../src/gitsync/revision-records.js';
+import { flattenPages, loadRevisionModel, modelToRevisionInput } from '../../src/revision/records.js';
 import type { Store } from '../../src/store/index.js';
 import { runGit, type GitServer } from '../helpers/git-server.js';
 import { openGitSyncBed, type GitSyncBed } from '../helpers/git-sync-bed.js';

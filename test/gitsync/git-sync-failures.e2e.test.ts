@@ -14,7 +14,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
-import { installRuntime } from '../../src/temporal/runtime.js';
+import { installRuntime } from '../../src/temporal/worker/runtime.js';
 import { workflowIds } from '../../src/temporal/contract/index.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';

@@ -72,7 +72,7 @@ async function clone(repo: string): Promise<string> {
 
 /** The repository paths the revision holds: pages, files (assets, includes), the table of contents and `.gitbook.yaml`. */
 async function heldPaths(revisionId: string): Promise<string[]> {
-  const { loadRevisionModel, flattenPages } = await import('../../src/gitsync/revision-records.js');
+  const { loadRevisionModel, flattenPages } = await import('../../src/revision/records.js');
   const { model } = (await loadRevisionModel(folio.store, revisionId))!;
   const paths = new Set<string>();
   for (const p of flattenPages(model.pages)) if ((p as { git?: { path: string } }).git) paths.add((p as { git: { path: string } }).git.path);
@@ -292,7 +292,7 @@ describe('git sync end to end', () => {
     const spaceId = await newSpace();
     await gitImport(spaceId, 'plain');
     const revA = (await folio.store.spaces.get(spaceId))!.revisionId!;
-    const { loadRevisionModel, modelToRevisionInput, flattenPages } = await import('../../src/gitsync/revision-records.js');
+    const { loadRevisionModel, modelToRevisionInput, flattenPages } = await import('../../src/revision/records.js');
     const loaded = (await loadRevisionModel(folio.store, revA))!;
     const quote = flattenPages(loaded.model.pages).find((p: any) => p.git?.path === 'quote.md') as any;
     quote.markdown += '\nEdited in Folio only.\n';
@@ -322,7 +322,7 @@ describe('git sync end to end', () => {
     await gitImport(spaceId, 'race', { url: viaProxy });
     const revA = (await folio.store.spaces.get(spaceId))!.revisionId!;
     // A Folio-side edit of quote.md: a new revision made primary.
-    const { loadRevisionModel, modelToRevisionInput, flattenPages } = await import('../../src/gitsync/revision-records.js');
+    const { loadRevisionModel, modelToRevisionInput, flattenPages } = await import('../../src/revision/records.js');
     const loaded = (await loadRevisionModel(folio.store, revA))!;
     const quote = flattenPages(loaded.model.pages).find((p: any) => p.git?.path === 'quote.md') as any;
     quote.markdown += '\nEdited in Folio.\n';

@@ -163,7 +163,7 @@ describe('nothing lost silently on import', () => {
     const after = await folio.request('GET', `/v1/spaces/${spaceId}/content/page/${latin.id}?format=markdown`);
     expect(after.body.raw).toBeUndefined();
     expect(after.body.markdown).toBe(fixed);
-    const { loadRevisionModel } = await import('../../src/gitsync/revision-records.js');
+    const { loadRevisionModel } = await import('../../src/revision/records.js');
     const model = (await loadRevisionModel(folio.store, (await folio.store.spaces.get(spaceId))!.revisionId!))!.model;
     const { documents } = await import('../../src/format/index.js');
     expect([...documents(model.pages)].find((p) => p.id === latin.id)).toMatchObject({ markdown: fixed });

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@temporalio/client';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import type { Store } from '../../src/store/index.js';
 import { workflowIds } from '../../src/temporal/contract/index.js';
 import type { GitQueueOutcome, GitQueueState, GitSyncRequest } from '../../src/temporal/contract/index.js';

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { initialGitQueueState, searchIndexWorkflowId, workflowIds } from '../../src/temporal/contract/index.js';
 import type { GitOperationResult, GitSyncRequest, SearchIndexResult } from '../../src/temporal/contract/index.js';
 import { enqueueGitRequestSignal, gitQueueStateQuery } from '../../workflows/git-definitions.js';

@@ -13,7 +13,7 @@ import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, inject, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
-import { installRuntime } from '../../src/temporal/runtime.js';
+import { installRuntime } from '../../src/temporal/worker/runtime.js';
 
 const dir = path.join(import.meta.dirname, 'fixtures', 'histories');
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importTree, treeFromFiles } from '../../src/format/index.js';
-import { flattenPages, loadRevisionModel, modelToRevisionInput } from '../../src/gitsync/revision-records.js';
+import { flattenPages, loadRevisionModel, modelToRevisionInput } from '../../src/revision/records.js';
 import type { Store } from '../../src/store/index.js';
 import { createTestStore } from '../helpers/store.js';
 

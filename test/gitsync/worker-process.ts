@@ -8,10 +8,10 @@
  * - `before-primary`: the new revision is stored, it is not primary yet;
  * - `after-primary`: the revision is primary, the sync mark (`lastImport`) is not written, the activity not done.
  */
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/log.js';
 import { openStore } from '../../src/store/index.js';
-import { createWorker } from '../../src/temporal/worker.js';
+import { createWorker } from '../../src/temporal/worker/worker.js';
 
 const env = (name: string): string => {
   const v = process.env[name];

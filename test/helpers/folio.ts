@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/api/server.js';
 import { bootstrap } from '../../src/bootstrap.js';
-import { loadConfig, type Config } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/config/config.js';
 import type { Store } from '../../src/store/index.js';
 import type { Logger } from '../../src/log.js';
 import { testLogger } from './logger.js';

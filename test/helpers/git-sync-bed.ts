@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createGitSyncActivities } from '../../activities/git-sync.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import type { Store } from '../../src/store/index.js';
 import { startGitServer, type GitServer } from './git-server.js';
 import { LOOPBACK_ALLOW_HOSTS } from './loopback-policy.js';

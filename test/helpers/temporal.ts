@@ -3,8 +3,8 @@ import { Client, Connection } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
 import { inject } from 'vitest';
 import type { ActivityDeps } from '../../activities/index.js';
-import { installRuntime } from '../../src/temporal/runtime.js';
-import { createWorker } from '../../src/temporal/worker.js';
+import { installRuntime } from '../../src/temporal/worker/runtime.js';
+import { createWorker } from '../../src/temporal/worker/worker.js';
 import { createLogger } from '../../src/log.js';
 
 /** A task queue of this test file's own, so files running in parallel never take each other's tasks. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { HostAllowlist } from '../../src/net/allowlist.js';
 import { FetchAddressDeniedError, FetchRedirectError, FetchUrlRefusedError } from '../../src/net/errors.js';
 import { guardedFetch } from '../../src/net/guarded-fetch.js';

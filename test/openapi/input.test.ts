@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SOURCE_BODY_LIMIT_BYTES, SOURCE_TEXT_MAX_BYTES, SPEC_SLUG_MAX, SPEC_SLUG_PATTERN, checkSlug, checkSource } from '../../src/openapi/input.js';
+import { SOURCE_BODY_LIMIT_BYTES, SOURCE_TEXT_MAX_BYTES, SPEC_SLUG_MAX, SPEC_SLUG_PATTERN, checkSlug, checkSource } from '../../src/store/openapi-input.js';
 import { projectRoot } from '../../src/project-root.js';
 
 /** The platform API's own definition of a spec slug (GitBook's clients send what it allows). */

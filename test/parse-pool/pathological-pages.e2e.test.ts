@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { flattenPages, loadRevisionModel, modelToRevisionInput } from '../../src/gitsync/revision-records.js';
+import { flattenPages, loadRevisionModel, modelToRevisionInput } from '../../src/revision/records.js';
 import type { DocumentPage } from '../../src/format/model.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';

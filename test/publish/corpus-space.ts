@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { importTree, memoryEntry, readWorkingTree, type RevisionModel, type SourceTree } from '../../src/format/index.js';
-import { modelToRevisionInput } from '../../src/gitsync/revision-records.js';
+import { modelToRevisionInput } from '../../src/revision/records.js';
 import { corpusDir } from '../../src/project-root.js';
 import type { Store } from '../../src/store/index.js';
 

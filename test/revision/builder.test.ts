@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { buildFiles, buildPages, buildRevision, type PageNode } from '../../src/revision/builder.js';
-import { newId } from '../../src/revision/ids.js';
+import { newId } from '../../src/ids.js';
 import { importTree } from '../../src/format/index.js';
 import { treeFromFiles } from '../../src/format/source-tree.js';
-import { slugify } from '../../src/revision/slug.js';
-import { isWithin } from '../../src/revision/is-within.js';
+import { slugify } from '../../src/format/slug.js';
+import { isWithin } from '../../src/format/is-within.js';
 
 const ID = /^[0-9A-Za-z]{20}$/;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FALLBACK_SLUG, MAX_SLUG_LENGTH, slugify, uniqueSlug } from '../../src/revision/slug.js';
+import { FALLBACK_SLUG, MAX_SLUG_LENGTH, slugify, uniqueSlug } from '../../src/format/slug.js';
 
 describe('slugify (the one slug rule)', () => {
   it('makes lowercase ASCII words joined by - from Latin titles', () => {

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type SearchPageInput, type Store } from '../../src/store/index.js';
+import { searchConfigName } from '../../src/search/languages.js';
+import { searchPages } from '../../src/search/query.js';
+import { storedPage } from '../../src/search/stored-page.js';
 import { rawSql } from '../../src/store/raw-sql.js';
 import { pgliteTemplate } from '../helpers/store.js';
 import { postgresUnavailableReason, startPostgres, type TestPostgres } from '../helpers/postgres.js';
@@ -9,8 +12,14 @@ afterAll(async () => {
   await server?.stop();
 });
 
-function page(pageId: string, ord: number, title: string, sections: Array<[string, string, string]>, extra: Partial<SearchPageInput> = {}): SearchPageInput {
-  return {
+function page(
+  pageId: string,
+  ord: number,
+  title: string,
+  sections: Array<[string, string, string]>,
+  extra: Partial<Omit<SearchPageInput, 'sections'>> = {},
+): SearchPageInput {
+  return storedPage({
     pageId,
     contentKey: `${pageId}:${JSON.stringify(sections)}`,
     ord,
@@ -20,7 +29,7 @@ function page(pageId: string, ord: number, title: string, sections: Array<[strin
     ancestors: [],
     sections: sections.map(([anchor, t, body]) => ({ anchor, title: t, body })),
     ...extra,
-  };
+  });
 }
 
 async function spaceWithRevision(store: Store, org: string, language?: string) {
@@ -43,16 +52,16 @@ function defineSearchSuite(name: string, open: () => Promise<Store>) {
     afterAll(async () => store?.close());
 
     it('maps space languages to text search configurations, simple otherwise', async () => {
-      expect(await store.search.configFor('en')).toBe('english');
-      expect(await store.search.configFor('pt-BR')).toBe('portuguese');
-      expect(await store.search.configFor('zh-TW')).toBe('simple');
-      expect(await store.search.configFor(null)).toBe('simple');
-      expect(await store.search.configFor('xx')).toBe('simple');
+      expect(await store.search.configFor(searchConfigName('en'))).toBe('english');
+      expect(await store.search.configFor(searchConfigName('pt-BR'))).toBe('portuguese');
+      expect(await store.search.configFor(searchConfigName('zh-TW'))).toBe('simple');
+      expect(await store.search.configFor(searchConfigName(null))).toBe('simple');
+      expect(await store.search.configFor(searchConfigName('xx'))).toBe('simple');
     });
 
     it('ranks, stems, highlights and gives sections with their anchors and ancestors', async () => {
       const { spaceId, revisionId } = await spaceWithRevision(store, org, 'en');
-      const config = await store.search.configFor('en');
+      const config = await store.search.configFor(searchConfigName('en'));
       const result = await store.search.apply({
         spaceId,
         organizationId: org,
@@ -76,7 +85,7 @@ function defineSearchSuite(name: string, open: () => Promise<Store>) {
         ],
       });
       expect(result).toMatchObject({ applied: true, written: 3 });
-      const found = await store.search.pages({ organizationId: org, query: 'run', limit: 10 });
+      const found = await searchPages(store, { organizationId: org, query: 'run', limit: 10 });
       expect(found.items.map((p) => p.pageId)).toEqual(['run', 'deploy']);
       expect(found.items[0]).toMatchObject({ rank: 1, resultType: 'page', title: 'Run' });
       const deploy = found.items[1]!;
@@ -89,15 +98,15 @@ function defineSearchSuite(name: string, open: () => Promise<Store>) {
       expect(deploy.sections[0]!.snippet).toContain('&amp;');
       expect(deploy.sections.map((s) => s.anchor)).not.toContain('logs');
       // Pagination keeps the global rank.
-      const first = await store.search.pages({ organizationId: org, spaceIds: [spaceId], query: 'run', limit: 1 });
+      const first = await searchPages(store, { organizationId: org, spaceIds: [spaceId], query: 'run', limit: 1 });
       expect(first.next).toBeDefined();
-      const second = await store.search.pages({ organizationId: org, spaceIds: [spaceId], query: 'run', limit: 1, page: first.next!.page });
+      const second = await searchPages(store, { organizationId: org, spaceIds: [spaceId], query: 'run', limit: 1, page: first.next!.page });
       expect(second.items.map((p) => [p.pageId, p.rank])).toEqual([['deploy', 2]]);
       expect(second.next).toBeUndefined();
-      await expect(store.search.pages({ organizationId: org, query: 'run', limit: 1, page: 'garbage' })).rejects.toMatchObject({ code: 'VALIDATION' });
+      await expect(searchPages(store, { organizationId: org, query: 'run', limit: 1, page: 'garbage' })).rejects.toMatchObject({ code: 'VALIDATION' });
       // Another organization never sees these pages.
-      expect((await store.search.pages({ organizationId: other, query: 'run', limit: 10 })).items).toEqual([]);
-      expect((await store.search.pages({ organizationId: other, spaceIds: [spaceId], query: 'run', limit: 10 })).items).toEqual([]);
+      expect((await searchPages(store, { organizationId: other, query: 'run', limit: 10 })).items).toEqual([]);
+      expect((await searchPages(store, { organizationId: other, spaceIds: [spaceId], query: 'run', limit: 10 })).items).toEqual([]);
     });
 
     it('finds Traditional Chinese words inside runs of ideographs', async () => {
@@ -106,7 +115,7 @@ function defineSearchSuite(name: string, open: () => Promise<Store>) {
         spaceId,
         organizationId: org,
         revisionId,
-        config: await store.search.configFor('zh-TW'),
+        config: await store.search.configFor(searchConfigName('zh-TW')),
         keep: [],
         upsert: [
           page('p', 0, '資料庫管理', [
@@ -115,12 +124,12 @@ function defineSearchSuite(name: string, open: () => Promise<Store>) {
           ]),
         ],
       });
-      const hit = await store.search.pages({ organizationId: org, spaceIds: [spaceId], query: '還原', limit: 10 });
+      const hit = await searchPages(store, { organizationId: org, spaceIds: [spaceId], query: '還原', limit: 10 });
       expect(hit.items.map((p) => p.pageId)).toEqual(['p']);
       expect(hit.items[0]!.sections[0]!.snippet).toContain('<mark>還原</mark>');
-      const heading = await store.search.pages({ organizationId: org, spaceIds: [spaceId], query: '邏輯備份', limit: 10 });
+      const heading = await searchPages(store, { organizationId: org, spaceIds: [spaceId], query: '邏輯備份', limit: 10 });
       expect(heading.items[0]!.sections.map((s) => s.anchor)).toEqual(['備份']);
-      expect((await store.search.pages({ organizationId: org, spaceIds: [spaceId], query: '還備', limit: 10 })).items).toEqual([]);
+      expect((await searchPages(store, { organizationId: org, spaceIds: [spaceId], query: '還備', limit: 10 })).items).toEqual([]);
     });
 
     it('keeps unchanged pages, removes missing ones, refuses a revision that is no longer primary, forgets deleted and purged spaces', async () => {
@@ -140,12 +149,12 @@ function defineSearchSuite(name: string, open: () => Promise<Store>) {
       const state = await store.search.state(spaceId);
       expect(state).toMatchObject({ revisionId: next, config: 'simple' });
       expect([...state!.keys.keys()]).toEqual(['b']);
-      expect((await store.search.pages({ organizationId: org, spaceIds: [spaceId], query: 'zebra', limit: 10 })).items).toEqual([]);
-      expect((await store.search.pages({ organizationId: org, spaceIds: [spaceId], query: 'yak', limit: 10 })).items.map((p) => p.pageId)).toEqual(['b']);
+      expect((await searchPages(store, { organizationId: org, spaceIds: [spaceId], query: 'zebra', limit: 10 })).items).toEqual([]);
+      expect((await searchPages(store, { organizationId: org, spaceIds: [spaceId], query: 'yak', limit: 10 })).items.map((p) => p.pageId)).toEqual(['b']);
       expect(await store.search.scanPages({ organizationId: org, spaceIds: [spaceId], query: 'ya', limit: 10 })).toEqual([{ spaceId, pageId: 'b' }]);
 
       const { deletionId } = await store.spaces.markDeleted(spaceId);
-      expect((await store.search.pages({ organizationId: org, query: 'yak', limit: 10 })).items).toEqual([]);
+      expect((await searchPages(store, { organizationId: org, query: 'yak', limit: 10 })).items).toEqual([]);
       await store.spaces.purge(spaceId, deletionId);
       const left = await rawSql(store).query(
         'SELECT 1 FROM search_sections WHERE space_id = $1 UNION ALL SELECT 1 FROM search_index_state WHERE space_id = $1',
@@ -155,8 +164,8 @@ function defineSearchSuite(name: string, open: () => Promise<Store>) {
     });
 
     it('refuses an empty or too long query', async () => {
-      await expect(store.search.pages({ organizationId: org, query: '  ', limit: 10 })).rejects.toMatchObject({ code: 'VALIDATION' });
-      await expect(store.search.pages({ organizationId: org, query: 'x'.repeat(513), limit: 10 })).rejects.toMatchObject({ code: 'VALIDATION' });
+      await expect(searchPages(store, { organizationId: org, query: '  ', limit: 10 })).rejects.toMatchObject({ code: 'VALIDATION' });
+      await expect(searchPages(store, { organizationId: org, query: 'x'.repeat(513), limit: 10 })).rejects.toMatchObject({ code: 'VALIDATION' });
     });
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { configToEnv } from '../../src/config/child-env.js';
 import { createEngine, engineNameFor } from '../../src/translate/engines/index.js';
 

@@ -1,6 +1,6 @@
 /** A space of the test store holding a corpus repository as its primary revision (imported in-process, not a test file). */
 import { exportRevision, importTree, readWorkingTree, type RevisionModel } from '../../src/format/index.js';
-import { loadRevisionModel, modelToRevisionInput } from '../../src/gitsync/revision-records.js';
+import { loadRevisionModel, modelToRevisionInput } from '../../src/revision/records.js';
 import type { Store } from '../../src/store/index.js';
 
 export async function importCorpusSpace(store: Store, organizationId: string, dir: string, title: string): Promise<{ spaceId: string; revisionId: string }> {

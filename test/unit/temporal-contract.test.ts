@@ -9,7 +9,7 @@ import {
   SEARCH_ATTRIBUTES,
 } from '../../src/temporal/contract/index.js';
 import { devServerArgs } from '../../src/temporal/dev-server.js';
-import { runOptions } from '../../src/temporal/run-options.js';
+import { runOptions } from '../../src/temporal/client/run-options.js';
 import { enqueueGitRequestSignal, gitProgressQuery, gitProgressSignal, gitQueueStateQuery } from '../../workflows/git-definitions.js';
 import { purgeDeletionQuery, restoreSpaceSignal } from '../../workflows/purge-definitions.js';
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/index.js';
-import { startContentImport, waitForContentImport } from '../../src/temporal/start.js';
+import { startContentImport, waitForContentImport } from '../../src/temporal/client/start.js';
 import { testLogger } from '../helpers/logger.js';
 import { startPostgres, postgresUnavailableReason, type TestPostgres } from '../helpers/postgres.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';

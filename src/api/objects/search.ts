@@ -1,4 +1,4 @@
-import type { SearchPageHit } from '../../store/index.js';
+import type { PageHit as SearchPageHit } from '../../search/query.js';
 import type { UrlBuilder } from './urls.js';
 
 const pagePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');

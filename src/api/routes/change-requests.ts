@@ -5,7 +5,7 @@ import { conflictError, contentOf, threeWayMerge } from '../../change-requests/m
 import type { ChangeRequestRecord, ChangeRequestStatus, RevisionRecord, SpaceRecord } from '../../store/index.js';
 import { requireAuth } from '../auth.js';
 import { workflowStarter, type ApiDeps } from '../deps.js';
-import { startSearchIndex } from '../../temporal/start.js';
+import { startSearchIndex } from '../../temporal/client/start.js';
 import { badRequest, conflict, notFound, unprocessable } from '../http-errors.js';
 import { ParseBudgetExceededError, ParseTaskFailedError } from '../../parse-pool/errors.js';
 import { ValidationError } from '../../errors.js';

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { GitDirection, GitQueueView, GitSyncRequest } from '../../temporal/contract/index.js';
-import { enqueueGitRequest, queryGitQueue } from '../../temporal/start.js';
+import { enqueueGitRequest, queryGitQueue } from '../../temporal/client/start.js';
 import { parseGitRequest, GitRequestError } from '../../gitsync/request.js';
 import { gitRequestId } from '../../gitsync/request-id.js';
 import { putGitCredentials } from '../../gitsync/credentials.js';

@@ -6,8 +6,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ImportRunRecord, ImportRunSource, ImportRunStatus, SpaceRecord } from '../../store/index.js';
-import { cancelContentImport, startContentImport, waitForContentImport } from '../../temporal/start.js';
-import { WorkflowRunError } from '../../temporal/workflow-run-error.js';
+import { cancelContentImport, startContentImport, waitForContentImport } from '../../temporal/client/start.js';
+import { WorkflowRunError } from '../../temporal/client/workflow-run-error.js';
 import { redact } from '../../redact.js';
 import { organizationNotFound, requireOrg } from '../auth.js';
 import { workflowStarter, type ApiDeps } from '../deps.js';

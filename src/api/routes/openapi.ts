@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { openApiContentObject, openApiRawContentObject, openApiSpecObject, openApiVersionObject } from '../../openapi/api-objects.js';
-import { SOURCE_BODY_LIMIT_BYTES, checkSlug, checkSource, checkVisibility } from '../../openapi/input.js';
-import { WorkflowServiceUnavailableError, startOpenApiProcessing, syncRefreshSchedule } from '../../openapi/start-processing.js';
+import { SOURCE_BODY_LIMIT_BYTES, checkSlug, checkSource, checkVisibility } from '../../store/index.js';
+import { WorkflowServiceUnavailableError, startOpenApiProcessing, syncRefreshSchedule } from '../../temporal/client/openapi-processing.js';
 import { redact } from '../../redact.js';
 import type { OpenApiSpecRecord, OpenApiVersionRecord } from '../../store/index.js';
-import { deleteRefreshSchedule } from '../../temporal/openapi-schedule.js';
+import { deleteRefreshSchedule } from '../../temporal/client/openapi-schedule.js';
 import { organizationNotFound, requireOrg } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
 import { badRequest, notFound } from '../http-errors.js';

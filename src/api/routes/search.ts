@@ -5,6 +5,7 @@ import type { ApiDeps } from '../deps.js';
 import { searchPageObject, searchSpaceObjects } from '../objects/search.js';
 import type { UrlBuilder } from '../objects/urls.js';
 import { listEnvelope, pageQuery } from '../pagination.js';
+import { searchPages } from '../../search/query.js';
 import { loadSpace } from './spaces.js';
 
 const searchQuery = {
@@ -14,7 +15,7 @@ const searchQuery = {
 } as const;
 
 /**
- * Full-text search from the index of each space's primary revision (`src/store/search.ts`): ranked pages with
+ * Full-text search from the index of each space's primary revision (`src/search/`): ranked pages with
  * their matching sections and highlighted snippets. Deleted spaces are never found; another organization's
  * space answers 404, and an organization's search sees only its own spaces.
  */
@@ -25,7 +26,7 @@ export function searchRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuild
     async (request) => {
       const space = await loadSpace(deps, request, request.params.spaceId);
       const q = pageQuery(request.query as Record<string, unknown>);
-      const found = await deps.store.search.pages({ organizationId: space.organizationId, spaceIds: [space.id], query: request.query.query, ...q });
+      const found = await searchPages(deps.store, { organizationId: space.organizationId, spaceIds: [space.id], query: request.query.query, ...q });
       return listEnvelope(
         found.items.map((hit) => searchPageObject(hit, urls)),
         found.next,
@@ -42,7 +43,7 @@ export function searchRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuild
       requireOrg(request, organizationId);
       if (!(await deps.store.orgs.get(organizationId))) throw organizationNotFound(organizationId);
       const q = pageQuery(request.query as Record<string, unknown>);
-      const found = await deps.store.search.pages({ organizationId, query: request.query.query, ...q });
+      const found = await searchPages(deps.store, { organizationId, query: request.query.query, ...q });
       const titles = new Map<string, string>();
       for (const spaceId of new Set(found.items.map((h) => h.spaceId))) titles.set(spaceId, (await deps.store.spaces.get(spaceId))?.title ?? '');
       // The items are spaces (each with its pages): the total is the spaces with a hit.
@@ -73,7 +74,7 @@ export function searchRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuild
       const wanted = request.body.siteSpaceIds ? new Set(request.body.siteSpaceIds) : null;
       const spaceIds = (await deps.store.sites.listSiteSpaces(site.id)).filter((ss) => !wanted || wanted.has(ss.id)).map((ss) => ss.spaceId);
       const q = pageQuery(request.query as Record<string, unknown>);
-      const found = spaceIds.length ? await deps.store.search.pages({ organizationId, spaceIds, query: request.body.query, ...q }) : { items: [], spaces: 0 };
+      const found = spaceIds.length ? await searchPages(deps.store, { organizationId, spaceIds, query: request.body.query, ...q }) : { items: [], spaces: 0 };
       const titles = new Map<string, string>();
       for (const spaceId of new Set(found.items.map((h) => h.spaceId))) titles.set(spaceId, (await deps.store.spaces.get(spaceId))?.title ?? '');
       return listEnvelope(searchSpaceObjects(found.items, titles, urls), 'next' in found ? found.next : undefined, found.spaces);

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SiteRecord, SiteSpaceRecord } from '../../store/index.js';
-import { requestSitePublish } from '../../temporal/start.js';
+import { requestSitePublish } from '../../temporal/client/start.js';
 import { organizationNotFound, requireOrg } from '../auth.js';
 import { workflowStarter, type ApiDeps } from '../deps.js';
 import { badRequest, notFound } from '../http-errors.js';

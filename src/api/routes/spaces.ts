@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { newId } from '../../revision/ids.js';
+import { newId } from '../../ids.js';
 import type { SpacePatch, SpaceRecord } from '../../store/index.js';
-import { createSpace } from '../../temporal/start.js';
-import { WorkflowRunError } from '../../temporal/workflow-run-error.js';
+import { createSpace } from '../../temporal/client/start.js';
+import { WorkflowRunError } from '../../temporal/client/workflow-run-error.js';
 import { organizationNotFound, requireAuth, requireOrg } from '../auth.js';
 import { workflowStarter, type ApiDeps } from '../deps.js';
 import { badRequest, conflict, notFound } from '../http-errors.js';

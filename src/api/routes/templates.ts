@@ -11,7 +11,7 @@ import { poolPageCodec } from '../../parse-pool/page-codec.js';
 import { contentRefReplacements, targetBase, type ContentRefs } from '../../templates/apply.js';
 import { findTemplate, listTemplates } from '../../templates/catalog.js';
 import { outlineMarkdown, previewSvg, templateOutline } from '../../templates/preview.js';
-import { applyTemplate } from '../../temporal/start.js';
+import { applyTemplate } from '../../temporal/client/start.js';
 import { requireOrg } from '../auth.js';
 import { workflowStarter, type ApiDeps } from '../deps.js';
 import { badRequest } from '../http-errors.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { redact } from '../../redact.js';
 import type { GlossaryOperation, JsonObject, TranslationRecord } from '../../store/index.js';
-import { requestTranslationRun } from '../../temporal/start.js';
+import { requestTranslationRun } from '../../temporal/client/start.js';
 import { isTranslationLanguage, TRANSLATION_LANGUAGES } from '../../translate/languages.js';
 import { organizationNotFound, requireOrg } from '../auth.js';
 import { workflowStarter, type ApiDeps } from '../deps.js';

@@ -1,9 +1,9 @@
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/config.js';
 import { warnUnknownVariables } from '../../config/unknown-variables.js';
 import { createLogger } from '../../log.js';
 import { buildServer } from '../../api/server.js';
 import { bootstrap } from '../../bootstrap.js';
-import { connectClient } from '../../temporal/client.js';
+import { connectClient } from '../../temporal/client/client.js';
 import { openConfiguredStore } from '../open-store.js';
 import { onShutdown } from '../shutdown.js';
 

@@ -1,5 +1,5 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/config.js';
 import { createLogger } from '../../log.js';
 import { startPgliteServer } from '../../store/pglite-server.js';
 import { dbServerFile, dbSocketDir, embeddedDataDir } from '../open-store.js';

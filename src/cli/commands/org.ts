@@ -1,4 +1,4 @@
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/config.js';
 import { createLogger } from '../../log.js';
 import { parseArgs, stringOption } from '../args.js';
 import { openConfiguredStore } from '../open-store.js';

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { bootstrap } from '../../bootstrap.js';
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/config.js';
 import { childEnv as buildChildEnv } from '../../config/child-env.js';
 import { warnUnknownVariables } from '../../config/unknown-variables.js';
 import { createLogger } from '../../log.js';

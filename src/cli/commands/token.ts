@@ -1,4 +1,4 @@
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/config.js';
 import { FolioError } from '../../errors.js';
 import { createLogger } from '../../log.js';
 import type { TokenRecord } from '../../store/index.js';

@@ -1,9 +1,9 @@
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/config.js';
 import { warnUnknownVariables } from '../../config/unknown-variables.js';
 import { createLogger } from '../../log.js';
-import { installRuntime } from '../../temporal/runtime.js';
-import { ensureSearchAttributes } from '../../temporal/search-attributes.js';
-import { createActivityWorker, createWorker } from '../../temporal/worker.js';
+import { installRuntime } from '../../temporal/worker/runtime.js';
+import { ensureSearchAttributes } from '../../temporal/client/search-attributes.js';
+import { createActivityWorker, createWorker } from '../../temporal/worker/worker.js';
 import { openConfiguredStore } from '../open-store.js';
 import { createSpecPool } from '../../openapi/spec-pool.js';
 import { ParsePool } from '../../parse-pool/pool.js';

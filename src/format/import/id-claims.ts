@@ -1,4 +1,4 @@
-import { newId } from '../../revision/ids.js';
+import { newId } from '../../ids.js';
 
 /** Ids given out during one import: an id is reused at most once, a taken or missing one is replaced by a new id. */
 export class IdClaims {

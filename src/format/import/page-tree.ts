@@ -3,7 +3,7 @@ import type { DocumentPage, GroupPage, LinkPage, PageModel, SourceEntry } from '
 import { basename, dirname, isExternalUrl, isMarkdownPath, isWithin, resolvePath, safeDecode, splitFragment } from '../paths.js';
 import type { TocEntry } from '../summary/types.js';
 import type { ImportContext } from './context.js';
-import { slugify } from '../../revision/slug.js';
+import { slugify } from '../slug.js';
 
 function humanize(name: string): string {
   const base = name.replace(/\.md$/i, '').replace(/[-_]+/g, ' ').trim();

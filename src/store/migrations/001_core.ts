@@ -1,4 +1,4 @@
-import type { Migration } from '../types.js';
+import type { Migration } from '../types/index.js';
 
 /** Organizations, tokens, spaces, revisions with their pages and files, content-addressed blobs, git sync state. */
 export const migration: Migration = {

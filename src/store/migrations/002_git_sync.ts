@@ -1,4 +1,4 @@
-import type { Migration } from '../types.js';
+import type { Migration } from '../types/index.js';
 
 /**
  * Git sync: the credential vault (basic-auth credentials of git URLs, AES-256-GCM encrypted, referenced by id

@@ -1,4 +1,4 @@
-import type { Migration } from '../types.js';
+import type { Migration } from '../types/index.js';
 
 /**
  * OpenAPI specifications and their versions. A version's content (every file of the bundled

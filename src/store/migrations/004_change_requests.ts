@@ -1,4 +1,4 @@
-import type { Migration } from '../types.js';
+import type { Migration } from '../types/index.js';
 
 /**
  * Change requests (store.changeRequests, src/store/change-requests.ts). Rows go with their space: the store's purge deletes the

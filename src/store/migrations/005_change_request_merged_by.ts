@@ -1,4 +1,4 @@
-import type { Migration } from '../types.js';
+import type { Migration } from '../types/index.js';
 
 /** Who merged a change request (the API token's id), for `ChangeRequest.mergedBy`; null on rows merged before. */
 export const migration: Migration = {

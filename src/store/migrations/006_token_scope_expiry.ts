@@ -1,4 +1,4 @@
-import type { Migration } from '../types.js';
+import type { Migration } from '../types/index.js';
 
 /**
  * API tokens get a scope (`read` can only read; `write`, the default of every existing token, can do anything

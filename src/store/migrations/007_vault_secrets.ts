@@ -1,4 +1,4 @@
-import type { Migration } from '../types.js';
+import type { Migration } from '../types/index.js';
 
 /**
  * The secret vault (src/vault/, `store.vault`) is not git's: its table `git_credentials` becomes `vault_secrets`.

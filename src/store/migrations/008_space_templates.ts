@@ -1,4 +1,4 @@
-import type { Migration } from '../types.js';
+import type { Migration } from '../types/index.js';
 
 /**
  * Organization templates: a space marked as a template (with how the template gallery presents it). The row goes

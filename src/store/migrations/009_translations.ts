@@ -1,4 +1,4 @@
-import type { Migration } from '../types.js';
+import type { Migration } from '../types/index.js';
 
 /**
  * Translations of spaces (`translations`), their runs (`translation_runs`, one row per run with its progress and

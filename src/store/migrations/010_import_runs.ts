@@ -1,4 +1,4 @@
-import type { Migration } from '../types.js';
+import type { Migration } from '../types/index.js';
 
 /**
  * Content import runs (`/v1/org/{org}/imports`, website import): one row per run, and the run's checkpoints, one row

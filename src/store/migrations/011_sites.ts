@@ -1,4 +1,4 @@
-import type { Migration } from '../types.js';
+import type { Migration } from '../types/index.js';
 
 /**
  * Docs sites: a site of an organization shows site spaces (a space at a path); share links open a

@@ -1,4 +1,4 @@
-import type { Migration } from '../types.js';
+import type { Migration } from '../types/index.js';
 
 /**
  * The full-text search index of each space's primary revision: one row per indexed page (title, path,

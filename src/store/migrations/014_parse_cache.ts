@@ -1,4 +1,4 @@
-import type { Migration } from '../types.js';
+import type { Migration } from '../types/index.js';
 
 /**
  * The parse cache (`store.parseCache`, src/parse-cache/): what the converter's page decoder made of a page's text,

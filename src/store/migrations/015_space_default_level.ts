@@ -1,4 +1,4 @@
-import type { Migration } from '../types.js';
+import type { Migration } from '../types/index.js';
 
 /**
  * A space's `defaultLevel` (the official `DefaultLevel`): `inherit` (the default), a member role, or NULL for

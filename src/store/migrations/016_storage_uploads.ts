@@ -1,4 +1,4 @@
-import type { Migration } from '../types.js';
+import type { Migration } from '../types/index.js';
 
 /**
  * Files uploaded through signed URLs (`POST /v1/orgs/{org}/storage/upload`, kind `import_file`): one row per

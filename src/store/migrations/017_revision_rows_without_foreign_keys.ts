@@ -1,4 +1,4 @@
-import type { Migration } from '../types.js';
+import type { Migration } from '../types/index.js';
 
 /**
  * The rows of a revision's pages and files without foreign keys. A revision is written once, in one transaction

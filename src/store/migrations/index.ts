@@ -1,4 +1,4 @@
-import type { Migration } from '../types.js';
+import type { Migration } from '../types/index.js';
 import { migration as core } from './001_core.js';
 import { migration as gitSync } from './002_git_sync.js';
 import { migration as openapi } from './003_openapi.js';

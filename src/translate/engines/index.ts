@@ -1,5 +1,5 @@
 /** The engine of an organization, built from the configuration (`FOLIO_TRANSLATION_ENGINE`, `FOLIO_TRANSLATION_ORG_ENGINES`). */
-import type { Config, TranslationEngineName } from '../../config.js';
+import type { Config, TranslationEngineName } from '../../config/config.js';
 import { fetchPolicyFromConfig } from '../../net/policy.js';
 import { ApertiumEngine } from './apertium.js';
 import { DeepLEngine } from './deepl.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headingAnchor, searchSections } from '../../src/format/index.js';
+import { headingAnchor, searchSections } from '../../src/search/sections.js';
 
 describe('searchable sections of a page', () => {
   it('splits at headings with GitBook anchors, keeps text of blocks and tables, leaves code out', () => {

@@ -1,9 +1,9 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { checkRefreshInterval } from './refresh-interval.js';
-import { HostAllowlist } from './net/allowlist.js';
-import { loadToolsConfig, type ToolsConfig } from './config/tools.js';
-import type { ConfigVariable } from './config/variables.js';
+import { checkRefreshInterval } from '../refresh-interval.js';
+import { HostAllowlist } from '../net/allowlist.js';
+import { loadToolsConfig, type ToolsConfig } from './tools.js';
+import type { ConfigVariable } from './variables.js';
 
 /**
  * Folio's configuration, read from the environment here and nowhere else (every variable is listed in

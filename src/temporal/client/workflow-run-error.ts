@@ -1,4 +1,4 @@
-import { FolioError } from '../errors.js';
+import { FolioError } from '../../errors.js';
 
 /**
  * A workflow Folio waited for failed with a typed failure: `code` is the failure's type (`NOT_FOUND`,

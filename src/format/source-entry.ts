@@ -1,6 +1,6 @@
 /**
  * What a pipeline reads a revision from: a tree of files by repository-relative path. A Git commit's tree
- * (src/git/tree.ts), a working directory (src/format/source-tree.ts) and any later source (a website crawl, a
+ * (src/git/tree.ts), a working directory (./source-tree.ts) and any later source (a website crawl, a
  * template) have this one shape; the converter (src/format) imports it.
  */
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { servedFileHeaders } from '../api/served-file-headers.js';
+import { servedFileHeaders } from './served-file-headers.js';
 import type { PublicationRecord, SiteRecord, Store } from '../store/index.js';
 
 const IMMUTABLE = /^_(files|static)\//;

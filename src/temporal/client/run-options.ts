@@ -1,4 +1,4 @@
-import { searchAttributes, type RunSubject } from './contract/index.js';
+import { searchAttributes, type RunSubject } from '../contract/index.js';
 
 /**
  * The search attributes and memo of a run Folio starts, written once: `SpaceId` or `OpenApiSpecId`,

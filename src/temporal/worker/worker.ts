@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import { createActivities, type ActivityDeps } from '../../activities/index.js';
-import { projectRoot } from '../project-root.js';
+import { createActivities, type ActivityDeps } from '../../../activities/index.js';
+import { projectRoot } from '../../project-root.js';
 
 export interface CreateWorkerOptions {
   deps: ActivityDeps;

@@ -6,8 +6,8 @@ import {
   type ScheduleDescription,
   type ScheduleOptionsStartWorkflowAction,
 } from '@temporalio/client';
-import { parseRefreshInterval } from '../refresh-interval.js';
-import { refreshScheduleId, refreshWorkflowId, workflowTypes, type RefreshOpenApiSpecInput, type RefreshOpenApiSpecWorkflow } from './contract/index.js';
+import { parseRefreshInterval } from '../../refresh-interval.js';
+import { refreshScheduleId, refreshWorkflowId, workflowTypes, type RefreshOpenApiSpecInput, type RefreshOpenApiSpecWorkflow } from '../contract/index.js';
 import { runOptions } from './run-options.js';
 
 /** Note left on a refresh schedule paused by Folio; only such a pause is lifted automatically by a success. */

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { projectRoot } from '../project-root.js';
+import { projectRoot } from '../../project-root.js';
 import { prebuiltBundlePath, workflowsPath } from './worker.js';
 
 export async function bundleWorkflows(outFile = prebuiltBundlePath()): Promise<{ file: string; bytes: number }> {

@@ -42,7 +42,7 @@ import {
   type ContentImportInput,
   type ContentImportResult,
   type ContentImportWorkflow,
-} from './contract/index.js';
+} from '../contract/index.js';
 import { runOptions } from './run-options.js';
 import { WorkflowRunError } from './workflow-run-error.js';
 

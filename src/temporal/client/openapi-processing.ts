@@ -1,10 +1,10 @@
-import { FolioError } from '../errors.js';
-import type { Config } from '../config.js';
-import type { TemporalClient } from '../temporal/client.js';
-import type { ProcessOpenApiSpecInput, RefreshOpenApiSpecInput } from '../temporal/contract/index.js';
-import { deleteRefreshSchedule, ensureRefreshSchedule } from '../temporal/openapi-schedule.js';
-import { startOpenApiProcessing as startProcessingWorkflow } from '../temporal/start.js';
-import type { OpenApiSpecRecord, OpenApiStore } from '../store/index.js';
+import { FolioError } from '../../errors.js';
+import type { Config } from '../../config/config.js';
+import type { TemporalClient } from './client.js';
+import type { ProcessOpenApiSpecInput, RefreshOpenApiSpecInput } from '../contract/index.js';
+import { deleteRefreshSchedule, ensureRefreshSchedule } from './openapi-schedule.js';
+import { startOpenApiProcessing as startProcessingWorkflow } from './start.js';
+import type { OpenApiSpecRecord, OpenApiStore } from '../../store/index.js';
 
 /**
  * The workflow service (Temporal) refused or did not answer a call that starts or schedules processing.

@@ -1,7 +1,7 @@
 import { Connection } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import type { temporal as protoTypes } from '@temporalio/proto';
-import { SEARCH_ATTRIBUTES } from './contract/search-attributes.js';
+import { SEARCH_ATTRIBUTES } from '../contract/search-attributes.js';
 
 const { temporal } = proto;
 

@@ -1,4 +1,6 @@
+/** The checks of an OpenAPI specification's stored fields (slug, visibility, source): the API and the store apply them. */
 import { ValidationError } from '../errors.js';
+import type { SpecSourceInput, SpecVisibility } from './types/index.js';
 
 /** Slug of a specification, as the platform API's `OpenAPISpecSlug`: letters and digits in words joined by single dashes, 1..100 characters. */
 export const SPEC_SLUG_PATTERN = /^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$/;
@@ -13,11 +15,7 @@ export const SOURCE_TEXT_MAX_BYTES = 20 * 1024 * 1024;
  */
 export const SOURCE_BODY_LIMIT_BYTES = 2 * SOURCE_TEXT_MAX_BYTES + 64 * 1024;
 
-export type SpecVisibility = 'private' | 'public';
 export const SPEC_VISIBILITIES: readonly SpecVisibility[] = ['private', 'public'];
-
-/** Where a specification comes from, as accepted by the API: `{ url }` or `{ text }`. */
-export type SpecSourceInput = { url: string } | { text: string };
 
 export function checkSlug(slug: unknown): string {
   if (typeof slug !== 'string' || slug.length < 1 || slug.length > SPEC_SLUG_MAX || !SPEC_SLUG_PATTERN.test(slug)) {

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { gitBlobOid, importTree, type FileModel, type PageModel, type RevisionModel } from '../format/index.js';
-import { buildRevision, type BlobSource, type FileNode, type PageNode } from '../revision/builder.js';
+import { buildRevision, type BlobSource, type FileNode, type PageNode } from './builder.js';
 import type { FileInput, FileRecord, JsonObject, PageInput, PageRecord, RevisionInput, Store } from '../store/index.js';
 
 const PAGE_COLUMNS = new Set(['id', 'kind', 'title', 'slug', 'path', 'children', 'markdown']);

@@ -5,7 +5,7 @@
  * tags without content are left out (GitBook's search indexes text, not code).
  */
 import type { Nodes, Root } from 'mdast';
-import { parsePageFile } from './parse.js';
+import { parsePageFile } from '../format/index.js';
 
 export interface SearchSection {
   /** Heading text; '' for the text before the first heading. */

@@ -1,5 +1,5 @@
 import { DefaultLogger, Runtime, type LogLevel, type LogEntry } from '@temporalio/worker';
-import type { Logger } from '../log.js';
+import type { Logger } from '../../log.js';
 
 let installed = false;
 

@@ -1,0 +1,131 @@
+import type { CountedPage, PageOptions } from './common.js';
+
+export type SiteVisibility = 'public' | 'unlisted' | 'share-link' | 'visitor-auth';
+
+export interface SiteRecord {
+  id: string;
+  organizationId: string;
+  title: string;
+  type: string;
+  visibility: SiteVisibility;
+  /** One URL path segment, unique on this server: the site is served at `/sites/<basename>/`. */
+  basename: string;
+  published: boolean;
+  defaultSiteSpaceId: string | null;
+  /** The publication served now (null before the first publish run ends). */
+  livePublicationId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface SiteCreateInput {
+  title: string;
+  type?: string;
+  visibility?: string;
+  basename?: string;
+  /** Spaces of the same organization to add as site spaces. */
+  spaces?: string[];
+}
+
+export interface SitePatch {
+  title?: string;
+  visibility?: string;
+  basename?: string;
+  published?: boolean;
+  defaultSiteSpaceId?: string;
+}
+
+export interface SiteSpaceRecord {
+  id: string;
+  siteId: string;
+  spaceId: string;
+  path: string;
+  createdAt: Date;
+}
+
+export interface ShareLinkRecord {
+  id: string;
+  siteId: string;
+  name: string;
+  /** The secret of the link (`?share=<key>`). */
+  key: string;
+  active: boolean;
+  createdAt: Date;
+}
+
+/** One site space as a publication froze it. */
+export interface PublishedSiteSpace {
+  siteSpaceId: string;
+  spaceId: string;
+  path: string;
+  revisionId: string | null;
+  title: string;
+  default: boolean;
+}
+
+export interface PublicationStructure {
+  siteSpaces: PublishedSiteSpace[];
+  /** `.gitbook.yaml` redirects: site-relative old path → site-relative page address. */
+  redirects?: Record<string, string>;
+}
+
+/** One output file of a publication: path → content-addressed blob, with the key of its inputs. */
+export interface PublicationFile {
+  path: string;
+  hash: string;
+  contentType: string;
+  inputKey: string;
+  /** What the rendering read beyond its key (file and spec hashes), checked before reuse. */
+  deps?: Record<string, string>;
+}
+
+export interface PublicationInput {
+  siteId: string;
+  /** Same key (per site) → same publication (a retried activity creates none). */
+  requestKey: string;
+  structure: PublicationStructure;
+  files: PublicationFile[];
+  rendered: number;
+  reused: number;
+}
+
+export interface PublicationRecord {
+  id: string;
+  siteId: string;
+  requestKey: string;
+  structure: PublicationStructure;
+  rendered: number;
+  reused: number;
+  createdAt: Date;
+}
+
+/** Sites, site spaces, share links and publications. Every site lookup of the API is scoped by organization. */
+export interface SiteStore {
+  /** NotFoundError for an unknown organization or space; ConflictError when the basename is taken. */
+  create(organizationId: string, input: SiteCreateInput): Promise<SiteRecord>;
+  get(organizationId: string, id: string): Promise<SiteRecord | null>;
+  /** The serving side: a site by its basename, whatever its organization. */
+  getByBasename(basename: string): Promise<SiteRecord | null>;
+  list(organizationId: string, options: PageOptions & { published?: boolean; spaceId?: string; title?: string }): Promise<CountedPage<SiteRecord>>;
+  update(organizationId: string, id: string, patch: SitePatch): Promise<SiteRecord>;
+  delete(organizationId: string, id: string): Promise<boolean>;
+  countSiteSpaces(siteId: string): Promise<number>;
+  /** Oldest first. */
+  listSiteSpaces(siteId: string): Promise<SiteSpaceRecord[]>;
+  addSiteSpace(organizationId: string, siteId: string, input: { spaceId: string; path?: string }): Promise<SiteSpaceRecord>;
+  updateSiteSpace(organizationId: string, siteId: string, siteSpaceId: string, patch: { path?: string; spaceId?: string }): Promise<SiteSpaceRecord>;
+  deleteSiteSpace(organizationId: string, siteId: string, siteSpaceId: string): Promise<boolean>;
+  listShareLinks(siteId: string, options: PageOptions): Promise<CountedPage<ShareLinkRecord>>;
+  createShareLink(siteId: string, name: string): Promise<ShareLinkRecord>;
+  updateShareLink(siteId: string, id: string, patch: { name?: string; active?: boolean }): Promise<ShareLinkRecord>;
+  deleteShareLink(siteId: string, id: string): Promise<boolean>;
+  shareLinkByKey(siteId: string, key: string): Promise<ShareLinkRecord | null>;
+  /** Stores a complete publication (files first, in one transaction); idempotent by `requestKey`. */
+  createPublication(input: PublicationInput): Promise<{ publication: PublicationRecord; created: boolean }>;
+  /** Switches the live pointer (one UPDATE) and drops publications older than the last `keep` (default 3). */
+  goLive(siteId: string, publicationId: string, options?: { keep?: number }): Promise<void>;
+  unpublish(organizationId: string, siteId: string): Promise<SiteRecord>;
+  publication(siteId: string, publicationId: string): Promise<PublicationRecord | null>;
+  publicationFiles(publicationId: string): Promise<PublicationFile[]>;
+  publicationFile(publicationId: string, path: string): Promise<{ hash: string; contentType: string } | null>;
+}
