@@ -14,7 +14,7 @@ import type { SourceEntry, SourceTree } from '../format/index.js';
 
 export const DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024;
 
-/** A file of a commit's tree: Folio's one source tree type (src/revision/source-tree.ts). */
+/** A file of a commit's tree: Folio's one source tree type (src/format/source-entry.ts). */
 export type SourceFile = SourceEntry;
 export type { SourceTree };
 

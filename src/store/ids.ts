@@ -1,6 +1,6 @@
 import { ValidationError } from '../errors.js';
 
-/** Folio's one id scheme (src/revision/ids.ts). */
+/** Folio's one id scheme (src/ids.ts). */
 export { newId } from '../ids.js';
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;

@@ -230,7 +230,7 @@ describe('change requests', () => {
 
   it('new pages get the one slug rule: non-ASCII titles keep their letters, a title a sibling has gets -2, a taken explicit slug is a 400', async () => {
     const spaceId = await newSpace();
-    // Spaces, pages and change requests have ids of the one scheme (src/revision/ids.ts): 20 base62 characters.
+    // Spaces, pages and change requests have ids of the one scheme (src/ids.ts): 20 base62 characters.
     expect(spaceId).toMatch(/^[0-9A-Za-z]{20}$/);
     const cr = await newCr(spaceId);
     expect(cr).toMatch(/^[0-9A-Za-z]{20}$/);
