@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOption
 import { installAuth } from './auth.js';
 import type { ApiDeps } from './deps.js';
 import { installErrorHandler } from './error-handler.js';
+import { requestSchema, schemaErrorFormatter } from './schema.js';
 import { listeningBase, urlBuilder } from './objects/urls.js';
 import { frameworkErrors, installRequestTextGuard } from './request-text.js';
 import { healthRoutes } from './routes/health.js';
@@ -38,6 +39,11 @@ export async function buildServer(given: ApiDeps, options: { onRoute?: (route: R
     bodyLimit: 10 * 1024 * 1024,
     frameworkErrors,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
+    schemaErrorFormatter,
+  });
+  // One schema per route, declared with the route; every object of it closed here, for every route.
+  app.addHook('onRoute', (route) => {
+    if (route.schema) route.schema = requestSchema(route.schema);
   });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   if (ownPool) app.addHook('onClose', async () => ownPool.close());

@@ -18,6 +18,10 @@ const commands: Record<string, Command> = {
   org: { summary: 'org create <id> --title <title> | org list', load: () => import('./commands/org.js') },
   token: { summary: 'token create|list|revoke --org <id>: API tokens (create prints one once)', load: () => import('./commands/token.js') },
   site: { summary: 'site export <basename> --out <dir>: write a published site to a directory (any static host)', load: () => import('./commands/site.js') },
+  'api-reference': {
+    summary: "api-reference: print the API reference (docs/api-reference.md) from the routes' schemas",
+    load: () => import('./commands/api-reference.js'),
+  },
   // Converter commands (format helper): check, roundtrip.
   check: {
     summary: 'check <dir> [--root <projectDirectory>]: import a Git Sync tree and report pages, files, warnings',

@@ -110,7 +110,11 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
 
   app.get<{ Params: { spaceId: string }; Querystring: { status?: ChangeRequestStatus } }>(
     '/v1/spaces/:spaceId/change-requests',
-    { schema: { querystring: { type: 'object', properties: { status: { type: 'string', enum: [...STATUSES] } } } } },
+    {
+      schema: {
+        querystring: { type: 'object', properties: { status: { type: 'string', enum: [...STATUSES] }, limit: { type: 'string' }, page: { type: 'string' } } },
+      },
+    },
     async (request) => {
       const q = pageQuery(request.query as Record<string, unknown>);
       const space = await loadSpace(deps, request, request.params.spaceId);
@@ -203,60 +207,70 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
     return data as JsonObject;
   };
 
-  app.post('/v1/spaces/:spaceId/change-requests/:changeRequestId/merge', async (request) => {
-    const auth = requireAuth(request);
-    const { space, cr } = await load(request);
-    assertSpaceEditable(space);
-    open(cr);
-    if (cr.status === 'archived') throw badRequest(`change request ${cr.number} is archived; reopen it (status "open") before merging`);
-    const primary = space.revisionId!;
-    // Not behind: the merge result is the change request's content. Behind: three-way, per page.
-    const merged =
-      primary === cr.revisionInitial ? await contentOf(deps.store, cr.revisionId) : await threeWayMerge(deps.store, cr.revisionInitial, primary, cr.revisionId);
-    if (merged.conflicts.length > 0) throw conflictError(merged.conflicts);
-    const { pages, files } = merged;
-    const carried = await revisionData(primary, cr.revisionId);
-    const { id } = await deps.store.revisions.create({
-      spaceId: space.id,
-      parents: [primary, cr.revisionId],
-      type: 'merge',
-      data: { ...carried, changeRequestId: cr.id },
-      pages,
-      files,
-      idempotencyKey: `merge/${cr.id}/${cr.revisionId}/${primary}`,
-    });
-    try {
-      await deps.store.spaces.setPrimaryRevision(space.id, id, { expected: primary });
-    } catch (err) {
-      if ((err as { code?: string }).code === 'CONFLICT') throw conflict('the primary content changed during the merge; retry');
-      throw err;
-    }
-    await crs.markMerged(cr.id, id, auth.tokenId);
-    // The merge stands either way; a search index left behind catches up with the next change of the space.
-    await startSearchIndex(workflowStarter(deps), { spaceId: space.id, organizationId: space.organizationId, revisionId: id }).catch((err: unknown) =>
-      request.log.warn({ err, spaceId: space.id, revisionId: id }, 'could not start the search indexing of the merged revision'),
-    );
-    return { revision: id, result: 'merge' };
-  });
+  app.post(
+    '/v1/spaces/:spaceId/change-requests/:changeRequestId/merge',
+    { schema: { body: { type: ['object', 'null'], properties: {} } } },
+    async (request) => {
+      const auth = requireAuth(request);
+      const { space, cr } = await load(request);
+      assertSpaceEditable(space);
+      open(cr);
+      if (cr.status === 'archived') throw badRequest(`change request ${cr.number} is archived; reopen it (status "open") before merging`);
+      const primary = space.revisionId!;
+      // Not behind: the merge result is the change request's content. Behind: three-way, per page.
+      const merged =
+        primary === cr.revisionInitial
+          ? await contentOf(deps.store, cr.revisionId)
+          : await threeWayMerge(deps.store, cr.revisionInitial, primary, cr.revisionId);
+      if (merged.conflicts.length > 0) throw conflictError(merged.conflicts);
+      const { pages, files } = merged;
+      const carried = await revisionData(primary, cr.revisionId);
+      const { id } = await deps.store.revisions.create({
+        spaceId: space.id,
+        parents: [primary, cr.revisionId],
+        type: 'merge',
+        data: { ...carried, changeRequestId: cr.id },
+        pages,
+        files,
+        idempotencyKey: `merge/${cr.id}/${cr.revisionId}/${primary}`,
+      });
+      try {
+        await deps.store.spaces.setPrimaryRevision(space.id, id, { expected: primary });
+      } catch (err) {
+        if ((err as { code?: string }).code === 'CONFLICT') throw conflict('the primary content changed during the merge; retry');
+        throw err;
+      }
+      await crs.markMerged(cr.id, id, auth.tokenId);
+      // The merge stands either way; a search index left behind catches up with the next change of the space.
+      await startSearchIndex(workflowStarter(deps), { spaceId: space.id, organizationId: space.organizationId, revisionId: id }).catch((err: unknown) =>
+        request.log.warn({ err, spaceId: space.id, revisionId: id }, 'could not start the search indexing of the merged revision'),
+      );
+      return { revision: id, result: 'merge' };
+    },
+  );
 
-  app.post('/v1/spaces/:spaceId/change-requests/:changeRequestId/update', async (request) => {
-    const { space, cr } = await load(request);
-    open(cr);
-    const primary = space.revisionId!;
-    if (primary === cr.revisionInitial) return { revision: cr.revisionId, result: 'update' };
-    const merged = await threeWayMerge(deps.store, cr.revisionInitial, primary, cr.revisionId);
-    if (merged.conflicts.length > 0) throw conflictError(merged.conflicts);
-    const { id } = await deps.store.revisions.create({
-      spaceId: space.id,
-      parents: [cr.revisionId, primary],
-      type: 'update',
-      data: await revisionData(primary, cr.revisionId),
-      pages: merged.pages,
-      files: merged.files,
-    });
-    await crs.setRevision(cr.id, id, cr.revisionId, { revisionInitial: primary });
-    return { revision: id, result: 'update' };
-  });
+  app.post(
+    '/v1/spaces/:spaceId/change-requests/:changeRequestId/update',
+    { schema: { body: { type: ['object', 'null'], properties: {} } } },
+    async (request) => {
+      const { space, cr } = await load(request);
+      open(cr);
+      const primary = space.revisionId!;
+      if (primary === cr.revisionInitial) return { revision: cr.revisionId, result: 'update' };
+      const merged = await threeWayMerge(deps.store, cr.revisionInitial, primary, cr.revisionId);
+      if (merged.conflicts.length > 0) throw conflictError(merged.conflicts);
+      const { id } = await deps.store.revisions.create({
+        spaceId: space.id,
+        parents: [cr.revisionId, primary],
+        type: 'update',
+        data: await revisionData(primary, cr.revisionId),
+        pages: merged.pages,
+        files: merged.files,
+      });
+      await crs.setRevision(cr.id, id, cr.revisionId, { revisionInitial: primary });
+      return { revision: id, result: 'update' };
+    },
+  );
 
   registerContentReads(app, deps, urls, '/v1/spaces/:spaceId/change-requests/:changeRequestId/content', async (request) => {
     const { space, cr } = await load(request);

@@ -20,6 +20,22 @@ import { loadSpace } from './spaces.js';
 import { openVault } from '../../vault/index.js';
 import { GitQueueViews } from '../git-queue-views.js';
 
+/** The official `ImportGitRepository` / `ExportToGitRepository` members (their values are checked by parseGitRequest). */
+const gitMembers = {
+  url: { type: 'string' },
+  ref: { type: 'string' },
+  repoCacheID: { type: 'string' },
+  repoTreeURL: { type: 'string' },
+  repoCommitURL: { type: 'string' },
+  repoProjectDirectory: { type: 'string' },
+  timestamp: { type: 'string' },
+  force: { type: 'boolean' },
+  standalone: { type: 'boolean' },
+  gitInfo: { type: ['object', 'null'], properties: { provider: { type: 'string', enum: ['github', 'gitlab'] }, url: { type: 'string' } } },
+} as const;
+const importBody = { body: { type: 'object', required: ['url', 'ref'], properties: gitMembers } };
+const exportBody = { body: { type: 'object', required: ['url', 'ref', 'commitMessage'], properties: { ...gitMembers, commitMessage: { type: 'string' } } } };
+
 export function gitRoutes(app: FastifyInstance, deps: ApiDeps): void {
   const vault = () => openVault(deps.store, { dataDir: deps.config.dataDir, secret: deps.config.vaultKey });
   const queueViews = new GitQueueViews();
@@ -71,8 +87,8 @@ export function gitRoutes(app: FastifyInstance, deps: ApiDeps): void {
       return reply.status(204).send();
     };
 
-  app.post<{ Params: { spaceId: string } }>('/v1/spaces/:spaceId/git/import', enqueue('import'));
-  app.post<{ Params: { spaceId: string } }>('/v1/spaces/:spaceId/git/export', enqueue('export'));
+  app.post<{ Params: { spaceId: string } }>('/v1/spaces/:spaceId/git/import', { schema: importBody }, enqueue('import'));
+  app.post<{ Params: { spaceId: string } }>('/v1/spaces/:spaceId/git/export', { schema: exportBody }, enqueue('export'));
 
   app.get<{ Params: { spaceId: string } }>('/v1/spaces/:spaceId/git/info', async (request) => {
     const space = await loadSpace(deps, request, request.params.spaceId);

@@ -67,6 +67,34 @@ function checkSourceShape(value: unknown): ImportRunSource {
   throw badRequest('source.type must be "website" or "file"');
 }
 
+/** The official `ContentImportRun` request: `source` is `{ type: "website", url }` or `{ type: "file", files }` (checkSourceShape). */
+const createRun = {
+  body: {
+    type: 'object',
+    required: ['source', 'target'],
+    properties: {
+      source: {
+        type: 'object',
+        required: ['type'],
+        properties: { type: { type: 'string', enum: ['website', 'file'] }, url: { type: 'string' }, files: { type: 'array', items: { type: 'string' } } },
+      },
+      target: {
+        type: 'object',
+        required: ['space'],
+        properties: { space: { type: 'string' }, changeRequest: { type: ['string', 'null'] }, page: { type: ['string', 'null'] } },
+      },
+      /** The official spec's listing of the run under a site that does not hold the space yet; Folio lists runs by organization. */
+      site: { type: 'string' },
+      /** The official spec's AI enhancement; Folio imports the content as it is. */
+      enhance: { type: 'boolean' },
+    },
+  },
+};
+const cancelRun = { body: { type: ['object', 'null'], properties: {} } };
+const spaceImport = {
+  body: { type: 'object', required: ['source', 'url'], properties: { source: { type: 'string', enum: ['website'] }, url: { type: 'string' } } },
+};
+
 export function importRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
   const { store } = deps;
 
@@ -148,7 +176,7 @@ export function importRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuild
     }
   }
 
-  app.post<{ Params: OrgParams }>('/v1/org/:organizationId/imports', async (request, reply) => {
+  app.post<{ Params: OrgParams }>('/v1/org/:organizationId/imports', { schema: createRun }, async (request, reply) => {
     const { organizationId } = request.params;
     const auth = requireOrg(request, organizationId);
     await checkOrg(request, organizationId);
@@ -186,7 +214,7 @@ export function importRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuild
 
   // Cancel: the workflow stops its activities (heartbeats carry the cancel) and records `cancelled`; the answer
   // waits a few seconds for that, so it usually shows the final status.
-  app.post<{ Params: RunParams }>('/v1/org/:organizationId/imports/:importRunId/cancel', async (request) => {
+  app.post<{ Params: RunParams }>('/v1/org/:organizationId/imports/:importRunId/cancel', { schema: cancelRun }, async (request) => {
     const run = await loadRun(request, request.params);
     if (run.status !== 'pending' && run.status !== 'in-progress')
       throw badRequest(`import run ${run.id} is ${run.status}: only a pending or running import can be cancelled`);
@@ -201,7 +229,7 @@ export function importRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuild
   });
 
   // The seed's shape: a website into the space's primary content, answered when the run is over.
-  app.post<{ Params: { spaceId: string } }>('/v1/spaces/:spaceId/content/import', async (request, reply) => {
+  app.post<{ Params: { spaceId: string } }>('/v1/spaces/:spaceId/content/import', { schema: spaceImport }, async (request, reply) => {
     const space = await loadSpace(deps, request, request.params.spaceId);
     const b = objectBody(request);
     if (b.source !== 'website') throw badRequest('source must be "website"');

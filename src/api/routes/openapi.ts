@@ -11,6 +11,12 @@ import { badRequest, notFound } from '../http-errors.js';
 import type { UrlBuilder } from '../objects/urls.js';
 import { listEnvelope, pageQuery } from '../pagination.js';
 
+/** `source` of a spec: exactly one of `url` and `text` (checked by checkSource, which names the problem). */
+const source = { type: 'object', properties: { url: { type: 'string' }, text: { type: 'string' } } } as const;
+const createSpec = { body: { type: 'object', required: ['slug', 'source'], properties: { slug: { type: 'string' }, source } } };
+const putSpec = { body: { type: 'object', required: ['source'], properties: { source } } };
+const patchSpec = { body: { type: 'object', required: ['visibility'], properties: { visibility: { type: 'string', enum: ['private', 'public'] } } } };
+
 type SpecParams = { organizationId: string; specSlug: string };
 type VersionParams = SpecParams & { versionId: string };
 
@@ -85,37 +91,45 @@ export function openApiRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuil
     );
   });
 
-  app.post<{ Params: { organizationId: string } }>('/v1/orgs/:organizationId/openapi', { bodyLimit: SOURCE_BODY_LIMIT_BYTES }, async (request, reply) => {
-    const { organizationId } = request.params;
-    await checkOrg(request, organizationId);
-    const b = body(request);
-    const slug = checkSlug(b.slug);
-    const source = checkSource(b.source);
-    const created = await repo.create(organizationId, { slug, source });
-    return processAndReply(reply, created, 'create', 201);
-  });
+  app.post<{ Params: { organizationId: string } }>(
+    '/v1/orgs/:organizationId/openapi',
+    { bodyLimit: SOURCE_BODY_LIMIT_BYTES, schema: createSpec },
+    async (request, reply) => {
+      const { organizationId } = request.params;
+      await checkOrg(request, organizationId);
+      const b = body(request);
+      const slug = checkSlug(b.slug);
+      const source = checkSource(b.source);
+      const created = await repo.create(organizationId, { slug, source });
+      return processAndReply(reply, created, 'create', 201);
+    },
+  );
 
   app.get<{ Params: SpecParams }>('/v1/orgs/:organizationId/openapi/:specSlug', async (request) => {
     return openApiSpecObject(await loadSpec(request, request.params), urls);
   });
 
   // Create or update; the same source processes the spec again now.
-  app.put<{ Params: SpecParams }>('/v1/orgs/:organizationId/openapi/:specSlug', { bodyLimit: SOURCE_BODY_LIMIT_BYTES }, async (request, reply) => {
-    const { organizationId, specSlug } = request.params;
-    await checkOrg(request, organizationId);
-    const source = checkSource(body(request).source);
-    let spec = await repo.getBySlug(organizationId, specSlug);
-    let status = 200;
-    if (!spec) {
-      spec = await repo.create(organizationId, { slug: checkSlug(specSlug), source });
-      status = 201;
-    } else {
-      spec = (await repo.setSource(spec.id, source)).spec;
-    }
-    return processAndReply(reply, spec, status === 201 ? 'create' : 'update', status);
-  });
+  app.put<{ Params: SpecParams }>(
+    '/v1/orgs/:organizationId/openapi/:specSlug',
+    { bodyLimit: SOURCE_BODY_LIMIT_BYTES, schema: putSpec },
+    async (request, reply) => {
+      const { organizationId, specSlug } = request.params;
+      await checkOrg(request, organizationId);
+      const source = checkSource(body(request).source);
+      let spec = await repo.getBySlug(organizationId, specSlug);
+      let status = 200;
+      if (!spec) {
+        spec = await repo.create(organizationId, { slug: checkSlug(specSlug), source });
+        status = 201;
+      } else {
+        spec = (await repo.setSource(spec.id, source)).spec;
+      }
+      return processAndReply(reply, spec, status === 201 ? 'create' : 'update', status);
+    },
+  );
 
-  app.patch<{ Params: SpecParams }>('/v1/orgs/:organizationId/openapi/:specSlug', async (request) => {
+  app.patch<{ Params: SpecParams }>('/v1/orgs/:organizationId/openapi/:specSlug', { schema: patchSpec }, async (request) => {
     const spec = await loadSpec(request, request.params);
     const visibility = checkVisibility(body(request).visibility);
     return openApiSpecObject(await repo.setVisibility(spec.id, visibility), urls);

@@ -38,6 +38,25 @@ function bool(query: Record<string, unknown>, key: string): boolean | undefined 
  * Docs sites of an organization (`/v1/orgs/{org}/sites…`): sites, their site spaces, share links, publishing
  * (a `site/<id>/publish` workflow) and the published site profile. Another organization's site answers 404.
  */
+const noBody = { body: { type: ['object', 'null'], properties: {} } };
+/** The members of the official site bodies that Folio keeps; any other (adaptive content, proxy, …) is a 400 naming it. */
+const createSite = {
+  body: {
+    type: ['object', 'null'],
+    properties: { title: { type: 'string' }, type: { type: 'string' }, visibility: { type: 'string' }, spaces: { type: 'array', items: { type: 'string' } } },
+  },
+};
+const patchSite = {
+  body: {
+    type: 'object',
+    properties: { title: { type: 'string' }, visibility: { type: 'string' }, basename: { type: 'string' }, defaultSiteSpace: { type: 'string' } },
+  },
+};
+const addSiteSpace = { body: { type: 'object', required: ['spaceId'], properties: { spaceId: { type: 'string' }, path: { type: 'string' } } } };
+const patchSiteSpace = { body: { type: 'object', properties: { path: { type: 'string' }, spaceId: { type: 'string' } } } };
+const createShareLink = { body: { type: ['object', 'null'], properties: { name: { type: 'string' } } } };
+const patchShareLink = { body: { type: 'object', properties: { active: { type: 'boolean' }, name: { type: 'string' } } } };
+
 export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
   const sites = deps.store.sites;
 
@@ -80,7 +99,7 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
     return listEnvelope(await Promise.all(result.items.map(siteBody)), result.next, result.total);
   });
 
-  app.post<{ Params: { organizationId: string } }>('/v1/orgs/:organizationId/sites', async (request, reply) => {
+  app.post<{ Params: { organizationId: string } }>('/v1/orgs/:organizationId/sites', { schema: createSite }, async (request, reply) => {
     await checkOrg(request, request.params.organizationId);
     const b = body(request);
     const spaces = b.spaces;
@@ -97,7 +116,7 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
 
   app.get<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId', async (request) => siteBody(await loadSite(request, request.params)));
 
-  app.patch<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId', async (request) => {
+  app.patch<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId', { schema: patchSite }, async (request) => {
     const site = await loadSite(request, request.params);
     const b = body(request);
     const defaultSiteSpace = optionalString(b, 'defaultSiteSpace');
@@ -117,14 +136,14 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
     return reply.status(deleted ? 205 : 204).send();
   });
 
-  app.post<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId/publish', async (request, reply: FastifyReply) => {
+  app.post<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId/publish', { schema: noBody }, async (request, reply: FastifyReply) => {
     const site = await loadSite(request, request.params);
     const updated = await sites.update(site.organizationId, site.id, { published: true });
     await requestSitePublish(workflowStarter(deps), { organizationId: site.organizationId, siteId: site.id });
     return reply.status(200).send(await siteBody(updated));
   });
 
-  app.post<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId/unpublish', async (request) => {
+  app.post<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId/unpublish', { schema: noBody }, async (request) => {
     const site = await loadSite(request, request.params);
     return siteBody(await sites.unpublish(site.organizationId, site.id));
   });
@@ -161,7 +180,7 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
     return paginateArray('site-spaces', await siteSpaceBodies(site, all), pageQuery(q));
   });
 
-  app.post<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId/site-spaces', async (request, reply) => {
+  app.post<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId/site-spaces', { schema: addSiteSpace }, async (request, reply) => {
     const site = await loadSite(request, request.params);
     const b = body(request);
     const spaceId = b.spaceId;
@@ -173,7 +192,7 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
   });
 
   type SiteSpaceParams = SiteParams & { siteSpaceId: string };
-  app.patch<{ Params: SiteSpaceParams }>('/v1/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId', async (request) => {
+  app.patch<{ Params: SiteSpaceParams }>('/v1/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId', { schema: patchSiteSpace }, async (request) => {
     const site = await loadSite(request, request.params);
     const b = body(request);
     const path = optionalString(b, 'path');
@@ -202,14 +221,14 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
     );
   });
 
-  app.post<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId/share-links', async (request, reply) => {
+  app.post<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId/share-links', { schema: createShareLink }, async (request, reply) => {
     const site = await loadSite(request, request.params);
     const name = optionalString(body(request), 'name');
     if (name === undefined) throw badRequest('name is required');
     return reply.status(201).send(shareLinkObject(site, await sites.createShareLink(site.id, name), urls));
   });
 
-  app.patch<{ Params: ShareParams }>('/v1/orgs/:organizationId/sites/:siteId/share-links/:shareLinkId', async (request) => {
+  app.patch<{ Params: ShareParams }>('/v1/orgs/:organizationId/sites/:siteId/share-links/:shareLinkId', { schema: patchShareLink }, async (request) => {
     const site = await loadSite(request, request.params);
     const b = body(request);
     if (b.active !== undefined && typeof b.active !== 'boolean') throw badRequest('active must be a boolean');

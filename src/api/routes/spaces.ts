@@ -154,17 +154,21 @@ export function spaceRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilde
   });
 
   /** Undoes a deletion within the purge window; 404 once the space was purged. */
-  app.post<{ Params: { spaceId: string } }>('/v1/spaces/:spaceId/restore', async (request) => {
-    const space = await loadSpace(deps, request, request.params.spaceId, { includeDeleted: true });
-    if (!space.deletedAt || !space.deletionId) return spaceBody(deps.store, space, urls);
-    let restored: SpaceRecord;
-    try {
-      restored = await deps.store.spaces.restore(space.id, space.deletionId);
-    } catch (err) {
-      if ((err as { code?: string }).code === 'NOT_FOUND') throw notFound(`space not found: ${space.id}`);
-      throw err;
-    }
-    await signalRestore(deps, space.id, space.deletionId);
-    return spaceBody(deps.store, restored, urls);
-  });
+  app.post<{ Params: { spaceId: string } }>(
+    '/v1/spaces/:spaceId/restore',
+    { schema: { body: { type: ['object', 'null'], properties: {} } } },
+    async (request) => {
+      const space = await loadSpace(deps, request, request.params.spaceId, { includeDeleted: true });
+      if (!space.deletedAt || !space.deletionId) return spaceBody(deps.store, space, urls);
+      let restored: SpaceRecord;
+      try {
+        restored = await deps.store.spaces.restore(space.id, space.deletionId);
+      } catch (err) {
+        if ((err as { code?: string }).code === 'NOT_FOUND') throw notFound(`space not found: ${space.id}`);
+        throw err;
+      }
+      await signalRestore(deps, space.id, space.deletionId);
+      return spaceBody(deps.store, restored, urls);
+    },
+  );
 }

@@ -23,11 +23,27 @@ function tokenHash(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+/** The official `POST /orgs/{organizationId}/storage/upload` body (values checked below, with the limits' own codes). */
+const uploadBody = {
+  body: {
+    type: 'object',
+    required: ['kind', 'file'],
+    properties: {
+      kind: { type: 'string' },
+      file: {
+        type: 'object',
+        required: ['name', 'type', 'size'],
+        properties: { name: { type: 'string' }, type: { type: 'string' }, size: { type: 'number' } },
+      },
+    },
+  },
+};
+
 export function storageRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
   const { store } = deps;
   const root = () => urls.api('/').replace(/\/v1\/$/, '');
 
-  app.post<{ Params: { organizationId: string } }>('/v1/orgs/:organizationId/storage/upload', async (request, reply) => {
+  app.post<{ Params: { organizationId: string } }>('/v1/orgs/:organizationId/storage/upload', { schema: uploadBody }, async (request, reply) => {
     const { organizationId } = request.params;
     const auth = requireOrg(request, organizationId);
     if (!(await store.orgs.get(organizationId))) throw organizationNotFound(organizationId);

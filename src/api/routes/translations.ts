@@ -15,6 +15,39 @@ type TranslationParams = OrgParams & { translationId: string };
 type EntryParams = OrgParams & { glossaryEntryId: string };
 
 const MAX_OPERATIONS = 1000;
+
+/** A JSON document (`{ object: "document", data, nodes }`): its nodes are checked by `instructions()`. */
+const instructionsSchema = { type: ['object', 'null'] } as const;
+const createTranslation = {
+  body: {
+    type: 'object',
+    required: ['language', 'source'],
+    properties: {
+      language: { type: 'string' },
+      source: { type: 'object', required: ['space', 'language'], properties: { space: { type: 'string' }, language: { type: 'string' } } },
+      instructions: instructionsSchema,
+    },
+  },
+};
+const putTranslation = { body: { type: 'object', properties: { instructions: instructionsSchema } } };
+const noBody = { body: { type: ['object', 'null'], properties: {} } };
+const glossaryTerms = { type: 'object', additionalProperties: { type: 'string' } } as const;
+const putGlossary = {
+  body: {
+    type: 'object',
+    required: ['operations'],
+    properties: {
+      operations: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['type'],
+          properties: { type: { type: 'string', enum: ['insert', 'update', 'delete'] }, id: { type: 'string' }, translations: glossaryTerms },
+        },
+      },
+    },
+  },
+};
 const MAX_INSTRUCTIONS_BYTES = 256 * 1024;
 
 function body(request: FastifyRequest): Record<string, unknown> {
@@ -106,7 +139,7 @@ export function translationRoutes(app: FastifyInstance, deps: ApiDeps, urls: Url
     return listEnvelope(items, result.next, result.total);
   });
 
-  app.post<{ Params: OrgParams }>('/v1/orgs/:organizationId/translations', async (request, reply) => {
+  app.post<{ Params: OrgParams }>('/v1/orgs/:organizationId/translations', { schema: createTranslation }, async (request, reply) => {
     const { organizationId } = request.params;
     const canEdit = await checkOrg(request, organizationId);
     const b = body(request);
@@ -133,7 +166,7 @@ export function translationRoutes(app: FastifyInstance, deps: ApiDeps, urls: Url
     return object(t, canEdit);
   });
 
-  app.put<{ Params: TranslationParams }>('/v1/orgs/:organizationId/translations/:translationId', async (request) => {
+  app.put<{ Params: TranslationParams }>('/v1/orgs/:organizationId/translations/:translationId', { schema: putTranslation }, async (request) => {
     const { t, canEdit } = await load(request, request.params);
     const b = body(request);
     if (!('instructions' in b)) throw badRequest('instructions is required');
@@ -146,7 +179,7 @@ export function translationRoutes(app: FastifyInstance, deps: ApiDeps, urls: Url
     return reply.status(deleted ? 205 : 204).send();
   });
 
-  app.post<{ Params: TranslationParams }>('/v1/orgs/:organizationId/translations/:translationId/run', async (request, reply) => {
+  app.post<{ Params: TranslationParams }>('/v1/orgs/:organizationId/translations/:translationId/run', { schema: noBody }, async (request, reply) => {
     const { t } = await load(request, request.params);
     const requested = await repo.requestRun(t.organizationId, t.id);
     try {
@@ -196,7 +229,7 @@ export function translationRoutes(app: FastifyInstance, deps: ApiDeps, urls: Url
     );
   });
 
-  app.put<{ Params: OrgParams }>('/v1/orgs/:organizationId/translations-glossary', async (request, reply) => {
+  app.put<{ Params: OrgParams }>('/v1/orgs/:organizationId/translations-glossary', { schema: putGlossary }, async (request, reply) => {
     await checkOrg(request, request.params.organizationId);
     const b = body(request);
     if (!('operations' in b)) throw badRequest('operations is required');

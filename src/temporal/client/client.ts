@@ -13,3 +13,8 @@ export async function connectClient(options: TemporalClientOptions): Promise<Cli
 
 /** The client the API holds; only `src/temporal/` calls it (through the start module). */
 export type TemporalClient = Client;
+
+/** A client that connects on its first call (never, for a caller that only registers routes: the API reference). */
+export function lazyClient(namespace = 'default'): Client {
+  return new Client({ namespace });
+}
