@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiReference, type RouteEntry } from '../../src/api/reference.js';
 import { routeTable } from '../../src/api/route-table.js';
+import { buildServer } from '../../src/api/server.js';
 import { closed, describeSchemaError } from '../../src/api/schema.js';
 import { loadConfig } from '../../src/config/config.js';
 import type { Store } from '../../src/store/index.js';
@@ -60,6 +61,39 @@ describe('request schemas', () => {
     expect(withoutBody).toEqual([]);
     const open = v1.flatMap((r) => openObjects(r.schema, `${r.method} ${r.url}`));
     expect(open).toEqual([]);
+  });
+
+  it('answers a misplaced member with a 400 that names it, before the handler runs', async () => {
+    const org = await store.orgs.create({ title: 'schemas' });
+    const { token } = await store.tokens.create(org.id, { label: 'schemas' });
+    const app = await buildServer({ store, temporal: lazyClient(), config: { ...loadConfig({}), parseThreads: 1 }, logger: testLogger('schemas') });
+    try {
+      const edit = await app.inject({
+        method: 'POST',
+        url: '/v1/spaces/s1/change-requests/c1/content',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { changes: [{ operation: 'update_page', page: 'p1', markdown: '# Moved' }] },
+      });
+      expect(edit.statusCode).toBe(400);
+      expect(edit.json()).toEqual({ error: { code: 400, message: 'invalid request: body.changes[0] has an unknown member "markdown"' } });
+      const site = await app.inject({
+        method: 'PATCH',
+        url: `/v1/orgs/${org.id}/sites/x`,
+        headers: { authorization: `Bearer ${token}` },
+        payload: { title: 'Docs', proxy: true },
+      });
+      expect(site.json()).toEqual({ error: { code: 400, message: 'invalid request: body has an unknown member "proxy"' } });
+      // A well-formed request passes the schema and reaches the handler (this space does not exist).
+      const ok = await app.inject({
+        method: 'POST',
+        url: '/v1/spaces/s1/change-requests/c1/content',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { changes: [{ operation: 'update_page', page: 'p1', document: { markdown: '# Moved' } }] },
+      });
+      expect(ok.statusCode).toBe(404);
+    } finally {
+      await app.close();
+    }
   });
 
   it('docs/api-reference.md is the page written from the schemas (npx folio api-reference > docs/api-reference.md)', () => {
