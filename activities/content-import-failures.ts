@@ -1,8 +1,9 @@
 /**
  * Maps what a content import activity throws onto a typed Temporal `ApplicationFailure`: Folio's typed errors keep
- * their code and say themselves whether a retry can help (`retryable`: network trouble, a 5xx after the fetcher's
- * own retries, a transient store error); the converter's page limit is WEBIMPORT_TOO_MANY_PAGES; anything else is
- * retried as INTERNAL. Messages are scrubbed of URL credentials.
+ * their code and say themselves whether a retry can help (`retryable`: a transient store error); a fetch's failure
+ * never reaches here retryable (the crawl turns it into a warning or a non-retryable failure of the run: the
+ * fetcher's own retries are spent, WEBIMPORT_RETRIES is not multiplied by activity attempts); the converter's page
+ * limit is WEBIMPORT_TOO_MANY_PAGES; anything else is retried as INTERNAL. Messages are scrubbed of URL credentials.
  */
 import { ApplicationFailure, CancelledFailure } from '@temporalio/activity';
 import { FolioError } from '../src/errors.js';

@@ -19,7 +19,7 @@ import { contentImportSignals, type ContentImportProgress } from '../src/tempora
 import { buildSiteSource } from '../src/webimport/build-source.js';
 import { crawlSite, type CrawlWarning } from '../src/webimport/crawl.js';
 import { WebImportCancelledError, WebImportNoPagesError, WebImportTargetGoneError } from '../src/webimport/errors.js';
-import { PoliteFetcher } from '../src/webimport/polite-fetcher.js';
+import { webImportRunSettings } from '../src/webimport/run-settings.js';
 import type { ActivityDeps } from './deps.js';
 import { toImportFailure } from './content-import-failures.js';
 import { parsePoolOf } from './parse-pool.js';
@@ -223,24 +223,16 @@ export function createContentImportActivities(deps: ActivityDeps) {
       }
       const r = reporter(run.id, 'fetching');
       try {
-        const fetcher = new PoliteFetcher({
-          policy: fetchPolicyFromConfig(config),
-          concurrency: config.webimportConcurrency,
-          delayMs: config.webimportDelayMs,
-          timeoutMs: config.webimportTimeoutMs,
-          retries: config.webimportRetries,
-          maxResponseBytes: Math.min(config.webimportMaxBytes, 256 * 1024 * 1024),
-          ...(r.progress.signal ? { signal: r.progress.signal } : {}),
-        });
+        const signal = r.progress.signal;
         const pool = parsePoolOf(deps);
+        const onPool = signal ? { signal } : {};
         const result = await crawlSite({
           runId: run.id,
           startUrl: run.source.url,
           store,
-          fetcher,
-          analyze: (html, url) => pool.runWith(r.progress.signal ? { signal: r.progress.signal } : {}, 'html.analyze', html, url),
-          limits: { maxPages: config.webimportMaxPages, maxBytes: config.webimportMaxBytes, maxDepth: config.webimportMaxDepth },
-          concurrency: config.webimportConcurrency,
+          ...webImportRunSettings(config, run, signal),
+          analyze: (html, url) => pool.runWith(onPool, 'html.analyze', html, url),
+          parseSitemap: (bytes) => pool.runWith(onPool, 'sitemap.parse', bytes),
           onProgress: (p) =>
             r.report({
               phase: 'fetching',
@@ -249,7 +241,7 @@ export function createContentImportActivities(deps: ActivityDeps) {
               ...(p.current ? { item: p.current } : {}),
               requests: p.requests,
             }),
-          ...(r.progress.signal ? { signal: r.progress.signal } : {}),
+          ...(signal ? { signal } : {}),
         });
         const kept = [...(run.warnings as CrawlWarning[]), ...result.warnings].slice(0, MAX_WARNINGS);
         await store.imports.update(run.id, { warnings: kept, totalResources: result.pages + result.assets });

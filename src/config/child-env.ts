@@ -62,6 +62,8 @@ export function configToEnv(config: Config): Partial<Record<ConfigVariable, stri
     WEBIMPORT_DELAY_MS: String(config.webimportDelayMs),
     WEBIMPORT_TIMEOUT_MS: String(config.webimportTimeoutMs),
     WEBIMPORT_RETRIES: String(config.webimportRetries),
+    WEBIMPORT_RUN_RETRIES: String(config.webimportRunRetries),
+    WEBIMPORT_DEADLINE_MS: String(config.webimportDeadlineMs),
     FOLIO_SITE_HOSTNAMES:
       Object.keys(config.siteHostnames).length > 0
         ? Object.entries(config.siteHostnames)

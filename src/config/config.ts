@@ -88,6 +88,9 @@ export interface Config {
   webimportDelayMs: number;
   webimportTimeoutMs: number;
   webimportRetries: number;
+  /** Website import: retries of all requests of one run together, and the run's deadline (from its start). */
+  webimportRunRetries: number;
+  webimportDeadlineMs: number;
   /** FOLIO_SITE_HOSTNAMES: host name → site basename; a request for that host is served the published site. */
   siteHostnames: Record<string, string>;
 }
@@ -210,6 +213,8 @@ export function loadConfig(env: Env = process.env): Config {
     webimportDelayMs: int(env, 'WEBIMPORT_DELAY_MS', 100),
     webimportTimeoutMs: int(env, 'WEBIMPORT_TIMEOUT_MS', 30_000, { min: 1 }),
     webimportRetries: int(env, 'WEBIMPORT_RETRIES', 4, { max: 20 }),
+    webimportRunRetries: int(env, 'WEBIMPORT_RUN_RETRIES', 200),
+    webimportDeadlineMs: int(env, 'WEBIMPORT_DEADLINE_MS', 2 * 60 * 60 * 1000, { min: 1 }),
     siteHostnames: siteHostnames(get(env, 'FOLIO_SITE_HOSTNAMES')),
   };
 }

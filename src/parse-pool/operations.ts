@@ -11,6 +11,7 @@ import { processSpecInThread } from '../openapi/process-in-thread.js';
 import type { assemblePage, extractSegments } from '../translate/segments.js';
 import type { searchSections } from '../search/sections.js';
 import type { analyzeHtmlPage, convertHtmlPage } from '../webimport/html-page.js';
+import type { parseSitemap } from '../webimport/sitemap.js';
 import type { renderPageBody } from '../publish/render/index.js';
 import type { convertInputFile } from '../fileimport/convert-file.js';
 
@@ -51,6 +52,8 @@ export const parseOperations = {
   'page.searchSections': lazy<typeof searchSections>(async () => (await import('../search/sections.js')).searchSections),
   /** Website import, during the crawl: a fetched page's title, navigation, links and assets. */
   'html.analyze': lazy<typeof analyzeHtmlPage>(async () => (await import('../webimport/html-page.js')).analyzeHtmlPage),
+  /** Website import, during discovery: the page URLs and nested sitemaps of a fetched sitemap (gzipped or not). */
+  'sitemap.parse': lazy<typeof parseSitemap>(async () => (await import('../webimport/sitemap.js')).parseSitemap),
   /** Website import, after the crawl: a page's main content as GitBook markdown, links and assets rewritten. */
   'html.convert': lazy<typeof convertHtmlPage>(async () => (await import('../webimport/html-page.js')).convertHtmlPage),
   /** File import: one uploaded file (markdown, HTML, `.docx`, `.zip` unpacked within its limits) for the import's tree. */

@@ -74,6 +74,16 @@ function decodeURIComponentSafe(s: string): string {
   }
 }
 
+/**
+ * The warning of a URL the crawl did not import: its checkpoint's error, `CODE: message` when the crawl typed it
+ * (e.g. `WEBIMPORT_ASSET_REFUSED`), else WEBIMPORT_FETCH_FAILED or WEBIMPORT_SKIPPED with the error as it is.
+ */
+function urlWarning(u: ImportUrlRecord): CrawlWarning {
+  const typed = /^(WEBIMPORT_[A-Z_]+): ([\s\S]*)$/.exec(u.error ?? '');
+  if (typed) return { code: typed[1]!, message: typed[2]!, url: u.url };
+  return { code: u.status === 'failed' ? 'WEBIMPORT_FETCH_FAILED' : 'WEBIMPORT_SKIPPED', message: `${u.url}: ${u.error ?? ''}`, url: u.url };
+}
+
 function yamlString(s: string): string {
   return JSON.stringify(s.replace(/\s+/g, ' ').trim());
 }
@@ -96,7 +106,7 @@ export async function buildSiteSource(o: BuildSourceOptions): Promise<BuiltSourc
   const takenNames = new Set<string>();
   for (const u of o.urls) {
     if (u.status === 'failed' || u.status === 'skipped') {
-      if (u.error) warnings.push({ code: u.status === 'failed' ? 'WEBIMPORT_FETCH_FAILED' : 'WEBIMPORT_SKIPPED', message: `${u.url}: ${u.error}`, url: u.url });
+      if (u.error) warnings.push(urlWarning(u));
       continue;
     }
     if (u.status !== 'fetched' || !u.blobHash || isHtmlRow(u)) continue;

@@ -3,20 +3,39 @@
  * same-origin links of each page's main content under the start URL's folder) and fetching (the polite fetcher),
  * checkpointed in the store URL by URL: a crawl that starts again (a worker died, the activity is retried) reads
  * what is done from `import_run_urls` and fetches only what is not.
+ *
+ * The run's limits hold whatever the source of a URL (sitemap, navigation, link, redirect): at most
+ * `maxPages` pages and `ASSETS_PER_PAGE` × that many files are ever added to the run (more are counted in one
+ * warning, never stored or fetched), sitemap files are bounded in number, size and nesting, and at the run's
+ * deadline the crawl stops where it is. A URL that cannot be fetched (refused by the address policy, failing after
+ * its retries, too large) is recorded as failed with a typed warning; only the start page's failure fails the run.
  */
 import type { BlobStore, ImportRunStore, ImportUrlRecord, JsonObject } from '../store/index.js';
 import type { AnalyzedPage } from './html-page.js';
-import { WebImportHttpError, WebImportRobotsDisallowedError, WebImportStartFailedError, WebImportTooLargeError, WebImportTooManyPagesError } from './errors.js';
+import {
+  WebImportDeadlineError,
+  WebImportHttpError,
+  WebImportNetworkError,
+  WebImportRobotsDisallowedError,
+  WebImportSiteUnreachableError,
+  WebImportTimeoutError,
+  WebImportTooLargeError,
+} from './errors.js';
+import { failureWarning, isFetchFailure, startFailure } from './fetch-failures.js';
 import type { FetchedResource, PoliteFetcher } from './polite-fetcher.js';
 import { ALLOW_ALL, parseRobots, type SiteRobots } from './robots.js';
 import { ImportScope, isDownload, pageKey } from './scope.js';
-import { parseSitemap } from './sitemap.js';
+import { discoverSitemaps } from './sitemap-discovery.js';
+import { parseSitemap, type ParsedSitemap } from './sitemap.js';
 
 export interface CrawlLimits {
   maxPages: number;
   maxBytes: number;
   maxDepth: number;
 }
+
+/** Files (images, downloads) one run may add per page it may add: WEBIMPORT_MAX_PAGES × 10. */
+export const ASSETS_PER_PAGE = 10;
 
 export interface CrawlProgress {
   done: number;
@@ -38,7 +57,11 @@ export interface CrawlOptions {
   fetcher: PoliteFetcher;
   /** `analyzeHtmlPage` off the event loop (the parse pool). */
   analyze(html: string, url: string): Promise<AnalyzedPage>;
+  /** `parseSitemap` off the event loop (the parse pool); default: in this thread. */
+  parseSitemap?(bytes: Uint8Array): Promise<ParsedSitemap>;
   limits: CrawlLimits;
+  /** The run's deadline (epoch milliseconds, and the setting's value for messages): the crawl stops there. */
+  deadline?: { at: number; ms: number };
   /** Workers fetching at once (the fetcher bounds each host on its own). */
   concurrency: number;
   onProgress(p: CrawlProgress): void;
@@ -52,7 +75,7 @@ export interface CrawlResult {
   warnings: CrawlWarning[];
 }
 
-const MAX_SITEMAPS = 50;
+type NewUrl = { url: string; kind: 'page' | 'asset'; depth: number };
 
 function isHtml(contentType: string | null, bytes: Uint8Array): boolean {
   if (contentType) return /\b(text\/html|application\/xhtml\+xml)\b/i.test(contentType);
@@ -60,50 +83,21 @@ function isHtml(contentType: string | null, bytes: Uint8Array): boolean {
   return head.startsWith('<!doctype html') || head.startsWith('<html');
 }
 
-/** The robots.txt of the site: a 4xx (none) allows everything; anything else after the fetcher's retries is thrown (retryable). */
+/**
+ * The robots.txt of the site: a 4xx (none) allows everything. One that cannot be fetched after the fetcher's
+ * retries (no answer, the network, a 5xx) disallows the whole site (RFC 9309): WEBIMPORT_SITE_UNREACHABLE.
+ */
 async function loadRobots(fetcher: PoliteFetcher, scope: ImportScope): Promise<SiteRobots> {
   const url = `${scope.origin}/robots.txt`;
   try {
-    const r = await fetcher.get(url, { accept: 'text/plain,*/*' });
+    const r = await fetcher.get(url, { headers: { accept: 'text/plain,*/*' }, maxBytes: 512 * 1024, what: 'a robots.txt may have' });
     return parseRobots(url, Buffer.from(r.bytes).toString('utf8'));
   } catch (err) {
     if (err instanceof WebImportHttpError && err.status >= 400 && err.status < 500 && err.status !== 429) return ALLOW_ALL;
+    if (err instanceof WebImportHttpError || err instanceof WebImportNetworkError || err instanceof WebImportTimeoutError)
+      throw new WebImportSiteUnreachableError(url, err);
     throw err;
   }
-}
-
-/** Page URLs of the site's sitemaps (robots.txt's, then `/sitemap.xml` at the root and in the start folder), in scope. */
-async function discoverSitemaps(fetcher: PoliteFetcher, scope: ImportScope, robots: SiteRobots, warnings: CrawlWarning[]): Promise<string[]> {
-  const queue = [...new Set([...robots.sitemaps, `${scope.origin}/sitemap.xml`, `${scope.origin}${scope.basePath}sitemap.xml`])];
-  const seen = new Set<string>();
-  const urls: string[] = [];
-  while (queue.length > 0 && seen.size < MAX_SITEMAPS) {
-    const sitemap = queue.shift()!;
-    if (seen.has(sitemap) || !scope.sameOrigin(sitemap)) continue;
-    seen.add(sitemap);
-    let fetched: FetchedResource;
-    try {
-      fetched = await fetcher.get(sitemap, { accept: 'application/xml,text/xml,*/*' });
-    } catch (err) {
-      if (err instanceof WebImportHttpError && !err.retryable) continue; // no sitemap there
-      if (err instanceof WebImportHttpError) {
-        warnings.push({
-          code: 'WEBIMPORT_SITEMAP_UNAVAILABLE',
-          message: `sitemap ${sitemap} answered HTTP ${err.status}; discovery goes on without it`,
-          url: sitemap,
-        });
-        continue;
-      }
-      throw err;
-    }
-    const parsed = parseSitemap(fetched.bytes);
-    queue.push(...parsed.sitemaps);
-    for (const u of parsed.urls) {
-      const key = pageKey(u);
-      if (key && scope.contains(key) && !isDownload(key)) urls.push(key);
-    }
-  }
-  return urls;
 }
 
 function navUrls(entries: AnalyzedPage['nav'], out: string[] = []): string[] {
@@ -114,73 +108,125 @@ function navUrls(entries: AnalyzedPage['nav'], out: string[] = []): string[] {
   return out;
 }
 
-export async function crawlSite(o: CrawlOptions): Promise<CrawlResult> {
-  const { store, fetcher, runId, limits } = o;
-  const scope = new ImportScope(o.startUrl);
-  const warnings: CrawlWarning[] = [];
-  const robots = await loadRobots(fetcher, scope);
-  if (robots.crawlDelayMs !== undefined) fetcher.setCrawlDelay(new URL(scope.origin).host, robots.crawlDelayMs);
-  if (!robots.allowed(scope.start)) throw new WebImportRobotsDisallowedError(scope.start);
-
-  let pageCount = 0;
-  let bytes = 0;
-  let done = 0;
-  let total = 0;
-  let navKept = false;
+/** The page and file URLs an analyzed page leads to, in scope, with their depth. */
+function foundUrls(analysis: AnalyzedPage, scope: ImportScope, depth: number, maxDepth: number): { found: NewUrl[]; deeper: number } {
+  const found: NewUrl[] = [];
   let deeper = 0;
-  let disallowed = 0;
-
-  // URLs the run already has (so that the links every page repeats cost no store round trip).
-  const knownUrls = new Set<string>();
-
-  async function add(all: Array<{ url: string; kind: 'page' | 'asset'; depth: number }>): Promise<void> {
-    const entries = all.filter((e) => !knownUrls.has(e.url));
-    if (entries.length === 0) return;
-    for (const e of entries) knownUrls.add(e.url);
-    const pages = entries.filter((e) => e.kind === 'page');
-    if (pages.length > 0 && pageCount + pages.length > limits.maxPages) {
-      // Only URLs not known yet count: ask the store which are new before failing.
-      const added = await store.imports.addUrls(runId, entries);
-      const addedPages = new Set(added);
-      pageCount += pages.filter((p) => addedPages.has(p.url)).length;
-      total += added.length;
-      if (pageCount > limits.maxPages) throw new WebImportTooManyPagesError(limits.maxPages);
-      return;
+  for (const link of analysis.links) {
+    const key = pageKey(link);
+    if (!key || !scope.sameOrigin(key)) continue;
+    if (isDownload(key)) found.push({ url: key, kind: 'asset', depth });
+    else if (scope.contains(key)) {
+      if (depth > maxDepth) deeper++;
+      else found.push({ url: key, kind: 'page', depth });
     }
-    const added = await store.imports.addUrls(runId, entries);
-    const addedSet = new Set(added);
-    pageCount += pages.filter((p) => addedSet.has(p.url)).length;
-    total += added.length;
+  }
+  for (const asset of analysis.assets) {
+    const key = pageKey(asset);
+    if (key && scope.sameOrigin(key)) found.push({ url: key, kind: 'asset', depth });
+  }
+  for (const nav of navUrls(analysis.nav)) {
+    const key = pageKey(nav);
+    if (key && scope.contains(key) && !isDownload(key)) found.push({ url: key, kind: 'page', depth: Math.min(depth, 1) });
+  }
+  return { found, deeper };
+}
+
+/** One crawl: its counters, and what it found over the limits. */
+class Crawl {
+  readonly scope: ImportScope;
+  readonly warnings: CrawlWarning[] = [];
+  robots: SiteRobots = ALLOW_ALL;
+  pageCount = 0;
+  assetCount = 0;
+  bytes = 0;
+  done = 0;
+  total = 0;
+  navKept = false;
+  deeper = 0;
+  disallowed = 0;
+  /** URLs found beyond the page and file limits (never stored). */
+  pagesOver = 0;
+  assetsOver = 0;
+  /** The run's deadline came: no further URL is fetched. */
+  deadlineReached = false;
+  /** URLs the run has (so that the links every page repeats cost no store round trip), and those refused by a limit. */
+  readonly knownUrls = new Set<string>();
+
+  constructor(readonly o: CrawlOptions) {
+    this.scope = new ImportScope(o.startUrl);
   }
 
-  const report = (current: string | null) => o.onProgress({ done, total, current, requests: fetcher.requests });
+  get maxAssets(): number {
+    return this.o.limits.maxPages * ASSETS_PER_PAGE;
+  }
 
-  async function fetchOne(entry: ImportUrlRecord): Promise<void> {
-    o.signal?.throwIfAborted();
-    report(entry.url);
-    if (!robots.allowed(entry.url)) {
-      disallowed++;
-      await store.imports.recordUrl(runId, entry.url, { status: 'skipped', error: 'disallowed by robots.txt' });
-      done++;
+  /** Adds new URLs to the run, up to the page and file limits; the others are counted, not stored. */
+  async add(all: readonly NewUrl[]): Promise<void> {
+    const fresh: NewUrl[] = [];
+    for (const e of all) {
+      if (this.knownUrls.has(e.url)) continue;
+      this.knownUrls.add(e.url);
+      if (e.kind === 'page' && this.pageCount >= this.o.limits.maxPages) this.pagesOver++;
+      else if (e.kind === 'asset' && this.assetCount >= this.maxAssets) this.assetsOver++;
+      else {
+        if (e.kind === 'page') this.pageCount++;
+        else this.assetCount++;
+        fresh.push(e);
+      }
+    }
+    if (fresh.length === 0) return;
+    const added = await this.o.store.imports.addUrls(this.o.runId, fresh);
+    this.total += added.length;
+  }
+
+  report(current: string | null): void {
+    this.o.onProgress({ done: this.done, total: this.total, current, requests: this.o.fetcher.requests });
+  }
+
+  async record(url: string, result: Parameters<ImportRunStore['recordUrl']>[2]): Promise<void> {
+    await this.o.store.imports.recordUrl(this.o.runId, url, result);
+    this.done++;
+  }
+
+  /** The outcome of a fetch that threw: the deadline stops the crawl, a URL that cannot be fetched is a warning. */
+  async fetchFailed(entry: ImportUrlRecord, err: unknown): Promise<void> {
+    if (err instanceof WebImportDeadlineError) {
+      this.deadlineReached = true; // the URL stays pending
+      return;
+    }
+    if (this.o.signal?.aborted || !isFetchFailure(err)) throw err;
+    if (entry.url === this.scope.start) throw startFailure(entry.url, err);
+    const w = failureWarning(entry.url, entry.kind, err);
+    await this.record(entry.url, { status: 'failed', error: `${w.code}: ${w.message}` });
+  }
+
+  async fetchOne(entry: ImportUrlRecord): Promise<void> {
+    this.o.signal?.throwIfAborted();
+    if (this.deadlineReached) return;
+    this.report(entry.url);
+    if (!this.robots.allowed(entry.url)) {
+      this.disallowed++;
+      await this.record(entry.url, { status: 'skipped', error: 'disallowed by robots.txt' });
       return;
     }
     let fetched: FetchedResource;
     try {
-      fetched = await fetcher.get(entry.url, entry.kind === 'asset' ? { accept: '*/*' } : {});
+      fetched = await this.o.fetcher.get(entry.url, entry.kind === 'asset' ? { headers: { accept: '*/*' } } : {});
     } catch (err) {
-      if (err instanceof WebImportHttpError && !err.retryable) {
-        if (entry.url === scope.start) throw new WebImportStartFailedError(entry.url, `HTTP ${err.status}`);
-        warnings.push({ code: 'WEBIMPORT_FETCH_FAILED', message: `${entry.url} answered HTTP ${err.status}; it is not imported`, url: entry.url });
-        await store.imports.recordUrl(runId, entry.url, { status: 'failed', error: `HTTP ${err.status}` });
-        done++;
-        return;
-      }
-      throw err;
+      await this.fetchFailed(entry, err);
+      return;
     }
-    bytes += fetched.bytes.length;
-    if (bytes > limits.maxBytes) throw new WebImportTooLargeError(limits.maxBytes);
+    this.bytes += fetched.bytes.length;
+    if (this.bytes > this.o.limits.maxBytes) throw new WebImportTooLargeError(this.o.limits.maxBytes, entry.url);
+    await this.keep(entry, fetched);
+  }
+
+  /** A fetched URL: its bytes stored, a page analyzed (its links and files added to the run). */
+  async keep(entry: ImportUrlRecord, fetched: FetchedResource): Promise<void> {
+    const { scope } = this;
     const finalKey = pageKey(fetched.finalUrl) ?? entry.url;
-    const blobHash = await store.blobs.put(fetched.bytes);
+    const blobHash = await this.o.store.blobs.put(fetched.bytes);
     const meta = {
       blobHash,
       size: fetched.bytes.length,
@@ -190,97 +236,128 @@ export async function crawlSite(o: CrawlOptions): Promise<CrawlResult> {
       finalUrl: fetched.finalUrl,
     };
     if (entry.kind === 'asset' || !isHtml(fetched.contentType, fetched.bytes)) {
-      if (entry.url === scope.start) throw new WebImportStartFailedError(entry.url, `not an HTML page (${fetched.contentType ?? 'no content type'})`);
-      await store.imports.recordUrl(runId, entry.url, { status: 'fetched', ...meta });
-      done++;
+      if (entry.url === scope.start) throw startFailure(entry.url, `not an HTML page (${fetched.contentType ?? 'no content type'})`);
+      await this.record(entry.url, { status: 'fetched', ...meta });
       return;
     }
     if (finalKey !== entry.url && !scope.contains(finalKey)) {
-      warnings.push({ code: 'WEBIMPORT_REDIRECTED_AWAY', message: `${entry.url} redirects to ${fetched.finalUrl}, outside the imported site`, url: entry.url });
-      await store.imports.recordUrl(runId, entry.url, { status: 'skipped', ...meta, error: `redirects outside the site to ${fetched.finalUrl}` });
-      done++;
+      const error = `WEBIMPORT_REDIRECTED_AWAY: ${entry.url} redirects to ${fetched.finalUrl}, outside the imported site; it is not imported`;
+      await this.record(entry.url, { status: 'skipped', ...meta, error });
       return;
     }
-    const html = Buffer.from(fetched.bytes).toString('utf8');
-    let analysis: AnalyzedPage | null = null;
+    let analysis = await this.analyze(entry, fetched);
+    if (analysis) {
+      const { found, deeper } = foundUrls(analysis, scope, entry.depth + 1, this.o.limits.maxDepth);
+      this.deeper += deeper;
+      await this.add(found);
+      // The navigation is the site's, the same on every page: kept once (the start page's, else the first found).
+      if (analysis.nav.length > 0) {
+        if (this.navKept) analysis = { ...analysis, nav: [] };
+        this.navKept = true;
+      }
+    }
+    await this.record(entry.url, { status: 'fetched', ...meta, analysis: analysis as unknown as JsonObject | null });
+  }
+
+  async analyze(entry: ImportUrlRecord, fetched: FetchedResource): Promise<AnalyzedPage | null> {
     try {
-      analysis = await o.analyze(html, fetched.finalUrl);
+      return await this.o.analyze(Buffer.from(fetched.bytes).toString('utf8'), fetched.finalUrl);
     } catch (err) {
       if (err instanceof Error && /abort/i.test(err.name)) throw err;
-      warnings.push({
+      this.warnings.push({
         code: 'WEBIMPORT_PAGE_UNREADABLE',
         message: `${entry.url} could not be read (${err instanceof Error ? err.message : String(err)}); its HTML is kept as a space file`,
         url: entry.url,
       });
+      return null;
     }
-    if (analysis) {
-      const found: Array<{ url: string; kind: 'page' | 'asset'; depth: number }> = [];
-      const depth = entry.depth + 1;
-      for (const link of analysis.links) {
-        const key = pageKey(link);
-        if (!key || !scope.sameOrigin(key)) continue;
-        if (isDownload(key)) found.push({ url: key, kind: 'asset', depth });
-        else if (scope.contains(key)) {
-          if (depth > limits.maxDepth) deeper++;
-          else found.push({ url: key, kind: 'page', depth });
-        }
-      }
-      for (const asset of analysis.assets) {
-        const key = pageKey(asset);
-        if (key && scope.sameOrigin(key)) found.push({ url: key, kind: 'asset', depth });
-      }
-      for (const nav of navUrls(analysis.nav)) {
-        const key = pageKey(nav);
-        if (key && scope.contains(key) && !isDownload(key)) found.push({ url: key, kind: 'page', depth: Math.min(depth, 1) });
-      }
-      await add(found);
-      // The navigation is the site's, the same on every page: kept once (the start page's, else the first found).
-      if (analysis.nav.length > 0) {
-        if (navKept) analysis = { ...analysis, nav: [] };
-        navKept = true;
-      }
-    }
-    await store.imports.recordUrl(runId, entry.url, { status: 'fetched', ...meta, analysis: analysis as unknown as JsonObject | null });
-    done++;
   }
+}
 
+/** Loads the run's checkpoints into the crawl (discovering the site first when the run has none). */
+async function start(c: Crawl): Promise<void> {
+  const { store, runId, fetcher, limits } = c.o;
   let known = await store.imports.urls(runId);
   if (known.length === 0) {
-    const fromSitemaps = await discoverSitemaps(fetcher, scope, robots, warnings);
-    await add([{ url: scope.start, kind: 'page', depth: 0 }, ...fromSitemaps.map((url) => ({ url, kind: 'page' as const, depth: 1 }))]);
+    const sitemaps = await discoverSitemaps({
+      fetcher,
+      scope: c.scope,
+      robots: c.robots,
+      parse: c.o.parseSitemap ?? (async (bytes) => parseSitemap(bytes)),
+      wanted: limits.maxPages,
+      maxBytes: limits.maxBytes,
+      warnings: c.warnings,
+      ...(c.o.signal ? { signal: c.o.signal } : {}),
+    });
+    await c.add([{ url: c.scope.start, kind: 'page', depth: 0 }, ...sitemaps.map((url) => ({ url, kind: 'page' as const, depth: 1 }))]);
     known = await store.imports.urls(runId);
+  } else if (known.filter((u) => u.kind === 'page').length >= limits.maxPages) {
+    c.pagesOver = -1; // resumed at the limit: pages beyond it were found before (how many is not known)
   }
-  for (const u of known) knownUrls.add(u.url);
-  pageCount = known.filter((u) => u.kind === 'page').length;
-  bytes = known.reduce((n, u) => n + (u.size ?? 0), 0);
-  done = known.filter((u) => u.status !== 'pending').length;
-  total = known.length;
-  navKept = known.some((u) => u.analysis && Array.isArray((u.analysis as { nav?: unknown[] }).nav) && (u.analysis as { nav: unknown[] }).nav.length > 0);
+  for (const u of known) c.knownUrls.add(u.url);
+  c.pageCount = known.filter((u) => u.kind === 'page').length;
+  c.assetCount = known.length - c.pageCount;
+  c.bytes = known.reduce((n, u) => n + (u.size ?? 0), 0);
+  c.done = known.filter((u) => u.status !== 'pending').length;
+  c.total = known.length;
+  c.navKept = known.some((u) => u.analysis && Array.isArray((u.analysis as { nav?: unknown[] }).nav) && (u.analysis as { nav: unknown[] }).nav.length > 0);
+}
 
-  // Rounds: every pending URL in discovery order, `concurrency` at a time; URLs found meanwhile wait for the next round.
-  for (;;) {
+/** Rounds: every pending URL in discovery order, `concurrency` at a time; URLs found meanwhile wait for the next round. */
+async function fetchAll(c: Crawl): Promise<void> {
+  const { store, runId } = c.o;
+  while (!c.deadlineReached) {
+    if (c.o.deadline && Date.now() >= c.o.deadline.at) {
+      c.deadlineReached = true;
+      break;
+    }
     const pending = await store.imports.urls(runId, { status: 'pending' });
     if (pending.length === 0) break;
     let next = 0;
-    const workers = Array.from({ length: Math.max(1, Math.min(o.concurrency, pending.length)) }, async () => {
-      while (next < pending.length) {
-        const entry = pending[next++]!;
-        await fetchOne(entry);
-      }
+    const workers = Array.from({ length: Math.max(1, Math.min(c.o.concurrency, pending.length)) }, async () => {
+      while (next < pending.length && !c.deadlineReached) await c.fetchOne(pending[next++]!);
     });
     const results = await Promise.allSettled(workers);
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
   }
-  report(null);
-  if (deeper > 0)
-    warnings.push({
-      code: 'WEBIMPORT_DEPTH_LIMIT',
-      message: `${deeper} links deeper than ${limits.maxDepth} (WEBIMPORT_MAX_DEPTH) were not followed`,
-      url: scope.start,
-    });
-  if (disallowed > 0)
-    warnings.push({ code: 'WEBIMPORT_ROBOTS_SKIPPED', message: `${disallowed} URLs disallowed by robots.txt were not fetched`, url: scope.start });
-  const counts = await store.imports.counts(runId);
-  return { pages: counts.pages, assets: counts.assets, bytes: counts.bytes, warnings };
+}
+
+/** The run-level warnings: limits reached, the deadline, robots.txt, the retry budget. */
+async function finish(c: Crawl): Promise<void> {
+  const { limits, deadline, fetcher, store, runId } = c.o;
+  const at = c.scope.start;
+  const w = (code: string, message: string) => c.warnings.push({ code, message, url: at });
+  if (c.deadlineReached && deadline) {
+    const pending = await store.imports.urls(runId, { status: 'pending' });
+    if (pending.some((u) => u.url === c.scope.start)) throw new WebImportDeadlineError(deadline.ms, 'before the start page was fetched');
+    w('WEBIMPORT_DEADLINE', `the import reached its deadline of ${deadline.ms} ms (WEBIMPORT_DEADLINE_MS): ${pending.length} URLs found were not fetched`);
+  }
+  if (c.pagesOver !== 0) {
+    const more = c.pagesOver > 0 ? `${c.pagesOver} more pages found (sitemaps, navigation, links) were` : 'the further pages found were';
+    w('WEBIMPORT_PAGE_LIMIT', `the import stopped at ${limits.maxPages} pages (WEBIMPORT_MAX_PAGES): ${more} not fetched`);
+  }
+  if (c.assetsOver > 0)
+    w('WEBIMPORT_FILE_LIMIT', `the import stopped at ${c.maxAssets} files (${ASSETS_PER_PAGE} × WEBIMPORT_MAX_PAGES): ${c.assetsOver} more were not fetched`);
+  if (c.deeper > 0) w('WEBIMPORT_DEPTH_LIMIT', `${c.deeper} links deeper than ${limits.maxDepth} (WEBIMPORT_MAX_DEPTH) were not followed`);
+  if (c.disallowed > 0) w('WEBIMPORT_ROBOTS_SKIPPED', `${c.disallowed} URLs disallowed by robots.txt were not fetched`);
+  if (fetcher.retryBudgetSpent) w('WEBIMPORT_RETRY_BUDGET', `the run's retries (WEBIMPORT_RUN_RETRIES) were spent: later failing requests were not retried`);
+}
+
+export async function crawlSite(o: CrawlOptions): Promise<CrawlResult> {
+  const c = new Crawl(o);
+  if (o.deadline && Date.now() >= o.deadline.at) {
+    // A crawl retried after its deadline fetches nothing more.
+    c.deadlineReached = true;
+  } else {
+    c.robots = await loadRobots(o.fetcher, c.scope);
+    if (c.robots.crawlDelayMs !== undefined) o.fetcher.setCrawlDelay(new URL(c.scope.origin).host, c.robots.crawlDelayMs);
+    if (!c.robots.allowed(c.scope.start)) throw new WebImportRobotsDisallowedError(c.scope.start);
+  }
+  await start(c);
+  await fetchAll(c);
+  c.report(null);
+  await finish(c);
+  const counts = await o.store.imports.counts(o.runId);
+  return { pages: counts.pages, assets: counts.assets, bytes: counts.bytes, warnings: c.warnings };
 }

@@ -11,9 +11,13 @@ export type WebImportErrorCode =
   | 'WEBIMPORT_ROBOTS_DISALLOWED'
   | 'WEBIMPORT_TOO_MANY_PAGES'
   | 'WEBIMPORT_TOO_LARGE'
+  | 'WEBIMPORT_RESPONSE_TOO_LARGE'
   | 'WEBIMPORT_HTTP'
   | 'WEBIMPORT_NETWORK'
   | 'WEBIMPORT_TIMEOUT'
+  | 'WEBIMPORT_HOST_NOT_FOUND'
+  | 'WEBIMPORT_SITE_UNREACHABLE'
+  | 'WEBIMPORT_DEADLINE'
   | 'WEBIMPORT_NO_PAGES'
   | 'WEBIMPORT_CANCELLED'
   | 'WEBIMPORT_TARGET_GONE';
@@ -46,25 +50,26 @@ export class WebImportRobotsDisallowedError extends WebImportError {
   }
 }
 
-/** The site has more pages than WEBIMPORT_MAX_PAGES. */
-export class WebImportTooManyPagesError extends WebImportError {
-  constructor(limit: number) {
-    super('WEBIMPORT_TOO_MANY_PAGES', `the site has more than ${limit} pages (WEBIMPORT_MAX_PAGES); import a section of it (a start URL deeper in the site)`, {
-      data: { limit },
-    });
-  }
-}
-
-/** Pages and assets together exceed WEBIMPORT_MAX_BYTES (or one response alone does). */
+/** Pages and assets together exceed WEBIMPORT_MAX_BYTES. */
 export class WebImportTooLargeError extends WebImportError {
-  constructor(limit: number, url?: string) {
-    super('WEBIMPORT_TOO_LARGE', `the import exceeds ${limit} bytes (WEBIMPORT_MAX_BYTES)${url ? ` at ${url}` : ''}`, {
-      data: { limit, ...(url ? { url } : {}) },
-    });
+  constructor(limit: number, url: string) {
+    super('WEBIMPORT_TOO_LARGE', `the import exceeds ${limit} bytes (WEBIMPORT_MAX_BYTES) at ${url}`, { data: { limit, url } });
   }
 }
 
-/** A response other than 2xx: 429 and 5xx are retryable (after the fetcher's own retries ran out). */
+/** One response is larger than the fetcher accepts for it (a page or file, a sitemap, robots.txt): it is not read. */
+export class WebImportResponseTooLargeError extends WebImportError {
+  readonly limit: number;
+  constructor(url: string, limit: number, what: string) {
+    super('WEBIMPORT_RESPONSE_TOO_LARGE', `${url} is larger than ${limit} bytes, the most ${what}`, { data: { url, limit } });
+    this.limit = limit;
+  }
+}
+
+/**
+ * A response other than 2xx. 429 and 5xx are `retryable` in the fetcher's sense (it retries them itself, within
+ * WEBIMPORT_RETRIES); once it throws one, its retries are spent.
+ */
 export class WebImportHttpError extends WebImportError {
   readonly status: number;
   constructor(url: string, status: number) {
@@ -84,6 +89,33 @@ export class WebImportNetworkError extends WebImportError {
 export class WebImportTimeoutError extends WebImportError {
   constructor(url: string, timeoutMs: number) {
     super('WEBIMPORT_TIMEOUT', `fetching ${url} took longer than ${timeoutMs} ms (WEBIMPORT_TIMEOUT_MS)`, { data: { url, timeoutMs }, retryable: true });
+  }
+}
+
+/** The host name does not resolve (DNS: no such name): nothing on it can be fetched, so it is never retried. */
+export class WebImportHostNotFoundError extends WebImportError {
+  constructor(url: string, host: string) {
+    super('WEBIMPORT_HOST_NOT_FOUND', `the host ${host} of ${url} does not resolve (no such name in DNS)`, { data: { url, host } });
+  }
+}
+
+/**
+ * The site's robots.txt could not be fetched (no answer in time, the network, a 5xx) after the fetcher's retries:
+ * an unreachable robots.txt disallows the whole site (RFC 9309, 2.3.1.4), so nothing is imported.
+ */
+export class WebImportSiteUnreachableError extends WebImportError {
+  constructor(url: string, cause: Error) {
+    super('WEBIMPORT_SITE_UNREACHABLE', `the site does not answer: ${url} could not be fetched (${cause.message}); nothing was imported`, {
+      data: { url },
+      cause,
+    });
+  }
+}
+
+/** The run reached WEBIMPORT_DEADLINE_MS before its start page was fetched (later, the crawl stops with a warning). */
+export class WebImportDeadlineError extends WebImportError {
+  constructor(deadlineMs: number, what: string) {
+    super('WEBIMPORT_DEADLINE', `the import reached its deadline of ${deadlineMs} ms (WEBIMPORT_DEADLINE_MS) ${what}`, { data: { deadlineMs } });
   }
 }
 

@@ -1,13 +1,27 @@
 /**
  * The website import's HTTP client: every request through the guarded fetch, at most `concurrency` requests at once
  * to one host, `delayMs` between two request starts to one host, a timeout per request, retries with exponential
- * backoff on 429, 5xx and network failures (`Retry-After` honoured), and a size cap per response.
+ * backoff on 429, 5xx and network failures (`Retry-After` honoured), a size cap per response, a retry budget for the
+ * whole run and the run's deadline (no request starts, and no retry waits, past it).
+ *
+ * Failures are typed: WebImportHttpError (its retries spent), WebImportNetworkError, WebImportTimeoutError,
+ * WebImportHostNotFoundError (never retried: the name does not exist), WebImportResponseTooLargeError,
+ * WebImportDeadlineError, and the guard's refusals (FETCH_*). Each failing error says in `data.attempts` how many
+ * requests it took.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { guardedFetch, type GuardedResponse } from '../net/guarded-fetch.js';
 import { FetchAddressDeniedError, FetchRedirectError, FetchUrlRefusedError } from '../net/errors.js';
 import type { FetchPolicy } from '../net/policy.js';
-import { WebImportHttpError, WebImportNetworkError, WebImportTimeoutError, WebImportTooLargeError } from './errors.js';
+import {
+  WebImportDeadlineError,
+  WebImportError,
+  WebImportHostNotFoundError,
+  WebImportHttpError,
+  WebImportNetworkError,
+  WebImportResponseTooLargeError,
+  WebImportTimeoutError,
+} from './errors.js';
 import { WEBIMPORT_USER_AGENT } from './user-agent.js';
 
 export interface PoliteFetcherOptions {
@@ -17,15 +31,27 @@ export interface PoliteFetcherOptions {
   /** Least time between two request starts to one host. */
   delayMs: number;
   timeoutMs: number;
-  /** Retries of a 429, a 5xx, a network failure or a timeout. */
+  /** Retries of one request (a 429, a 5xx, a network failure or a timeout): a URL is requested at most 1 + retries times. */
   retries: number;
-  /** Largest response accepted (bytes). */
+  /** Retries of all requests together; once spent, a failing request is not retried (`retryBudgetSpent`). Default: no bound. */
+  runRetries?: number;
+  /** Largest response accepted (bytes), unless a request asks for less. */
   maxResponseBytes: number;
+  /** The run's deadline: epoch milliseconds, and the setting it came from (for messages). */
+  deadline?: { at: number; ms: number };
   /** First backoff (doubled each retry, capped at 30 s); default 500 ms. */
   backoffMs?: number;
   /** Longest `Retry-After` waited for (default 120 s); a longer one ends the request as a retryable error. */
   maxRetryAfterMs?: number;
   signal?: AbortSignal;
+}
+
+export interface GetOptions {
+  headers?: Record<string, string>;
+  /** Largest response accepted for this request (at most the fetcher's `maxResponseBytes`). */
+  maxBytes?: number;
+  /** What the size limit is, for the message: `the most ${what}` (default "one response may have"). */
+  what?: string;
 }
 
 export interface FetchedResource {
@@ -59,11 +85,41 @@ function header(response: GuardedResponse, name: string): string | null {
   return Array.isArray(v) ? (v[0] ?? null) : (v ?? null);
 }
 
+/** `err`, with the number of requests it took in its data (typed errors only). */
+function attempts(err: unknown, attempt: number): unknown {
+  if (err instanceof WebImportError || err instanceof FetchAddressDeniedError || err instanceof FetchUrlRefusedError || err instanceof FetchRedirectError)
+    err.data.attempts = attempt + 1;
+  return err;
+}
+
+/** The body of a 2xx response, at most `limit` bytes (WebImportResponseTooLargeError beyond, the rest not read). */
+async function readBody(url: string, response: GuardedResponse, limit: number, what: string): Promise<Uint8Array> {
+  const declared = Number(header(response, 'content-length') ?? NaN);
+  if (declared > limit) {
+    response.body.destroy();
+    throw new WebImportResponseTooLargeError(url, limit, what);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      response.body.destroy();
+      throw new WebImportResponseTooLargeError(url, limit, what);
+    }
+    chunks.push(chunk);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
 export class PoliteFetcher {
   private readonly hosts = new Map<string, HostSlot>();
   /** Requests sent (attempts included), for progress and tests. */
   requests = 0;
+  /** Retries made (of `runRetries`). */
   retried = 0;
+  /** A request failed that was not retried because `runRetries` were spent. */
+  retryBudgetSpent = false;
   /** A robots.txt `Crawl-delay`, raising `delayMs` for its host. */
   private readonly hostDelay = new Map<string, number>();
 
@@ -74,22 +130,30 @@ export class PoliteFetcher {
   }
 
   /** GET `url`; a non-2xx answer (after retries) is a WebImportHttpError. */
-  async get(url: string, headers: Record<string, string> = {}): Promise<FetchedResource> {
-    const { retries } = this.options;
+  async get(url: string, options: GetOptions = {}): Promise<FetchedResource> {
+    const { retries, runRetries } = this.options;
     const backoff = this.options.backoffMs ?? 500;
     for (let attempt = 0; ; attempt++) {
+      let failure: WebImportError;
       let wait: number;
       try {
-        const result = await this.once(url, headers);
+        const result = await this.once(url, options);
         if (result.kind === 'ok') return result.resource;
-        const retryable = result.status === 429 || result.status >= 500;
-        if (!retryable || attempt >= retries) throw new WebImportHttpError(url, result.status);
+        failure = new WebImportHttpError(url, result.status);
         wait = result.retryAfterMs ?? Math.min(30_000, backoff * 2 ** attempt);
-        if (wait > (this.options.maxRetryAfterMs ?? 120_000)) throw new WebImportHttpError(url, result.status);
+        if (!failure.retryable || wait > (this.options.maxRetryAfterMs ?? 120_000)) throw attempts(failure, attempt);
       } catch (err) {
-        if (!(err instanceof WebImportNetworkError || err instanceof WebImportTimeoutError) || attempt >= retries) throw err;
+        if (!(err instanceof WebImportNetworkError || err instanceof WebImportTimeoutError)) throw attempts(err, attempt);
+        failure = err;
         wait = Math.min(30_000, backoff * 2 ** attempt);
       }
+      if (attempt >= retries) throw attempts(failure, attempt);
+      if (runRetries !== undefined && this.retried >= runRetries) {
+        this.retryBudgetSpent = true;
+        throw attempts(failure, attempt);
+      }
+      const deadline = this.options.deadline;
+      if (deadline && Date.now() + wait >= deadline.at) throw attempts(new WebImportDeadlineError(deadline.ms, `while ${url} was retried`), attempt);
       this.retried++;
       await sleep(wait, undefined, this.options.signal ? { signal: this.options.signal } : undefined);
     }
@@ -97,65 +161,48 @@ export class PoliteFetcher {
 
   private async once(
     url: string,
-    headers: Record<string, string>,
+    options: GetOptions,
   ): Promise<{ kind: 'ok'; resource: FetchedResource } | { kind: 'status'; status: number; retryAfterMs?: number }> {
+    const deadline = this.options.deadline;
     const host = new URL(url).host;
     const release = await this.acquire(host);
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new WebImportTimeoutError(url, this.options.timeoutMs)), this.options.timeoutMs);
+    const left = deadline ? deadline.at - Date.now() : Infinity;
     const outer = this.options.signal;
     const onAbort = () => controller.abort(outer!.reason);
     outer?.addEventListener('abort', onAbort, { once: true });
+    // The timeout of this request, or the run's deadline when it comes first.
+    const timer =
+      left < this.options.timeoutMs
+        ? setTimeout(() => controller.abort(new WebImportDeadlineError(deadline!.ms, `while ${url} was fetched`)), Math.max(0, left))
+        : setTimeout(() => controller.abort(new WebImportTimeoutError(url, this.options.timeoutMs)), this.options.timeoutMs);
     try {
+      if (left <= 0) throw new WebImportDeadlineError(deadline!.ms, `before ${url} was fetched`);
       this.requests++;
-      let response: GuardedResponse;
-      try {
-        response = await guardedFetch(url, {
-          policy: this.options.policy,
-          headers: { 'user-agent': WEBIMPORT_USER_AGENT, accept: 'text/html,application/xhtml+xml,*/*;q=0.8', ...headers },
-          signal: controller.signal,
-        });
-      } catch (err) {
-        throw this.translate(url, err, controller.signal);
-      }
+      const response = await guardedFetch(url, {
+        policy: this.options.policy,
+        headers: { 'user-agent': WEBIMPORT_USER_AGENT, accept: 'text/html,application/xhtml+xml,*/*;q=0.8', ...options.headers },
+        signal: controller.signal,
+      });
       if (response.status < 200 || response.status >= 300) {
         response.body.destroy();
         const after = retryAfterMs(response.headers['retry-after']);
         return { kind: 'status', status: response.status, ...(after !== undefined ? { retryAfterMs: after } : {}) };
       }
-      const declared = Number(header(response, 'content-length') ?? NaN);
-      if (declared > this.options.maxResponseBytes) {
-        response.body.destroy();
-        throw new WebImportTooLargeError(this.options.maxResponseBytes, url);
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      try {
-        for await (const chunk of response.body as AsyncIterable<Buffer>) {
-          size += chunk.length;
-          if (size > this.options.maxResponseBytes) {
-            response.body.destroy();
-            throw new WebImportTooLargeError(this.options.maxResponseBytes, url);
-          }
-          chunks.push(chunk);
-        }
-      } catch (err) {
-        if (err instanceof WebImportTooLargeError) throw err;
-        throw this.translate(url, err, controller.signal);
-      }
-      const bytes = new Uint8Array(Buffer.concat(chunks));
-      return {
-        kind: 'ok',
-        resource: {
-          url,
-          finalUrl: response.url,
-          status: response.status,
-          contentType: header(response, 'content-type'),
-          etag: header(response, 'etag'),
-          lastModified: header(response, 'last-modified'),
-          bytes,
-        },
+      const limit = Math.min(options.maxBytes ?? Infinity, this.options.maxResponseBytes);
+      const bytes = await readBody(url, response, limit, options.what ?? 'one response may have');
+      const resource = {
+        url,
+        finalUrl: response.url,
+        status: response.status,
+        contentType: header(response, 'content-type'),
+        etag: header(response, 'etag'),
+        lastModified: header(response, 'last-modified'),
+        bytes,
       };
+      return { kind: 'ok', resource };
+    } catch (err) {
+      throw this.translate(url, err, controller.signal);
     } finally {
       clearTimeout(timer);
       outer?.removeEventListener('abort', onAbort);
@@ -164,9 +211,12 @@ export class PoliteFetcher {
   }
 
   private translate(url: string, err: unknown, signal: AbortSignal): unknown {
-    if (err instanceof FetchAddressDeniedError || err instanceof FetchUrlRefusedError || err instanceof FetchRedirectError) return err;
-    if (signal.aborted) return signal.reason instanceof WebImportTimeoutError ? signal.reason : (signal.reason ?? err);
-    const e = err as { code?: string; message?: string };
+    if (err instanceof WebImportError || err instanceof FetchAddressDeniedError || err instanceof FetchUrlRefusedError || err instanceof FetchRedirectError)
+      return err;
+    if (signal.aborted) return signal.reason ?? err;
+    const e = err as { code?: string; message?: string; hostname?: string };
+    // No such name (NXDOMAIN, or no address at all): asking again cannot help. EAI_AGAIN (the resolver failed) is retried.
+    if (e.code === 'ENOTFOUND') return new WebImportHostNotFoundError(url, e.hostname ?? new URL(url).hostname);
     return new WebImportNetworkError(url, e.code ?? e.message ?? String(err), err);
   }
 

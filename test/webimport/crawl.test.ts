@@ -48,12 +48,11 @@ function options(runId: string, startUrl: string, over: Partial<CrawlOptions> = 
 }
 
 describe('crawlSite', () => {
-  it('fails with WEBIMPORT_TOO_MANY_PAGES over the page limit and WEBIMPORT_TOO_LARGE over the byte limit', async () => {
+  it('stops at the page limit with WEBIMPORT_PAGE_LIMIT and fails with WEBIMPORT_TOO_LARGE over the byte limit', async () => {
     const a = await newRun('c1');
-    await expect(crawlSite(options(a, `${site.base}/c1/`, { limits: { maxPages: 3, maxBytes: 10 << 20, maxDepth: 10 } }))).rejects.toMatchObject({
-      code: 'WEBIMPORT_TOO_MANY_PAGES',
-      retryable: false,
-    });
+    const limited = await crawlSite(options(a, `${site.base}/c1/`, { limits: { maxPages: 3, maxBytes: 10 << 20, maxDepth: 10 } }));
+    expect(limited.pages).toBe(3);
+    expect(limited.warnings.map((w) => w.code)).toContain('WEBIMPORT_PAGE_LIMIT');
     const b = await newRun('c1');
     await expect(crawlSite(options(b, `${site.base}/c1/`, { limits: { maxPages: 100, maxBytes: 1000, maxDepth: 10 } }))).rejects.toMatchObject({
       code: 'WEBIMPORT_TOO_LARGE',
