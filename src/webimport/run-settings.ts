@@ -3,7 +3,7 @@
  * URL and per run, the response cap) and the crawl's limits, with the run's deadline counted from the run's start
  * (`startedAt`, stored: a retried crawl activity keeps the deadline of the run, it does not get a new one).
  */
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import { fetchPolicyFromConfig } from '../net/policy.js';
 import type { CrawlLimits } from './crawl.js';
 import { PoliteFetcher } from './polite-fetcher.js';
