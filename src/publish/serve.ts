@@ -1,12 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { servedFileHeaders } from '../api/served-file-headers.js';
 import type { PublicationRecord, SiteRecord, Store } from '../store/index.js';
+import { PAGE_CSP } from './csp.js';
 
 const IMMUTABLE = /^_(files|static)\//;
 const SHARE_COOKIE = 'folio_share';
-
-/** HTML of published pages: no script may run, styles and images from the site only (images also https). */
-const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
 
 interface Resolved {
   site: SiteRecord;
