@@ -60,7 +60,7 @@ export async function buildServer(given: ApiDeps, options: { onRoute?: (route: R
   importRoutes(app, deps, urls);
   storageRoutes(app, deps, urls);
   siteRoutes(app, deps, urls);
-  siteServing(app, { store: deps.store, hostnames: deps.config.siteHostnames });
+  siteServing(app, { store: deps.store, hostnames: deps.config.siteHostnames, publicUrl: deps.baseUrl ?? deps.config.publicUrl });
   await app.ready();
   return app;
 }
