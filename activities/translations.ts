@@ -3,8 +3,8 @@
  * - `translationBeginRun` (main queue): checks the translation and its source, numbers the pages, marks it running;
  * - `translationTranslatePages` (the translation task queue, so a slow provider never holds the main queue): the
  *   segments of a batch of pages, looked up in the translation memory; only those missing go to the engine, and
- *   their translations go into the memory at once (the memory is the run's checkpoint: a retry, or a run after a
- *   worker crash, sends nothing twice);
+ *   each answer of the engine goes into the memory before the next request is sent (the memory is the run's
+ *   checkpoint: a retry, or a run after a worker killed mid-batch, sends nothing the engine answered);
  * - `translationFinishRun` (main queue): every page reassembled from the memory into the result space's new
  *   revision (same page tree and ids, titles, descriptions, SUMMARY link titles), made primary; the run's figures;
  * - `translationFailRun`: the run failed, with its code and reason.
@@ -22,12 +22,13 @@ import { termsForPair } from '../src/translate/glossary.js';
 import { documentText } from '../src/translate/instructions.js';
 import type { GlossaryTerm } from '../src/translate/markup.js';
 import { textSegment, type Segment } from '../src/translate/segments.js';
+import { sendMissing } from '../src/translate/send-missing.js';
 import type { TranslationEngineName } from '../src/config/config.js';
 import type { ActivityDeps } from './deps.js';
 import { parsePoolOf } from './parse-pool.js';
 import { progressReporter } from './progress.js';
 
-/** Segments sent to the engine in one call (their translations are stored right after it). */
+/** Segments given to the engine in one call (it splits them into requests; each answer is stored as it comes). */
 const ENGINE_CHUNK = 500;
 const MAX_MESSAGE = 1000;
 
@@ -191,28 +192,28 @@ export function createTranslationActivities(deps: ActivityDeps) {
           instructions: t.instructions ? documentText(t.instructions) : undefined,
           signal: Context.current().cancellationSignal,
         };
-        const todo = [...missing.entries()];
-        const per = Math.max(1, deps.translationChunk ?? ENGINE_CHUNK);
-        for (let i = 0; i < todo.length; i += per) {
-          const chunk = todo.slice(i, i + per);
-          const targets = await engine.translate(
-            chunk.map(([, s]) => s.markup),
-            request,
-          );
-          await store.translations.memory.put(
-            t.organizationId,
-            chunk.map(([, s], j) => ({ ...keyOf(s, languagePair), target: targets[j]!, engine: engine.name })),
-          );
-          counts.sent += chunk.length;
-          counts.words += chunk.reduce((n, [, s]) => n + s.words, 0);
-          counts.segments = counts.fromMemory + Math.min(segmentsHere - counts.fromMemory, counts.sent);
-          report();
-          await store.translations.progress(t.id, input.run, {
-            segmentsDone: input.before.segments + counts.segments,
-            segmentsSent: input.before.sent + counts.sent,
-            words: input.before.words + counts.words,
-          });
-        }
+        // Each part of the engine's answer goes into the memory before anything else is sent (src/translate/send-missing.ts).
+        await sendMissing({
+          engine,
+          segments: [...missing.values()],
+          request,
+          perCall: Math.max(1, deps.translationChunk ?? ENGINE_CHUNK),
+          remember: async (segments, targets) => {
+            await store.translations.memory.put(
+              t.organizationId,
+              segments.map((s, j) => ({ ...keyOf(s, languagePair), target: targets[j]!, engine: engine.name })),
+            );
+            counts.sent += segments.length;
+            counts.words += segments.reduce((n, s) => n + s.words, 0);
+            counts.segments = counts.fromMemory + Math.min(segmentsHere - counts.fromMemory, counts.sent);
+            report();
+            await store.translations.progress(t.id, input.run, {
+              segmentsDone: input.before.segments + counts.segments,
+              segmentsSent: input.before.sent + counts.sent,
+              words: input.before.words + counts.words,
+            });
+          },
+        });
         counts.segments = segmentsHere;
         counts.pages = perPage.length;
         counts.pagesTranslated = sentPages.size;

@@ -16,12 +16,20 @@ declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthContext | null;
   }
+  interface FastifyContextConfig {
+    /**
+     * The route only reads although its method is not GET or HEAD (a search whose query is a body): a read-scoped
+     * token may use it. Such a route must never write.
+     */
+    readOnly?: boolean;
+  }
 }
 
 /**
  * Bearer-token authentication for every `/v1` route: 401 without a valid token (unknown, revoked or expired,
- * checked against the store on every request), 403 for a read-scoped token on anything but GET and HEAD,
- * so that every route, present or future, is covered here. GET routes must therefore never write.
+ * checked against the store on every request), 403 for a read-scoped token on anything but GET, HEAD and the routes
+ * marked `config: { readOnly: true }` (searches whose query is a body), so that every route, present or future, is
+ * covered here. GET routes and routes marked read-only must therefore never write.
  */
 export function installAuth(app: FastifyInstance, store: Store): void {
   app.decorateRequest('auth', null);
@@ -32,7 +40,7 @@ export function installAuth(app: FastifyInstance, store: Store): void {
     if (!match) throw unauthorized();
     const verified = await store.tokens.verify(match[1]!);
     if (!verified) throw unauthorized('the bearer token is not valid');
-    if (verified.scope !== 'write' && !READ_METHODS.has(request.method)) throw readOnlyToken();
+    if (verified.scope !== 'write' && !READ_METHODS.has(request.method) && request.routeOptions.config?.readOnly !== true) throw readOnlyToken();
     request.auth = { organizationId: verified.orgId, tokenId: verified.tokenId, scope: verified.scope };
   });
 }

@@ -1,4 +1,5 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest, type RouteOptions } from 'fastify';
+import { redact } from '../redact.js';
 import { installAuth } from './auth.js';
 import type { ApiDeps } from './deps.js';
 import { installErrorHandler } from './error-handler.js';
@@ -25,6 +26,21 @@ import { ParsePool } from '../parse-pool/pool.js';
 export type { ApiDeps } from './deps.js';
 
 /**
+ * The request as the access log writes it (fastify's own fields), its URL without the secrets it may carry: a
+ * signed upload URL's secret (`/storage/uploads/***`), a share link's key (`?share=***`), tokens and signatures in
+ * the query (src/redact.ts). Serializers run after the logger's redaction of plain values, so it is done here.
+ */
+function accessLogRequest(request: FastifyRequest): Record<string, unknown> {
+  return {
+    method: request.method,
+    url: redact(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
+/**
  * Folio's HTTP API: `/healthz` and the platform API under `/v1` (bearer tokens). `onRoute` sees every route
  * registered (tests check that each one addressing an organization's object is covered by the tenant tests).
  */
@@ -35,7 +51,7 @@ export async function buildServer(given: ApiDeps, options: { onRoute?: (route: R
     : new ParsePool({ threads: given.config.parseThreads, timeBudgetMs: given.config.parseTimeBudgetMs, memoryBudgetMb: given.config.parseMemoryBudgetMb });
   const deps: ApiDeps = ownPool ? { ...given, parsePool: ownPool } : given;
   const app: FastifyInstance = Fastify({
-    loggerInstance: deps.logger.child({ component: 'http' }) as unknown as FastifyBaseLogger,
+    loggerInstance: deps.logger.child({ component: 'http' }, { serializers: { req: accessLogRequest } }) as unknown as FastifyBaseLogger,
     bodyLimit: 10 * 1024 * 1024,
     frameworkErrors,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
@@ -66,7 +82,7 @@ export async function buildServer(given: ApiDeps, options: { onRoute?: (route: R
   importRoutes(app, deps, urls);
   storageRoutes(app, deps, urls);
   siteRoutes(app, deps, urls);
-  siteServing(app, { store: deps.store, hostnames: deps.config.siteHostnames });
+  siteServing(app, { store: deps.store, hostnames: deps.config.siteHostnames, publicUrl: deps.baseUrl ?? deps.config.publicUrl });
   await app.ready();
   return app;
 }

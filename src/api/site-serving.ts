@@ -1,12 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { servedFileHeaders } from './served-file-headers.js';
 import type { PublicationRecord, SiteRecord, Store } from '../store/index.js';
+import { PAGE_CSP } from './csp.js';
 
 const IMMUTABLE = /^_(files|static)\//;
 const SHARE_COOKIE = 'folio_share';
-
-/** HTML of published pages: no script may run, styles and images from the site only (images also https). */
-const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
 
 interface Resolved {
   site: SiteRecord;
@@ -29,8 +27,16 @@ function cookie(request: FastifyRequest, name: string): string | undefined {
  * key (`?share=<key>`, then kept in a cookie scoped to the site): 401 without one. ETag = the file's content
  * hash; `_files/` and `_static/` are immutable; `.gitbook.yaml` redirects answer 301.
  */
-export function siteServing(app: FastifyInstance, deps: { store: Store; hostnames: Record<string, string> }): void {
+export function siteServing(app: FastifyInstance, deps: { store: Store; hostnames: Record<string, string>; publicUrl?: string | undefined }): void {
   const { store } = deps;
+  const httpsDeployment = deps.publicUrl !== undefined && /^https:/i.test(deps.publicUrl);
+  /**
+   * The share cookie is `Secure` when the site is reached over https: the deployment's public URL
+   * (`FOLIO_PUBLIC_URL`) is https (Folio behind a TLS-terminating proxy), or the connection itself is TLS. On a
+   * plain-http deployment it cannot be: a browser drops a `Secure` cookie set over http, and every page after the
+   * first would answer 401.
+   */
+  const secure = (request: FastifyRequest) => httpsDeployment || request.protocol === 'https';
 
   async function serve(request: FastifyRequest, reply: FastifyReply, basename: string, rest: string, base: string): Promise<FastifyReply> {
     const site = await store.sites.getByBasename(basename);
@@ -48,7 +54,7 @@ export function siteServing(app: FastifyInstance, deps: { store: Store; hostname
           .send('this site is shared by link: open it with its share link');
       }
       if (typeof query.share === 'string')
-        shareSetCookie = `${SHARE_COOKIE}_${site.id}=${encodeURIComponent(given!)}; Path=${base || '/'}; HttpOnly; SameSite=Lax`;
+        shareSetCookie = `${SHARE_COOKIE}_${site.id}=${encodeURIComponent(given!)}; Path=${base || '/'}; HttpOnly;${secure(request) ? ' Secure;' : ''} SameSite=Lax`;
     }
     const publication = await store.sites.publication(site.id, site.livePublicationId);
     if (!publication) return reply.status(404).send('site not found');

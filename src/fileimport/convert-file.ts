@@ -34,12 +34,14 @@ export async function convertInputFile(file: InputFile, limits: FileImportLimits
   if (ext === 'html' || ext === 'htm' || ext === 'xhtml') {
     const { text, valid } = decodeUtf8(file.bytes);
     if (!valid) warnings.push({ code: 'FILE_IMPORT_INVALID_UTF8', file: file.name, message: `${file.name} is not valid UTF-8; invalid bytes were replaced` });
-    const { generator: _generator, ...page } = htmlFileToPage(file.name, text);
+    const { generator: _generator, refused, ...page } = htmlFileToPage(file.name, text);
+    for (const message of refused) warnings.push({ code: 'FILE_IMPORT_LINK_REFUSED', file: file.name, message: `${file.name}: ${message}` });
     return { kind: 'page', name: file.name, page, warnings };
   }
   if (ext === 'docx') {
-    const { messages, ...page } = await docxFileToPage(file.name, file.bytes);
+    const { messages, refused, ...page } = await docxFileToPage(file.name, file.bytes);
     for (const message of messages) warnings.push({ code: 'FILE_IMPORT_DOCX_MESSAGE', file: file.name, message: `${file.name}: ${message}` });
+    for (const message of refused) warnings.push({ code: 'FILE_IMPORT_LINK_REFUSED', file: file.name, message: `${file.name}: ${message}` });
     return { kind: 'page', name: file.name, page, warnings };
   }
   if (ext === 'zip') return { kind: 'zip', name: file.name, entries: readZip(file.name, file.bytes, limits), warnings };

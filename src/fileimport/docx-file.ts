@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import mammoth from 'mammoth';
 import { convertHtmlPage } from '../webimport/html-page.js';
 import { DocxInvalidError } from './errors.js';
+import { REFUSED } from './html-file.js';
 import type { ConvertedFile } from './types.js';
 
 const EXTENSIONS: Record<string, string> = {
@@ -21,7 +22,7 @@ const EXTENSIONS: Record<string, string> = {
  * conversion. Images come out as files under `.gitbook/assets/`, named by their content (the same image twice is
  * one file). The first heading of level 1 is the title; mammoth's messages come back as warnings.
  */
-export async function docxFileToPage(name: string, bytes: Uint8Array): Promise<ConvertedFile & { messages: string[] }> {
+export async function docxFileToPage(name: string, bytes: Uint8Array): Promise<ConvertedFile & { messages: string[]; refused: string[] }> {
   const assets = new Map<string, Uint8Array>();
   const convertImage = mammoth.images.imgElement(async (image) => {
     const data = new Uint8Array(await image.readAsBuffer());
@@ -47,13 +48,14 @@ export async function docxFileToPage(name: string, bytes: Uint8Array): Promise<C
   const assetTargets: Record<string, string> = {};
   for (const path of assets.keys()) assetTargets[new URL(path, pageUrl).href] = path;
   const html = `<!doctype html><html><head><title>${title ?? ''}</title></head><body><main>${result.value}</main></body></html>`;
-  const { markdown } = convertHtmlPage(html, { pageUrl, linkTargets: {}, assetTargets });
+  const { markdown, warnings } = convertHtmlPage(html, { pageUrl, linkTargets: {}, assetTargets });
   return {
     title: decodeEntities(title || name.replace(/\.[^.]*$/, '')),
     description: null,
     markdown,
     assets,
     messages: result.messages.map((m) => m.message),
+    refused: warnings.filter((w) => REFUSED.has(w.code)).map((w) => w.message),
   };
 }
 

@@ -5,7 +5,14 @@ export interface InputFile {
 }
 
 export interface FileImportWarning {
-  code: 'FILE_IMPORT_UNSUPPORTED_TYPE' | 'FILE_IMPORT_DOCX_MESSAGE' | 'FILE_IMPORT_HTML_UNRECOGNISED' | 'FILE_IMPORT_INVALID_UTF8' | 'FILE_IMPORT_NAME_CLASH';
+  code:
+    | 'FILE_IMPORT_UNSUPPORTED_TYPE'
+    | 'FILE_IMPORT_DOCX_MESSAGE'
+    | 'FILE_IMPORT_HTML_UNRECOGNISED'
+    | 'FILE_IMPORT_INVALID_UTF8'
+    | 'FILE_IMPORT_NAME_CLASH'
+    /** A link or image the URL policy refused (kept as its text), or a `data:` image left out. */
+    | 'FILE_IMPORT_LINK_REFUSED';
   message: string;
   /** The input file it is about. */
   file: string;

@@ -4,14 +4,16 @@ import { loadRevisionModel } from '../revision/records.js';
 import type { Logger } from '../log.js';
 import type { ParsePool } from '../parse-pool/pool.js';
 import type { PublicationFile, PublishedSiteSpace, SiteRecord, Store } from '../store/index.js';
+import { CSP_META_TAG } from './csp.js';
 import { esc } from './escape.js';
 import { pageHtml } from './layout.js';
 import type { NavItem } from './navigation.js';
 import { RENDERER_VERSION, type RenderLink, type RenderSpec, type RenderWarning } from './render/index.js';
 import { SITE_CSS } from './style.js';
+import { isAllowedLinkUrl, refusedSchemeLabel } from '../url-policy/index.js';
 
 /** Part of every key: a change of the frame (layout, CSS) re-renders every page. */
-const LAYOUT_VERSION = 'folio-layout-1';
+const LAYOUT_VERSION = 'folio-layout-2';
 const CSS_HASH = createHash('sha256').update(SITE_CSS).digest('hex').slice(0, 16);
 export const CSS_PATH = `_static/site.${CSS_HASH}.css`;
 
@@ -83,7 +85,8 @@ function documentsOf(pages: PageModel[]): DocumentPage[] {
   return out;
 }
 
-function navOf(pages: PageModel[], hrefs: Map<string, string>): NavItem[] {
+/** The sidebar of a site space; a link entry whose URL the URL policy refuses keeps its title without a link (`refused`). */
+function navOf(pages: PageModel[], hrefs: Map<string, string>, refused: (title: string, url: string) => void): NavItem[] {
   return pages
     .filter((p) => p.kind === 'document' || p.kind === 'group' || p.kind === 'link')
     .map((p): NavItem => {
@@ -94,14 +97,15 @@ function navOf(pages: PageModel[], hrefs: Map<string, string>): NavItem[] {
           title: p.tocTitle ?? p.title,
           href: hrefs.get(p.id) ?? null,
           hidden: p.hidden,
-          children: navOf(p.children, hrefs),
+          children: navOf(p.children, hrefs, refused),
         };
       if (p.kind === 'link') {
         const t = p.target;
-        const href = t.kind === 'url' ? t.url : t.kind === 'page' ? (hrefs.get(t.pageId) ?? null) : null;
+        if (t.kind === 'url' && !isAllowedLinkUrl(t.url)) refused(p.title, t.url);
+        const href = t.kind === 'url' ? (isAllowedLinkUrl(t.url) ? t.url : null) : t.kind === 'page' ? (hrefs.get(t.pageId) ?? null) : null;
         return { kind: 'link', title: p.title, href: href !== null && t.kind === 'page' && t.anchor ? `${href}#${t.anchor}` : href, children: [] };
       }
-      return { kind: 'group', title: p.title, href: null, children: navOf(p.children, hrefs) };
+      return { kind: 'group', title: p.title, href: null, children: navOf(p.children, hrefs, refused) };
     });
 }
 
@@ -195,7 +199,15 @@ export async function publishSite(deps: PublishDeps, input: { organizationId: st
     noindex: site.visibility !== 'public',
     spaces: loaded.map((ss, i) => ({ title: ss.record.title, href: spaceHrefs[i]!.prefix })),
   };
-  const navs = loaded.map((ss, i) => navOf(ss.model.pages, spaceHrefs[i]!.hrefs));
+  const navs = loaded.map((ss, i) =>
+    navOf(ss.model.pages, spaceHrefs[i]!.hrefs, (title, url) =>
+      warn({
+        code: 'PUBLISH_BROKEN_LINK',
+        message: `table of contents entry "${title.slice(0, 100)}": link with a refused scheme (${refusedSchemeLabel(url)}) kept as text`,
+        path: ss.record.path,
+      }),
+    ),
+  );
   const navHashes = navs.map((n) => sha(n));
   const siteHash = sha(siteModel);
 
@@ -301,7 +313,7 @@ export async function publishSite(deps: PublishDeps, input: { organizationId: st
   }
   const llmsTxt = `${llms.join('\n')}\n`;
   put('llms.txt', 'text/plain; charset=utf-8', sha(llmsTxt), llmsTxt);
-  const notFound = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Page not found | ${esc(site.title)}</title></head><body><main id="content"><h1>Page not found</h1><p>There is no page at this address.</p></main></body></html>\n`;
+  const notFound = `<!doctype html><html lang="en"><head><meta charset="utf-8">${CSP_META_TAG}<title>Page not found | ${esc(site.title)}</title></head><body><main id="content"><h1>Page not found</h1><p>There is no page at this address.</p></main></body></html>\n`;
   put('404.html', 'text/html; charset=utf-8', sha(notFound), notFound);
 
   const hashes = blobsToWrite.length > 0 ? await store.blobs.putMany(blobsToWrite, { pinMs: 24 * 3600_000 }) : [];

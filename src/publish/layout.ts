@@ -1,3 +1,4 @@
+import { CSP_META_TAG } from './csp.js';
 import { esc } from './escape.js';
 import { navigationHtml, readingOrder, type NavItem } from './navigation.js';
 import type { RenderedPage } from './render/index.js';
@@ -38,6 +39,7 @@ export function pageHtml(input: LayoutInput): string {
 <html lang="${esc(site.language)}">
 <head>
 <meta charset="utf-8">
+${CSP_META_TAG}
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(page.title)} | ${esc(site.title)}</title>
 ${page.description ? `<meta name="description" content="${esc(page.description)}">\n` : ''}${site.noindex ? '<meta name="robots" content="noindex, nofollow">\n' : ''}<link rel="stylesheet" href="${esc(rootPrefix + site.cssHref)}">

@@ -10,11 +10,8 @@ export interface NavItem {
   children: NavItem[];
 }
 
+import { isAbsoluteAllowedUrl, isAllowedLinkUrl } from '../url-policy/index.js';
 import { esc } from './escape.js';
-
-function isExternal(href: string): boolean {
-  return /^(https?:|mailto:)/i.test(href);
-}
 
 /** The sidebar's nested lists; the current page marked `aria-current="page"`. */
 export function navigationHtml(items: NavItem[], currentId: string | null, rootPrefix: string): string {
@@ -24,8 +21,9 @@ export function navigationHtml(items: NavItem[], currentId: string | null, rootP
       .map((n) => {
         const sub = n.children.some((c) => !c.hidden) ? list(n.children) : '';
         if (n.kind === 'group') return `<li><p class="group">${esc(n.title)}</p>${sub}</li>`;
-        if (n.href === null) return `<li><span>${esc(n.title)}</span>${sub}</li>`;
-        const href = isExternal(n.href) ? n.href : rootPrefix + n.href;
+        // A link whose scheme the URL policy refuses (`javascript:`, `data:`, …) is its title, never a link.
+        if (n.href === null || !isAllowedLinkUrl(n.href)) return `<li><span>${esc(n.title)}</span>${sub}</li>`;
+        const href = isAbsoluteAllowedUrl(n.href) ? n.href : rootPrefix + n.href;
         const current = n.id !== undefined && n.id === currentId ? ' aria-current="page"' : '';
         return `<li><a href="${esc(href || './')}"${current}>${esc(n.title)}</a>${sub}</li>`;
       });

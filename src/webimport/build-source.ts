@@ -2,11 +2,13 @@
  * After the crawl: the fetched site as a GitBook source tree, for the same converter as git (`importTree`). Pages in
  * the site's navigation order (SUMMARY.md, site-tree.ts), each converted from its HTML (`convertHtmlPage`, in the
  * parse pool) with its links to imported pages rewritten to the relative path of their `.md` file (page links) and
- * its images and downloads to `.gitbook/assets/` (space files, one per distinct content). Fetched bytes stay blobs:
+ * its images and downloads to `.gitbook/assets/` (space files, one per distinct content; `data:` images of a page to
+ * `.gitbook/assets/inline/`). Fetched bytes stay blobs:
  * the tree reads them lazily, and the revision references them by hash.
  */
 import type { SourceEntry, SourceTree } from '../format/index.js';
 import type { BlobStore, ImportUrlRecord } from '../store/index.js';
+import type { InlineImageFile } from './convert/images.js';
 import type { AnalyzedPage, ConvertOptions, ConvertedPage } from './html-page.js';
 import { ImportScope, pageKey } from './scope.js';
 import { planSite, relativePath, summaryOf, type SitePlan } from './site-tree.js';
@@ -88,6 +90,25 @@ function yamlString(s: string): string {
   return JSON.stringify(s.replace(/\s+/g, ' ').trim());
 }
 
+/** The `data:` images of a converted page as space files (their bytes stored as blobs, read back lazily). */
+async function keepInlineImages(files: readonly InlineImageFile[], blobs: BlobStore, tree: SourceTree, assetBlobs: Map<string, string>): Promise<void> {
+  for (const f of files) {
+    if (assetBlobs.has(f.path)) continue;
+    const hash = await blobs.put(f.bytes);
+    tree.set(f.path, {
+      oid: `sha256:${hash}`,
+      mode: '100644',
+      size: f.bytes.byteLength,
+      read: async () => {
+        const bytes = await blobs.get(hash);
+        if (!bytes) throw new Error(`blob ${hash} of ${f.path} is missing`);
+        return bytes;
+      },
+    });
+    assetBlobs.set(f.path, hash);
+  }
+}
+
 export async function buildSiteSource(o: BuildSourceOptions): Promise<BuiltSource> {
   const scope = new ImportScope(o.startUrl);
   const warnings: CrawlWarning[] = [];
@@ -163,8 +184,9 @@ export async function buildSiteSource(o: BuildSourceOptions): Promise<BuiltSourc
       const html = Buffer.from(bytes).toString('utf8');
       let markdown: string;
       try {
-        const result = await o.convert(html, { pageUrl: row.finalUrl ?? row.url, linkTargets, assetTargets });
+        const result = await o.convert(html, { pageUrl: row.finalUrl ?? row.url, linkTargets, assetTargets, pageFile: file });
         markdown = result.markdown;
+        await keepInlineImages(result.files ?? [], o.blobs, tree, assetBlobs);
         for (const w of result.warnings) warnings.push({ code: w.code, message: `${row.url}: ${w.message}`, url: row.url });
       } catch (err) {
         if (o.signal?.aborted) throw err;

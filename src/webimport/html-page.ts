@@ -3,7 +3,8 @@
  * - `analyzeHtmlPage` (during the crawl): title, description, the generator, the site's navigation and the
  *   same-site links and assets of the main content — what discovery needs;
  * - `convertHtmlPage` (after the crawl, when every page's target path is known): the main content as GitBook
- *   markdown, its links and assets rewritten through the caller's maps.
+ *   markdown, its links and assets rewritten through the caller's maps, through the URL policy (links of other
+ *   schemes than http, https and mailto kept as their text; `data:` images as files).
  *
  * Both are pure functions of their input (serializable in and out), so they run in the parse pool.
  * The generator is recognised (`extract/`), its main content taken without the site's chrome, then converted
@@ -14,7 +15,9 @@ import { selectAll } from 'hast-util-select';
 import rehypeParse from 'rehype-parse';
 import { unified } from 'unified';
 import { parsePageFile, serializePageFile } from '../format/index.js';
+import { type ImagesOutcome, type InlineImageFile, keepOrDropImages } from './convert/images.js';
 import { htmlToMdast, rewriteTargets } from './convert/index.js';
+import { neutraliseUrls, type RefusedUrls } from './convert/safe-urls.js';
 import { absoluteUrl, extractPage } from './extract/index.js';
 import type { NavEntry, SiteGenerator } from './extract/index.js';
 import { plainText } from './convert/text.js';
@@ -44,12 +47,19 @@ export interface ConvertOptions {
   linkTargets: Record<string, string>;
   /** The destination to write for an image or download at `url`, or absent to keep the absolute URL. */
   assetTargets: Record<string, string>;
+  /**
+   * The page's path in the source tree (`guide/setup.md`): its `data:` images become files there (`files`), linked
+   * relatively. Without it they are dropped (alt text kept, with a warning).
+   */
+  pageFile?: string;
 }
 
 export interface ConvertedPage {
   /** GitBook markdown of the main content (no front matter; the title is the page's, not a heading). */
   markdown: string;
   warnings: PageWarning[];
+  /** The page's `data:` images as files (`.gitbook/assets/inline/<hash>.<ext>`, paths in the tree). */
+  files?: InlineImageFile[];
 }
 
 /** Links whose target is a file to download rather than a page. */
@@ -75,7 +85,10 @@ export function convertHtmlPage(html: string, options: ConvertOptions): Converte
   const warnings: PageWarning[] = [];
   dropTitleHeading(page.main, page.title);
   rewriteTargets(page.main, options);
+  const images = keepOrDropImages(page.main, options.pageFile);
   const document = htmlToMdast(page.main);
+  const refused = neutraliseUrls(document);
+  warnings.push(...urlWarnings(options.pageUrl, images, refused));
   const file = parsePageFile('');
   file.document = document;
   file.style = { ...file.style, trailingNewlines: 1 };
@@ -87,7 +100,26 @@ export function convertHtmlPage(html: string, options: ConvertOptions): Converte
     });
   }
   if (!markdown.trim()) warnings.push({ code: 'webimport.empty_page', message: `${options.pageUrl}: the page has no main content` });
-  return { markdown, warnings };
+  return { markdown, warnings, ...(images.files.length > 0 ? { files: images.files } : {}) };
+}
+
+/** What the URL policy took out of a page (src/url-policy: only http, https, mailto, relative links and anchors). */
+function urlWarnings(pageUrl: string, images: ImagesOutcome, refused: RefusedUrls): PageWarning[] {
+  const out: PageWarning[] = [];
+  const schemes = [...new Set([...images.schemes, ...refused.schemes])].slice(0, 5).join(', ');
+  if (refused.links > 0)
+    out.push({ code: 'webimport.link_refused', message: `${pageUrl}: ${refused.links} link(s) with a refused scheme (${schemes}) kept as their text` });
+  if (images.refused + refused.images > 0)
+    out.push({
+      code: 'webimport.image_refused',
+      message: `${pageUrl}: ${images.refused + refused.images} image(s) with a refused scheme (${schemes}) left out, their alt text kept`,
+    });
+  if (images.dataDropped > 0)
+    out.push({
+      code: 'webimport.data_image_dropped',
+      message: `${pageUrl}: ${images.dataDropped} data: image(s) left out (not an image type, unreadable or over the size limit), their alt text kept`,
+    });
+  return out;
 }
 
 function parseHtml(html: string): Root {

@@ -134,6 +134,21 @@ describe('API tokens', () => {
     expect(tokensAfter.map((t) => [t.id, t.scope, t.revokedAt])).toEqual(tokensBefore.map((t) => [t.id, t.scope, t.revokedAt]));
   });
 
+  it('a read-only token searches a site (a read sent as POST) but still cannot publish it', async () => {
+    const reader = (await folio.request('POST', tokensPath(), { label: 'site reader', scope: 'read' })).body.token as string;
+    const site = await folio.request('POST', `/v1/orgs/${folio.organizationId}/sites`, { title: 'Searchable', visibility: 'public' });
+    expect(site.status, JSON.stringify(site.body)).toBe(201);
+    const searchPath = `/v1/orgs/${folio.organizationId}/sites/${site.body.id}/search`;
+    const found = await as(reader, 'POST', searchPath, { query: 'install' });
+    expect(found.status, JSON.stringify(found.body)).toBe(200);
+    expect(found.body).toMatchObject({ items: [] });
+    // Still a 404 for another organization's site, and still a 403 for a write on the site.
+    expect((await as(reader, 'POST', `/v1/orgs/someone-else/sites/${site.body.id}/search`, { query: 'install' })).status).toBe(404);
+    const publish = await as(reader, 'POST', `/v1/orgs/${folio.organizationId}/sites/${site.body.id}/publish`, {});
+    expect(publish.status).toBe(403);
+    expect(publish.body.error.message).toContain('READ_ONLY_TOKEN');
+  });
+
   it("another organization's tokens and token ids answer 404", async () => {
     const theirs = await folio.store.tokens.create('someone-else', { label: 'theirs' });
     expect((await folio.request('GET', '/v1/orgs/someone-else/tokens')).status).toBe(404);

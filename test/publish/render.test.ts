@@ -1,3 +1,4 @@
+import { fromHtml } from 'hast-util-from-html';
 import { describe, expect, it } from 'vitest';
 import { renderPageBody, type RenderPageInput } from '../../src/publish/render/index.js';
 
@@ -110,5 +111,62 @@ describe('rendering GitBook blocks', () => {
     const { headings, html } = render('# T\n\n## Getting started\n\n## Getting started\n\n### Custom <a href="#mine" id="mine"></a>\n');
     expect(headings.map((h) => h.id)).toEqual(['getting-started', 'getting-started-1', 'mine']);
     expect(html).toContain('<h2 id="getting-started">Getting started<a class="anchor" href="#getting-started" aria-label="Link to Getting started">#</a></h2>');
+  });
+});
+
+/** Every href and src of rendered HTML, as a browser reads the attribute (entities decoded). */
+export function addressesOf(html: string): string[] {
+  const out: string[] = [];
+  const walk = (node: HastNode) => {
+    if (node.type === 'element') {
+      for (const key of ['href', 'src', 'action', 'formAction', 'poster', 'data', 'srcSet']) {
+        const v = node.properties?.[key];
+        if (typeof v === 'string') out.push(v);
+        if (Array.isArray(v)) out.push(...v.map(String));
+      }
+    }
+    for (const c of node.children ?? []) walk(c);
+  };
+  walk(fromHtml(html) as HastNode);
+  return out;
+}
+type HastNode = { type: string; properties?: Record<string, unknown>; children?: HastNode[] };
+
+describe('the URL policy in rendered pages', () => {
+  const hostile = [
+    'javascript:alert(1)',
+    'JaVaScRiPt:alert(1)',
+    '<java\tscript:alert(1)>',
+    '&#106;avascript:alert(1)',
+    'javascript&colon;alert(1)',
+    'vbscript:msgbox(1)',
+    'data:text/html;base64,PHNjcmlwdD4=',
+    'tel:+1234',
+  ];
+
+  it('renders links, images, cards, embeds and HTML with refused schemes as their text, with a warning', () => {
+    const md = [
+      '# T',
+      '',
+      ...hostile.map((url, i) => `[link ${i}](${url}) ![img ${i}](${url})\n`),
+      '<a href="javascript:alert(2)">raw link</a> <a href="java&#x09;script:alert(3)">tabbed</a> <img src="data:image/svg+xml,&lt;svg onload=alert(4)&gt;" alt="raw img">',
+      '',
+      '<div href="javascript:alert(5)" src="javascript:alert(6)">div</div>',
+      '',
+      '{% embed url="javascript:alert(7)" %}\ncaption\n{% endembed %}',
+      '',
+      '{% content-ref url="javascript:alert(8)" %}\n[x](javascript:alert(8))\n{% endcontent-ref %}',
+      '',
+      '[ok](https://example.com) [mail](mailto:a@example.com) [anchor](#t)',
+      '',
+    ].join('\n');
+    const { html, warnings } = render(md);
+    const refused = addressesOf(html).filter((a) => !/^(https:|mailto:|#)/.test(a));
+    expect(refused).toEqual([]);
+    expect(html).toContain('link 0');
+    expect(html).toContain('raw link');
+    expect(html).toContain('<a href="https://example.com" rel="noopener">ok</a>');
+    expect(html).toContain('<a href="mailto:a@example.com">mail</a>');
+    expect(warnings.some((w) => w.code === 'PUBLISH_BROKEN_LINK' && w.message.includes('javascript:'))).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parsePageFile } from '../../src/format/index.js';
 import { analyzeHtmlPage, convertHtmlPage } from '../../src/webimport/html-page.js';
 
 /** Content of a plain page (the heuristic's `main`), converted with no link or asset targets unless given. */
@@ -150,5 +151,92 @@ describe('conversion of GitBook constructs', () => {
     );
     expect(analyzed.links).toEqual(['https://docs.test/guide/other.html']);
     expect(analyzed.assets).toEqual(['https://docs.test/files/guide.pdf', 'https://docs.test/guide/img/a.png']);
+  });
+});
+
+describe('the URL policy in imported pages', () => {
+  const page = (content: string, pageFile?: string) =>
+    convertHtmlPage(`<html><head><title>T</title></head><body><main>${content}</main></body></html>`, {
+      pageUrl: 'https://docs.test/guide/page.html',
+      linkTargets: {},
+      assetTargets: {},
+      ...(pageFile !== undefined ? { pageFile } : {}),
+    });
+
+  /** Every destination in the markdown as a markdown reader, then an HTML one, would see it. */
+  function destinations(markdown: string): string[] {
+    const out: string[] = [];
+    const walk = (node: { type: string; url?: string; value?: string; children?: unknown[] }) => {
+      if (typeof node.url === 'string') out.push(node.url);
+      if (node.type === 'html' && node.value) for (const m of node.value.matchAll(/(?:src|href)="([^"]*)"/g)) out.push(m[1]!);
+      for (const c of (node.children ?? []) as Array<typeof node>) walk(c);
+    };
+    walk(parsePageFile(markdown).document as never);
+    return out;
+  }
+
+  it('keeps the text of links with javascript:, vbscript:, data: and other schemes, however hidden; warns', () => {
+    const hostile = [
+      'javascript:alert(1)',
+      'JaVaScRiPt:alert(2)',
+      'java&#x09;script:alert(3)',
+      'java&#10;script:alert(4)',
+      '&#106;avascript:alert(5)',
+      '&amp;#106;avascript:alert(6)',
+      'javascript&colon;alert(7)',
+      ' vbscript:msgbox(8)',
+      'data:text/html;base64,PHNjcmlwdD5hbGVydCg5KTwvc2NyaXB0Pg==',
+      'file:///etc/passwd',
+    ];
+    const html =
+      hostile.map((h, i) => `<p><a href="${h}">text ${i}</a></p>`).join('') +
+      '<p><a href="https://ok.test/">fine</a> <a href="mailto:a@b.test">mail</a> <a href="#top">top</a></p>';
+    const { markdown, warnings } = page(html);
+    for (let i = 0; i < hostile.length; i++) expect(markdown).toContain(`text ${i}`);
+    const urls = destinations(markdown);
+    // `&amp;#106;avascript:` is the text `&#106;avascript:`, a relative URL: it became an https one like any other.
+    expect(urls).toEqual(['https://docs.test/guide/&#106;avascript:alert(6)', 'https://ok.test/', 'mailto:a@b.test', '#top']);
+    expect(markdown.toLowerCase()).not.toMatch(/javascript:|vbscript|data:|file:/);
+    expect(warnings.find((w) => w.code === 'webimport.link_refused')?.message).toContain(`${hostile.length - 1} link(s)`);
+  });
+
+  it('keeps links of frames and media only with an allowed scheme', () => {
+    const { markdown } = page(
+      '<iframe src="javascript:alert(1)"></iframe><video src="data:video/mp4;base64,AAAA" poster="javascript:alert(2)"></video><p>after</p>',
+    );
+    expect(destinations(markdown)).toEqual([]);
+    expect(markdown).toContain('after');
+  });
+
+  it('keeps data: images as files of the space, linked relatively from the page', () => {
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex').toString('base64');
+    const { markdown, files, warnings } = page(
+      `<p><img src="data:image/png;base64,${png}" alt="logo"> and again <img src="data:image/png;base64,${png}" alt="logo 2"></p><figure><img src="data:image/svg+xml,%3Csvg%20xmlns%3D%22http%3A%2F%2Fwww.w3.org%2F2000%2Fsvg%22%2F%3E" alt="d"><figcaption>Diagram</figcaption></figure>`,
+      'guide/page.md',
+    );
+    expect(files?.map((f) => f.path)).toEqual([expect.stringMatching(/^\.gitbook\/assets\/inline\/[0-9a-f]{16}\.png$/), expect.stringMatching(/\.svg$/)]);
+    expect(Buffer.from(files![0]!.bytes).toString('base64')).toBe(png);
+    expect(new TextDecoder().decode(files![1]!.bytes)).toBe('<svg xmlns="http://www.w3.org/2000/svg"/>');
+    const urls = destinations(markdown);
+    expect(urls).toEqual([`../${files![0]!.path}`, `../${files![0]!.path}`, `../${files![1]!.path}`]);
+    expect(markdown).not.toContain('data:');
+    expect(warnings.map((w) => w.code)).not.toContain('webimport.data_image_dropped');
+  });
+
+  it('drops data: images it cannot keep and images of refused schemes, their alt text kept, with warnings', () => {
+    const { markdown, files, warnings } = page(
+      '<p><img src="data:text/html;base64,PHNjcmlwdD4=" alt="not an image"> <img src="javascript:alert(1)" alt="script"> <img src="data:image/png;base64,iVBORw0KGgo=" alt="no place"></p>',
+    );
+    expect(files).toBeUndefined();
+    expect(markdown).toContain('not an image');
+    expect(markdown).toContain('script');
+    expect(markdown).toContain('no place');
+    expect(destinations(markdown)).toEqual([]);
+    expect(
+      warnings
+        .map((w) => w.code)
+        .filter((c) => c !== 'webimport.generator_unrecognised')
+        .sort(),
+    ).toEqual(['webimport.data_image_dropped', 'webimport.image_refused']);
   });
 });

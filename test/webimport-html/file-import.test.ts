@@ -1,4 +1,4 @@
-import { Document, HeadingLevel, ImageRun, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
+import { Document, ExternalHyperlink, HeadingLevel, ImageRun, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
 import { zipSync, strToU8 } from 'fflate';
 import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -74,6 +74,41 @@ describe('file import', () => {
     expect(report).toContain(`](${images[0]})`);
     expect(report).toMatch(/\| Region +\| Sales +\|/);
     expect(revision.files.map((f) => f.path)).toContain(images[0]);
+  });
+
+  it('keeps only http, https, mailto, relative and anchor links of .html and .docx files; data: images become files', async () => {
+    const html =
+      '<html><head><title>Hostile</title></head><body><main><h1>Hostile</h1>' +
+      '<p><a href="javascript:alert(1)">click</a>, <a href="JaVa&#x09;ScRiPt:alert(2)">tab</a>, <a href="&#x6A;avascript:alert(3)">ref</a>, ' +
+      '<a href="vbscript:x">vb</a>, <a href="data:text/html,&lt;script&gt;alert(4)&lt;/script&gt;">data</a>, <a href="https://ok.test/">ok</a></p>' +
+      `<p><img src="data:image/png;base64,${Buffer.from(PNG).toString('base64')}" alt="pixel"></p></main></body></html>`;
+    const doc = new Document({
+      sections: [
+        {
+          children: [
+            new Paragraph({ text: 'Linked', heading: HeadingLevel.HEADING_1 }),
+            new Paragraph({ children: [new ExternalHyperlink({ link: 'javascript:alert(5)', children: [new TextRun('docx click')] })] }),
+          ],
+        },
+      ],
+    });
+    const { tree, warnings } = await filesToSourceTree([
+      { name: 'hostile.html', bytes: strToU8(html) },
+      { name: 'linked.docx', bytes: new Uint8Array(await Packer.toBuffer(doc)) },
+    ]);
+    const page = await text(tree, 'hostile.md');
+    const docx = await text(tree, 'linked.md');
+    for (const word of ['click', 'tab', 'ref', 'vb', 'data']) expect(page).toContain(word);
+    expect(docx).toContain('docx click');
+    expect(`${page}\n${docx}`).not.toMatch(/javascript|vbscript|data:|&#x6a;/i);
+    expect(page).toContain('[ok](https://ok.test/)');
+    const inline = [...tree.keys()].filter((p) => p.startsWith('.gitbook/assets/inline/'));
+    expect(inline).toHaveLength(1);
+    expect(await tree.get(inline[0]!)!.read()).toEqual(PNG);
+    expect(page).toContain(`![pixel](${inline[0]})`);
+    expect(warnings.filter((w) => w.code === 'FILE_IMPORT_LINK_REFUSED').map((w) => w.file)).toEqual(['hostile.html', 'linked.docx']);
+    const { revision } = await importTree(tree);
+    expect(revision.files.map((f) => f.path)).toContain(inline[0]);
   });
 
   it('reads a zip of a space in GitBook format as the whole tree, its SUMMARY.md order kept', async () => {

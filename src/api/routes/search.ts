@@ -58,6 +58,8 @@ export function searchRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuild
   app.post<{ Params: { organizationId: string; siteId: string }; Body: { query: string; siteSpaceIds?: string[] } }>(
     '/v1/orgs/:organizationId/sites/:siteId/search',
     {
+      // A search (its query is the body): a read, open to read-only tokens.
+      config: { readOnly: true },
       schema: {
         body: {
           type: 'object',

@@ -1,3 +1,5 @@
+import { isAbsoluteAllowedUrl, isAllowedImageUrl, isAllowedLinkUrl, refusedSchemeLabel } from '../../url-policy/index.js';
+
 /**
  * What the renderer of one page is given besides its markdown: where its references point on the site (resolved
  * by the publish activity from the page's references), the site-relative prefix of the page, and the OpenAPI
@@ -48,20 +50,37 @@ export class LinkResolver {
   readonly warnings: RenderWarning[] = [];
   constructor(private readonly input: RenderPageInput) {}
 
-  /** The href to write, or null for a destination that names nothing on the site (reported once). */
+  /**
+   * The href to write, or null for a destination that names nothing on the site or whose scheme the URL policy
+   * refuses (src/url-policy: only http, https, mailto, relative and anchors), reported once.
+   */
   href(url: string): string | null {
     const trimmed = url.trim();
     if (trimmed === '') return null;
-    if (trimmed.startsWith('#')) return trimmed;
-    if (/^(https?:|mailto:|tel:)/i.test(trimmed)) return trimmed;
+    // A destination Folio resolved to a page or file of the site: the address it built.
     const link = this.input.links[url] ?? this.input.links[trimmed];
-    if (link) return /^(https?:|mailto:)/i.test(link.href) ? link.href : this.input.rootPrefix + link.href;
-    if (/^[a-z][a-z0-9+.-]*:/i.test(trimmed)) {
-      this.warn('PUBLISH_BROKEN_LINK', `unsupported link scheme: ${trimmed.slice(0, 40)}`);
+    if (link) {
+      if (isAbsoluteAllowedUrl(link.href)) return link.href;
+      if (isAllowedLinkUrl(link.href)) return this.input.rootPrefix + link.href;
+    }
+    if (!isAllowedLinkUrl(trimmed)) {
+      this.warn('PUBLISH_BROKEN_LINK', `link with a refused scheme (${refusedSchemeLabel(trimmed)}) kept as text`);
       return null;
     }
+    if (trimmed.startsWith('#')) return trimmed;
+    if (isAbsoluteAllowedUrl(trimmed)) return trimmed;
     this.warn('PUBLISH_BROKEN_LINK', `link to nothing on the site: ${trimmed.slice(0, 200)}`);
     return null;
+  }
+
+  /** The src of an image: as `href`, and only http, https or a file of the site (never `data:` or `mailto:`). */
+  src(url: string): string | null {
+    const trimmed = url.trim();
+    if (trimmed !== '' && !this.link(url) && !isAllowedImageUrl(trimmed)) {
+      this.warn('PUBLISH_BROKEN_LINK', `image with a refused scheme (${refusedSchemeLabel(trimmed)}) shown as its text`);
+      return null;
+    }
+    return this.href(url);
   }
 
   link(url: string): RenderLink | undefined {

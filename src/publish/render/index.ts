@@ -28,7 +28,7 @@ import { el, text } from './hast.js';
 export type { RenderPageInput, RenderedPage, RenderLink, RenderSpec, RenderWarning } from './context.js';
 
 /** Bump when the output of the renderer changes: it is part of every output file's key. */
-export const RENDERER_VERSION = 'folio-render-1';
+export const RENDERER_VERSION = 'folio-render-2';
 
 const BLOCKS: BlockRenderer[] = [
   hintBlock,

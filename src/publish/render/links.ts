@@ -18,7 +18,7 @@ export function linkHandler(links: LinkResolver) {
 /** Images: served from the site's content-addressed files; a missing one shows its alt text. */
 export function imageHandler(links: LinkResolver) {
   return (_state: State, node: Image): Element => {
-    const src = links.href(node.url);
+    const src = links.src(node.url);
     if (src === null) return el('span', { className: ['broken-image'] }, [text(node.alt ?? '')]);
     return el('img', { src, alt: node.alt ?? '', loading: 'lazy', ...(node.title ? { title: node.title } : {}) });
   };

@@ -90,13 +90,16 @@ function clean(node: ElementContent, links: LinkResolver, removed: Set<string>):
   }
   const properties: Element['properties'] = {};
   for (const [k, v] of Object.entries(node.properties)) if (KEPT_PROPERTIES.has(k)) properties[k] = v;
+  // Addresses only where they are one (a link's href, an image's src), each through the URL policy.
+  if (tag !== 'a') delete properties.href;
+  if (tag !== 'img') delete properties.src;
   if (tag === 'a' && typeof properties.href === 'string') {
     const href = links.href(properties.href);
     if (href === null) delete properties.href;
     else properties.href = href;
   }
   if (tag === 'img') {
-    const src = typeof properties.src === 'string' ? links.href(properties.src) : null;
+    const src = typeof properties.src === 'string' ? links.src(properties.src) : null;
     if (src === null)
       return [
         { type: 'element', tagName: 'span', properties: { className: ['broken-image'] }, children: [{ type: 'text', value: String(properties.alt ?? '') }] },

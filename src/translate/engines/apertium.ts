@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FetchPolicy } from '../../net/policy.js';
 import { TranslationEngineError, TranslationEngineResponseError, TranslationPairUnsupportedError } from '../errors.js';
-import { batches, type EngineRequest, type TranslationEngine } from './engine.js';
+import { translateInBatches, type EngineRequest, type TranslationEngine } from './engine.js';
 import { findMode, installedModes } from './apertium-pairs.js';
 import { HttpEngineClient } from './http-client.js';
 
@@ -84,13 +84,11 @@ export class ApertiumEngine implements TranslationEngine {
   async translate(segments: readonly string[], request: EngineRequest): Promise<string[]> {
     if (segments.length === 0) return [];
     const mode = await this.mode(request.source, request.target);
-    const out: string[] = [];
-    for (const batch of batches(segments, MAX_BATCH_ITEMS, MAX_BATCH_CHARS)) {
+    return translateInBatches(segments, request, { maxItems: MAX_BATCH_ITEMS, maxChars: MAX_BATCH_CHARS, engine: 'apertium' }, async (batch) => {
       const doc = wrap(batch);
       const translated = this.http ? await this.viaApy(mode, doc, request.signal) : await this.viaCommand(mode, doc, request.signal);
-      out.push(...unwrap(translated, batch.length));
-    }
-    return out;
+      return unwrap(translated, batch.length);
+    });
   }
 
   private async viaApy(mode: string, doc: string, signal?: AbortSignal): Promise<string> {

@@ -4,7 +4,7 @@
  * `GET /v2/languages?type=source|target` lists the languages (`[{ language }]`).
  */
 import { TranslationEngineAuthError, TranslationEngineResponseError, TranslationPairUnsupportedError } from '../errors.js';
-import { batches, type EngineRequest, type TranslationEngine } from './engine.js';
+import { translateInBatches, type EngineRequest, type TranslationEngine } from './engine.js';
 import { HttpEngineClient, type HttpEngineOptions } from './http-client.js';
 
 export interface DeepLOptions extends HttpEngineOptions {
@@ -54,19 +54,14 @@ export class DeepLEngine implements TranslationEngine {
   }
 
   async translate(segments: readonly string[], request: EngineRequest): Promise<string[]> {
-    const out: string[] = [];
-    for (const batch of batches(segments, 50, 100_000)) {
+    return translateInBatches(segments, request, { maxItems: 50, maxChars: 100_000, engine: this.name }, async (batch) => {
       const body = (await this.http.json(this.endpoint('v2/translate'), {
         method: 'POST',
         headers: { ...this.headers(), 'content-type': 'application/json' },
         body: JSON.stringify({ text: batch, source_lang: sourceCode(request.source), target_lang: targetCode(request.target), tag_handling: 'xml' }),
         signal: request.signal,
       })) as { translations?: Array<{ text?: unknown }> };
-      const texts = body.translations?.map((t) => t.text);
-      if (!texts || texts.length !== batch.length || texts.some((t) => typeof t !== 'string'))
-        throw new TranslationEngineResponseError(this.name, `expected ${batch.length} translations`);
-      out.push(...(texts as string[]));
-    }
-    return out;
+      return body.translations?.map((t) => t.text);
+    });
   }
 }

@@ -1,3 +1,4 @@
+import { TranslationEngineResponseError } from '../errors.js';
 import type { GlossaryTerm } from '../markup.js';
 
 /** What an engine is asked: a batch of segments (markup with placeholders) from one language into another. */
@@ -10,11 +11,18 @@ export interface EngineRequest {
   /** The organization's glossary for this pair (terms are also kept as placeholders). */
   glossary: readonly GlossaryTerm[];
   signal?: AbortSignal;
+  /**
+   * Called with each part of the answer as the engine gives it (the index of its first segment in `segments`, its
+   * translations in order) and awaited before the next part is asked for: the caller stores what the engine answered
+   * before anything else is sent, so a worker killed mid-call loses at most the request in flight.
+   */
+  onAnswer?: (offset: number, targets: string[]) => Promise<void>;
 }
 
 /**
  * One translation engine. `translate` returns one translated markup per segment, in order, keeping the
- * `<xN>…</xN>` and `<xN/>` placeholders; it throws the errors of ../errors.ts.
+ * `<xN>…</xN>` and `<xN/>` placeholders, and gives each part of the answer to `request.onAnswer` as it comes
+ * (`translateInBatches`); it throws the errors of ../errors.ts.
  */
 export interface TranslationEngine {
   /** `apertium`, `libretranslate`, `deepl`, `openai`. */
@@ -40,5 +48,27 @@ export function batches(segments: readonly string[], maxItems: number, maxChars:
     size += s.length;
   }
   if (current.length) out.push(current);
+  return out;
+}
+
+/**
+ * The engines' loop: the segments in batches (`batches`), each sent by `send` (one request to the engine), its answer
+ * checked for one translation per segment, then given to `request.onAnswer` (awaited) before the next batch is sent.
+ */
+export async function translateInBatches(
+  segments: readonly string[],
+  request: EngineRequest,
+  limits: { maxItems: number; maxChars: number; engine: string },
+  send: (batch: string[]) => Promise<unknown[] | undefined>,
+): Promise<string[]> {
+  const out: string[] = [];
+  for (const batch of batches(segments, limits.maxItems, limits.maxChars)) {
+    const texts = await send(batch);
+    if (!Array.isArray(texts) || texts.length !== batch.length || texts.some((t) => typeof t !== 'string'))
+      throw new TranslationEngineResponseError(limits.engine, `expected ${batch.length} translations`);
+    const offset = out.length;
+    out.push(...(texts as string[]));
+    await request.onAnswer?.(offset, texts as string[]);
+  }
   return out;
 }

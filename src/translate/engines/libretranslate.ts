@@ -3,7 +3,7 @@
  * answering `{ translatedText: [..] }`; `GET /languages` lists what it translates (`[{ code, targets }]`).
  */
 import { TranslationEngineResponseError, TranslationPairUnsupportedError } from '../errors.js';
-import { batches, type EngineRequest, type TranslationEngine } from './engine.js';
+import { translateInBatches, type EngineRequest, type TranslationEngine } from './engine.js';
 import { HttpEngineClient, type HttpEngineOptions } from './http-client.js';
 
 export interface LibreTranslateOptions extends HttpEngineOptions {
@@ -40,8 +40,7 @@ export class LibreTranslateEngine implements TranslationEngine {
   }
 
   async translate(segments: readonly string[], request: EngineRequest): Promise<string[]> {
-    const out: string[] = [];
-    for (const batch of batches(segments, 50, 20_000)) {
+    return translateInBatches(segments, request, { maxItems: 50, maxChars: 20_000, engine: this.name }, async (batch) => {
       const body = (await this.http.json(this.endpoint('translate'), {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -54,11 +53,7 @@ export class LibreTranslateEngine implements TranslationEngine {
         }),
         signal: request.signal,
       })) as { translatedText?: unknown };
-      const texts = body.translatedText;
-      if (!Array.isArray(texts) || texts.length !== batch.length || texts.some((t) => typeof t !== 'string'))
-        throw new TranslationEngineResponseError(this.name, `expected ${batch.length} translations`);
-      out.push(...(texts as string[]));
-    }
-    return out;
+      return Array.isArray(body.translatedText) ? (body.translatedText as unknown[]) : undefined;
+    });
   }
 }

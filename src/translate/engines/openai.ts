@@ -5,7 +5,7 @@
  * as many strings.
  */
 import { TranslationEngineAuthError, TranslationEngineResponseError } from '../errors.js';
-import { batches, type EngineRequest, type TranslationEngine } from './engine.js';
+import { translateInBatches, type EngineRequest, type TranslationEngine } from './engine.js';
 import { HttpEngineClient, type HttpEngineOptions } from './http-client.js';
 
 export interface OpenAiOptions extends HttpEngineOptions {
@@ -90,8 +90,7 @@ export class OpenAiEngine implements TranslationEngine {
   async translate(segments: readonly string[], request: EngineRequest): Promise<string[]> {
     if (!this.options.apiKey) throw new TranslationEngineAuthError(this.name, 'no API key is configured (FOLIO_OPENAI_API_KEY)');
     const url = new URL('chat/completions', this.options.url.endsWith('/') ? this.options.url : `${this.options.url}/`).toString();
-    const out: string[] = [];
-    for (const batch of batches(segments, 40, 12_000)) {
+    return translateInBatches(segments, request, { maxItems: 40, maxChars: 12_000, engine: this.name }, async (batch) => {
       const body = (await this.http.json(url, {
         method: 'POST',
         headers: { authorization: `Bearer ${this.options.apiKey}`, 'content-type': 'application/json' },
@@ -115,10 +114,7 @@ export class OpenAiEngine implements TranslationEngine {
         throw new TranslationEngineResponseError(this.name, 'the message content is not JSON');
       }
       const texts = (parsed as { translations?: unknown }).translations;
-      if (!Array.isArray(texts) || texts.length !== batch.length || texts.some((t) => typeof t !== 'string'))
-        throw new TranslationEngineResponseError(this.name, `expected ${batch.length} translations`);
-      out.push(...(texts as string[]));
-    }
-    return out;
+      return Array.isArray(texts) ? (texts as unknown[]) : undefined;
+    });
   }
 }

@@ -1,5 +1,6 @@
 import type { Element } from 'hast';
 import { select } from 'hast-util-select';
+import { isAllowedImageUrl } from '../../url-policy/index.js';
 import { classNames } from '../extract/index.js';
 import type { HtmlConstruct } from './construct.js';
 import { plainText } from './text.js';
@@ -22,6 +23,8 @@ export const figureConstruct: HtmlConstruct = {
     const caption = plainText(select(CAPTION, element)!).replace(/¶$/, '').trim();
     const src = String(img.properties.src ?? '');
     const alt = String(img.properties.alt ?? '');
+    // The image left out by the URL policy (keepOrDropImages ran before): its caption stays.
+    if (!isAllowedImageUrl(src)) return { type: 'paragraph', children: [{ type: 'text', value: caption }] };
     return {
       type: 'html',
       value: `<figure><img src="${attribute(src)}" alt="${attribute(alt)}"><figcaption><p>${escapeHtml(caption)}</p></figcaption></figure>`,
