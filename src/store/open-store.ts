@@ -43,7 +43,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
 
   let sql: Sql;
   if (options.databaseUrl) {
-    sql = openPgSql(options.databaseUrl, { poolSize: options.poolSize });
+    sql = openPgSql(options.databaseUrl, { poolSize: options.poolSize, logger: options.logger });
   } else {
     const dataDir = options.dataDir ?? 'memory://';
     if (!isMemory(dataDir)) await mkdir(dataDir, { recursive: true });

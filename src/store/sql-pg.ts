@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { translateStoreError } from './transient-errors.js';
+import type { Logger } from '../log.js';
+import { describeConnectionError, translateStoreError } from './transient-errors.js';
 import type { Sql, SqlParam } from './types.js';
 
 const translate = translateStoreError;
@@ -33,11 +34,37 @@ function clientSql(client: pg.PoolClient): Sql {
   return self;
 }
 
-/** The server adapter: a pg Pool on `url` (a PostgreSQL server, or a pglite-server). */
-export function openPgSql(url: string, options: { poolSize?: number } = {}): Sql & { pool: pg.Pool } {
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, connectionTimeoutMillis: 30_000 });
-  // An idle client losing its connection must not crash the process; the next query reports it.
+export interface PgSqlOptions {
+  poolSize?: number;
+  /** Where a lost connection is reported: its code and redacted message, never a statement or a parameter. */
+  logger?: Pick<Logger, 'warn'>;
+}
+
+/**
+ * Gives every client of `pool` an 'error' listener for its whole life. pg emits 'error' on a client whose
+ * connection is lost (ECONNRESET, EPIPE, "Connection terminated", 57P01 administrator shutdown...), also while the
+ * client is checked out — inside a transaction, between two statements or during one — when the pool's own idle
+ * listener is detached; without a listener that event is an uncaught exception, and the process exits. The
+ * statement that used the connection fails on its own (a StoreUnavailableError, retried by its operation), the
+ * client is left unqueryable and the pool discards it when it is released (pg-pool's `_queryable` check).
+ */
+function guardClients(pool: pg.Pool, logger: PgSqlOptions['logger']): void {
+  pool.on('connect', (client) => {
+    let reported = false;
+    client.on('error', (err) => {
+      if (reported) return;
+      reported = true;
+      logger?.warn({ error: describeConnectionError(err) }, 'database connection lost; the client is discarded');
+    });
+  });
+  // An idle client's error reaches the pool too (pg-pool removes the client); the listener above logged it.
   pool.on('error', () => {});
+}
+
+/** The server adapter: a pg Pool on `url` (a PostgreSQL server, or a pglite-server). */
+export function openPgSql(url: string, options: PgSqlOptions = {}): Sql & { pool: pg.Pool } {
+  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, connectionTimeoutMillis: 30_000 });
+  guardClients(pool, options.logger);
   let closed = false;
   return {
     dialect: 'pg',

@@ -9,11 +9,13 @@ import { createSpecPool } from '../../openapi/spec-pool.js';
 import { ParsePool } from '../../parse-pool/pool.js';
 import { warmUpParsePool } from '../../parse-pool/warm-up.js';
 import { converterVersion, pruneParseCacheNow } from '../../parse-cache/index.js';
+import { installLastResort } from '../last-resort.js';
 
 /** `folio worker`: one Folio worker polling TEMPORAL_ADDRESS, on DATABASE_URL (or the embedded store). */
 export async function run(): Promise<number> {
   const config = loadConfig();
   const logger = createLogger('worker', { level: config.logLevel, pretty: config.logPretty });
+  installLastResort(logger);
   warnUnknownVariables(logger);
   installRuntime(logger);
   const address = config.temporalAddress ?? `127.0.0.1:${config.temporalPort}`;
