@@ -9,7 +9,7 @@ import { isStoreTrouble, statusOf, STORE_RETRY_AFTER_SECONDS } from './http-erro
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (!err.validation && isStoreTrouble(err)) {
-      request.log.warn({ err: { message: redact(err.message), code: (err as { code?: string }).code } }, 'request refused: the database is unavailable');
+      request.log.warn({ error: { message: redact(err.message), code: (err as { code?: string }).code } }, 'request refused: the database is unavailable');
       const message = 'the database is unavailable or overloaded; retry later';
       void reply
         .status(503)

@@ -36,6 +36,15 @@ export function isConnectionError(err: unknown): boolean {
   );
 }
 
+/**
+ * Errors of a server that is not there (yet), before anything was sent: connection refused, its unix socket missing
+ * (the embedded database server restarting), 57P03 (starting up). Connecting again later is safe.
+ */
+export function isServerAbsent(err: unknown): boolean {
+  const { code, syscall } = (err ?? {}) as { code?: unknown; syscall?: unknown };
+  return code === 'ECONNREFUSED' || code === '57P03' || (code === 'ENOENT' && syscall === 'connect');
+}
+
 /** What a log line may say of a connection error: its code and its message without credentials (never a statement). */
 export function describeConnectionError(err: unknown): { code?: string; message: string } {
   const code = (err as { code?: unknown } | null)?.code;

@@ -252,4 +252,23 @@ describe('the embedded database server going away and coming back', () => {
     expect(uncaught).toEqual([]);
     expect(lines.some((l) => l.includes('database connection lost'))).toBe(true);
   });
+
+  it('with connectWaitMs (the worker), an operation started while the server is away waits for it instead of failing', async () => {
+    const waiting = await openStore({ databaseUrl: server.url, poolSize: 2, migrate: false, logger, connectWaitMs: 120_000 });
+    try {
+      await waiting.orgs.ensure({ id: 'waited', title: 'Before' });
+      await server.stop();
+      // Fails at once on the store that does not wait (the API's): 503 there.
+      await expect(store.orgs.get('waited')).rejects.toBeInstanceOf(StoreUnavailableError);
+      let settled = false;
+      const read = waiting.orgs.get('waited').finally(() => (settled = true));
+      await sleep(500);
+      expect(settled).toBe(false);
+      server = await start();
+      expect(await read).toMatchObject({ id: 'waited', title: 'Before' });
+      expect(uncaught).toEqual([]);
+    } finally {
+      await waiting.close();
+    }
+  });
 });
