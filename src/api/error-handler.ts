@@ -1,10 +1,22 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { redact } from '../redact.js';
-import { statusOf } from './http-errors.js';
+import { isStoreTrouble, statusOf, STORE_RETRY_AFTER_SECONDS } from './http-errors.js';
 
-/** Every error leaves as `{ error: { code: <http status>, message } }`, without stack traces or credentials. */
+/**
+ * Every error leaves as `{ error: { code: <http status>, message } }`, without stack traces or credentials. A
+ * database that is unreachable or overloaded is 503 with `Retry-After` (the request can be sent again as is).
+ */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (!err.validation && isStoreTrouble(err)) {
+      request.log.warn({ error: { message: redact(err.message), code: (err as { code?: string }).code } }, 'request refused: the database is unavailable');
+      const message = 'the database is unavailable or overloaded; retry later';
+      void reply
+        .status(503)
+        .header('retry-after', String(STORE_RETRY_AFTER_SECONDS))
+        .send({ error: { code: 503, message } });
+      return;
+    }
     const status = err.validation ? 400 : statusOf(err);
     let message = status >= 500 ? 'internal error' : redact(err.message || 'error');
     if (err.validation) message = `invalid request: ${redact(err.message)}`;

@@ -20,9 +20,26 @@ export const notFound = (message: string) => new HttpError(404, 'NOT_FOUND', mes
 export const unprocessable = (code: string, message: string, data?: Record<string, unknown>) => new HttpError(422, code, message, data);
 export const conflict = (message: string, data?: Record<string, unknown>) => new HttpError(409, 'CONFLICT', message, data);
 
-/** The HTTP status for any error: HttpError's own, a FolioError's code, fastify's statusCode, else 500. */
+/** Seconds a client is asked to wait (`Retry-After`) when the database is unreachable or overloaded. */
+export const STORE_RETRY_AFTER_SECONDS = 5;
+
+/** Codes of the store's passing trouble: the database does not answer (STORE_UNAVAILABLE) or refuses for now (STORE_TRANSIENT). */
+const STORE_TROUBLE = new Set(['STORE_UNAVAILABLE', 'STORE_TRANSIENT']);
+
+/** Whether `err`, or an error it wraps (`cause`), is the store's passing trouble: the answer is 503 with `Retry-After`. */
+export function isStoreTrouble(err: unknown): boolean {
+  let e: unknown = err;
+  for (let depth = 0; depth < 5 && e; depth++) {
+    if (e instanceof FolioError && STORE_TROUBLE.has(e.code)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** The HTTP status for any error: HttpError's own, 503 for the store's passing trouble, a FolioError's code, fastify's statusCode, else 500. */
 export function statusOf(err: unknown): number {
   if (err instanceof HttpError) return err.status;
+  if (isStoreTrouble(err)) return 503;
   if (err instanceof FolioError) {
     switch (err.code) {
       case 'NOT_FOUND':

@@ -53,12 +53,13 @@ export async function resolveDatabaseUrl(config: Config): Promise<string | undef
   return undefined;
 }
 
-export async function openConfiguredStore(config: Config, logger: Logger, options: { migrate?: boolean } = {}): Promise<Store> {
+export async function openConfiguredStore(config: Config, logger: Logger, options: { migrate?: boolean; connectWaitMs?: number } = {}): Promise<Store> {
   const databaseUrl = await resolveDatabaseUrl(config);
   return openStore({
     ...(databaseUrl ? { databaseUrl } : { dataDir: embeddedDataDir(config.dataDir) }),
     blobs: config.blobStore === 'directory' ? { kind: 'directory', dir: path.join(config.dataDir, 'blobs') } : { kind: 'database' },
     migrate: options.migrate ?? true,
     logger,
+    ...(options.connectWaitMs !== undefined ? { connectWaitMs: options.connectWaitMs } : {}),
   });
 }

@@ -15,6 +15,7 @@ export { startPgliteServer, type PgliteServer, type PgliteServerOptions } from '
 export { migrations } from './migrations/index.js';
 export { runMigrations, MIGRATION_LOCK_KEY } from './migrate.js';
 export { StoreUnavailableError, StoreTransientError, MigrationError } from './errors.js';
+export { isConnectionError, describeConnectionError } from './transient-errors.js';
 export { generateToken } from './tokens.js';
 export { sha256Hex } from './hash.js';
 export { newId } from './ids.js';

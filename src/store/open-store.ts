@@ -40,10 +40,12 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     throw new ValidationError('the directory blob store needs a dir');
   if (options.poolSize !== undefined && (!Number.isInteger(options.poolSize) || options.poolSize < 1))
     throw new ValidationError('poolSize must be a positive integer');
+  if (options.connectWaitMs !== undefined && !(Number.isFinite(options.connectWaitMs) && options.connectWaitMs >= 0))
+    throw new ValidationError('connectWaitMs must be a non-negative number');
 
   let sql: Sql;
   if (options.databaseUrl) {
-    sql = openPgSql(options.databaseUrl, { poolSize: options.poolSize });
+    sql = openPgSql(options.databaseUrl, { poolSize: options.poolSize, logger: options.logger, connectWaitMs: options.connectWaitMs });
   } else {
     const dataDir = options.dataDir ?? 'memory://';
     if (!isMemory(dataDir)) await mkdir(dataDir, { recursive: true });

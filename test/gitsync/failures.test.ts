@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { NotFoundError } from '../../src/errors.js';
 import { toFailure } from '../../activities/git-failures.js';
 import { StoreTransientError, StoreUnavailableError } from '../../src/store/errors.js';
-import { translateStoreError } from '../../src/store/transient-errors.js';
+import { isServerAbsent, translateStoreError } from '../../src/store/transient-errors.js';
 import { NON_RETRYABLE_GIT_ERRORS } from '../../src/temporal/contract/index.js';
 
 const pgError = (code: string, message: string) => Object.assign(new Error(message), { code });
@@ -28,6 +28,23 @@ describe('transient store errors', () => {
     expect(translateStoreError(pgError('57P01', 'terminating connection due to administrator command'))).toBeInstanceOf(StoreUnavailableError);
     const unique = pgError('23505', 'duplicate key value violates unique constraint');
     expect(translateStoreError(unique)).toBe(unique);
+  });
+
+  it('a database server that is not there (socket missing, refused, starting up) is unreachable, and waited for on connect', () => {
+    const missingSocket = Object.assign(pgError('ENOENT', 'connect ENOENT /data/run/.s.PGSQL.5432'), { syscall: 'connect' });
+    const refused = Object.assign(pgError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432'), { syscall: 'connect' });
+    const starting = pgError('57P03', 'the database system is starting up');
+    for (const err of [missingSocket, refused, starting]) {
+      expect(translateStoreError(err)).toBeInstanceOf(StoreUnavailableError);
+      expect(isServerAbsent(err)).toBe(true);
+    }
+    // A reset or terminated connection may have run the statement: not retried on connect (the operation is).
+    expect(isServerAbsent(pgError('ECONNRESET', 'read ECONNRESET'))).toBe(false);
+    expect(isServerAbsent(new Error('Connection terminated unexpectedly'))).toBe(false);
+    expect(translateStoreError(new Error('Connection terminated due to connection timeout'))).toBeInstanceOf(StoreUnavailableError);
+    // ENOENT of anything but a connection is no connection error.
+    const file = Object.assign(pgError('ENOENT', 'no such file'), { syscall: 'open' });
+    expect(translateStoreError(file)).toBe(file);
   });
 
   it('the activities let Temporal retry them, under a type the workflows do not list as non-retryable', () => {

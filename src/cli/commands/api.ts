@@ -6,11 +6,13 @@ import { bootstrap } from '../../bootstrap.js';
 import { connectClient } from '../../temporal/client/client.js';
 import { openConfiguredStore } from '../open-store.js';
 import { onShutdown } from '../shutdown.js';
+import { installLastResort } from '../last-resort.js';
 
 /** `folio api`: the HTTP API on PORT, starting workflows on TEMPORAL_ADDRESS, reading DATABASE_URL. */
 export async function run(): Promise<number> {
   const config = loadConfig();
   const logger = createLogger('api', { level: config.logLevel, pretty: config.logPretty });
+  installLastResort(logger);
   warnUnknownVariables(logger);
   const address = config.temporalAddress ?? `127.0.0.1:${config.temporalPort}`;
   const store = await openConfiguredStore(config, logger);

@@ -4,6 +4,7 @@ import { createLogger } from '../../log.js';
 import { startPgliteServer } from '../../store/pglite-server.js';
 import { dbServerFile, dbSocketDir, embeddedDataDir } from '../open-store.js';
 import { onShutdown } from '../shutdown.js';
+import { installLastResort } from '../last-resort.js';
 
 /**
  * `folio db-server`: serves the embedded PGlite database in DATA_DIR over the PostgreSQL protocol on the
@@ -13,6 +14,7 @@ import { onShutdown } from '../shutdown.js';
 export async function run(): Promise<number> {
   const config = loadConfig();
   const logger = createLogger('db', { level: config.logLevel, pretty: config.logPretty });
+  installLastResort(logger);
   mkdirSync(config.dataDir, { recursive: true });
   const server = await startPgliteServer({
     dataDir: embeddedDataDir(config.dataDir),

@@ -9,15 +9,22 @@ import { createSpecPool } from '../../openapi/spec-pool.js';
 import { ParsePool } from '../../parse-pool/pool.js';
 import { warmUpParsePool } from '../../parse-pool/warm-up.js';
 import { converterVersion, pruneParseCacheNow } from '../../parse-cache/index.js';
+import { installLastResort } from '../last-resort.js';
+
+/** How long the worker's store waits for an absent database server on connect (see openStore's connectWaitMs). */
+export const WORKER_STORE_CONNECT_WAIT_MS = 20_000;
 
 /** `folio worker`: one Folio worker polling TEMPORAL_ADDRESS, on DATABASE_URL (or the embedded store). */
 export async function run(): Promise<number> {
   const config = loadConfig();
   const logger = createLogger('worker', { level: config.logLevel, pretty: config.logPretty });
+  installLastResort(logger);
   warnUnknownVariables(logger);
   installRuntime(logger);
   const address = config.temporalAddress ?? `127.0.0.1:${config.temporalPort}`;
-  const store = await openConfiguredStore(config, logger);
+  // A database server that is not there (the embedded one restarting) is waited for up to 20 s on connect, so that
+  // the retried activities find it back instead of using up their attempts; every activity heartbeats within that.
+  const store = await openConfiguredStore(config, logger, { connectWaitMs: WORKER_STORE_CONNECT_WAIT_MS });
   try {
     try {
       const added = await ensureSearchAttributes(address, config.temporalNamespace);

@@ -30,6 +30,12 @@ export interface OpenStoreOptions {
   pgliteTemplate?: Blob;
   /** pg pool size (default 10). Use a small pool (e.g. 2–4) against a pglite-server. */
   poolSize?: number;
+  /**
+   * With `databaseUrl`: how long a statement waits for a server that is not there (connection refused, unix socket
+   * missing, starting up: the embedded database server restarting) before failing with StoreUnavailableError.
+   * Default 0 (fail at once: the API answers 503); the worker waits, so that a retried activity finds it back.
+   */
+  connectWaitMs?: number;
 }
 
 /** The content store. Its SQL connection stays inside src/store/ (tests reach it through ./raw-sql.ts). */
