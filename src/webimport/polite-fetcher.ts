@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { guardedFetch, type GuardedResponse } from '../net/guarded-fetch.js';
-import { FetchAddressDeniedError, FetchRedirectError, FetchUrlRefusedError } from '../net/errors.js';
+import { FetchAddressDeniedError, FetchBodyTooLargeError, FetchEncodingRefusedError, FetchRedirectError, FetchUrlRefusedError } from '../net/errors.js';
 import type { FetchPolicy } from '../net/policy.js';
 import { WebImportHttpError, WebImportNetworkError, WebImportTimeoutError, WebImportTooLargeError } from './errors.js';
 import { WEBIMPORT_USER_AGENT } from './user-agent.js';
@@ -19,7 +19,7 @@ export interface PoliteFetcherOptions {
   timeoutMs: number;
   /** Retries of a 429, a 5xx, a network failure or a timeout. */
   retries: number;
-  /** Largest response accepted (bytes). */
+  /** Largest response accepted (bytes, counted after decoding gzip, deflate or br, which are asked for). */
   maxResponseBytes: number;
   /** First backoff (doubled each retry, capped at 30 s); default 500 ms. */
   backoffMs?: number;
@@ -113,6 +113,8 @@ export class PoliteFetcher {
         response = await guardedFetch(url, {
           policy: this.options.policy,
           headers: { 'user-agent': WEBIMPORT_USER_AGENT, accept: 'text/html,application/xhtml+xml,*/*;q=0.8', ...headers },
+          acceptEncoding: ['gzip', 'deflate', 'br'],
+          maxBodyBytes: this.options.maxResponseBytes,
           signal: controller.signal,
         });
       } catch (err) {
@@ -141,6 +143,7 @@ export class PoliteFetcher {
         }
       } catch (err) {
         if (err instanceof WebImportTooLargeError) throw err;
+        if (err instanceof FetchBodyTooLargeError) throw new WebImportTooLargeError(this.options.maxResponseBytes, url);
         throw this.translate(url, err, controller.signal);
       }
       const bytes = new Uint8Array(Buffer.concat(chunks));
@@ -164,7 +167,13 @@ export class PoliteFetcher {
   }
 
   private translate(url: string, err: unknown, signal: AbortSignal): unknown {
-    if (err instanceof FetchAddressDeniedError || err instanceof FetchUrlRefusedError || err instanceof FetchRedirectError) return err;
+    if (
+      err instanceof FetchAddressDeniedError ||
+      err instanceof FetchUrlRefusedError ||
+      err instanceof FetchRedirectError ||
+      err instanceof FetchEncodingRefusedError
+    )
+      return err;
     if (signal.aborted) return signal.reason instanceof WebImportTimeoutError ? signal.reason : (signal.reason ?? err);
     const e = err as { code?: string; message?: string };
     return new WebImportNetworkError(url, e.code ?? e.message ?? String(err), err);
