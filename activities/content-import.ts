@@ -5,7 +5,7 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { NotFoundError } from '../src/errors.js';
-import { assembleSourceTree, DEFAULT_FILE_IMPORT_LIMITS, FileImportError, FileNotUploadedError, type ConvertedInput } from '../src/fileimport/index.js';
+import { assembleSourceTree, fileImportLimits, FileImportError, FileNotUploadedError, type ConvertedInput } from '../src/fileimport/index.js';
 import type { FileImportErrorCode } from '../src/fileimport/errors.js';
 import { documents, importTree, type SourceTree } from '../src/format/index.js';
 import { modelToRevisionInput } from '../src/gitsync/revision-records.js';
@@ -18,7 +18,7 @@ import type { ImportRunRecord, ImportRunStatus, JsonObject, StorageUploadRecord 
 import { contentImportSignals, type ContentImportProgress } from '../src/temporal/contract/index.js';
 import { buildSiteSource } from '../src/webimport/build-source.js';
 import { crawlSite, type CrawlWarning } from '../src/webimport/crawl.js';
-import { WebImportCancelledError, WebImportNoPagesError, WebImportTargetGoneError } from '../src/webimport/errors.js';
+import { WEBIMPORT_MAX_RESPONSE_BYTES, WebImportCancelledError, WebImportNoPagesError, WebImportTargetGoneError } from '../src/webimport/errors.js';
 import { PoliteFetcher } from '../src/webimport/polite-fetcher.js';
 import type { ActivityDeps } from './deps.js';
 import { toImportFailure } from './content-import-failures.js';
@@ -157,7 +157,7 @@ export function createContentImportActivities(deps: ActivityDeps) {
       if (!bytes) throw new FileNotUploadedError(upload.key);
       try {
         converted.push(
-          await pool.runWith(r.progress.signal ? { signal: r.progress.signal } : {}, 'file.convert', { name: upload.name, bytes }, DEFAULT_FILE_IMPORT_LIMITS),
+          await pool.runWith(r.progress.signal ? { signal: r.progress.signal } : {}, 'file.convert', { name: upload.name, bytes }, fileImportLimits(config)),
         );
       } catch (err) {
         // A typed failure of the conversion (an unsafe zip, a zip bomb, an unreadable .docx) keeps its code.
@@ -229,7 +229,7 @@ export function createContentImportActivities(deps: ActivityDeps) {
           delayMs: config.webimportDelayMs,
           timeoutMs: config.webimportTimeoutMs,
           retries: config.webimportRetries,
-          maxResponseBytes: Math.min(config.webimportMaxBytes, 256 * 1024 * 1024),
+          maxResponseBytes: Math.min(config.webimportMaxBytes, WEBIMPORT_MAX_RESPONSE_BYTES),
           ...(r.progress.signal ? { signal: r.progress.signal } : {}),
         });
         const pool = parsePoolOf(deps);

@@ -88,6 +88,9 @@ export interface Config {
   webimportDelayMs: number;
   webimportTimeoutMs: number;
   webimportRetries: number;
+  /** File import: entries of one archive (zip or .docx) and the bytes it may unpack to (src/fileimport/limits.ts). */
+  fileImportMaxEntries: number;
+  fileImportMaxUnpackedBytes: number;
   /** FOLIO_SITE_HOSTNAMES: host name → site basename; a request for that host is served the published site. */
   siteHostnames: Record<string, string>;
 }
@@ -210,6 +213,8 @@ export function loadConfig(env: Env = process.env): Config {
     webimportDelayMs: int(env, 'WEBIMPORT_DELAY_MS', 100),
     webimportTimeoutMs: int(env, 'WEBIMPORT_TIMEOUT_MS', 30_000, { min: 1 }),
     webimportRetries: int(env, 'WEBIMPORT_RETRIES', 4, { max: 20 }),
+    fileImportMaxEntries: int(env, 'FILE_IMPORT_MAX_ENTRIES', 20_000, { min: 1, max: 1_000_000 }),
+    fileImportMaxUnpackedBytes: int(env, 'FILE_IMPORT_MAX_UNPACKED_BYTES', 256 * 1024 * 1024, { min: 1, max: 2 * 1024 * 1024 * 1024 }),
     siteHostnames: siteHostnames(get(env, 'FOLIO_SITE_HOSTNAMES')),
   };
 }

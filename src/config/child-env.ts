@@ -62,6 +62,8 @@ export function configToEnv(config: Config): Partial<Record<ConfigVariable, stri
     WEBIMPORT_DELAY_MS: String(config.webimportDelayMs),
     WEBIMPORT_TIMEOUT_MS: String(config.webimportTimeoutMs),
     WEBIMPORT_RETRIES: String(config.webimportRetries),
+    FILE_IMPORT_MAX_ENTRIES: String(config.fileImportMaxEntries),
+    FILE_IMPORT_MAX_UNPACKED_BYTES: String(config.fileImportMaxUnpackedBytes),
     FOLIO_SITE_HOSTNAMES:
       Object.keys(config.siteHostnames).length > 0
         ? Object.entries(config.siteHostnames)

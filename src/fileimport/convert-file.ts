@@ -2,9 +2,11 @@
  * One uploaded file made into what the tree of a file import needs, on its own (so each file is one task of the
  * parse pool, with its budgets): a markdown page kept byte for byte, a page converted from HTML or `.docx`, the
  * unpacked entries of a `.zip` (limits enforced while inflating), or a file that makes no page. The result is
- * structured-cloneable; `assembleSourceTree` (`./index.ts`) places the files of one import.
+ * structured-cloneable; `assembleSourceTree` (`./index.ts`) places the files of one import. Archives (`.zip`, `.docx`)
+ * are unpacked within `limits`, counted before inflating (src/fileimport/zip.ts).
  */
 import { docxFileToPage } from './docx-file.js';
+import { ZipEmptyError } from './errors.js';
 import { htmlFileToPage } from './html-file.js';
 import { DEFAULT_FILE_IMPORT_LIMITS, type FileImportLimits } from './limits.js';
 import { markdownTitle } from './markdown-file.js';
@@ -38,11 +40,16 @@ export async function convertInputFile(file: InputFile, limits: FileImportLimits
     return { kind: 'page', name: file.name, page, warnings };
   }
   if (ext === 'docx') {
-    const { messages, ...page } = await docxFileToPage(file.name, file.bytes);
+    const { messages, ...page } = await docxFileToPage(file.name, file.bytes, limits);
     for (const message of messages) warnings.push({ code: 'FILE_IMPORT_DOCX_MESSAGE', file: file.name, message: `${file.name}: ${message}` });
     return { kind: 'page', name: file.name, page, warnings };
   }
-  if (ext === 'zip') return { kind: 'zip', name: file.name, entries: readZip(file.name, file.bytes, limits), warnings };
+  if (ext === 'zip') {
+    const entries = readZip(file.name, file.bytes, limits);
+    // A readable archive of no file (empty, or directories only) would import nothing: it fails, typed.
+    if (entries.size === 0) throw new ZipEmptyError(file.name);
+    return { kind: 'zip', name: file.name, entries, warnings };
+  }
   warnings.push({
     code: 'FILE_IMPORT_UNSUPPORTED_TYPE',
     file: file.name,

@@ -18,15 +18,18 @@ import { decodeUtf8 } from './utf8.js';
 
 export type { InputFile, FileImportWarning } from './types.js';
 export type { FileImportLimits } from './limits.js';
-export { DEFAULT_FILE_IMPORT_LIMITS, MAX_IMPORT_UPLOAD_BYTES } from './limits.js';
+export { DEFAULT_FILE_IMPORT_LIMITS, MAX_IMPORT_UPLOAD_BYTES, fileImportLimits } from './limits.js';
 export { convertInputFile, type ConvertedInput } from './convert-file.js';
 export {
   FileImportError,
   FileNotUploadedError,
   ZipInvalidError,
   ZipTooLargeError,
+  ZipTooManyEntriesError,
+  ZipEmptyError,
   ZipUnsafePathError,
   DocxInvalidError,
+  DocxTooDeepError,
   NothingToImportError,
 } from './errors.js';
 

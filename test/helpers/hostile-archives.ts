@@ -43,38 +43,74 @@ export function gzipZeros(total: number): Buffer {
  * uncompressed size its headers claim (default: the true size, below 4 GiB).
  */
 export function zerosZip(name: string, total: number, declared = total): Uint8Array {
-  const { data, crc } = deflatedZeros(total);
-  return oneEntryZip(name, data, crc, declared);
+  return zipOf([zerosEntry(name, total, declared)]);
 }
 
-function oneEntryZip(name: string, data: Buffer, crc: number, uncompressed: number): Uint8Array {
-  const nameBytes = Buffer.from(name, 'utf8');
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt16LE(0x0800, 6); // UTF-8 name
-  local.writeUInt16LE(8, 8);
-  local.writeUInt32LE(crc >>> 0, 14);
-  local.writeUInt32LE(data.byteLength, 18);
-  local.writeUInt32LE(uncompressed, 22);
-  local.writeUInt16LE(nameBytes.byteLength, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(20, 6);
-  central.writeUInt16LE(0x0800, 8);
-  central.writeUInt16LE(8, 10);
-  central.writeUInt32LE(crc >>> 0, 16);
-  central.writeUInt32LE(data.byteLength, 20);
-  central.writeUInt32LE(uncompressed, 24);
-  central.writeUInt16LE(nameBytes.byteLength, 28);
+/** One entry of {@link zipOf}: its name, its data as stored in the archive, and what its headers declare. */
+export interface RawEntry {
+  name: string;
+  method: 0 | 8;
+  data: Buffer;
+  crc: number;
+  size: number;
+}
+
+/** An entry of `total` zeros, deflated, declaring `declared` bytes. */
+export function zerosEntry(name: string, total: number, declared = total): RawEntry {
+  const { data, crc } = deflatedZeros(total);
+  return { name, method: 8, data, crc, size: declared };
+}
+
+/** An entry stored as it is. */
+export function storedEntry(name: string, content: Uint8Array): RawEntry {
+  return { name, method: 0, data: Buffer.from(content), crc: crc32(content), size: content.byteLength };
+}
+
+/** A zip of `entries` in that order, with a central directory and an end record (no zip64: below 4 GiB). */
+export function zipOf(entries: RawEntry[]): Uint8Array {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const entry of entries) {
+    const nameBytes = Buffer.from(entry.name, 'utf8');
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x0800, 6); // UTF-8 name
+    local.writeUInt16LE(entry.method, 8);
+    local.writeUInt32LE(entry.crc >>> 0, 14);
+    local.writeUInt32LE(entry.data.byteLength, 18);
+    local.writeUInt32LE(entry.size, 22);
+    local.writeUInt16LE(nameBytes.byteLength, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(0x0800, 8);
+    central.writeUInt16LE(entry.method, 10);
+    central.writeUInt32LE(entry.crc >>> 0, 16);
+    central.writeUInt32LE(entry.data.byteLength, 20);
+    central.writeUInt32LE(entry.size, 24);
+    central.writeUInt16LE(nameBytes.byteLength, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, nameBytes, entry.data);
+    centrals.push(central, nameBytes);
+    offset += local.byteLength + nameBytes.byteLength + entry.data.byteLength;
+  }
+  const directory = Buffer.concat(centrals);
   const end = Buffer.alloc(22);
   end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(central.byteLength + nameBytes.byteLength, 12);
-  end.writeUInt32LE(local.byteLength + nameBytes.byteLength + data.byteLength, 16);
-  return new Uint8Array(Buffer.concat([local, nameBytes, data, central, nameBytes, end]));
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(directory.byteLength, 12);
+  end.writeUInt32LE(offset, 16);
+  return new Uint8Array(Buffer.concat([...locals, directory, end]));
+}
+
+/** A `.docx` made with the `docx` package, its parts (name → bytes) for tests to change. */
+export async function docxParts(text = 'A document'): Promise<Record<string, Uint8Array>> {
+  const doc = new Document({ sections: [{ children: [new Paragraph(text)] }] });
+  return unzipSync(new Uint8Array(await Packer.toBuffer(doc)));
 }
 
 /** A zip of `count` small markdown pages (`p0.md` …), stored uncompressed. */
@@ -86,8 +122,7 @@ export function manyEntriesZip(count: number): Uint8Array {
 
 /** A `.docx` (made with the `docx` package) whose body is `depth` tables, each inside a cell of the one before. */
 export async function nestedTablesDocx(depth: number): Promise<Uint8Array> {
-  const doc = new Document({ sections: [{ children: [new Paragraph('Nested tables')] }] });
-  const parts = unzipSync(new Uint8Array(await Packer.toBuffer(doc)));
+  const parts = await docxParts('Nested tables');
   const xml = new TextDecoder().decode(parts['word/document.xml']);
   const open = '<w:tbl><w:tr><w:tc>';
   const close = '<w:p/></w:tc></w:tr></w:tbl>';
