@@ -13,6 +13,7 @@ import { markdownTitle } from './markdown-file.js';
 import type { ConvertedFile, FileImportWarning, InputFile } from './types.js';
 import { decodeUtf8 } from './utf8.js';
 import { readZip } from './zip.js';
+import { transferWithReply } from '../parse-pool/transfer.js';
 
 export type ConvertedInput =
   | { kind: 'markdown'; name: string; bytes: Uint8Array; title: string; warnings: FileImportWarning[] }
@@ -48,6 +49,7 @@ export async function convertInputFile(file: InputFile, limits: FileImportLimits
     const entries = readZip(file.name, file.bytes, limits);
     // A readable archive of no file (empty, or directories only) would import nothing: it fails, typed.
     if (entries.size === 0) throw new ZipEmptyError(file.name);
+    transferWithReply([...entries.values()].map((bytes) => bytes.buffer));
     return { kind: 'zip', name: file.name, entries, warnings };
   }
   warnings.push({

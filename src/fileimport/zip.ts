@@ -4,7 +4,8 @@
  * archive declares against `maxZipEntries`; the sum of the uncompressed sizes its entries declare against
  * `maxZipBytes`; then each entry inflated with its declared size as the most it may produce (an entry that inflates
  * to more stops there, as corrupt), its size and CRC-32 checked. So the bytes inflated never exceed `maxZipBytes`,
- * whatever the headers claim, and each entry is one buffer of its exact size (no chunk list, no copy). A truncated
+ * whatever the headers claim, and each entry is one buffer of its exact size (no chunk list, no copy) that owns its
+ * ArrayBuffer (so a pool thread can move it to the worker rather than copy it). A truncated
  * archive, an entry outside the file, an unsupported method or an encrypted entry is {@link ZipInvalidError}.
  */
 import { constants, crc32, inflateRawSync } from 'node:zlib';
@@ -145,7 +146,7 @@ function inflateEntry(name: string, bytes: Uint8Array, view: DataView, entry: Ce
   let out: Uint8Array;
   if (entry.method === 0) {
     if (entry.compressedSize !== entry.size) throw new ZipInvalidError(name, `${what} is stored with two different sizes`);
-    out = bytes.slice(start, end);
+    out = Uint8Array.prototype.slice.call(bytes, start, end); // a copy of its own, even when `bytes` is a Buffer
   } else if (entry.method === 8) {
     try {
       // One output buffer of the declared size (plus one byte, to see an entry that would inflate past it).
@@ -153,7 +154,8 @@ function inflateEntry(name: string, bytes: Uint8Array, view: DataView, entry: Ce
         maxOutputLength: Math.max(1, entry.size),
         chunkSize: Math.max(constants.Z_MIN_CHUNK, entry.size + 1),
       });
-      out = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+      // A small output sits in Node's shared buffer pool: copied out, so that each entry owns its ArrayBuffer.
+      out = buffer.buffer.byteLength === buffer.byteLength || buffer.byteLength >= 64 * 1024 ? buffer : new Uint8Array(buffer);
     } catch (error) {
       if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
         throw new ZipInvalidError(name, `${what} inflates to more than the ${entry.size} bytes its header declares`);

@@ -5,7 +5,7 @@
  * tables nested 20,000 deep — each a typed error naming its limit, never a stack overflow classified as invalid.
  */
 import { strToU8, zipSync } from 'fflate';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   convertInputFile,
   DEFAULT_FILE_IMPORT_LIMITS,
@@ -15,6 +15,7 @@ import {
   ZipTooManyEntriesError,
 } from '../../src/fileimport/index.js';
 import { readZip } from '../../src/fileimport/zip.js';
+import { ParsePool } from '../../src/parse-pool/pool.js';
 import { docxParts, manyEntriesZip, nestedTablesDocx, storedEntry, zerosEntry, zerosZip, zipOf } from '../helpers/hostile-archives.js';
 
 const MiB = 1024 * 1024;
@@ -68,6 +69,28 @@ describe('zip bombs', () => {
     expect(big.byteLength).toBe(64 * MiB - 6);
     expect(big.buffer.byteLength).toBeLessThanOrEqual(64 * MiB - 5);
     expect(new TextDecoder().decode(files.get('README.md'))).toBe('# Hi\n');
+  });
+});
+
+describe('in the parse pool, off the event loop (as the worker runs file.convert)', () => {
+  const pool = new ParsePool({ threads: 1, timeBudgetMs: 60_000 });
+  afterAll(() => pool.close());
+
+  it("moves an unpacked archive's entries to the worker whole, and keeps a refusal's code", async () => {
+    const zip = zipOf([zerosEntry('big.bin', 8 * MiB), storedEntry('small.md', strToU8('# Small\n')), zerosEntry('tiny.md', 10)]);
+    const converted = await pool.runWith({}, 'file.convert', { name: 'ok.zip', bytes: zip }, DEFAULT_FILE_IMPORT_LIMITS);
+    expect(converted.kind).toBe('zip');
+    if (converted.kind !== 'zip') return;
+    expect([...converted.entries].map(([path, bytes]) => [path, bytes.byteLength])).toEqual([
+      ['big.bin', 8 * MiB],
+      ['small.md', 8],
+      ['tiny.md', 10],
+    ]);
+    expect(converted.entries.get('big.bin')!.every((b) => b === 0)).toBe(true);
+    expect(new TextDecoder().decode(converted.entries.get('small.md'))).toBe('# Small\n');
+
+    const err = await failure(pool.runWith({}, 'file.convert', { name: 'bomb.zip', bytes: zerosZip('zeros.md', 500 * MiB) }, DEFAULT_FILE_IMPORT_LIMITS));
+    expect(err).toMatchObject({ code: 'PARSE_TASK_FAILED', data: { code: 'FILE_IMPORT_ZIP_TOO_LARGE' } });
   });
 });
 
