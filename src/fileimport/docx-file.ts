@@ -5,7 +5,6 @@ import { convertHtmlPage } from '../webimport/html-page.js';
 import { DocxInvalidError, DocxTooDeepError, ZipInvalidError } from './errors.js';
 import { DEFAULT_FILE_IMPORT_LIMITS, type FileImportLimits } from './limits.js';
 import type { ConvertedFile } from './types.js';
-import { decodeUtf8 } from './utf8.js';
 import { xmlDepthOver } from './xml-depth.js';
 import { readZip } from './zip.js';
 
@@ -37,7 +36,7 @@ export function boundedDocx(name: string, bytes: Uint8Array, limits: FileImportL
   if (parts.size === 0) throw new DocxInvalidError(name, 'the archive holds no file');
   for (const [path, part] of parts) {
     if (!/\.(xml|rels)$/i.test(path)) continue;
-    if (xmlDepthOver(decodeUtf8(part).text, limits.maxDocxDepth) !== null) throw new DocxTooDeepError(name, path, limits.maxDocxDepth);
+    if (xmlDepthOver(xmlText(part), limits.maxDocxDepth) !== null) throw new DocxTooDeepError(name, path, limits.maxDocxDepth);
   }
   return zipSync(Object.fromEntries(parts), { level: 0 });
 }
@@ -91,6 +90,13 @@ export async function docxFileToPage(
     assets,
     messages: result.messages.map((m) => m.message),
   };
+}
+
+/** An XML part as text to measure: tags are ASCII, so UTF-8 is read one byte per character (no copy twice its size). */
+function xmlText(bytes: Uint8Array): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 }
 
 function isStackOverflow(error: unknown): boolean {
