@@ -36,6 +36,11 @@ beforeAll(async () => {
     '/br': encoded(brotliCompressSync(TEXT), 'br'),
     '/gzip-then-br': encoded(brotliCompressSync(gzipSync(TEXT)), 'gzip, br'),
     '/empty-gzip': encoded(Buffer.alloc(0), 'gzip'),
+    '/truncated-gzip': encoded(gzipSync(TEXT).subarray(0, 40), 'gzip'),
+    '/reset-gzip': (_req, res) => {
+      res.writeHead(200, { 'content-encoding': 'gzip' });
+      res.write(gzipSync(TEXT).subarray(0, 40), () => setTimeout(() => res.socket?.destroy(), 20));
+    },
     '/zstd': encoded(Buffer.from('not really zstd'), 'zstd'),
     '/busy-gzip': encoded(gzipSync('busy'), 'gzip', 503),
     '/identity': (req, res) => {
@@ -111,6 +116,14 @@ describe('guardedFetch: content codings', () => {
     }
     const empty = await guardedFetch(`${server.url}/empty-gzip`, { policy: loopbackPolicy, acceptEncoding: ['gzip'], maxBodyBytes: MiB });
     expect(await read(empty.body)).toEqual({ text: '', bytes: 0, error: null });
+  });
+
+  it('a truncated encoded body fails to read, never taken as complete', async () => {
+    for (const path of ['/truncated-gzip', '/reset-gzip']) {
+      const res = await guardedFetch(`${server.url}${path}`, { policy: loopbackPolicy, acceptEncoding: ['gzip'], maxBodyBytes: MiB });
+      const { error } = await read(res.body);
+      expect(error, path).toBeInstanceOf(Error);
+    }
   });
 
   it('refuses a coding it asked for only in part, or cannot decode', async () => {
