@@ -5,7 +5,7 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { NotFoundError } from '../src/errors.js';
-import { assembleSourceTree, DEFAULT_FILE_IMPORT_LIMITS, FileImportError, FileNotUploadedError, type ConvertedInput } from '../src/fileimport/index.js';
+import { assembleSourceTree, fileImportLimits, FileImportError, FileNotUploadedError, type ConvertedInput } from '../src/fileimport/index.js';
 import type { FileImportErrorCode } from '../src/fileimport/errors.js';
 import { documents, importTree, type SourceTree } from '../src/format/index.js';
 import { modelToRevisionInput } from '../src/revision/records.js';
@@ -157,7 +157,7 @@ export function createContentImportActivities(deps: ActivityDeps) {
       if (!bytes) throw new FileNotUploadedError(upload.key);
       try {
         converted.push(
-          await pool.runWith(r.progress.signal ? { signal: r.progress.signal } : {}, 'file.convert', { name: upload.name, bytes }, DEFAULT_FILE_IMPORT_LIMITS),
+          await pool.runWith(r.progress.signal ? { signal: r.progress.signal } : {}, 'file.convert', { name: upload.name, bytes }, fileImportLimits(config)),
         );
       } catch (err) {
         // A typed failure of the conversion (an unsafe zip, a zip bomb, an unreadable .docx) keeps its code.

@@ -64,6 +64,8 @@ export function configToEnv(config: Config): Partial<Record<ConfigVariable, stri
     WEBIMPORT_RETRIES: String(config.webimportRetries),
     WEBIMPORT_RUN_RETRIES: String(config.webimportRunRetries),
     WEBIMPORT_DEADLINE_MS: String(config.webimportDeadlineMs),
+    FILE_IMPORT_MAX_ENTRIES: String(config.fileImportMaxEntries),
+    FILE_IMPORT_MAX_UNPACKED_BYTES: String(config.fileImportMaxUnpackedBytes),
     FOLIO_SITE_HOSTNAMES:
       Object.keys(config.siteHostnames).length > 0
         ? Object.entries(config.siteHostnames)

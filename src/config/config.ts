@@ -91,6 +91,9 @@ export interface Config {
   /** Website import: retries of all requests of one run together, and the run's deadline (from its start). */
   webimportRunRetries: number;
   webimportDeadlineMs: number;
+  /** File import: entries of one archive (zip or .docx) and the bytes it may unpack to (src/fileimport/limits.ts). */
+  fileImportMaxEntries: number;
+  fileImportMaxUnpackedBytes: number;
   /** FOLIO_SITE_HOSTNAMES: host name → site basename; a request for that host is served the published site. */
   siteHostnames: Record<string, string>;
 }
@@ -215,6 +218,8 @@ export function loadConfig(env: Env = process.env): Config {
     webimportRetries: int(env, 'WEBIMPORT_RETRIES', 4, { max: 20 }),
     webimportRunRetries: int(env, 'WEBIMPORT_RUN_RETRIES', 200),
     webimportDeadlineMs: int(env, 'WEBIMPORT_DEADLINE_MS', 2 * 60 * 60 * 1000, { min: 1 }),
+    fileImportMaxEntries: int(env, 'FILE_IMPORT_MAX_ENTRIES', 20_000, { min: 1, max: 1_000_000 }),
+    fileImportMaxUnpackedBytes: int(env, 'FILE_IMPORT_MAX_UNPACKED_BYTES', 256 * 1024 * 1024, { min: 1, max: 2 * 1024 * 1024 * 1024 }),
     siteHostnames: siteHostnames(get(env, 'FOLIO_SITE_HOSTNAMES')),
   };
 }

@@ -2,15 +2,18 @@
  * One uploaded file made into what the tree of a file import needs, on its own (so each file is one task of the
  * parse pool, with its budgets): a markdown page kept byte for byte, a page converted from HTML or `.docx`, the
  * unpacked entries of a `.zip` (limits enforced while inflating), or a file that makes no page. The result is
- * structured-cloneable; `assembleSourceTree` (`./index.ts`) places the files of one import.
+ * structured-cloneable; `assembleSourceTree` (`./index.ts`) places the files of one import. Archives (`.zip`, `.docx`)
+ * are unpacked within `limits`, counted before inflating (src/fileimport/zip.ts).
  */
 import { docxFileToPage } from './docx-file.js';
+import { ZipEmptyError } from './errors.js';
 import { htmlFileToPage } from './html-file.js';
 import { DEFAULT_FILE_IMPORT_LIMITS, type FileImportLimits } from './limits.js';
 import { markdownTitle } from './markdown-file.js';
 import type { ConvertedFile, FileImportWarning, InputFile } from './types.js';
 import { decodeUtf8 } from './utf8.js';
 import { readZip } from './zip.js';
+import { transferWithReply } from '../parse-pool/transfer.js';
 
 export type ConvertedInput =
   | { kind: 'markdown'; name: string; bytes: Uint8Array; title: string; warnings: FileImportWarning[] }
@@ -39,12 +42,18 @@ export async function convertInputFile(file: InputFile, limits: FileImportLimits
     return { kind: 'page', name: file.name, page, warnings };
   }
   if (ext === 'docx') {
-    const { messages, refused, ...page } = await docxFileToPage(file.name, file.bytes);
+    const { messages, refused, ...page } = await docxFileToPage(file.name, file.bytes, limits);
     for (const message of messages) warnings.push({ code: 'FILE_IMPORT_DOCX_MESSAGE', file: file.name, message: `${file.name}: ${message}` });
     for (const message of refused) warnings.push({ code: 'FILE_IMPORT_LINK_REFUSED', file: file.name, message: `${file.name}: ${message}` });
     return { kind: 'page', name: file.name, page, warnings };
   }
-  if (ext === 'zip') return { kind: 'zip', name: file.name, entries: readZip(file.name, file.bytes, limits), warnings };
+  if (ext === 'zip') {
+    const entries = readZip(file.name, file.bytes, limits);
+    // A readable archive of no file (empty, or directories only) would import nothing: it fails, typed.
+    if (entries.size === 0) throw new ZipEmptyError(file.name);
+    transferWithReply([...entries.values()].map((bytes) => bytes.buffer));
+    return { kind: 'zip', name: file.name, entries, warnings };
+  }
   warnings.push({
     code: 'FILE_IMPORT_UNSUPPORTED_TYPE',
     file: file.name,

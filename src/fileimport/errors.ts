@@ -7,8 +7,11 @@ import { FolioError } from '../errors.js';
 export type FileImportErrorCode =
   | 'FILE_IMPORT_ZIP_INVALID'
   | 'FILE_IMPORT_ZIP_TOO_LARGE'
+  | 'FILE_IMPORT_ZIP_TOO_MANY_ENTRIES'
   | 'FILE_IMPORT_ZIP_UNSAFE_PATH'
+  | 'FILE_IMPORT_ZIP_EMPTY'
   | 'FILE_IMPORT_DOCX_INVALID'
+  | 'FILE_IMPORT_DOCX_TOO_DEEP'
   | 'FILE_IMPORT_EMPTY'
   | 'FILE_IMPORT_NOT_UPLOADED';
 
@@ -19,17 +22,45 @@ export class FileImportError extends FolioError {
   }
 }
 
-/** The archive cannot be read as a zip (truncated, not a zip, an unsupported compression method). */
+/**
+ * The archive cannot be read as a zip: truncated or not a zip (no end of central directory), an entry outside the
+ * file, an entry that inflates to another size than it declares or fails its CRC, an unsupported compression method,
+ * an encrypted entry.
+ */
 export class ZipInvalidError extends FileImportError {
   constructor(name: string, reason: string) {
-    super('FILE_IMPORT_ZIP_INVALID', `${name} is not a readable zip archive: ${reason}`, { name });
+    super('FILE_IMPORT_ZIP_INVALID', `${name} is not a readable zip archive: ${reason}`, { name, reason });
   }
 }
 
-/** The archive holds more entries or more uncompressed bytes than allowed (a zip bomb, or just too big). */
+/** The entries of an archive declare more uncompressed bytes than FILE_IMPORT_MAX_UNPACKED_BYTES (nothing is inflated). */
 export class ZipTooLargeError extends FileImportError {
-  constructor(name: string, what: 'entries' | 'bytes', limit: number) {
-    super('FILE_IMPORT_ZIP_TOO_LARGE', `${name} exceeds the limit of ${limit} ${what === 'entries' ? 'entries' : 'uncompressed bytes'}`, { name, what, limit });
+  constructor(name: string, limit: number, declared: number) {
+    super(
+      'FILE_IMPORT_ZIP_TOO_LARGE',
+      `${name} unpacks to ${declared} bytes, more than the ${limit} bytes (${mib(limit)}) one archive may unpack to (FILE_IMPORT_MAX_UNPACKED_BYTES)`,
+      { name, what: 'bytes', limit, declared, setting: 'FILE_IMPORT_MAX_UNPACKED_BYTES' },
+    );
+  }
+}
+
+/** The archive holds more entries (directories included) than FILE_IMPORT_MAX_ENTRIES (nothing is inflated). */
+export class ZipTooManyEntriesError extends FileImportError {
+  constructor(name: string, limit: number, declared: number) {
+    super('FILE_IMPORT_ZIP_TOO_MANY_ENTRIES', `${name} holds ${declared} entries, more than the ${limit} one archive may hold (FILE_IMPORT_MAX_ENTRIES)`, {
+      name,
+      what: 'entries',
+      limit,
+      declared,
+      setting: 'FILE_IMPORT_MAX_ENTRIES',
+    });
+  }
+}
+
+/** A readable archive without a single file (empty, or directories only): nothing of it could be imported. */
+export class ZipEmptyError extends FileImportError {
+  constructor(name: string) {
+    super('FILE_IMPORT_ZIP_EMPTY', `${name} holds no file to import`, { name });
   }
 }
 
@@ -40,10 +71,24 @@ export class ZipUnsafePathError extends FileImportError {
   }
 }
 
-/** A `.docx` that mammoth cannot read. */
+/** A `.docx` that cannot be read: not a zip, or a document mammoth cannot read. */
 export class DocxInvalidError extends FileImportError {
   constructor(name: string, reason: string) {
-    super('FILE_IMPORT_DOCX_INVALID', `${name} is not a readable .docx document: ${reason}`, { name });
+    super('FILE_IMPORT_DOCX_INVALID', `${name} is not a readable .docx document: ${reason}`, { name, reason });
+  }
+}
+
+/**
+ * A `.docx` whose XML nests deeper than a document is converted (tables in tables in tables…): refused before
+ * conversion, whose readers recurse once per level.
+ */
+export class DocxTooDeepError extends FileImportError {
+  constructor(name: string, part: string, limit: number) {
+    super('FILE_IMPORT_DOCX_TOO_DEEP', `${name} nests its content deeper than ${limit} XML elements (in ${part}), the most a .docx may nest to be converted`, {
+      name,
+      part,
+      limit,
+    });
   }
 }
 
@@ -63,4 +108,8 @@ export class FileNotUploadedError extends FileImportError {
       { key },
     );
   }
+}
+
+function mib(n: number): string {
+  return `${+(n / 1024 / 1024).toFixed(1)} MiB`;
 }

@@ -18,15 +18,18 @@ import { decodeUtf8 } from './utf8.js';
 
 export type { InputFile, FileImportWarning } from './types.js';
 export type { FileImportLimits } from './limits.js';
-export { DEFAULT_FILE_IMPORT_LIMITS, MAX_IMPORT_UPLOAD_BYTES } from './limits.js';
+export { DEFAULT_FILE_IMPORT_LIMITS, MAX_IMPORT_UPLOAD_BYTES, fileImportLimits } from './limits.js';
 export { convertInputFile, type ConvertedInput } from './convert-file.js';
 export {
   FileImportError,
   FileNotUploadedError,
   ZipInvalidError,
   ZipTooLargeError,
+  ZipTooManyEntriesError,
+  ZipEmptyError,
   ZipUnsafePathError,
   DocxInvalidError,
+  DocxTooDeepError,
   NothingToImportError,
 } from './errors.js';
 
@@ -102,6 +105,8 @@ export function assembleSourceTree(converted: readonly ConvertedInput[]): FileIm
  * them (`../.gitbook/assets/x.png` from `guide/README.md`) are rewritten to reach them from the page's new place.
  */
 function withAssetsMoved(path: string, bytes: Uint8Array, dir: string): Uint8Array {
+  // This runs on the worker's event loop: a page that names no asset (found by a native byte search) is not decoded.
+  if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf('.gitbook/assets/') < 0) return bytes;
   const { text, valid } = decodeUtf8(bytes);
   if (!valid) return bytes;
   const depth = path.split('/').length - 1;

@@ -85,7 +85,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
             yield new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
           }
         } finally {
-          if (!stream.complete) stream.destroy();
+          if (!stream.readableEnded) stream.destroy();
         }
       }
       if (advertisement && res.status === 200) {

@@ -45,3 +45,37 @@ export class UrlInvalidError extends FolioError {
     super('URL_INVALID', `url ${why}`, { data: { why } });
   }
 }
+
+/**
+ * The response's `Content-Encoding` is one the request did not ask for in `Accept-Encoding` (or one Folio cannot
+ * decode): its body is refused rather than guessed at.
+ */
+export class FetchEncodingRefusedError extends FolioError {
+  constructor(url: string, encoding: string, asked: string, why: string) {
+    super(
+      'FETCH_ENCODING_REFUSED',
+      `${stripCredentials(url)} answered with Content-Encoding: ${encoding}, refused: ${why} (the request's Accept-Encoding: ${asked})`,
+      { data: { url: stripCredentials(url), encoding, acceptEncoding: asked } },
+    );
+  }
+}
+
+/**
+ * The body went over the caller's limit, counted as it streamed: its raw bytes, or its bytes once decoded
+ * (`stage`: the content coding whose output went over). `declared`: a Content-Length over the limit, nothing read.
+ */
+export class FetchBodyTooLargeError extends FolioError {
+  readonly limit: number;
+  constructor(url: string, limit: number, detail: { stage?: string; declared?: number } = {}) {
+    const how =
+      detail.declared !== undefined
+        ? `(Content-Length: ${detail.declared})`
+        : detail.stage && detail.stage !== 'raw'
+          ? `once decoded (${detail.stage})`
+          : 'as received';
+    super('FETCH_BODY_TOO_LARGE', `the body of ${stripCredentials(url)} is larger than ${limit} bytes ${how}`, {
+      data: { url: stripCredentials(url), limit, ...detail },
+    });
+    this.limit = limit;
+  }
+}

@@ -4,11 +4,16 @@
  * literals are checked before connecting, names inside the socket's own `lookup`, so the address that was
  * checked is the address connected to (no DNS-rebinding window). Redirects are followed here, never by a
  * library: credentials (URL userinfo, Authorization, Cookie) are dropped when the origin changes.
+ * Content codings: the request asks for exactly `acceptEncoding` (`Accept-Encoding: identity` when none), the body
+ * is decoded here as it streams and counted against `maxBodyBytes`, and a coding not asked for is refused
+ * (src/net/body.ts).
  */
 import type dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import type { Readable } from 'node:stream';
+import { acceptEncodingHeader, responseBody, type ContentCoding } from './body.js';
 import { FetchRedirectError, FetchUrlRefusedError } from './errors.js';
 import { checkDestination, DEFAULT_FETCH_POLICY, systemResolve, type FetchPolicy } from './policy.js';
 
@@ -25,6 +30,14 @@ export interface GuardedFetchOptions {
   signal?: AbortSignal;
   /** Default 5; 0 returns redirect responses as they are. */
   maxRedirects?: number;
+  /**
+   * The content codings the caller takes (sent as `Accept-Encoding`, any such header of `headers` replaced), decoded
+   * here as the body streams. Default none: `Accept-Encoding: identity`, and an encoded body fails to read with
+   * FETCH_ENCODING_REFUSED. Needs `maxBodyBytes`.
+   */
+  acceptEncoding?: readonly ContentCoding[];
+  /** Largest body, counted as it streams (raw and decoded): past it, reading fails with FETCH_BODY_TOO_LARGE. */
+  maxBodyBytes?: number;
 }
 
 export interface GuardedResponse {
@@ -32,9 +45,13 @@ export interface GuardedResponse {
   url: string;
   status: number;
   statusMessage: string;
+  /** As received (`content-encoding` and `content-length` describe the body on the wire, before decoding). */
   headers: http.IncomingHttpHeaders;
-  /** The body, as a stream (async iterable of Buffers). Destroy it when it is not read. */
-  body: http.IncomingMessage;
+  /**
+   * The body, decoded, as a stream (async iterable of Buffers); reading it fails with a typed error when its coding
+   * was not asked for or it goes over `maxBodyBytes`. Destroy it when it is not read.
+   */
+  body: Readable;
   /** Every URL that answered with a redirect, in order. */
   redirects: string[];
 }
@@ -57,11 +74,16 @@ export function parseFetchUrl(input: string): URL {
 export async function guardedFetch(input: string, options: GuardedFetchOptions = {}): Promise<GuardedResponse> {
   const policy = options.policy ?? DEFAULT_FETCH_POLICY;
   const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+  const accept = options.acceptEncoding ?? [];
+  if (accept.length > 0 && options.maxBodyBytes === undefined) throw new TypeError('guardedFetch: acceptEncoding needs maxBodyBytes');
   const redirects: string[] = [];
   let current = parseFetchUrl(input);
   let method = (options.method ?? 'GET').toUpperCase();
   let body = options.body;
-  let headers: Record<string, string> = { ...options.headers };
+  let headers: Record<string, string> = {
+    ...Object.fromEntries(Object.entries(options.headers ?? {}).filter(([k]) => k.toLowerCase() !== 'accept-encoding')),
+    'accept-encoding': acceptEncodingHeader(accept),
+  };
   for (;;) {
     checkLiteral(policy, current);
     const response = await send(current, method, headers, body, policy, options.signal);
@@ -82,7 +104,8 @@ export async function guardedFetch(input: string, options: GuardedFetchOptions =
       current = next;
       continue;
     }
-    return { url: current.toString(), status, statusMessage: response.statusMessage ?? '', headers: response.headers, body: response, redirects };
+    const decoded = responseBody(response, { url: current.toString(), method, accept, maxBytes: options.maxBodyBytes });
+    return { url: current.toString(), status, statusMessage: response.statusMessage ?? '', headers: response.headers, body: decoded, redirects };
   }
 }
 

@@ -1,7 +1,5 @@
-import type http from 'node:http';
-import zlib from 'node:zlib';
 import type { Readable } from 'node:stream';
-import { FetchAddressDeniedError, FetchRedirectError, FetchUrlRefusedError } from '../net/errors.js';
+import { FetchAddressDeniedError, FetchBodyTooLargeError, FetchEncodingRefusedError, FetchRedirectError, FetchUrlRefusedError } from '../net/errors.js';
 import { guardedFetch, DEFAULT_MAX_REDIRECTS } from '../net/guarded-fetch.js';
 import type { FetchPolicy } from '../net/policy.js';
 import {
@@ -60,9 +58,10 @@ export async function safeFetch(input: string, options: SafeFetchOptions): Promi
         ...(options.policy ? { policy: options.policy } : {}),
         maxRedirects,
         signal,
+        acceptEncoding: ['gzip', 'deflate', 'br'],
+        maxBodyBytes: maxBytes,
         headers: {
           accept: 'application/json, application/yaml, text/yaml, application/x-yaml, text/plain;q=0.9, */*;q=0.8',
-          'accept-encoding': 'gzip, deflate, br',
           'user-agent': 'folio-openapi-fetcher',
           ...options.headers,
         },
@@ -97,55 +96,23 @@ export async function safeFetch(input: string, options: SafeFetchOptions): Promi
   }
 }
 
-function readBody(response: http.IncomingMessage, url: string, maxBytes: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(response.headers['content-length']);
-    const encoding = (response.headers['content-encoding'] ?? 'identity').toLowerCase().trim();
-    if (Number.isFinite(declared) && declared > maxBytes && (encoding === 'identity' || encoding === '')) {
-      response.destroy();
-      reject(new FetchTooLargeError(url, maxBytes));
-      return;
-    }
-    let stream: Readable = response;
-    if (encoding === 'gzip' || encoding === 'x-gzip') stream = response.pipe(zlib.createGunzip());
-    else if (encoding === 'deflate') stream = response.pipe(zlib.createInflate());
-    else if (encoding === 'br') stream = response.pipe(zlib.createBrotliDecompress());
-    else if (encoding !== 'identity' && encoding !== '') {
-      response.destroy();
-      reject(new FetchFailedError('http-status', url, `unsupported content-encoding ${encoding}`));
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const fail = (err: unknown) => {
-      if (settled) return;
-      settled = true;
-      response.destroy();
-      if (stream !== response) stream.destroy();
-      reject(err);
-    };
-    stream.on('data', (chunk: Buffer) => {
+/** The body, decoded and counted by the guard (`maxBodyBytes`), as one buffer; its refusals typed as FETCH_ERROR. */
+async function readBody(response: Readable, url: string, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of response as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > maxBytes) {
-        fail(new FetchTooLargeError(url, maxBytes));
-        return;
-      }
       chunks.push(chunk);
-    });
-    stream.once('end', () => {
-      if (settled) return;
-      settled = true;
-      resolve(Buffer.concat(chunks, size));
-    });
-    stream.once('error', fail);
-    response.once('error', fail);
-    response.once('aborted', () => fail(new Error('response aborted')));
-    if (stream !== response)
-      response.once('close', () => {
-        if (!response.complete) fail(new Error('connection closed before the body was complete'));
-      });
-  });
+    }
+  } catch (err) {
+    if (err instanceof FetchBodyTooLargeError) throw new FetchTooLargeError(url, maxBytes);
+    if (err instanceof FetchEncodingRefusedError) throw new FetchFailedError('http-status', url, err.message, { cause: err });
+    throw err;
+  } finally {
+    response.destroy();
+  }
+  return Buffer.concat(chunks, size);
 }
 
 function translate(err: unknown, url: string, input: string, options: SafeFetchOptions, deadline: AbortSignal, maxRedirects: number): Error {

@@ -6,6 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import { parseOperations, type ParseOperation } from './operations.js';
 import type { TaskReply, TaskRequest } from './protocol.js';
+import { collectTransfers, takeTransfers } from './transfer.js';
 
 const port = parentPort;
 if (!port) throw new Error('parse-pool thread started outside a worker thread');
@@ -15,6 +16,7 @@ port.on('message', (req: TaskRequest) => void answer(req));
 /** Runs one task (awaiting an operation that returns a promise) and posts its reply. */
 async function answer(req: TaskRequest): Promise<void> {
   let reply: TaskReply;
+  collectTransfers();
   try {
     const op = parseOperations[req.op as ParseOperation] as ((...args: unknown[]) => unknown) | undefined;
     if (!op) throw new Error(`unknown operation ${req.op}`);
@@ -31,6 +33,12 @@ async function answer(req: TaskRequest): Promise<void> {
       code: (e as { code?: unknown })?.code as string | undefined,
     };
   }
-  port!.postMessage(reply);
+  // A result's large buffers are moved, not copied (./transfer.ts); none on a failure.
+  const transfer = takeTransfers();
+  try {
+    port!.postMessage(reply, reply.ok ? transfer : []);
+  } catch {
+    port!.postMessage(reply); // a buffer that cannot be moved: copied, as any other result
+  }
 }
 port.postMessage({ ready: true });

@@ -218,7 +218,7 @@ class Crawl {
       return;
     }
     this.bytes += fetched.bytes.length;
-    if (this.bytes > this.o.limits.maxBytes) throw new WebImportTooLargeError(this.o.limits.maxBytes, entry.url);
+    if (this.bytes > this.o.limits.maxBytes) throw new WebImportTooLargeError(this.o.limits.maxBytes);
     await this.keep(entry, fetched);
   }
 

@@ -50,10 +50,35 @@ export class WebImportRobotsDisallowedError extends WebImportError {
   }
 }
 
-/** Pages and assets together exceed WEBIMPORT_MAX_BYTES. */
+/**
+ * The most one response of a website import may hold (bytes, counted after decoding its content coding): a page or
+ * an asset is held whole in memory; WEBIMPORT_MAX_BYTES, when smaller, is the limit instead.
+ */
+export const WEBIMPORT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
+
+/** `n` bytes in MiB or KiB, for messages. */
+function humanBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${+(n / 1024 / 1024).toFixed(1)} MiB`;
+  return n >= 1024 ? `${+(n / 1024).toFixed(1)} KiB` : `${n} bytes`;
+}
+
+/**
+ * Pages and assets together exceed WEBIMPORT_MAX_BYTES (no `url`), or one response alone is larger than a response
+ * may be (`url`): WEBIMPORT_MAX_RESPONSE_BYTES, or WEBIMPORT_MAX_BYTES when that is smaller. The message names the
+ * limit that was hit, with its value.
+ */
 export class WebImportTooLargeError extends WebImportError {
-  constructor(limit: number, url: string) {
-    super('WEBIMPORT_TOO_LARGE', `the import exceeds ${limit} bytes (WEBIMPORT_MAX_BYTES) at ${url}`, { data: { limit, url } });
+  constructor(limit: number, url?: string) {
+    const byVariable = url === undefined || limit < WEBIMPORT_MAX_RESPONSE_BYTES;
+    const message =
+      url === undefined
+        ? `the import exceeds ${limit} bytes (${humanBytes(limit)}), the limit of WEBIMPORT_MAX_BYTES`
+        : byVariable
+          ? `${url} is larger than ${limit} bytes (${humanBytes(limit)}), the limit of WEBIMPORT_MAX_BYTES for the whole import`
+          : `${url} is larger than ${limit} bytes (${humanBytes(limit)}), the most one response of a website import may hold`;
+    super('WEBIMPORT_TOO_LARGE', message, {
+      data: { limit, scope: url === undefined ? 'import' : 'response', ...(byVariable ? { setting: 'WEBIMPORT_MAX_BYTES' } : {}), ...(url ? { url } : {}) },
+    });
   }
 }
 

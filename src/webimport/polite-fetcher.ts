@@ -11,7 +11,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { guardedFetch, type GuardedResponse } from '../net/guarded-fetch.js';
-import { FetchAddressDeniedError, FetchRedirectError, FetchUrlRefusedError } from '../net/errors.js';
+import { FetchAddressDeniedError, FetchBodyTooLargeError, FetchEncodingRefusedError, FetchRedirectError, FetchUrlRefusedError } from '../net/errors.js';
 import type { FetchPolicy } from '../net/policy.js';
 import {
   WebImportDeadlineError,
@@ -35,7 +35,7 @@ export interface PoliteFetcherOptions {
   retries: number;
   /** Retries of all requests together; once spent, a failing request is not retried (`retryBudgetSpent`). Default: no bound. */
   runRetries?: number;
-  /** Largest response accepted (bytes), unless a request asks for less. */
+  /** Largest response accepted (bytes, counted after decoding gzip, deflate or br, which are asked for), unless a request asks for less. */
   maxResponseBytes: number;
   /** The run's deadline: epoch milliseconds, and the setting it came from (for messages). */
   deadline?: { at: number; ms: number };
@@ -101,13 +101,19 @@ async function readBody(url: string, response: GuardedResponse, limit: number, w
   }
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of response.body as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
-      response.body.destroy();
-      throw new WebImportResponseTooLargeError(url, limit, what);
+  try {
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) {
+        response.body.destroy();
+        throw new WebImportResponseTooLargeError(url, limit, what);
+      }
+      chunks.push(chunk);
     }
-    chunks.push(chunk);
+  } catch (err) {
+    // The guarded fetch counts the decoded bytes of a compressed body against the same limit as they stream.
+    if (err instanceof FetchBodyTooLargeError) throw new WebImportResponseTooLargeError(url, limit, what);
+    throw err;
   }
   return new Uint8Array(Buffer.concat(chunks));
 }
@@ -182,6 +188,8 @@ export class PoliteFetcher {
       const response = await guardedFetch(url, {
         policy: this.options.policy,
         headers: { 'user-agent': WEBIMPORT_USER_AGENT, accept: 'text/html,application/xhtml+xml,*/*;q=0.8', ...options.headers },
+        acceptEncoding: ['gzip', 'deflate', 'br'],
+        maxBodyBytes: this.options.maxResponseBytes,
         signal: controller.signal,
       });
       if (response.status < 200 || response.status >= 300) {
@@ -211,7 +219,13 @@ export class PoliteFetcher {
   }
 
   private translate(url: string, err: unknown, signal: AbortSignal): unknown {
-    if (err instanceof WebImportError || err instanceof FetchAddressDeniedError || err instanceof FetchUrlRefusedError || err instanceof FetchRedirectError)
+    if (
+      err instanceof WebImportError ||
+      err instanceof FetchAddressDeniedError ||
+      err instanceof FetchUrlRefusedError ||
+      err instanceof FetchRedirectError ||
+      err instanceof FetchEncodingRefusedError
+    )
       return err;
     if (signal.aborted) return signal.reason ?? err;
     const e = err as { code?: string; message?: string; hostname?: string };

@@ -7,9 +7,10 @@ import type { Config } from '../config/config.js';
 import { fetchPolicyFromConfig } from '../net/policy.js';
 import type { CrawlLimits } from './crawl.js';
 import { PoliteFetcher } from './polite-fetcher.js';
+import { WEBIMPORT_MAX_RESPONSE_BYTES } from './errors.js';
 
 /** The most one response may have, whatever WEBIMPORT_MAX_BYTES allows (a response is held in memory whole). */
-export const MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
+export const MAX_RESPONSE_BYTES = WEBIMPORT_MAX_RESPONSE_BYTES;
 
 type WebImportConfig = Pick<
   Config,

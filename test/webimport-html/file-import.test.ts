@@ -168,7 +168,7 @@ describe('file import', () => {
     }
   });
 
-  it('stops a zip bomb at the byte limit while inflating, whatever its headers declare', async () => {
+  it('refuses a zip bomb over the byte limit before inflating, and stops an entry inflating past its declared size', async () => {
     const zeros = new Uint8Array(8 * 1024 * 1024);
     const bomb = zipSync({ 'big.md': zeros }, { level: 9 });
     expect(bomb.byteLength).toBeLessThan(64 * 1024);
@@ -177,10 +177,11 @@ describe('file import', () => {
     expect(error).toBeInstanceOf(ZipTooLargeError);
     expect(error).toMatchObject({ code: 'FILE_IMPORT_ZIP_TOO_LARGE', retryable: false, data: { what: 'bytes' } });
 
-    // The same content with sizes that lie: the local header claims 10 bytes.
+    // The same content with sizes that lie: the headers claim 10 bytes, and inflating stops past them.
     const lying = lyingZip('big.md', zeros, 10);
     const lied = await filesToSourceTree([{ name: 'lying.zip', bytes: lying }], limits).catch((e: unknown) => e);
-    expect(lied).toBeInstanceOf(ZipTooLargeError);
+    expect(lied).toBeInstanceOf(ZipInvalidError);
+    expect((lied as Error).message).toMatch(/inflates to more than the 10 bytes its header declares/);
   });
 
   it('stops at the entry limit', async () => {
@@ -188,8 +189,8 @@ describe('file import', () => {
     for (let i = 0; i < 30; i++) many[`p${i}.md`] = strToU8(`# ${i}\n`);
     const limits = { ...DEFAULT_FILE_IMPORT_LIMITS, maxZipEntries: 20 };
     await expect(filesToSourceTree([{ name: 'many.zip', bytes: zipSync(many) }], limits)).rejects.toMatchObject({
-      code: 'FILE_IMPORT_ZIP_TOO_LARGE',
-      data: { what: 'entries' },
+      code: 'FILE_IMPORT_ZIP_TOO_MANY_ENTRIES',
+      data: { what: 'entries', limit: 20, declared: 30 },
     });
   });
 

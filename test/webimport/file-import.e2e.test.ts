@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContentImportRun } from '@gitbook/api';
 import type { PageRecord } from '../../src/store/index.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { manyEntriesZip, nestedTablesDocx, zerosZip } from '../helpers/hostile-archives.js';
 import { assertContract } from '../helpers/openapi-contract.js';
 
 let folio: TestFolio;
@@ -173,6 +174,31 @@ describe('file import', () => {
     const run = await runToEnd({ space: spaceId }, [key]);
     expect(run.status).toBe('failed');
     expect(run.reason).toMatch(/^FILE_IMPORT_ZIP_UNSAFE_PATH: /);
+    expect((await folio.request('GET', `/v1/spaces/${spaceId}`)).body.revision).toBe(before);
+  });
+
+  it('a corrupt, bombed, crowded or too deeply nested archive fails the run with its typed reason, never completed empty', async () => {
+    const spaceId = await newSpace('Hostile archives');
+    const before = (await folio.request('GET', `/v1/spaces/${spaceId}`)).body.revision;
+    const good = spaceZip();
+    const cases: Array<[string, Uint8Array, RegExp]> = [
+      // A truncated zip and "PK" followed by junk completed with 0 pages before.
+      ['truncated.zip', good.slice(0, good.length >> 1), /^FILE_IMPORT_ZIP_INVALID: truncated\.zip is not a readable zip archive: no end of central directory/],
+      ['junk.zip', Uint8Array.from([0x50, 0x4b, 3, 4, ...new Array<number>(200).fill(7)]), /^FILE_IMPORT_ZIP_INVALID: /],
+      [
+        'zeros.zip',
+        zerosZip('zeros.md', 500 * 1024 * 1024),
+        /^FILE_IMPORT_ZIP_TOO_LARGE: zeros\.zip unpacks to 524288000 bytes, .*FILE_IMPORT_MAX_UNPACKED_BYTES/,
+      ],
+      ['many.zip', manyEntriesZip(25_000), /^FILE_IMPORT_ZIP_TOO_MANY_ENTRIES: many\.zip holds 25000 entries, more than the 20000 .*FILE_IMPORT_MAX_ENTRIES/],
+      ['deep.docx', await nestedTablesDocx(20_000), /^FILE_IMPORT_DOCX_TOO_DEEP: deep\.docx nests its content deeper than 256 XML elements/],
+    ];
+    for (const [name, bytes, reason] of cases) {
+      const key = await upload(name, bytes, 'application/zip');
+      const run = await runToEnd({ space: spaceId }, [key]);
+      expect(run.status, `${name}: ${JSON.stringify(run)}`).toBe('failed');
+      expect(run.reason, name).toMatch(reason);
+    }
     expect((await folio.request('GET', `/v1/spaces/${spaceId}`)).body.revision).toBe(before);
   });
 
