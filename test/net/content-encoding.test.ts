@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FetchBodyTooLargeError, FetchEncodingRefusedError } from '../../src/net/errors.js';
 import { guardedFetch } from '../../src/net/guarded-fetch.js';
 import { PoliteFetcher } from '../../src/webimport/polite-fetcher.js';
-import { WEBIMPORT_MAX_RESPONSE_BYTES, WebImportTooLargeError } from '../../src/webimport/errors.js';
+import { WEBIMPORT_MAX_RESPONSE_BYTES, WebImportResponseTooLargeError, WebImportTooLargeError } from '../../src/webimport/errors.js';
 import { gzipZeros } from '../helpers/hostile-archives.js';
 import { loopbackPolicy } from '../helpers/loopback-policy.js';
 import { startSpecServer, type SpecServer } from '../openapi/spec-server.js';
@@ -156,13 +156,15 @@ describe('guardedFetch: content codings', () => {
     expect(await read(unasked.body)).toMatchObject({ bytes: 0, error: { code: 'FETCH_ENCODING_REFUSED' } });
   });
 
-  it("the website import's fetcher asks for gzip, deflate and br and fails a bomb with WEBIMPORT_TOO_LARGE naming the right limit", async () => {
+  it("the website import's fetcher asks for gzip, deflate and br and stops a bomb at its per-response limit, naming it", async () => {
     const fetcher = new PoliteFetcher({ policy: loopbackPolicy, concurrency: 1, delayMs: 0, timeoutMs: 30_000, retries: 0, maxResponseBytes: 8 * MiB });
     const err = await fetcher.get(`${server.url}/bomb`).catch((e: unknown) => e);
     expect(asked['/bomb']).toBe('gzip, deflate, br, identity;q=0.5');
-    expect(err).toBeInstanceOf(WebImportTooLargeError);
-    expect(err).toMatchObject({ code: 'WEBIMPORT_TOO_LARGE', data: { limit: 8 * MiB, scope: 'response', setting: 'WEBIMPORT_MAX_BYTES' } });
-    expect((err as Error).message).toBe(`${server.url}/bomb is larger than 8388608 bytes (8 MiB), the limit of WEBIMPORT_MAX_BYTES for the whole import`);
+    // One response too large is that URL's failure (a typed warning of the run: WEBIMPORT_PAGE_TOO_LARGE or
+    // WEBIMPORT_ASSET_TOO_LARGE), not the run's.
+    expect(err).toBeInstanceOf(WebImportResponseTooLargeError);
+    expect(err).toMatchObject({ code: 'WEBIMPORT_RESPONSE_TOO_LARGE', data: { limit: 8 * MiB, url: `${server.url}/bomb` } });
+    expect((err as Error).message).toBe(`${server.url}/bomb is larger than 8388608 bytes, the most one response may have`);
   });
 });
 
