@@ -242,11 +242,10 @@ export interface SamlStore {
   update(organizationId: string, id: string, patch: SamlProviderInput, actor: AuditActor): Promise<SamlProviderRecord>;
   /** Audited (`saml.delete`). */
   delete(organizationId: string, id: string, actor: AuditActor): Promise<boolean>;
-  /** The AuthnRequest ids sent (node-saml's cache provider: save, get, take). */
-  saveRequest(providerId: string, requestId: string, value: string): Promise<void>;
-  getRequest(providerId: string, requestId: string, maxAgeMs: number): Promise<string | null>;
-  /** Deletes the request id; returns whether it was there. */
-  takeRequest(providerId: string, requestId: string): Promise<boolean>;
+  /** Records the id of an AuthnRequest Folio sent (a response must answer one of them, once). */
+  saveRequest(providerId: string, requestId: string): Promise<void>;
+  /** Takes the request id (deleted at once); false when it was never sent, is older than `maxAgeMs` or was taken already. */
+  takeRequest(providerId: string, requestId: string, maxAgeMs: number): Promise<boolean>;
   /** Records an accepted assertion id until `expiresAt`; false when it was accepted before (a replay). */
   consumeAssertion(providerId: string, assertionId: string, expiresAt: Date): Promise<boolean>;
 }

@@ -135,21 +135,17 @@ export function createSamlStore(sql: Sql): SamlStore {
         return true;
       });
     },
-    async saveRequest(providerId, requestId, value) {
-      await sql.query('INSERT INTO saml_requests (provider_id, request_id, value) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [providerId, requestId, value]);
+    async saveRequest(providerId, requestId) {
+      await sql.query('INSERT INTO saml_requests (provider_id, request_id, value) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [providerId, requestId, '']);
       // Requests never answered are forgotten after a day.
       await sql.query(`DELETE FROM saml_requests WHERE created_at < now() - interval '1 day'`);
     },
-    async getRequest(providerId, requestId, maxAgeMs) {
-      const rows = await sql.query<{ value: string }>(
-        `SELECT value FROM saml_requests WHERE provider_id = $1 AND request_id = $2 AND created_at > now() - $3::int * interval '1 millisecond'`,
+    async takeRequest(providerId, requestId, maxAgeMs) {
+      const rows = await sql.query<{ fresh: boolean }>(
+        `DELETE FROM saml_requests WHERE provider_id = $1 AND request_id = $2 RETURNING created_at > now() - $3::int * interval '1 millisecond' AS fresh`,
         [providerId, requestId, Math.max(0, Math.floor(maxAgeMs))],
       );
-      return rows[0]?.value ?? null;
-    },
-    async takeRequest(providerId, requestId) {
-      const rows = await sql.query('DELETE FROM saml_requests WHERE provider_id = $1 AND request_id = $2 RETURNING request_id', [providerId, requestId]);
-      return rows.length > 0;
+      return rows[0]?.fresh === true;
     },
     async consumeAssertion(providerId, assertionId, expiresAt) {
       await sql.query('DELETE FROM saml_assertions_seen WHERE expires_at < now()');
