@@ -149,10 +149,10 @@ async function decideUser(store: Store, auth: AuthContext, entry: RouteAccess, u
 }
 
 async function decideInvite(store: Store, auth: AuthContext, organizationId: string, inviteId: string): Promise<void> {
-  const invite = await store.invites.get(organizationId, inviteId);
-  if (!invite) throw notFound(`invite not found in organization ${organizationId}`);
   if (auth.principal.kind !== 'user')
     throw new HttpError(403, 'USER_TOKEN_REQUIRED', 'joining an organization needs a personal token: a service token is no one (USER_TOKEN_REQUIRED)');
+  const invite = await store.invites.get(organizationId, inviteId);
+  if (!invite) throw notFound(`invite not found in organization ${organizationId}`);
   auth.organizationId = organizationId;
 }
 

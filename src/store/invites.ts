@@ -84,8 +84,9 @@ export function createInviteStore(sql: Sql): InviteStore {
     async list(organizationId, options) {
       const limit = checkLimit(options);
       const after = decodeCursor('invites', options.page) ?? 0;
-      const total = await countRows(sql, 'organization_invites WHERE organization_id = $1', [organizationId]);
-      const rows = await sql.query<InviteRow>('SELECT * FROM organization_invites WHERE organization_id = $1 AND seq > $2 ORDER BY seq LIMIT $3', [
+      const where = `organization_id = $1${options.organizationOnly ? ' AND space_id IS NULL AND collection_id IS NULL' : ''}`;
+      const total = await countRows(sql, `organization_invites WHERE ${where}`, [organizationId]);
+      const rows = await sql.query<InviteRow>(`SELECT * FROM organization_invites WHERE ${where} AND seq > $2 ORDER BY seq LIMIT $3`, [
         organizationId,
         after,
         limit + 1,

@@ -202,7 +202,8 @@ export interface InviteStore {
   /** Audited (`invite.create`). */
   create(organizationId: string, input: { target: InviteTarget; role: MemberRole | null; createdBy?: string | null }, actor: AuditActor): Promise<InviteRecord>;
   get(organizationId: string, id: string): Promise<InviteRecord | null>;
-  list(organizationId: string, options: PageOptions): Promise<CountedPage<InviteRecord>>;
+  /** Oldest first; with `organizationOnly`, only the invites to the organization itself (not to a space or collection). */
+  list(organizationId: string, options: PageOptions & { organizationOnly?: boolean }): Promise<CountedPage<InviteRecord>>;
   /** NotFoundError when unknown. Audited (`invite.update`). */
   update(organizationId: string, id: string, role: MemberRole | null, actor: AuditActor): Promise<InviteRecord>;
   /** false when there was no such invite. Audited (`invite.delete`). */

@@ -112,7 +112,8 @@ export function inviteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuild
   app.get<{ Params: { organizationId: string } }>('/v1/orgs/:organizationId/link-invites', async (request) => {
     const { organizationId } = request.params;
     requireOrg(request, organizationId);
-    const result = await store.invites.list(organizationId, pageQuery(request.query as Record<string, unknown>));
+    // The official list holds the invites to the organization (a space's invite is read by its id).
+    const result = await store.invites.list(organizationId, { ...pageQuery(request.query as Record<string, unknown>), organizationOnly: true });
     return listEnvelope(await Promise.all(result.items.map((i) => body(request, i))), result.next, result.total);
   });
 
