@@ -56,10 +56,39 @@ function attribute(profile: Record<string, unknown>, names: string[]): string | 
   return null;
 }
 
-/** The assertion's ID and its latest NotOnOrAfter, from node-saml's parsed (verified) assertion. */
-function assertionFacts(assertion: unknown): { id: string | null; notOnOrAfter: string | null } {
-  const root = (assertion as { Assertion?: { $?: { ID?: string }; Conditions?: Array<{ $?: { NotOnOrAfter?: string } }> } } | undefined)?.Assertion;
-  return { id: root?.$?.ID ?? null, notOnOrAfter: root?.Conditions?.[0]?.$?.NotOnOrAfter ?? null };
+type Attrs<T extends string> = { $?: Partial<Record<T, string>> };
+interface ParsedAssertion {
+  Assertion?: Attrs<'ID'> & {
+    Conditions?: Array<Attrs<'NotOnOrAfter'>>;
+    Subject?: Array<{ SubjectConfirmation?: Array<{ SubjectConfirmationData?: Array<Attrs<'InResponseTo' | 'NotOnOrAfter' | 'Recipient'>> }> }>;
+  };
+}
+
+/** The assertion's ID, its NotOnOrAfter and its bearer confirmations, from node-saml's parsed (signed) assertion. */
+function assertionFacts(assertion: unknown) {
+  const root = (assertion as ParsedAssertion | undefined)?.Assertion;
+  const confirmations = (root?.Subject?.[0]?.SubjectConfirmation ?? []).map((c) => c.SubjectConfirmationData?.[0]?.$ ?? {});
+  return { id: root?.$?.ID ?? null, notOnOrAfter: root?.Conditions?.[0]?.$?.NotOnOrAfter ?? null, confirmations };
+}
+
+/**
+ * The request the signed assertion answers: a subject confirmation of the assertion (signed, unlike the response around
+ * it) must name the response's InResponseTo, be for Folio's ACS and still be valid.
+ */
+function confirmedRequest(facts: ReturnType<typeof assertionFacts>, responseInResponseTo: string | null, options: SamlVerifyOptions): string {
+  const now = Date.now();
+  const valid = facts.confirmations.find(
+    (c) =>
+      c.InResponseTo !== undefined &&
+      (responseInResponseTo === null || c.InResponseTo === responseInResponseTo) &&
+      (c.Recipient === undefined || c.Recipient === options.acsUrl) &&
+      (c.NotOnOrAfter === undefined || Date.parse(c.NotOnOrAfter) + options.clockSkewMs > now),
+  );
+  if (!valid?.InResponseTo)
+    throw new SamlRejectedError(
+      'no valid subject confirmation answers a request of Folio (InResponseTo, Recipient or NotOnOrAfter): IdP-initiated logins are not accepted',
+    );
+  return valid.InResponseTo;
 }
 
 export async function verifySamlResponse(samlResponse: string, options: SamlVerifyOptions): Promise<VerifiedAssertion> {
@@ -91,9 +120,8 @@ export async function verifySamlResponse(samlResponse: string, options: SamlVeri
   }
   if (!profile) throw new SamlRejectedError('the response holds no assertion');
   const facts = assertionFacts((profile.getAssertion as (() => unknown) | undefined)?.());
-  const inResponseTo = first(profile.inResponseTo);
   if (!facts.id) throw new SamlRejectedError('the assertion has no ID');
-  if (!inResponseTo) throw new SamlRejectedError('the response answers no request of Folio (no InResponseTo): IdP-initiated logins are not accepted');
+  const inResponseTo = confirmedRequest(facts, first(profile.inResponseTo), options);
   const nameId = first(profile.nameID) ?? '';
   const email = attribute(profile, [
     'email',
