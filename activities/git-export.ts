@@ -27,6 +27,7 @@ import {
 } from '../src/git/index.js';
 import { documents, exportRevision, gitBlobOid, importTree, resolveSpaceConfig, type ExportResult, type RevisionModel } from '../src/format/index.js';
 import { conflictingPaths } from '../src/gitsync/conflicts.js';
+import { exportAuthorship } from '../src/gitsync/authorship.js';
 import { exportedPathsAt, exportedPathsOfBase, writtenPaths, type ExportedPaths } from '../src/gitsync/exported-paths.js';
 import { describeWarnings, reportWarnings } from '../src/gitsync/warnings.js';
 import { gitFailure, toFailure } from './git-failures.js';
@@ -309,7 +310,10 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       const notCancelled = progress.assertNotCancelled('export');
       notCancelled.catch(() => undefined);
 
-      const tree = await writeTree(cache, baseHead, changes);
+      const [tree, authorship] = await Promise.all([
+        writeTree(cache, baseHead, changes),
+        exportAuthorship(store, revision ?? { id: revisionId, type: '' }, config.gitAuthor),
+      ]);
       if (remoteHead && tree === (await readCommit(cache, remoteHead)).tree) {
         await markExported(remoteHead, exportedPaths);
         return { requestId: request.requestId, direction: 'export', outcome: 'noop', commit: remoteHead, revisionId, detail: 'no change to export' };
@@ -323,8 +327,9 @@ export function createGitExportActivity(ctx: GitSyncContext) {
             tree,
             parents: baseHead ? [baseHead] : [],
             message: request.commitMessage ?? 'Folio export',
-            author: config.gitAuthor,
-            trailers: folioTrailers(request.spaceId, revisionId, request.requestId),
+            author: authorship.author,
+            committer: authorship.committer,
+            trailers: { ...folioTrailers(request.spaceId, revisionId, request.requestId), ...authorship.trailers },
           });
       lap('write');
       progress.update({ phase: 'pushing' });

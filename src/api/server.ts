@@ -20,6 +20,11 @@ import { searchRoutes } from './routes/search.js';
 import { importRoutes } from './routes/imports.js';
 import { siteRoutes } from './routes/sites.js';
 import { storageRoutes } from './routes/storage.js';
+import { memberRoutes } from './routes/members.js';
+import { inviteRoutes } from './routes/invites.js';
+import { teamRoutes } from './routes/teams.js';
+import { spacePermissionRoutes } from './routes/permissions.js';
+import { samlRoutes } from './routes/saml.js';
 import { siteServing } from './site-serving.js';
 import { ParsePool } from '../parse-pool/pool.js';
 
@@ -82,6 +87,11 @@ export async function buildServer(given: ApiDeps, options: { onRoute?: (route: R
   importRoutes(app, deps, urls);
   storageRoutes(app, deps, urls);
   siteRoutes(app, deps, urls);
+  memberRoutes(app, deps, urls);
+  inviteRoutes(app, deps, urls);
+  teamRoutes(app, deps, urls);
+  spacePermissionRoutes(app, deps, urls);
+  samlRoutes(app, deps, urls);
   siteServing(app, { store: deps.store, hostnames: deps.config.siteHostnames, publicUrl: deps.baseUrl ?? deps.config.publicUrl });
   await app.ready();
   return app;

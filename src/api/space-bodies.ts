@@ -1,28 +1,37 @@
 /**
  * Space objects with what they count besides the space row: the change requests of each space (total, open,
- * drafts) and its git sync state, loaded for a whole list at once.
+ * drafts), its git sync state and the caller's role on it (its `permissions`), loaded for a whole list at once.
  */
 import { gitSyncStateObject } from '../gitsync/info.js';
-import type { SpaceRecord, Store } from '../store/index.js';
+import type { MemberRole, SpaceRecord, Store } from '../store/index.js';
 import { spaceObject, type SpaceFacts } from './objects/space.js';
 import type { UrlBuilder } from './objects/urls.js';
 
-export async function spaceFactsOf(store: Pick<Store, 'changeRequests' | 'gitSync'>, spaces: SpaceRecord[]): Promise<Map<string, SpaceFacts>> {
+/** Whoever asks: their role on each space (src/people/access.ts's resolver). */
+export interface SpaceRoles {
+  spaceRoles(spaces: readonly SpaceRecord[]): Promise<Map<string, MemberRole | null>>;
+}
+
+export async function spaceFactsOf(
+  store: Pick<Store, 'changeRequests' | 'gitSync'>,
+  spaces: SpaceRecord[],
+  caller: SpaceRoles,
+): Promise<Map<string, SpaceFacts>> {
   const ids = spaces.map((s) => s.id);
-  const counts = await store.changeRequests.counts(ids);
+  const [counts, roles] = await Promise.all([store.changeRequests.counts(ids), caller.spaceRoles(spaces)]);
   const out = new Map<string, SpaceFacts>();
   for (const id of ids) {
     const gitSync = gitSyncStateObject(await store.gitSync.get(id));
-    out.set(id, { gitSync, changeRequests: counts.get(id) ?? { total: 0, open: 0, draft: 0 } });
+    out.set(id, { gitSync, changeRequests: counts.get(id) ?? { total: 0, open: 0, draft: 0 }, role: roles.get(id) ?? null });
   }
   return out;
 }
 
-export async function spaceBodies(store: Pick<Store, 'changeRequests' | 'gitSync'>, spaces: SpaceRecord[], urls: UrlBuilder) {
-  const facts = await spaceFactsOf(store, spaces);
+export async function spaceBodies(store: Pick<Store, 'changeRequests' | 'gitSync'>, spaces: SpaceRecord[], urls: UrlBuilder, caller: SpaceRoles) {
+  const facts = await spaceFactsOf(store, spaces, caller);
   return spaces.map((s) => spaceObject(s, urls, facts.get(s.id)!));
 }
 
-export async function spaceBody(store: Pick<Store, 'changeRequests' | 'gitSync'>, space: SpaceRecord, urls: UrlBuilder) {
-  return (await spaceBodies(store, [space], urls))[0]!;
+export async function spaceBody(store: Pick<Store, 'changeRequests' | 'gitSync'>, space: SpaceRecord, urls: UrlBuilder, caller: SpaceRoles) {
+  return (await spaceBodies(store, [space], urls, caller))[0]!;
 }

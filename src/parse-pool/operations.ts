@@ -14,6 +14,7 @@ import type { analyzeHtmlPage, convertHtmlPage } from '../webimport/html-page.js
 import type { parseSitemap } from '../webimport/sitemap.js';
 import type { renderPageBody } from '../publish/render/index.js';
 import type { convertInputFile } from '../fileimport/convert-file.js';
+import type { verifySamlResponse } from '../people/saml-verify.js';
 
 /** An operation of a module loaded on first use. */
 function lazy<F extends (...args: never[]) => unknown>(load: () => Promise<F>): (...args: Parameters<F>) => Promise<Awaited<ReturnType<F>>> {
@@ -58,6 +59,8 @@ export const parseOperations = {
   'html.convert': lazy<typeof convertHtmlPage>(async () => (await import('../webimport/html-page.js')).convertHtmlPage),
   /** File import: one uploaded file (markdown, HTML, `.docx`, `.zip` unpacked within its limits) for the import's tree. */
   'file.convert': lazy<typeof convertInputFile>(async () => (await import('../fileimport/convert-file.js')).convertInputFile),
+  /** SSO: a SAML response posted to the assertion consumer service, its signature, issuer, audience and validity checked. */
+  'saml.verify': lazy<typeof verifySamlResponse>(async () => (await import('../people/saml-verify.js')).verifySamlResponse),
   /** A page's article HTML for a published site (src/publish/). */
   'publish.render': lazy<typeof renderPageBody>(async () => (await import('../publish/render/index.js')).renderPageBody),
 } satisfies Record<string, (...args: never[]) => unknown>;

@@ -24,6 +24,12 @@ import { createTranslationStore } from './translations.js';
 import { createVaultStore } from './vault.js';
 import { createSpaceTemplateStore } from './space-templates.js';
 import { createParseCacheStore } from './parse-cache.js';
+import { createAuditStore } from './audit.js';
+import { createInviteStore } from './invites.js';
+import { createMemberStore, createUserStore } from './people.js';
+import { createPermissionStore } from './permissions.js';
+import { createSamlStore } from './saml.js';
+import { createTeamStore } from './teams.js';
 import type { OpenStoreOptions, Sql, Store } from './types/index.js';
 
 function isMemory(dataDir: string): boolean {
@@ -92,6 +98,13 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     imports: createImportRunStore(sql),
     sites: createSiteStore(sql),
     uploads: createStorageUploadStore(sql, blobs),
+    users: createUserStore(sql),
+    members: createMemberStore(sql),
+    teams: createTeamStore(sql),
+    permissions: createPermissionStore(sql),
+    invites: createInviteStore(sql),
+    saml: createSamlStore(sql),
+    audit: createAuditStore(sql),
   };
   attachSql(store, sql);
 

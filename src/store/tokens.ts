@@ -32,7 +32,7 @@ function checkExpiry(expiresAt: unknown): Date | null {
   return expiresAt;
 }
 
-const COLUMNS = 'id, organization_id, label, scope, created_at, expires_at, revoked_at, last_used_at';
+const COLUMNS = 'id, organization_id, label, scope, created_at, expires_at, revoked_at, last_used_at, user_id';
 
 interface TokenRow {
   id: string;
@@ -43,6 +43,7 @@ interface TokenRow {
   expires_at: unknown;
   revoked_at: unknown;
   last_used_at: unknown;
+  user_id: string | null;
 }
 
 function tokenFromRow(row: TokenRow): TokenRecord {
@@ -55,6 +56,7 @@ function tokenFromRow(row: TokenRow): TokenRecord {
     expiresAt: toDateOrNull(row.expires_at),
     revokedAt: toDateOrNull(row.revoked_at),
     lastUsedAt: toDateOrNull(row.last_used_at),
+    userId: row.user_id,
   };
 }
 
@@ -72,11 +74,20 @@ export function createTokenStore(sql: Sql): TokenStore {
       return sql.transaction(async (tx) => {
         const org = await tx.query('SELECT 1 FROM organizations WHERE id = $1', [organizationId]);
         if (org.length === 0) throw new NotFoundError('organization', String(organizationId));
+        const userId = options.userId ?? null;
+        if (userId !== null) {
+          // A personal token is issued for a member of the organization (not a disabled one).
+          const member = await tx.query('SELECT 1 FROM organization_members WHERE organization_id = $1 AND user_id = $2 AND NOT disabled', [
+            organizationId,
+            userId,
+          ]);
+          if (member.length === 0) throw new NotFoundError('member', String(userId));
+        }
         const id = newId();
         try {
           const inserted = await tx.query<TokenRow>(
-            `INSERT INTO api_tokens (id, organization_id, token_sha256, label, scope, expires_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (token_sha256) DO NOTHING RETURNING ${COLUMNS}`,
-            [id, organizationId, hash, label, scope, expiresAt],
+            `INSERT INTO api_tokens (id, organization_id, token_sha256, label, scope, expires_at, user_id) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (token_sha256) DO NOTHING RETURNING ${COLUMNS}`,
+            [id, organizationId, hash, label, scope, expiresAt, userId],
           );
           if (inserted.length > 0) return { id, token, record: tokenFromRow(inserted[0]!) };
         } catch (err) {
@@ -87,20 +98,21 @@ export function createTokenStore(sql: Sql): TokenStore {
         const row = existing[0]!;
         if (row.organization_id !== organizationId) throw new ConflictError('this token already belongs to another organization');
         if (row.revoked_at !== null) throw new ConflictError('this token was revoked');
+        if (row.user_id !== userId) throw new ConflictError('this token already belongs to another user');
         return { id: row.id, token, record: tokenFromRow(row) };
       });
     },
     async verify(token) {
       if (typeof token !== 'string' || token.length === 0 || token.length > 512) return null;
-      const rows = await sql.query<{ id: string; organization_id: string; scope: string; stale: boolean }>(
-        `SELECT id, organization_id, scope, (last_used_at IS NULL OR last_used_at < now() - $2::int * interval '1 millisecond') AS stale
+      const rows = await sql.query<{ id: string; organization_id: string; scope: string; stale: boolean; user_id: string | null }>(
+        `SELECT id, organization_id, scope, user_id, (last_used_at IS NULL OR last_used_at < now() - $2::int * interval '1 millisecond') AS stale
            FROM api_tokens WHERE token_sha256 = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
         [sha256Hex(token), LAST_USED_RESOLUTION_MS],
       );
       const row = rows[0];
       if (!row) return null;
       if (row.stale) await sql.query('UPDATE api_tokens SET last_used_at = now() WHERE id = $1', [row.id]);
-      return { orgId: row.organization_id, tokenId: row.id, scope: row.scope === 'read' ? 'read' : 'write' };
+      return { orgId: row.organization_id, tokenId: row.id, scope: row.scope === 'read' ? 'read' : 'write', userId: row.user_id };
     },
     async count(organizationId) {
       const valid = 'revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())';
@@ -110,8 +122,14 @@ export function createTokenStore(sql: Sql): TokenStore {
           : await sql.query<{ n: string | number }>(`SELECT count(*) AS n FROM api_tokens WHERE ${valid} AND organization_id = $1`, [organizationId]);
       return Number(rows[0]!.n);
     },
-    async list(organizationId) {
-      const rows = await sql.query<TokenRow>(`SELECT ${COLUMNS} FROM api_tokens WHERE organization_id = $1 ORDER BY created_at, id`, [organizationId]);
+    async list(organizationId, options = {}) {
+      const rows =
+        options.userId === undefined
+          ? await sql.query<TokenRow>(`SELECT ${COLUMNS} FROM api_tokens WHERE organization_id = $1 ORDER BY created_at, id`, [organizationId])
+          : await sql.query<TokenRow>(`SELECT ${COLUMNS} FROM api_tokens WHERE organization_id = $1 AND user_id = $2 ORDER BY created_at, id`, [
+              organizationId,
+              options.userId,
+            ]);
       return rows.map(tokenFromRow);
     },
     async get(organizationId, tokenId) {

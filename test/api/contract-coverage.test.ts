@@ -21,8 +21,8 @@ let folio: TestFolio;
 const org = () => folio.organizationId;
 
 /** Sends the request, expects `status`, checks the body against the spec; returns the body. */
-async function call(method: string, path: string, body?: unknown, status = 200): Promise<any> {
-  const res = await folio.request(method, path, body);
+async function call(method: string, path: string, body?: unknown, status = 200, token?: string): Promise<any> {
+  const res = await folio.request(method, path, body, token ? { authorization: `Bearer ${token}` } : {});
   expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)?.slice(0, 500)}`).toBe(status);
   assertContract(method, path, status, res.body);
   return res.body;
@@ -233,6 +233,71 @@ describe('every spec route Folio implements: success bodies validate strictly', 
     const sitesPage = await call('GET', `/v1/orgs/${org()}/sites?limit=1`);
     expect([sitesPage.count, sitesPage.items.length]).toEqual([2, 1]);
     await call('DELETE', `/v1/orgs/${org()}/sites/${doomed}`, undefined, 205);
+  });
+
+  it('people: users, members, invites, teams, space permissions, SAML providers and SSO logins', async () => {
+    const user = await folio.store.users.create({ displayName: 'Contract person', email: 'contract@people.test' });
+    await folio.store.members.add(org(), user.id, { role: 'edit' }, { via: 'cli' });
+    const personal = (await folio.store.tokens.create(org(), { userId: user.id })).token;
+    await call('GET', '/v1/user', undefined, 200, personal);
+    await call('GET', `/v1/users/${user.id}`);
+    await call('PATCH', `/v1/users/${user.id}`, { displayName: 'Contract P.' }, 200, personal);
+    await call('GET', `/v1/orgs/${org()}/members`);
+    await call('GET', `/v1/orgs/${org()}/members/${user.id}`);
+    await call('PATCH', `/v1/orgs/${org()}/members/${user.id}`, { role: 'review' });
+    await call('POST', `/v1/orgs/${org()}/members/${user.id}/sso`);
+    await call('GET', `/v1/orgs/${org()}/members/${user.id}/spaces`);
+    const team = await call('PUT', `/v1/orgs/${org()}/teams`, { title: 'Contract team', members: [user.id] }, 201);
+    await call('GET', `/v1/orgs/${org()}/members/${user.id}/teams`);
+    await call('GET', `/v1/orgs/${org()}/teams`);
+    await call('GET', `/v1/orgs/${org()}/teams/${team.id}`);
+    await call('PATCH', `/v1/orgs/${org()}/teams/${team.id}`, { title: 'Contract team 2' });
+    await call('GET', `/v1/orgs/${org()}/teams/${team.id}/members`);
+    await call('PUT', `/v1/orgs/${org()}/teams/${team.id}/members`, { remove: [user.id] }, 204);
+    await call('PUT', `/v1/orgs/${org()}/teams/${team.id}/members/${user.id}`, { role: 'owner' }, 204);
+    await call('DELETE', `/v1/orgs/${org()}/teams/${team.id}/members/${user.id}`, undefined, 205);
+    const spaceId = (await call('POST', `/v1/orgs/${org()}/spaces`, { title: 'Permissions' }, 201)).id;
+    await call('POST', `/v1/spaces/${spaceId}/permissions`, { role: 'edit', teams: [team.id] }, 204);
+    await call('GET', `/v1/spaces/${spaceId}/permissions/teams`);
+    await call('PATCH', `/v1/spaces/${spaceId}/permissions/teams/${team.id}`, { role: 'review' }, 204);
+    await call('DELETE', `/v1/spaces/${spaceId}/permissions/teams/${team.id}`, undefined, 205);
+    await call('PATCH', `/v1/spaces/${spaceId}/permissions/users/${user.id}`, { role: 'admin' }, 204);
+    await call('GET', `/v1/spaces/${spaceId}/permissions/users`);
+    await call('GET', `/v1/spaces/${spaceId}/permissions/aggregate`);
+    await call('DELETE', `/v1/spaces/${spaceId}/permissions/users/${user.id}`, undefined, 205);
+    await call('DELETE', `/v1/orgs/${org()}/teams/${team.id}`, undefined, 205);
+    await call('POST', `/v1/orgs/${org()}/invites`, { emails: ['invitee@people.test'], role: 'read' });
+    const link = await call('POST', `/v1/orgs/${org()}/link-invites`, { role: 'comment' }, 201);
+    await call('POST', `/v1/orgs/${org()}/link-invites`, { level: 'read', space: spaceId }, 201);
+    await call('GET', `/v1/orgs/${org()}/link-invites`);
+    await call('GET', `/v1/orgs/${org()}/link-invites/${link.id}`);
+    await call('PATCH', `/v1/orgs/${org()}/link-invites/${link.id}`, { role: 'edit' });
+    await folio.store.orgs.ensure({ id: 'contract-elsewhere', title: 'Elsewhere' });
+    const joiner = await folio.store.users.create({ displayName: 'Joiner' });
+    await folio.store.members.add('contract-elsewhere', joiner.id, { role: 'admin' }, { via: 'cli' });
+    await call(
+      'POST',
+      `/v1/orgs/${org()}/invites/${link.id}`,
+      undefined,
+      200,
+      (await folio.store.tokens.create('contract-elsewhere', { userId: joiner.id })).token,
+    );
+    await call('DELETE', `/v1/orgs/${org()}/link-invites/${link.id}`, undefined, 205);
+    const pending = await call('POST', `/v1/orgs/${org()}/saml`, { label: 'Pending IdP' }, 201);
+    expect(pending.status).toBe('pending');
+    const provider = await call(
+      'POST',
+      `/v1/orgs/${org()}/saml`,
+      { label: 'IdP', entityID: 'https://idp.example.com/entity', ssoURL: 'https://idp.example.com/sso', certificate: 'MIIB', defaultRole: 'read' },
+      201,
+    );
+    expect(provider.status).toBe('active');
+    await call('GET', `/v1/orgs/${org()}/saml`);
+    await call('GET', `/v1/orgs/${org()}/saml/${provider.id}`);
+    await call('PATCH', `/v1/orgs/${org()}/saml/${provider.id}`, { label: 'IdP 2', defaultRole: null });
+    expect((await call('GET', `/v1/orgs/${org()}/sso`)).items).toEqual([{ id: provider.id, label: 'IdP 2', startURL: provider.service.startURL }]);
+    await call('DELETE', `/v1/orgs/${org()}/saml/${pending.id}`, undefined, 205);
+    await call('DELETE', `/v1/orgs/${org()}/members/${user.id}`, undefined, 205);
   });
 
   it('covers every registered /v1 route the spec has: each one’s success body was checked above', async () => {

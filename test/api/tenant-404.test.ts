@@ -27,6 +27,10 @@ interface Ids {
   site: string;
   siteSpace: string;
   shareLink: string;
+  user: string;
+  team: string;
+  invite: string;
+  samlProvider: string;
 }
 
 interface Route {
@@ -145,6 +149,47 @@ const ROUTES: Route[] = [
   { method: 'POST', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/share-links`, body: { name: 'intruder' } },
   { method: 'PATCH', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/share-links/${i.shareLink}`, body: { active: false } },
   { method: 'DELETE', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/share-links/${i.shareLink}` },
+  { method: 'GET', path: (i) => `/v1/users/${i.user}`, owner: 200 },
+  { method: 'PATCH', path: (i) => `/v1/users/${i.user}`, body: { displayName: 'Taken over' } },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/members`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/members/${i.user}`, owner: 200 },
+  { method: 'PATCH', path: (i) => `/v1/orgs/${i.org}/members/${i.user}`, body: { role: 'admin' } },
+  { method: 'DELETE', path: (i) => `/v1/orgs/${i.org}/members/${i.user}` },
+  { method: 'POST', path: (i) => `/v1/orgs/${i.org}/members/${i.user}/sso` },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/members/${i.user}/spaces`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/members/${i.user}/teams`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/orgs/${i.org}/invites`, body: { emails: ['intruder@example.com'] } },
+  // Joining needs a personal token: the service token is refused alike for any invite, theirs or none.
+  { method: 'POST', path: (i) => `/v1/orgs/${i.org}/invites/${i.invite}`, status: 403 },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/link-invites`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/orgs/${i.org}/link-invites`, body: { role: 'admin' } },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/link-invites/${i.invite}`, owner: 200 },
+  { method: 'PATCH', path: (i) => `/v1/orgs/${i.org}/link-invites/${i.invite}`, body: { role: 'admin' } },
+  { method: 'DELETE', path: (i) => `/v1/orgs/${i.org}/link-invites/${i.invite}` },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/teams`, owner: 200 },
+  { method: 'PUT', path: (i) => `/v1/orgs/${i.org}/teams`, body: { title: 'Intruders' } },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/teams/${i.team}`, owner: 200 },
+  { method: 'PATCH', path: (i) => `/v1/orgs/${i.org}/teams/${i.team}`, body: { title: 'Taken over' } },
+  { method: 'DELETE', path: (i) => `/v1/orgs/${i.org}/teams/${i.team}` },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/teams/${i.team}/members`, owner: 200 },
+  { method: 'PUT', path: (i) => `/v1/orgs/${i.org}/teams/${i.team}/members`, body: { remove: ['someone'] } },
+  { method: 'PUT', path: (i) => `/v1/orgs/${i.org}/teams/${i.team}/members/${i.user}`, body: {} },
+  { method: 'DELETE', path: (i) => `/v1/orgs/${i.org}/teams/${i.team}/members/${i.user}` },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/saml`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/orgs/${i.org}/saml`, body: { label: 'Intruder' } },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/saml/${i.samlProvider}`, owner: 200 },
+  { method: 'PATCH', path: (i) => `/v1/orgs/${i.org}/saml/${i.samlProvider}`, body: { label: 'Taken over' } },
+  { method: 'DELETE', path: (i) => `/v1/orgs/${i.org}/saml/${i.samlProvider}` },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/sso`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/audit`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/spaces/${i.space}/permissions`, body: { role: 'admin', users: ['intruder'] } },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/permissions/users`, owner: 200 },
+  { method: 'PATCH', path: (i) => `/v1/spaces/${i.space}/permissions/users/${i.user}`, body: { role: 'admin' } },
+  { method: 'DELETE', path: (i) => `/v1/spaces/${i.space}/permissions/users/${i.user}` },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/permissions/teams`, owner: 200 },
+  { method: 'PATCH', path: (i) => `/v1/spaces/${i.space}/permissions/teams/${i.team}`, body: { role: 'admin' } },
+  { method: 'DELETE', path: (i) => `/v1/spaces/${i.space}/permissions/teams/${i.team}` },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/permissions/aggregate`, owner: 200 },
 ];
 
 /** An id of the same shape and length that names nothing. */
@@ -203,6 +248,17 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
     const siteSpaces = await folio.request('GET', `/v1/orgs/${ORG}/sites/${site.body.id}/site-spaces`, undefined, as(theirs));
     const shareLink = await folio.request('POST', `/v1/orgs/${ORG}/sites/${site.body.id}/share-links`, { name: 'theirs' }, as(theirs));
     expect(shareLink.status, JSON.stringify(shareLink.body)).toBe(201);
+    const user = await folio.store.users.create({ displayName: 'Their member', email: 'member@theirs.test' });
+    await folio.store.members.add(ORG, user.id, { role: 'edit' }, { via: 'cli' });
+    const team = await folio.request('PUT', `/v1/orgs/${ORG}/teams`, { title: 'Their team', members: [user.id] }, as(theirs));
+    expect(team.status, JSON.stringify(team.body)).toBe(201);
+    expect((await folio.request('POST', `/v1/spaces/${space}/permissions`, { role: 'edit', teams: [team.body.id], users: [user.id] }, as(theirs))).status).toBe(
+      204,
+    );
+    const invite = await folio.request('POST', `/v1/orgs/${ORG}/link-invites`, { role: 'read' }, as(theirs));
+    expect(invite.status, JSON.stringify(invite.body)).toBe(201);
+    const saml = await folio.request('POST', `/v1/orgs/${ORG}/saml`, { label: 'Their IdP' }, as(theirs));
+    expect(saml.status, JSON.stringify(saml.body)).toBe(201);
     foreign = {
       org: ORG,
       space,
@@ -220,6 +276,10 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       site: site.body.id as string,
       siteSpace: siteSpaces.body.items[0].id as string,
       shareLink: shareLink.body.id as string,
+      user: user.id,
+      team: team.body.id as string,
+      invite: invite.body.id as string,
+      samlProvider: saml.body.id as string,
     };
   });
   afterAll(async () => {
@@ -256,6 +316,10 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       site: ':siteId',
       siteSpace: ':siteSpaceId',
       shareLink: ':shareLinkId',
+      user: ':userId',
+      team: ':teamId',
+      invite: ':inviteId',
+      samlProvider: ':samlProviderId',
     };
     const covered = new Set(ROUTES.map((r) => `${r.method} ${r.path(params).split('?')[0]}`));
     expect(registered.length).toBeGreaterThan(40);
@@ -264,7 +328,10 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
   });
 
   it('every route: the owner reaches the object; another organization gets what an unknown id gets', async () => {
-    const unknown = Object.fromEntries(Object.entries(foreign).map(([k, v]) => [k, unknownLike(v)])) as unknown as Ids;
+    // Same-length ids of different kinds would all look alike: a user's unknown id ends in its kind, so its 404 names it.
+    const unknown = Object.fromEntries(
+      Object.entries(foreign).map(([k, v]) => [k, k === 'user' ? `${unknownLike(v).slice(0, -4)}user` : unknownLike(v)]),
+    ) as unknown as Ids;
     // The requested ids, by name, so that bodies compare equal when they only echo the id asked for.
     const normalize = (body: unknown, ids: Ids) => {
       let text = JSON.stringify(body ?? null);
@@ -290,6 +357,10 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
         site: ':site',
         siteSpace: ':siteSpace',
         shareLink: ':shareLink',
+        user: ':user',
+        team: ':team',
+        invite: ':invite',
+        samlProvider: ':samlProvider',
       })}`;
       if (route.owner !== undefined) {
         const own = await folio.request(route.method, route.path(foreign), route.body, as(theirs));

@@ -55,10 +55,10 @@ describe('folio token', () => {
     const table = await runCommand(tokenCommand, ['list', '--org', 'acme']);
     expect(table.code).toBe(0);
     const lines = table.stdout.trim().split('\n');
-    expect(lines[0]!.split('\t')).toEqual(['id', 'label', 'scope', 'status', 'created', 'expires', 'revoked', 'last used']);
-    expect(lines.slice(1).map((l) => l.split('\t').slice(1, 4))).toEqual([
-      ['deploy', 'write', 'active'],
-      ['docs-bot', 'read', 'active'],
+    expect(lines[0]!.split('\t')).toEqual(['id', 'label', 'scope', 'user', 'status', 'created', 'expires', 'revoked', 'last used']);
+    expect(lines.slice(1).map((l) => l.split('\t').slice(1, 5))).toEqual([
+      ['deploy', 'write', '-', 'active'],
+      ['docs-bot', 'read', '-', 'active'],
     ]);
     for (const secret of [writeToken, readToken]) expect(table.stdout + table.stderr).not.toContain(secret);
 
@@ -89,6 +89,25 @@ describe('folio token', () => {
     expect(await store.tokens.verify(writeToken)).not.toBeNull();
     const after = JSON.parse((await runCommand(tokenCommand, ['list', '--org', 'acme', '--json'])).stdout) as typeof listed;
     expect(after.find((t) => t.id === docsBot.id)).toMatchObject({ status: 'revoked', revokedAt: expect.any(String) });
+  });
+
+  it('--user makes a personal token of a member (by id or e-mail) that acts as them; a non-member gets none', async () => {
+    const ada = await store.users.create({ displayName: 'Ada', email: 'ada@acme.test' });
+    await store.members.add('acme', ada.id, { role: 'edit' }, { via: 'cli' });
+    for (const ref of [ada.id, 'ADA@acme.test']) {
+      const made = await runCommand(tokenCommand, ['create', '--org', 'acme', '--user', ref, '--label', 'ada']);
+      expect(made.code, made.stderr).toBe(0);
+      expect(made.stderr).toContain(`personal, user ${ada.id}`);
+      expect(await store.tokens.verify(made.stdout.trim())).toMatchObject({ orgId: 'acme', userId: ada.id, scope: 'write' });
+    }
+    const service = await runCommand(tokenCommand, ['create', '--org', 'acme']);
+    expect(await store.tokens.verify(service.stdout.trim())).toMatchObject({ orgId: 'acme', userId: null });
+    const outsider = await runCommand(tokenCommand, ['create', '--org', 'globex', '--user', ada.id]);
+    expect(outsider.code).toBe(1);
+    expect(outsider.stderr).toMatch(/not a member of organization globex/);
+    expect((await runCommand(tokenCommand, ['create', '--org', 'acme', '--user', 'nobody@acme.test'])).code).toBe(1);
+    const listed = JSON.parse((await runCommand(tokenCommand, ['list', '--org', 'acme', '--json'])).stdout) as Array<{ label: string; user: string | null }>;
+    expect(listed.filter((t) => t.label === 'ada').map((t) => t.user)).toEqual([ada.id, ada.id]);
   });
 
   it('refuses bad usage, bad lifetimes and unknown organizations or tokens', async () => {

@@ -1,8 +1,9 @@
 import type { OrganizationRecord } from '../../store/index.js';
+import type { organizationPermissions } from './permissions.js';
 import { iso, type UrlBuilder } from './urls.js';
 
 /** The platform API's Organization object for a stored organization. */
-export function organizationObject(org: OrganizationRecord, urls: UrlBuilder) {
+export function organizationObject(org: OrganizationRecord, urls: UrlBuilder, permissions: ReturnType<typeof organizationPermissions>) {
   return {
     object: 'organization' as const,
     id: org.id,
@@ -15,24 +16,10 @@ export function organizationObject(org: OrganizationRecord, urls: UrlBuilder) {
     defaultRole: null,
     sso: false,
     ai: false,
-    inviteLinks: false,
+    inviteLinks: true,
     mergeRules: { type: 'none' as const },
     trial: { status: 'notapplicable' as const, count: 0 },
     urls: { location: urls.api(`/orgs/${org.id}`), app: urls.app(`/o/${org.id}`) },
-    permissions: {
-      view: true,
-      access: true,
-      admin: true,
-      ownTeam: true,
-      createContent: true,
-      createOpenAPISpec: true,
-      ingestConversations: false,
-      viewBilling: false,
-      listMembers: false,
-      listTeams: false,
-      listIntegrations: false,
-      listInstallations: false,
-      installIntegration: false,
-    },
+    permissions,
   };
 }

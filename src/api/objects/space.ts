@@ -1,4 +1,5 @@
-import type { SpaceRecord } from '../../store/index.js';
+import type { MemberRole, SpaceRecord } from '../../store/index.js';
+import { spacePermissions } from './permissions.js';
 import type { gitSyncStateObject } from '../../gitsync/info.js';
 import { iso, type UrlBuilder } from './urls.js';
 
@@ -7,6 +8,8 @@ export interface SpaceFacts {
   /** The space's git sync (the spec's `GitSyncState`), null when it never synced. */
   gitSync: ReturnType<typeof gitSyncStateObject>;
   changeRequests: { total: number; open: number; draft: number };
+  /** The caller's role on the space (its `permissions`). */
+  role: MemberRole | null;
 }
 
 /** The platform API's Space object for a stored space; `deletedAt` on a deleted space (until it is purged). */
@@ -38,17 +41,6 @@ export function spaceObject(space: SpaceRecord, urls: UrlBuilder, facts: SpaceFa
     changeRequests: facts.changeRequests.total,
     changeRequestsOpen: facts.changeRequests.open,
     changeRequestsDraft: facts.changeRequests.draft,
-    permissions: {
-      view: true,
-      access: true,
-      admin: true,
-      viewInviteLinks: false,
-      edit: space.editMode !== 'locked',
-      triggerGitSync: true,
-      comment: true,
-      merge: true,
-      review: true,
-      installIntegration: false,
-    },
+    permissions: spacePermissions(facts.role, space),
   };
 }

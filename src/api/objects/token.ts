@@ -14,5 +14,7 @@ export function tokenObject(token: TokenRecord, now = new Date()) {
     expiresAt: iso(token.expiresAt) ?? null,
     revokedAt: iso(token.revokedAt) ?? null,
     lastUsedAt: iso(token.lastUsedAt) ?? null,
+    /** The member a personal token acts for; null for the organization's service token. */
+    user: token.userId,
   };
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { applyContentChanges, type ContentChange } from '../../change-requests/apply-changes.js';
 import { conflictError, contentOf, threeWayMerge } from '../../change-requests/merge.js';
 import type { ChangeRequestRecord, ChangeRequestStatus, RevisionRecord, SpaceRecord } from '../../store/index.js';
-import { requireAuth } from '../auth.js';
+import { actorId, requireAuth } from '../auth.js';
 import { workflowStarter, type ApiDeps } from '../deps.js';
 import { startSearchIndex } from '../../temporal/client/start.js';
 import { badRequest, conflict, notFound, unprocessable } from '../http-errors.js';
@@ -75,7 +75,8 @@ export function mergedFromResolver(deps: ApiDeps, urls: UrlBuilder) {
     const cr = await crs.byMergedRevision(revision.id);
     if (!cr) return undefined;
     const space = await deps.store.spaces.get(cr.spaceId);
-    return changeRequestObject(cr, space?.revisionId ?? null, urls) as unknown as Record<string, unknown>;
+    const users = await deps.store.users.getMany([cr.createdBy, cr.mergedBy].filter((id): id is string => id !== null));
+    return changeRequestObject(cr, space?.revisionId ?? null, urls, users) as unknown as Record<string, unknown>;
   };
 }
 
@@ -90,7 +91,12 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
     if (!cr) throw notFound(`change request not found: ${params.changeRequestId}`);
     return { space, cr };
   }
-  const object = (cr: ChangeRequestRecord, space: SpaceRecord) => changeRequestObject(cr, space.revisionId, urls);
+  /** The ChangeRequest objects, with their authors and mergers (users read once for the whole list). */
+  const objects = async (list: ChangeRequestRecord[], space: SpaceRecord) => {
+    const users = await deps.store.users.getMany(list.flatMap((cr) => [cr.createdBy, cr.mergedBy]).filter((id): id is string => id !== null));
+    return list.map((cr) => changeRequestObject(cr, space.revisionId, urls, users));
+  };
+  const object = async (cr: ChangeRequestRecord, space: SpaceRecord) => (await objects([cr], space))[0]!;
   const open = (cr: ChangeRequestRecord) => {
     if (cr.status === 'merged') throw badRequest(`change request ${cr.number} is already merged`);
   };
@@ -102,8 +108,8 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
       const auth = requireAuth(request);
       const space = await loadSpace(deps, request, request.params.spaceId);
       if (!space.revisionId) throw badRequest('the space has no content yet');
-      const cr = await crs.create({ spaceId: space.id, subject: request.body?.subject, createdBy: auth.tokenId, revisionId: space.revisionId });
-      const body = object(cr, space);
+      const cr = await crs.create({ spaceId: space.id, subject: request.body?.subject, createdBy: actorId(auth), revisionId: space.revisionId });
+      const body = await object(cr, space);
       return reply.status(201).header('location', body.urls.location).send(body);
     },
   );
@@ -119,11 +125,7 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
       const q = pageQuery(request.query as Record<string, unknown>);
       const space = await loadSpace(deps, request, request.params.spaceId);
       const result = await crs.list(space.id, { ...q, status: request.query.status ?? 'open' });
-      return listEnvelope(
-        result.items.map((cr) => object(cr, space)),
-        result.next,
-        result.total,
-      );
+      return listEnvelope(await objects(result.items, space), result.next, result.total);
     },
   );
 
@@ -188,7 +190,7 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
       const scope = { spaceId: space.id, revisionId };
       const files = await Promise.all(insertedFiles.map((id) => deps.store.revisions.file(revisionId, id)));
       return {
-        changeRequest: object(updated, space),
+        changeRequest: await object(updated, space),
         changes: affected.map((a) =>
           a.object === 'deleted_page'
             ? { object: a.object, page: a.id }
@@ -240,7 +242,7 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
         if ((err as { code?: string }).code === 'CONFLICT') throw conflict('the primary content changed during the merge; retry');
         throw err;
       }
-      await crs.markMerged(cr.id, id, auth.tokenId);
+      await crs.markMerged(cr.id, id, actorId(auth));
       // The merge stands either way; a search index left behind catches up with the next change of the space.
       await startSearchIndex(workflowStarter(deps), { spaceId: space.id, organizationId: space.organizationId, revisionId: id }).catch((err: unknown) =>
         request.log.warn({ err, spaceId: space.id, revisionId: id }, 'could not start the search indexing of the merged revision'),

@@ -73,6 +73,7 @@ export function gitRoutes(app: FastifyInstance, deps: ApiDeps): void {
         projectDirectory: parsed.projectDirectory,
         ...(parsed.gitInfo ? { gitInfo: parsed.gitInfo } : {}),
         receivedAt,
+        ...(request.auth?.userId ? { actorId: request.auth.userId } : {}),
       };
       const [, sync] = await Promise.all([
         deps.store.gitRequests.record(space.id, { requestId, direction, timestamp, status: 'queued' }),

@@ -9,7 +9,7 @@ import type { ImportRunRecord, ImportRunSource, ImportRunStatus, SpaceRecord } f
 import { cancelContentImport, startContentImport, waitForContentImport } from '../../temporal/client/start.js';
 import { WorkflowRunError } from '../../temporal/client/workflow-run-error.js';
 import { redact } from '../../redact.js';
-import { organizationNotFound, requireOrg } from '../auth.js';
+import { actorId, organizationNotFound, requireOrg } from '../auth.js';
 import { workflowStarter, type ApiDeps } from '../deps.js';
 import { HttpError, badRequest, notFound } from '../http-errors.js';
 import { importRunObject } from '../objects/import-run.js';
@@ -183,7 +183,7 @@ export function importRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuild
     const b = objectBody(request);
     const { space, changeRequestId, pageId } = await checkTarget(request, organizationId, b.target);
     const source = await checkSource(organizationId, b.source);
-    const run = await store.imports.create({ organizationId, spaceId: space.id, changeRequestId, pageId, source, createdBy: auth.tokenId });
+    const run = await store.imports.create({ organizationId, spaceId: space.id, changeRequestId, pageId, source, createdBy: actorId(auth) });
     await start(run, reply);
     return reply.status(201).send(importRunObject((await store.imports.get(organizationId, run.id)) ?? run, urls));
   });
@@ -240,7 +240,7 @@ export function importRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuild
       organizationId: space.organizationId,
       spaceId: space.id,
       source: { type: 'website', url },
-      createdBy: auth.tokenId,
+      createdBy: actorId(auth),
     });
     await start(run, reply);
     try {

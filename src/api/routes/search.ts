@@ -6,7 +6,8 @@ import { searchPageObject, searchSpaceObjects } from '../objects/search.js';
 import type { UrlBuilder } from '../objects/urls.js';
 import { listEnvelope, pageQuery } from '../pagination.js';
 import { searchPages } from '../../search/query.js';
-import { loadSpace } from './spaces.js';
+import { loadSpace, visibleSpaces } from './spaces.js';
+import type { AccessResolver } from '../../people/access.js';
 
 const searchQuery = {
   type: 'object',
@@ -19,6 +20,12 @@ const searchQuery = {
  * their matching sections and highlighted snippets. Deleted spaces are never found; another organization's
  * space answers 404, and an organization's search sees only its own spaces.
  */
+/** The spaces a search may look into: undefined when the caller sees every space of the organization. */
+async function searchableSpaces(deps: ApiDeps, organizationId: string, access: AccessResolver): Promise<string[] | undefined> {
+  if ((await access.organizationRole(organizationId, { uncapped: true })) === 'admin') return undefined;
+  return (await visibleSpaces(deps, organizationId, access)).map((s) => s.id);
+}
+
 export function searchRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
   app.get<{ Params: { spaceId: string }; Querystring: { query: string } }>(
     '/v1/spaces/:spaceId/search',
@@ -40,14 +47,19 @@ export function searchRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuild
     { schema: { querystring: searchQuery } },
     async (request) => {
       const { organizationId } = request.params;
-      requireOrg(request, organizationId);
+      const { access } = requireOrg(request, organizationId);
       if (!(await deps.store.orgs.get(organizationId))) throw organizationNotFound(organizationId);
       const q = pageQuery(request.query as Record<string, unknown>);
-      const found = await searchPages(deps.store, { organizationId, query: request.query.query, ...q });
+      // Only the spaces the caller can see are searched.
+      const spaceIds = await searchableSpaces(deps, organizationId, access);
+      const found =
+        spaceIds && spaceIds.length === 0
+          ? { items: [], spaces: 0 }
+          : await searchPages(deps.store, { organizationId, query: request.query.query, ...(spaceIds ? { spaceIds } : {}), ...q });
       const titles = new Map<string, string>();
       for (const spaceId of new Set(found.items.map((h) => h.spaceId))) titles.set(spaceId, (await deps.store.spaces.get(spaceId))?.title ?? '');
       // The items are spaces (each with its pages): the total is the spaces with a hit.
-      return listEnvelope(searchSpaceObjects(found.items, titles, urls), found.next, found.spaces);
+      return listEnvelope(searchSpaceObjects(found.items, titles, urls), 'next' in found ? found.next : undefined, found.spaces);
     },
   );
 
@@ -70,11 +82,14 @@ export function searchRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuild
     },
     async (request) => {
       const { organizationId, siteId } = request.params;
-      requireOrg(request, organizationId);
+      const { access } = requireOrg(request, organizationId);
       const site = await deps.store.sites.get(organizationId, siteId);
       if (!site) throw new NotFoundError('site', siteId);
       const wanted = request.body.siteSpaceIds ? new Set(request.body.siteSpaceIds) : null;
-      const spaceIds = (await deps.store.sites.listSiteSpaces(site.id)).filter((ss) => !wanted || wanted.has(ss.id)).map((ss) => ss.spaceId);
+      const visible = await searchableSpaces(deps, organizationId, access);
+      const spaceIds = (await deps.store.sites.listSiteSpaces(site.id))
+        .filter((ss) => (!wanted || wanted.has(ss.id)) && (!visible || visible.includes(ss.spaceId)))
+        .map((ss) => ss.spaceId);
       const q = pageQuery(request.query as Record<string, unknown>);
       const found = spaceIds.length ? await searchPages(deps.store, { organizationId, spaceIds, query: request.body.query, ...q }) : { items: [], spaces: 0 };
       const titles = new Map<string, string>();

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SiteRecord, SiteSpaceRecord } from '../../store/index.js';
 import { requestSitePublish } from '../../temporal/client/start.js';
-import { organizationNotFound, requireOrg } from '../auth.js';
+import { organizationNotFound, requireAuth, requireOrg } from '../auth.js';
 import { workflowStarter, type ApiDeps } from '../deps.js';
 import { badRequest, notFound } from '../http-errors.js';
 import { shareLinkObject, siteObject, siteSpaceObject } from '../objects/site.js';
@@ -74,7 +74,7 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
 
   const siteBody = async (site: SiteRecord) => siteObject(site, await sites.countSiteSpaces(site.id), urls);
 
-  async function siteSpaceBodies(site: SiteRecord, list: SiteSpaceRecord[]) {
+  async function siteSpaceBodies(request: FastifyRequest, site: SiteRecord, list: SiteSpaceRecord[]) {
     const found = [];
     for (const ss of list) {
       const space = await deps.store.spaces.get(ss.spaceId);
@@ -83,8 +83,10 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
     const facts = await spaceFactsOf(
       deps.store,
       found.map((f) => f.space),
+      requireAuth(request).access,
     );
-    return found.map(({ ss, space }) => siteSpaceObject(site, ss, space, facts.get(space.id)!, urls));
+    // A site space whose space the caller cannot see is left out, as the space would be anywhere else.
+    return found.filter(({ space }) => facts.get(space.id)!.role !== null).map(({ ss, space }) => siteSpaceObject(site, ss, space, facts.get(space.id)!, urls));
   }
 
   app.get<{ Params: { organizationId: string } }>('/v1/orgs/:organizationId/sites', async (request) => {
@@ -154,7 +156,7 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
     const publication = await sites.publication(site.id, site.livePublicationId);
     const frozen = publication?.structure.siteSpaces ?? [];
     const list = (await sites.listSiteSpaces(site.id)).filter((ss) => frozen.some((f) => f.siteSpaceId === ss.id));
-    const structure = await siteSpaceBodies(site, list);
+    const structure = await siteSpaceBodies(request, site, list);
     return {
       object: 'published-content-site' as const,
       site: await siteBody(site),
@@ -169,7 +171,7 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
 
   app.get<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId/structure', async (request) => {
     const site = await loadSite(request, request.params);
-    return { type: 'siteSpaces' as const, structure: await siteSpaceBodies(site, await sites.listSiteSpaces(site.id)) };
+    return { type: 'siteSpaces' as const, structure: await siteSpaceBodies(request, site, await sites.listSiteSpaces(site.id)) };
   });
 
   app.get<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId/site-spaces', async (request) => {
@@ -177,7 +179,7 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
     const q = request.query as Record<string, unknown>;
     const wantDefault = bool(q, 'default');
     const all = (await sites.listSiteSpaces(site.id)).filter((ss) => wantDefault === undefined || (site.defaultSiteSpaceId === ss.id) === wantDefault);
-    return paginateArray('site-spaces', await siteSpaceBodies(site, all), pageQuery(q));
+    return paginateArray('site-spaces', await siteSpaceBodies(request, site, all), pageQuery(q));
   });
 
   app.post<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId/site-spaces', { schema: addSiteSpace }, async (request, reply) => {
@@ -188,7 +190,7 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
     const path = optionalString(b, 'path');
     const created = await sites.addSiteSpace(site.organizationId, site.id, { spaceId, ...(path !== undefined ? { path } : {}) });
     const fresh = (await sites.get(site.organizationId, site.id))!;
-    return reply.status(201).send((await siteSpaceBodies(fresh, [created]))[0]);
+    return reply.status(201).send((await siteSpaceBodies(request, fresh, [created]))[0]);
   });
 
   type SiteSpaceParams = SiteParams & { siteSpaceId: string };
@@ -201,7 +203,7 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
       ...(path !== undefined ? { path } : {}),
       ...(spaceId !== undefined ? { spaceId } : {}),
     });
-    return (await siteSpaceBodies(site, [updated]))[0];
+    return (await siteSpaceBodies(request, site, [updated]))[0];
   });
 
   app.delete<{ Params: SiteSpaceParams }>('/v1/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId', async (request, reply) => {

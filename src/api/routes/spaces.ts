@@ -3,13 +3,27 @@ import { newId } from '../../ids.js';
 import type { SpacePatch, SpaceRecord } from '../../store/index.js';
 import { createSpace } from '../../temporal/client/start.js';
 import { WorkflowRunError } from '../../temporal/client/workflow-run-error.js';
-import { organizationNotFound, requireAuth, requireOrg } from '../auth.js';
+import type { AccessResolver } from '../../people/access.js';
+import { actorOf, organizationNotFound, requireAuth, requireOrg } from '../auth.js';
 import { workflowStarter, type ApiDeps } from '../deps.js';
 import { badRequest, conflict, notFound } from '../http-errors.js';
 import { signalRestore, startPurge } from '../purge-control.js';
 import { spaceBodies, spaceBody } from '../space-bodies.js';
 import type { UrlBuilder } from '../objects/urls.js';
-import { listEnvelope, pageQuery } from '../pagination.js';
+import { listEnvelope, pageQuery, paginateArray } from '../pagination.js';
+
+/** Every live space of the organization the caller can see, oldest first. */
+export async function visibleSpaces(deps: ApiDeps, organizationId: string, access: AccessResolver): Promise<SpaceRecord[]> {
+  const all: SpaceRecord[] = [];
+  let page: string | undefined;
+  do {
+    const result = await deps.store.spaces.list(organizationId, { limit: 1000, ...(page ? { page } : {}) });
+    all.push(...result.items);
+    page = result.next?.page;
+  } while (page);
+  const roles = await access.spaceRoles(all);
+  return all.filter((s) => roles.get(s.id) !== null);
+}
 
 const updateSpaceBody = {
   type: 'object',
@@ -55,11 +69,12 @@ const createSpaceBody = {
 } as const;
 
 /**
- * Loads a space the caller may see: 404 when unknown (or purged) and, with the very same body, when it is
- * another organization's (a 403 would tell which ids exist).
+ * Loads a space the caller may see: the one the access gate found for the route (src/api/auth.ts), or 404 when
+ * unknown (or purged) and, with the very same body, when it is another organization's (a 403 would tell which ids exist).
  */
 export async function loadSpace(deps: ApiDeps, request: FastifyRequest, spaceId: string, options: { includeDeleted?: boolean } = {}): Promise<SpaceRecord> {
   const auth = requireAuth(request);
+  if (auth.space && auth.space.id === spaceId && (options.includeDeleted || !auth.space.deletedAt)) return auth.space;
   const space = await deps.store.spaces.get(spaceId, { includeDeleted: options.includeDeleted ?? false });
   if (!space || space.organizationId !== auth.organizationId) throw notFound(`space not found: ${spaceId}`);
   return space;
@@ -92,9 +107,13 @@ export function spaceRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilde
         if (err instanceof WorkflowRunError && err.code === 'CONFLICT') throw conflict(err.message);
         throw err;
       }
+      const auth = requireAuth(request);
+      // A member who may create spaces but not administer the organization's content administers the space they made.
+      if (auth.userId && auth.role !== 'admin')
+        await deps.store.permissions.set(organizationId, { kind: 'space', id: spaceId }, [{ kind: 'user', id: auth.userId }], 'admin', actorOf(request));
       const space = await deps.store.spaces.get(spaceId);
       if (!space) throw badRequest('the space could not be created');
-      return reply.status(201).send(await spaceBody(deps.store, space, urls));
+      return reply.status(201).send(await spaceBody(deps.store, space, urls, auth.access));
     },
   );
 
@@ -104,14 +123,21 @@ export function spaceRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilde
     const org = await deps.store.orgs.get(organizationId);
     if (!org) throw organizationNotFound(organizationId);
     const q = pageQuery(request.query as Record<string, unknown>);
-    const result = await deps.store.spaces.list(organizationId, q);
-    return listEnvelope(await spaceBodies(deps.store, result.items, urls), result.next, result.total);
+    const { access } = requireAuth(request);
+    if ((await access.organizationRole(organizationId, { uncapped: true })) === 'admin') {
+      const result = await deps.store.spaces.list(organizationId, q);
+      return listEnvelope(await spaceBodies(deps.store, result.items, urls, access), result.next, result.total);
+    }
+    // Someone who does not see every space: the spaces they can see, paged here.
+    const visible = await visibleSpaces(deps, organizationId, access);
+    const page = paginateArray('visible-spaces', visible, q);
+    return { ...page, items: await spaceBodies(deps.store, page.items, urls, access) };
   });
 
   /** A deleted space stays readable by its organization (with `deletedAt`) until it is purged. */
   app.get<{ Params: { spaceId: string } }>('/v1/spaces/:spaceId', async (request) => {
     const space = await loadSpace(deps, request, request.params.spaceId, { includeDeleted: true });
-    return spaceBody(deps.store, space, urls);
+    return spaceBody(deps.store, space, urls, requireAuth(request).access);
   });
 
   app.patch<{ Params: { spaceId: string }; Body: Record<string, string | null | undefined> }>(
@@ -132,7 +158,7 @@ export function spaceRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilde
       const template = (request.body as { template?: boolean | { subtitle?: string | null; features?: string[] } } | undefined)?.template;
       if (template === false) await deps.store.spaceTemplates.unmark(space.organizationId, space.id);
       else if (template !== undefined) await deps.store.spaceTemplates.mark(space.organizationId, space.id, template === true ? {} : template);
-      return spaceBody(deps.store, updated, urls);
+      return spaceBody(deps.store, updated, urls, requireAuth(request).access);
     },
   );
 
@@ -141,9 +167,8 @@ export function spaceRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilde
    * organization's space is no such space (204, untouched).
    */
   app.delete<{ Params: { spaceId: string } }>('/v1/spaces/:spaceId', async (request, reply) => {
-    const auth = requireAuth(request);
-    const found = await deps.store.spaces.get(request.params.spaceId, { includeDeleted: true });
-    const space = found && found.organizationId === auth.organizationId ? found : null;
+    // The access gate found the space, or left it null when the caller cannot see it (then there is no such space).
+    const space = requireAuth(request).space ?? null;
     if (!space || space.deletedAt) {
       if (space?.deletionId) await startPurge(deps, space, space.deletionId);
       return reply.status(204).send();
@@ -159,7 +184,7 @@ export function spaceRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilde
     { schema: { body: { type: ['object', 'null'], properties: {} } } },
     async (request) => {
       const space = await loadSpace(deps, request, request.params.spaceId, { includeDeleted: true });
-      if (!space.deletedAt || !space.deletionId) return spaceBody(deps.store, space, urls);
+      if (!space.deletedAt || !space.deletionId) return spaceBody(deps.store, space, urls, requireAuth(request).access);
       let restored: SpaceRecord;
       try {
         restored = await deps.store.spaces.restore(space.id, space.deletionId);
@@ -168,7 +193,7 @@ export function spaceRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilde
         throw err;
       }
       await signalRestore(deps, space.id, space.deletionId);
-      return spaceBody(deps.store, restored, urls);
+      return spaceBody(deps.store, restored, urls, requireAuth(request).access);
     },
   );
 }

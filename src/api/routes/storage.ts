@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { MAX_IMPORT_UPLOAD_BYTES } from '../../fileimport/limits.js';
 import { safeSegment } from '../../fileimport/paths.js';
 import { newId } from '../../store/index.js';
-import { organizationNotFound, requireOrg } from '../auth.js';
+import { actorId, organizationNotFound, requireOrg } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
 import { HttpError, badRequest, notFound } from '../http-errors.js';
 import type { UrlBuilder } from '../objects/urls.js';
@@ -72,7 +72,7 @@ export function storageRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuil
       size: file.size,
       tokenHash: tokenHash(token),
       expiresAt: new Date(Date.now() + UPLOAD_TTL_MS),
-      createdBy: auth.tokenId,
+      createdBy: actorId(auth),
     });
     return reply.status(201).send({ object: 'storage-signed-url', url: `${root()}/storage/uploads/${token}`, key });
   });

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TokenScope } from '../../store/index.js';
 import { parseTokenLifetime } from '../../store/token-lifetime.js';
-import { requireAuth, type AuthContext } from '../auth.js';
+import { requireOrg } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
-import { badRequest, notFound, readOnlyToken } from '../http-errors.js';
+import { badRequest, notFound } from '../http-errors.js';
 import { tokenObject } from '../objects/token.js';
 import { decodeOffsetCursor, encodeOffsetCursor, listEnvelope, pageQuery } from '../pagination.js';
 
@@ -15,6 +15,8 @@ const createTokenBody = {
     scope: { type: 'string', enum: ['read', 'write'] },
     expiresAt: { type: 'string', format: 'date-time' },
     expiresIn: { type: 'string', maxLength: 16 },
+    /** A personal token of this member (who it acts for); absent: a service token of the organization. */
+    user: { type: 'string', maxLength: 64 },
   },
 } as const;
 
@@ -23,19 +25,15 @@ interface CreateTokenBody {
   scope?: TokenScope;
   expiresAt?: string;
   expiresIn?: string;
+  user?: string;
 }
 
 /**
- * The token administration of an organization (a Folio addition; GitBook's API has no such routes): only a
- * write-scoped token of that organization may use them, so a read-only token can neither see the others nor
- * mint a write token. Another organization answers 404, as does a token id of another organization.
+ * The token administration of an organization (a Folio addition; GitBook's API has no such routes): the access
+ * table gives it to the organization's admins (a write service token is one), so a read-only token can neither see
+ * the others nor mint a write token. Another organization answers 404, as does a token id of another organization.
  */
-function requireTokenAdmin(request: FastifyRequest, organizationId: string): AuthContext {
-  const auth = requireAuth(request);
-  if (auth.organizationId !== organizationId) throw notFound(`organization not found: ${organizationId}`);
-  if (auth.scope !== 'write') throw readOnlyToken();
-  return auth;
-}
+const requireTokenAdmin = (request: FastifyRequest, organizationId: string) => requireOrg(request, organizationId);
 
 export function tokenRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.get<{ Params: { organizationId: string } }>('/v1/orgs/:organizationId/tokens', async (request) => {
@@ -61,8 +59,16 @@ export function tokenRoutes(app: FastifyInstance, deps: ApiDeps): void {
           : body.expiresAt !== undefined
             ? new Date(body.expiresAt)
             : null;
-      const created = await deps.store.tokens.create(request.params.organizationId, { label: body.label, scope: body.scope ?? 'write', expiresAt });
-      request.log.info({ organizationId: request.params.organizationId, tokenId: created.id, scope: created.record.scope }, 'API token created');
+      const created = await deps.store.tokens.create(request.params.organizationId, {
+        label: body.label,
+        scope: body.scope ?? 'write',
+        expiresAt,
+        ...(body.user !== undefined ? { userId: body.user } : {}),
+      });
+      request.log.info(
+        { organizationId: request.params.organizationId, tokenId: created.id, scope: created.record.scope, userId: created.record.userId },
+        'API token created',
+      );
       // The secret is in this response only; the store keeps its sha256.
       return reply.status(201).send({ ...tokenObject(created.record), token: created.token });
     },

@@ -18,7 +18,7 @@ export async function run(): Promise<number> {
   const store = await openConfiguredStore(config, logger);
   // Idempotent: creates the bootstrap organization (and a token, printed once) only on an empty store.
   const boot = await bootstrap(store, { organizationId: config.bootstrapOrg, token: config.bootstrapToken });
-  if (boot.token) process.stderr.write(`API token for organization ${boot.organizationId} (shown once): ${boot.token}\n`);
+  if (boot.token) process.stderr.write(`API token of the owner (user ${boot.ownerId}) of organization ${boot.organizationId} (shown once): ${boot.token}\n`);
   const temporal = await connectClient({ address, namespace: config.temporalNamespace });
   const app = await buildServer({ store, temporal, config, logger, baseUrl: config.publicUrl });
   await app.listen({ port: config.port, host: config.host });

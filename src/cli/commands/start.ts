@@ -161,8 +161,14 @@ export async function run(): Promise<number> {
         ? [`  Temporal:       ${temporalAddress}`]
         : [`  Temporal UI:    http://127.0.0.1:${config.temporalUiPort}`, `  Temporal gRPC:  ${temporalAddress}`]),
       `  Organization:   ${boot.organizationId}`,
+      ...(boot.ownerId ? [`  Owner:          user ${boot.ownerId} (admin)`] : []),
       ...(boot.token
-        ? [`  API token:      ${boot.token}`, '                  (shown once; create more with `npx folio token create --org ' + boot.organizationId + '`)']
+        ? [
+            `  API token:      ${boot.token}`,
+            "                  (the owner's personal token, shown once; create more with `npx folio token create --org " +
+              boot.organizationId +
+              ' [--user <id>]`)',
+          ]
         : config.bootstrapToken
           ? ['  API token:      FOLIO_BOOTSTRAP_TOKEN']
           : ['  API token:      printed on first start; create one with `npx folio token create --org ' + boot.organizationId + '`']),

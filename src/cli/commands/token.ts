@@ -7,7 +7,7 @@ import { parseArgs, stringOption } from '../args.js';
 import { openConfiguredStore } from '../open-store.js';
 
 const USAGE = [
-  'usage: folio token create --org <id> [--label <label>] [--read-only] [--expires-in <30d|12h|…>]',
+  'usage: folio token create --org <id> [--user <userId|e-mail>] [--label <label>] [--read-only] [--expires-in <30d|12h|…>]',
   '       folio token list --org <id> [--json]',
   '       folio token revoke <tokenId> --org <id>',
   '',
@@ -23,8 +23,10 @@ const iso = (d: Date | null) => (d ? d.toISOString() : '-');
 
 /**
  * `folio token create|list|revoke`: API tokens of an organization. `create` prints the token once (only its
- * hash is stored); `list` shows id, label, scope, dates and status, never a secret; `revoke` refuses the token
- * from the next request on (workflows it started carry the organization, not the token, and go on).
+ * hash is stored): with `--user`, a personal token of that member (by user id or e-mail), which acts as them;
+ * without, the organization's service token. `list` shows id, label, scope, user, dates and status, never a
+ * secret; `revoke` refuses the token from the next request on (workflows it started carry the organization and
+ * the acting user, never the token, and go on).
  */
 export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['read-only', 'json']);
@@ -51,14 +53,21 @@ export async function run(argv: string[]): Promise<number> {
       return 1;
     }
     if (sub === 'create') {
+      const userRef = stringOption(args, 'user');
+      const user = userRef === undefined ? undefined : userRef.includes('@') ? await store.users.byEmail(userRef) : await store.users.get(userRef);
+      if (userRef !== undefined && (!user || !(await store.members.get(org, user.id)))) {
+        process.stderr.write(`folio: ${userRef} is not a member of organization ${org}\n`);
+        return 1;
+      }
       const { token, record } = await store.tokens.create(org, {
         label: stringOption(args, 'label'),
         scope: args.options['read-only'] === true ? 'read' : 'write',
         expiresAt,
+        ...(user ? { userId: user.id } : {}),
       });
       process.stdout.write(`${token}\n`);
       process.stderr.write(
-        `Token ${record.id} (${record.scope}${record.expiresAt ? `, expires ${record.expiresAt.toISOString()}` : ''}) is shown once; store it now.\n`,
+        `Token ${record.id} (${record.userId ? `personal, user ${record.userId}, ` : 'service, '}${record.scope}${record.expiresAt ? `, expires ${record.expiresAt.toISOString()}` : ''}) is shown once; store it now.\n`,
       );
       return 0;
     }
@@ -72,6 +81,7 @@ export async function run(argv: string[]): Promise<number> {
               id: t.id,
               label: t.label,
               scope: t.scope,
+              user: t.userId,
               status: status(t, now),
               createdAt: iso(t.createdAt),
               expiresAt: t.expiresAt?.toISOString() ?? null,
@@ -82,10 +92,11 @@ export async function run(argv: string[]): Promise<number> {
         );
         return 0;
       }
-      process.stdout.write(['id', 'label', 'scope', 'status', 'created', 'expires', 'revoked', 'last used'].join('\t') + '\n');
+      process.stdout.write(['id', 'label', 'scope', 'user', 'status', 'created', 'expires', 'revoked', 'last used'].join('\t') + '\n');
       for (const t of tokens) {
         process.stdout.write(
-          [t.id, t.label ?? '-', t.scope, status(t, now), iso(t.createdAt), iso(t.expiresAt), iso(t.revokedAt), iso(t.lastUsedAt)].join('\t') + '\n',
+          [t.id, t.label ?? '-', t.scope, t.userId ?? '-', status(t, now), iso(t.createdAt), iso(t.expiresAt), iso(t.revokedAt), iso(t.lastUsedAt)].join('\t') +
+            '\n',
         );
       }
       return 0;

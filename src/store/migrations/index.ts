@@ -15,6 +15,7 @@ import { migration as sites } from './011_sites.js';
 import { migration as spaceDefaultLevel } from './015_space_default_level.js';
 import { migration as storageUploads } from './016_storage_uploads.js';
 import { migration as revisionRowsWithoutForeignKeys } from './017_revision_rows_without_foreign_keys.js';
+import { migration as people } from './018_people.js';
 
 /**
  * Every migration, in order. To add one: create `NNN_name.ts` exporting `migration: Migration`
@@ -37,4 +38,5 @@ export const migrations: readonly Migration[] = [
   spaceDefaultLevel,
   storageUploads,
   revisionRowsWithoutForeignKeys,
+  people,
 ];

@@ -18,3 +18,4 @@ export type * from './store.js';
 export type * from './search.js';
 export type * from './imports.js';
 export type * from './storage-uploads.js';
+export type * from './people.js';

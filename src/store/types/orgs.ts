@@ -22,6 +22,8 @@ export interface TokenRecord {
   revokedAt: Date | null;
   /** Updated at most once a minute; null when never used. */
   lastUsedAt: Date | null;
+  /** The user a personal token acts for; null: the organization's service token. */
+  userId: string | null;
 }
 
 export interface TokenCreateOptions {
@@ -32,6 +34,8 @@ export interface TokenCreateOptions {
   scope?: TokenScope;
   /** Must be in the future; absent or null: never expires. */
   expiresAt?: Date | null;
+  /** A personal token of this user (who must be a member of the organization); absent: a service token. */
+  userId?: string;
 }
 
 /** Who a verified token speaks for. */
@@ -39,6 +43,8 @@ export interface VerifiedToken {
   orgId: string;
   tokenId: string;
   scope: TokenScope;
+  /** The user of a personal token; null for a service token. */
+  userId: string | null;
 }
 
 export interface OrgStore {
@@ -64,8 +70,8 @@ export interface TokenStore {
   verify(token: string): Promise<VerifiedToken | null>;
   /** Tokens that are neither revoked nor expired. */
   count(organizationId?: string): Promise<number>;
-  /** Every token of the organization (revoked and expired ones too), oldest first. */
-  list(organizationId: string): Promise<TokenRecord[]>;
+  /** Every token of the organization (revoked and expired ones too), oldest first; only one user's with `userId`. */
+  list(organizationId: string, options?: { userId?: string }): Promise<TokenRecord[]>;
   get(organizationId: string, tokenId: string): Promise<TokenRecord | null>;
   /** Idempotent (a revoked token keeps its first revocation time). NotFoundError when the org has no such token. */
   revoke(organizationId: string, tokenId: string): Promise<TokenRecord>;

@@ -1,3 +1,4 @@
+import type { AuditStore, InviteStore, MemberStore, PermissionStore, SamlStore, TeamStore, UserStore } from './people.js';
 import type { BlobStore, BlobStoreOptions } from './blobs.js';
 import type { ChangeRequestStore } from './change-requests.js';
 import type { GitRequestLogStore, GitSyncStore } from './git-sync.js';
@@ -62,6 +63,13 @@ export interface Store {
   imports: ImportRunStore;
   sites: SiteStore;
   uploads: StorageUploadStore;
+  users: UserStore;
+  members: MemberStore;
+  teams: TeamStore;
+  permissions: PermissionStore;
+  invites: InviteStore;
+  saml: SamlStore;
+  audit: AuditStore;
 }
 
 /**

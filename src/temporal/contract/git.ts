@@ -34,6 +34,8 @@ export interface GitSyncRequest {
   gitInfo?: { provider?: string; url?: string };
   /** When the API accepted the request. */
   receivedAt: string;
+  /** The user who asked for it (a personal token's user); absent for the organization's service token. Never a token. */
+  actorId?: string;
 }
 
 /** One typed warning of an operation (the converter's code, e.g. `FORMAT_PAGE_TOO_LARGE`), as reported. */
