@@ -88,19 +88,12 @@ function yamlString(s: string): string {
   return JSON.stringify(s.replace(/\s+/g, ' ').trim());
 }
 
-export async function buildSiteSource(o: BuildSourceOptions): Promise<BuiltSource> {
-  const scope = new ImportScope(o.startUrl);
-  const warnings: CrawlWarning[] = [];
-  const pagesRows = o.urls.filter(isHtmlRow);
-  const analysisOf = new Map(pagesRows.map((u) => [u.url, u.analysis as unknown as AnalyzedPage]));
-  const plan = planSite(
-    scope,
-    pagesRows.map((u) => ({ key: u.url, title: analysisOf.get(u.url)!.title, nav: analysisOf.get(u.url)!.nav })),
-  );
-
-  // Space files: every other fetched URL (images, downloads, non-HTML pages, pages that could not be read), one file per content.
-  const tree: SourceTree = new Map();
-  const assetBlobs = new Map<string, string>();
+/**
+ * Space files: every fetched URL that is not a page read as HTML (images, downloads, non-HTML pages, pages that could
+ * not be read), one file per content under `.gitbook/assets/`, added to `tree` and `assetBlobs`; failed and skipped
+ * URLs become warnings. Returns the file path of each such URL.
+ */
+function addSpaceFiles(o: BuildSourceOptions, tree: SourceTree, assetBlobs: Map<string, string>, warnings: CrawlWarning[]): Map<string, string> {
   const fileByHash = new Map<string, string>();
   const fileOfUrl = new Map<string, string>();
   const takenNames = new Set<string>();
@@ -135,6 +128,23 @@ export async function buildSiteSource(o: BuildSourceOptions): Promise<BuiltSourc
     }
     fileOfUrl.set(u.url, path);
   }
+  return fileOfUrl;
+}
+
+export async function buildSiteSource(o: BuildSourceOptions): Promise<BuiltSource> {
+  const scope = new ImportScope(o.startUrl);
+  const warnings: CrawlWarning[] = [];
+  const pagesRows = o.urls.filter(isHtmlRow);
+  const analysisOf = new Map(pagesRows.map((u) => [u.url, u.analysis as unknown as AnalyzedPage]));
+  const plan = planSite(
+    scope,
+    pagesRows.map((u) => ({ key: u.url, title: analysisOf.get(u.url)!.title, nav: analysisOf.get(u.url)!.nav })),
+  );
+
+  // Space files: every other fetched URL (images, downloads, non-HTML pages, pages that could not be read), one file per content.
+  const tree: SourceTree = new Map();
+  const assetBlobs = new Map<string, string>();
+  const fileOfUrl = addSpaceFiles(o, tree, assetBlobs, warnings);
 
   // Pages: converted in the pool, `concurrency` at a time.
   let converted = 0;
