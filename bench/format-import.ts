@@ -86,6 +86,48 @@ function isolatedMemory(repo: string): Record<string, unknown> {
   return JSON.parse(line) as Record<string, unknown>;
 }
 
+/**
+ * Incremental import of pgsql-tw+gitbook-docs with one page changed, `runs` times, against its full import (the
+ * measurements in `full` when it is also the largest repository); null when it is not in the corpus.
+ */
+async function measureIncremental(
+  trees: Map<string, SourceTree>,
+  largest: string,
+  warm: Awaited<ReturnType<typeof importTree>>,
+  full: Array<{ ms: number }>,
+  runs: number,
+): Promise<Record<string, unknown> | null> {
+  const incRepo = 'pgsql-tw+gitbook-docs';
+  const incTree = trees.get(incRepo);
+  if (!incTree) return null;
+  const incProject = projectDirectoryOf(incRepo);
+  const fullInc: number[] = [];
+  const incr: number[] = [];
+  let parsed = -1;
+  let reused = -1;
+  const base = incRepo === largest ? warm : await importTree(incTree, { projectDirectory: incProject });
+  const victim = [...documents(base.revision.pages)].find((p) => p.markdown !== null && p.git)!;
+  for (let i = 0; i < runs; i++) {
+    // Same repository as the full-import measurement: reuse it instead of importing again.
+    fullInc.push(incRepo === largest ? full[i]!.ms : (await measure(() => importTree(incTree, { projectDirectory: incProject }))).ms);
+    const next: SourceTree = new Map(incTree);
+    next.set(victim.git!.path, memoryEntry(new TextEncoder().encode(`${victim.markdown}\nEdited in run ${i}.\n`)));
+    const r = await measure(() => importTree(next, { projectDirectory: incProject, previous: { revision: base.revision, tree: incTree } }));
+    incr.push(r.ms);
+    parsed = r.value.stats.parsed;
+    reused = r.value.stats.reused;
+  }
+  return {
+    repo: incRepo,
+    changedPage: victim.git!.path,
+    parsed,
+    reused,
+    fullMedianMs: round(median(fullInc)),
+    incrementalMedianMs: round(median(incr)),
+    ratioVsFull: round(median(incr) / median(fullInc), 4),
+  };
+}
+
 async function main(): Promise<void> {
   if (process.argv.includes('--memory-child')) return memoryChild(arg('repo', 'pgsql-tw+gitbook-docs'));
   const runs = Number(arg('runs', '3'));
@@ -119,38 +161,7 @@ async function main(): Promise<void> {
     );
   }
 
-  // Incremental: pgsql-tw+gitbook-docs with one page changed.
-  const incRepo = 'pgsql-tw+gitbook-docs';
-  const incTree = trees.get(incRepo);
-  let incremental: Record<string, unknown> | null = null;
-  if (incTree) {
-    const incProject = projectDirectoryOf(incRepo);
-    const fullInc: number[] = [];
-    const incr: number[] = [];
-    let parsed = -1;
-    let reused = -1;
-    const base = incRepo === largest ? warm : await importTree(incTree, { projectDirectory: incProject });
-    const victim = [...documents(base.revision.pages)].find((p) => p.markdown !== null && p.git)!;
-    for (let i = 0; i < runs; i++) {
-      // Same repository as the full-import measurement: reuse it instead of importing again.
-      fullInc.push(incRepo === largest ? full[i]!.ms : (await measure(() => importTree(incTree, { projectDirectory: incProject }))).ms);
-      const next: SourceTree = new Map(incTree);
-      next.set(victim.git!.path, memoryEntry(new TextEncoder().encode(`${victim.markdown}\nEdited in run ${i}.\n`)));
-      const r = await measure(() => importTree(next, { projectDirectory: incProject, previous: { revision: base.revision, tree: incTree } }));
-      incr.push(r.ms);
-      parsed = r.value.stats.parsed;
-      reused = r.value.stats.reused;
-    }
-    incremental = {
-      repo: incRepo,
-      changedPage: victim.git!.path,
-      parsed,
-      reused,
-      fullMedianMs: round(median(fullInc)),
-      incrementalMedianMs: round(median(incr)),
-      ratioVsFull: round(median(incr) / median(fullInc), 4),
-    };
-  }
+  const incremental = await measureIncremental(trees, largest, warm, full, runs);
 
   const result = {
     bench: 'format-import',

@@ -44,6 +44,35 @@ function markdown(i: number, random: () => number): string {
   return lines.join('\n');
 }
 
+type Store = Awaited<ReturnType<typeof openStore>>;
+const QUERIES = ['server', 'zeppelin', 'deploy certificate', 'run', '"backup restore"', 'migration replica cluster', 'nothingmatchesthis'];
+
+/** Each query `runs` times through the ranked search and through the `ILIKE` baseline: every latency, and medians per query. */
+async function timeQueries(store: Store, org: string, runs: number) {
+  const fts: number[] = [];
+  const scan: number[] = [];
+  const perQuery: Record<string, { ftsMs: number; scanMs: number; found: number; scanned: number }> = {};
+  for (const query of QUERIES) {
+    const f: number[] = [];
+    const b: number[] = [];
+    let found = 0;
+    let scanned = 0;
+    for (let r = 0; r < runs; r++) {
+      let t = performance.now();
+      const res = await searchPages(store, { organizationId: org, query, limit: 10 });
+      f.push(performance.now() - t);
+      found = res.items.length;
+      t = performance.now();
+      scanned = (await store.search.scanPages({ organizationId: org, query: query.replace(/"/g, ''), limit: 10 })).length;
+      b.push(performance.now() - t);
+    }
+    fts.push(...f);
+    scan.push(...b);
+    perQuery[query] = { ftsMs: round(median(f)), scanMs: round(median(b)), found, scanned };
+  }
+  return { fts, scan, perQuery };
+}
+
 async function main(): Promise<void> {
   const pages = Number(arg('pages', '5000'));
   const runs = Number(arg('runs', '20'));
@@ -76,28 +105,7 @@ async function main(): Promise<void> {
       extractMs += t1 - t0;
       writeMs += performance.now() - t1;
     }
-    const queries = ['server', 'zeppelin', 'deploy certificate', 'run', '"backup restore"', 'migration replica cluster', 'nothingmatchesthis'];
-    const fts: number[] = [];
-    const scan: number[] = [];
-    const perQuery: Record<string, { ftsMs: number; scanMs: number; found: number; scanned: number }> = {};
-    for (const query of queries) {
-      const f: number[] = [];
-      const b: number[] = [];
-      let found = 0;
-      let scanned = 0;
-      for (let r = 0; r < runs; r++) {
-        let t = performance.now();
-        const res = await searchPages(store, { organizationId: org, query, limit: 10 });
-        f.push(performance.now() - t);
-        found = res.items.length;
-        t = performance.now();
-        scanned = (await store.search.scanPages({ organizationId: org, query: query.replace(/"/g, ''), limit: 10 })).length;
-        b.push(performance.now() - t);
-      }
-      fts.push(...f);
-      scan.push(...b);
-      perQuery[query] = { ftsMs: round(median(f)), scanMs: round(median(b)), found, scanned };
-    }
+    const { fts, scan, perQuery } = await timeQueries(store, org, runs);
     const total = extractMs + writeMs;
     console.log(
       JSON.stringify(

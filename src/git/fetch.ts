@@ -79,6 +79,41 @@ async function removeOrphanPacks(gitdir: string): Promise<void> {
   }
 }
 
+/** The depth of the first fetch: none for an incremental one, else the wanted depth (0: the whole history). */
+async function firstDepth(options: FetchRefOptions): Promise<number | null> {
+  const { cache, ref } = options;
+  const wanted = options.depth ?? 1;
+  const alreadyShallow = (await readShallow(cache)).size > 0;
+  // Incremental fetch: the cache holds the base commit and the tracking ref's commit (sent as "have"). No
+  // deepen then: with a depth, upload-pack sends the whole tree again; without, only the new objects.
+  const trackingHead = await git.resolveRef({ fs: atomicFs, gitdir: cache.gitdir, ref: `refs/remotes/origin/${branchName(ref)}` }).catch(() => null);
+  const incremental =
+    options.depth === undefined &&
+    options.baseCommit !== undefined &&
+    trackingHead !== null &&
+    (await hasObject(cache, trackingHead)) &&
+    (await hasObject(cache, options.baseCommit));
+  return incremental ? null : wanted > 0 ? wanted : alreadyShallow ? FULL_DEPTH : null;
+}
+
+/** Deepen a shallow cache (16, 64, … commits, then the whole history) until it holds `baseCommit`; whether it does. */
+async function deepenUntilFound(
+  cache: RepoCache,
+  baseCommit: string,
+  runFetch: (depth: number | null, relative: boolean) => Promise<string>,
+  report: (p: GitProgress) => void,
+): Promise<boolean> {
+  let found = await hasObject(cache, baseCommit);
+  let step = 16;
+  while (!found && (await isShallow(cache))) {
+    report({ phase: 'Deepening', loaded: step, total: 0 });
+    await runFetch(step >= 4096 ? FULL_DEPTH : step, step < 4096);
+    found = await hasObject(cache, baseCommit);
+    step *= 4;
+  }
+  return found;
+}
+
 export async function fetchRef(options: FetchRefOptions): Promise<FetchRefResult> {
   const { cache, ref, signal } = options;
   const remote = resolveRemote(options.url, options.auth);
@@ -136,32 +171,10 @@ export async function fetchRef(options: FetchRefOptions): Promise<FetchRefResult
 
     try {
       report({ phase: 'Connecting', loaded: 0, total: 0 });
-      const wanted = options.depth ?? 1;
-      const alreadyShallow = (await readShallow(cache)).size > 0;
-      // Incremental fetch: the cache holds the base commit and the tracking ref's commit (sent as "have"). No
-      // deepen then: with a depth, upload-pack sends the whole tree again; without, only the new objects.
-      const trackingHead = await git.resolveRef({ fs: atomicFs, gitdir: cache.gitdir, ref: `refs/remotes/origin/${branchName(ref)}` }).catch(() => null);
-      const incremental =
-        options.depth === undefined &&
-        options.baseCommit !== undefined &&
-        trackingHead !== null &&
-        (await hasObject(cache, trackingHead)) &&
-        (await hasObject(cache, options.baseCommit));
-      const depth = incremental ? null : wanted > 0 ? wanted : alreadyShallow ? FULL_DEPTH : null;
-      const commit = await runFetch(depth, false);
+      const commit = await runFetch(await firstDepth(options), false);
       if (!(await hasObject(cache, commit))) throw new GitObjectNotFoundError('fetched commit', commit);
 
-      let baseCommitFound: boolean | undefined;
-      if (options.baseCommit !== undefined) {
-        baseCommitFound = await hasObject(cache, options.baseCommit);
-        let step = 16;
-        while (!baseCommitFound && (await isShallow(cache))) {
-          report({ phase: 'Deepening', loaded: step, total: 0 });
-          await runFetch(step >= 4096 ? FULL_DEPTH : step, step < 4096);
-          baseCommitFound = await hasObject(cache, options.baseCommit);
-          step *= 4;
-        }
-      }
+      const baseCommitFound = options.baseCommit === undefined ? undefined : await deepenUntilFound(cache, options.baseCommit, runFetch, report);
       const shallow = await isShallow(cache);
       report({ phase: 'Done', loaded: 1, total: 1 });
       return baseCommitFound === undefined ? { commit, shallow } : { commit, shallow, baseCommitFound };

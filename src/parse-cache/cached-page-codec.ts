@@ -56,12 +56,11 @@ export function contentKey(text: string, maxLength: number | undefined): string 
   return `${createHash('sha256').update(text).digest('hex')}:${maxLength ?? ''}`;
 }
 
-export function cachedPageCodec(inner: PageCodecRunner, options: CachedPageCodecOptions): CachedPageCodec {
-  const version = options.version ?? converterVersion();
-  const writeBatch = options.writeBatch ?? 250;
-  const stats: ParseCacheStats = { hits: 0, decoded: 0, stored: 0 };
-  let pending = new Map<string, PendingLookup>();
-  let scheduled = false;
+/**
+ * Writes decoded pages to the cache in batches of `writeBatch`, in the background: a failed write is a warning (the
+ * pages are parsed again next time). `flush` writes what is left and waits for every write.
+ */
+function cacheWriter(options: CachedPageCodecOptions, version: string, writeBatch: number, stats: ParseCacheStats) {
   let toWrite: Array<{ key: string; summary: string }> = [];
   const writes = new Set<Promise<void>>();
 
@@ -79,7 +78,7 @@ export function cachedPageCodec(inner: PageCodecRunner, options: CachedPageCodec
     writes.add(p);
   };
 
-  const remember = (key: string, summary: DecodedPageSummary) => {
+  const remember = (key: string, summary: DecodedPageSummary): void => {
     if (!jsonSafe(summary)) return;
     toWrite.push({ key, summary: JSON.stringify(summary) });
     if (toWrite.length >= writeBatch) {
@@ -87,6 +86,24 @@ export function cachedPageCodec(inner: PageCodecRunner, options: CachedPageCodec
       toWrite = [];
     }
   };
+
+  const flush = async (): Promise<void> => {
+    if (toWrite.length) {
+      write(toWrite);
+      toWrite = [];
+    }
+    while (writes.size) await Promise.all([...writes]);
+  };
+  return { remember, flush };
+}
+
+export function cachedPageCodec(inner: PageCodecRunner, options: CachedPageCodecOptions): CachedPageCodec {
+  const version = options.version ?? converterVersion();
+  const writeBatch = options.writeBatch ?? 250;
+  const stats: ParseCacheStats = { hits: 0, decoded: 0, stored: 0 };
+  let pending = new Map<string, PendingLookup>();
+  let scheduled = false;
+  const { remember, flush } = cacheWriter(options, version, writeBatch, stats);
 
   const decodeMiss = (key: string, lookup: PendingLookup) => {
     stats.decoded++;
@@ -151,13 +168,7 @@ export function cachedPageCodec(inner: PageCodecRunner, options: CachedPageCodec
     parseSummary: (text, path) => inner.parseSummary(text, path),
     reserialize: (text) => inner.reserialize(text),
     parseConfig: (text, path) => inner.parseConfig(text, path),
-    async flush() {
-      if (toWrite.length) {
-        write(toWrite);
-        toWrite = [];
-      }
-      while (writes.size) await Promise.all([...writes]);
-    },
+    flush,
     stats,
   };
 }

@@ -55,25 +55,61 @@ function afterSeq(page: string | undefined): number {
   throw new ValidationError('page is not a valid cursor for this list');
 }
 
+/** A new change request, numbered next in its space. */
+async function createChangeRequest(sql: Sql, input: Parameters<ChangeRequestStore['create']>[0]): Promise<ChangeRequestRecord> {
+  return sql.transaction(async (tx) => {
+    // Numbers are per space: serialise creations on the space row.
+    const space = await tx.query<{ id: string }>('SELECT id FROM spaces WHERE id = $1 AND deleted_at IS NULL FOR UPDATE', [input.spaceId]);
+    if (!space[0]) throw new NotFoundError('space', input.spaceId);
+    const [{ n }] = (await tx.query<{ n: number }>('SELECT COALESCE(MAX(number), 0) + 1 AS n FROM change_requests WHERE space_id = $1', [input.spaceId])) as [
+      { n: number },
+    ];
+    const rows = await tx.query<Row>(
+      `INSERT INTO change_requests (id, space_id, number, status, subject, created_by, revision_id, revision_initial)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING ${COLUMNS}`,
+      [newId(), input.spaceId, Number(n), input.status ?? 'open', input.subject ?? '', input.createdBy ?? null, input.revisionId],
+    );
+    return fromRow(rows[0]!);
+  });
+}
+
+/** One page of a space's change requests (by creation order), with the total matching the filter. */
+async function listChangeRequests(sql: Sql, spaceId: string, options: Parameters<ChangeRequestStore['list']>[1]): ReturnType<ChangeRequestStore['list']> {
+  const after = afterSeq(options.page);
+  const params: (string | number)[] = [spaceId, after, options.limit + 1];
+  let filter = '';
+  if (options.status) {
+    params.push(options.status);
+    filter = 'AND status = $4';
+  }
+  const rows = await sql.query<Row>(`SELECT ${COLUMNS} FROM change_requests WHERE space_id = $1 AND seq > $2 ${filter} ORDER BY seq LIMIT $3`, params);
+  const items = rows.slice(0, options.limit).map(fromRow);
+  const last = rows[options.limit - 1];
+  const counted = await sql.query<{ n: string | number }>(
+    `SELECT count(*) AS n FROM change_requests WHERE space_id = $1 ${options.status ? 'AND status = $2' : ''}`,
+    options.status ? [spaceId, options.status] : [spaceId],
+  );
+  const total = Number(counted[0]?.n ?? 0);
+  return rows.length > options.limit && last ? { items, next: { page: cursor(Number(last.seq)) }, total } : { items, total };
+}
+
+/** Per space: how many change requests, how many open, how many drafts. */
+async function changeRequestCounts(sql: Sql, spaceIds: string[]): ReturnType<ChangeRequestStore['counts']> {
+  const out = new Map(spaceIds.map((id) => [id, { total: 0, open: 0, draft: 0 }]));
+  if (spaceIds.length === 0) return out;
+  const rows = await sql.query<{ space_id: string; total: string | number; open: string | number; draft: string | number }>(
+    `SELECT space_id, count(*) AS total, count(*) FILTER (WHERE status = 'open') AS open, count(*) FILTER (WHERE status = 'draft') AS draft
+     FROM change_requests WHERE space_id = ANY($1::text[]) GROUP BY space_id`,
+    [spaceIds],
+  );
+  for (const r of rows) out.set(r.space_id, { total: Number(r.total), open: Number(r.open), draft: Number(r.draft) });
+  return out;
+}
+
 /** Change requests (table `change_requests`, migration 004). */
 export function createChangeRequestStore(sql: Sql): ChangeRequestStore {
   return {
-    async create(input) {
-      return sql.transaction(async (tx) => {
-        // Numbers are per space: serialise creations on the space row.
-        const space = await tx.query<{ id: string }>('SELECT id FROM spaces WHERE id = $1 AND deleted_at IS NULL FOR UPDATE', [input.spaceId]);
-        if (!space[0]) throw new NotFoundError('space', input.spaceId);
-        const [{ n }] = (await tx.query<{ n: number }>('SELECT COALESCE(MAX(number), 0) + 1 AS n FROM change_requests WHERE space_id = $1', [
-          input.spaceId,
-        ])) as [{ n: number }];
-        const rows = await tx.query<Row>(
-          `INSERT INTO change_requests (id, space_id, number, status, subject, created_by, revision_id, revision_initial)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING ${COLUMNS}`,
-          [newId(), input.spaceId, Number(n), input.status ?? 'open', input.subject ?? '', input.createdBy ?? null, input.revisionId],
-        );
-        return fromRow(rows[0]!);
-      });
-    },
+    create: (input) => createChangeRequest(sql, input),
 
     async get(spaceId, id) {
       const rows = await sql.query<Row>(`SELECT ${COLUMNS} FROM change_requests WHERE space_id = $1 AND id = $2`, [spaceId, id]);
@@ -89,36 +125,9 @@ export function createChangeRequestStore(sql: Sql): ChangeRequestStore {
       return rows[0] ? fromRow(rows[0]) : null;
     },
 
-    async list(spaceId, options) {
-      const after = afterSeq(options.page);
-      const params: (string | number)[] = [spaceId, after, options.limit + 1];
-      let filter = '';
-      if (options.status) {
-        params.push(options.status);
-        filter = 'AND status = $4';
-      }
-      const rows = await sql.query<Row>(`SELECT ${COLUMNS} FROM change_requests WHERE space_id = $1 AND seq > $2 ${filter} ORDER BY seq LIMIT $3`, params);
-      const items = rows.slice(0, options.limit).map(fromRow);
-      const last = rows[options.limit - 1];
-      const counted = await sql.query<{ n: string | number }>(
-        `SELECT count(*) AS n FROM change_requests WHERE space_id = $1 ${options.status ? 'AND status = $2' : ''}`,
-        options.status ? [spaceId, options.status] : [spaceId],
-      );
-      const total = Number(counted[0]?.n ?? 0);
-      return rows.length > options.limit && last ? { items, next: { page: cursor(Number(last.seq)) }, total } : { items, total };
-    },
+    list: (spaceId, options) => listChangeRequests(sql, spaceId, options),
 
-    async counts(spaceIds) {
-      const out = new Map(spaceIds.map((id) => [id, { total: 0, open: 0, draft: 0 }]));
-      if (spaceIds.length === 0) return out;
-      const rows = await sql.query<{ space_id: string; total: string | number; open: string | number; draft: string | number }>(
-        `SELECT space_id, count(*) AS total, count(*) FILTER (WHERE status = 'open') AS open, count(*) FILTER (WHERE status = 'draft') AS draft
-         FROM change_requests WHERE space_id = ANY($1::text[]) GROUP BY space_id`,
-        [spaceIds],
-      );
-      for (const r of rows) out.set(r.space_id, { total: Number(r.total), open: Number(r.open), draft: Number(r.draft) });
-      return out;
-    },
+    counts: (spaceIds) => changeRequestCounts(sql, spaceIds),
 
     async update(spaceId, id, patch) {
       const rows = await sql.query<Row>(

@@ -71,18 +71,7 @@ export function mergeTemplate(base: SpaceContent | null, template: TemplateConte
   walkIds(template.pages);
   for (const f of template.files) claim(f.id);
 
-  const remap = (value: Json): Json => {
-    if (Array.isArray(value)) return value.map(remap);
-    if (value && typeof value === 'object') {
-      const out: JsonObject = {};
-      for (const [k, v] of Object.entries(value)) {
-        if ((k === 'pageId' || k === 'fileId') && typeof v === 'string') out[k] = ids.get(v) ?? v;
-        else out[k] = remap(v);
-      }
-      return out;
-    }
-    return value;
-  };
+  const remap = (value: Json): Json => remapIds(value, ids);
   const page = (p: EditablePage): EditablePage => {
     const data = remap(p.data) as JsonObject;
     // The template's file layout (paths, and blob ids that name the bytes the store holds) is kept, under its folder.
@@ -111,25 +100,7 @@ export function mergeTemplate(base: SpaceContent | null, template: TemplateConte
     }
   }
 
-  const existingFiles = base?.files ?? [];
-  const takenPaths = new Set(existingFiles.map((f) => f.path ?? `.gitbook/assets/${f.name}`));
-  const files: FileRecord[] = [...existingFiles];
-  const addedFiles: string[] = [];
-  for (const f of template.files) {
-    let name = f.name;
-    let path = f.path ?? `.gitbook/assets/${f.name}`;
-    for (let n = 2; takenPaths.has(path); n++) {
-      const dot = f.name.lastIndexOf('.');
-      name = dot > 0 ? `${f.name.slice(0, dot)}-${n}${f.name.slice(dot)}` : `${f.name}-${n}`;
-      path = `${path.slice(0, path.length - f.name.length)}${name}`;
-    }
-    takenPaths.add(path);
-    const data = remap(f.data) as JsonObject;
-    const id = ids.get(f.id)!;
-    addedFiles.push(id);
-    // The git blob id names the file's bytes (export finds them by it); the path is the file's place in this space.
-    files.push({ ...f, id, name, path, git: f.git ? { ...f.git, path } : null, data, position: files.length });
-  }
+  const { files, addedFiles } = mergeFiles(base?.files ?? [], template.files, ids);
 
   return {
     folder,
@@ -139,6 +110,43 @@ export function mergeTemplate(base: SpaceContent | null, template: TemplateConte
     addedPages: added.map((p) => p.id),
     addedFiles,
   };
+}
+
+/** A JSON value with every `pageId`/`fileId` member renamed through `ids` (unknown ids are kept). */
+function remapIds(value: Json, ids: Map<string, string>): Json {
+  if (Array.isArray(value)) return value.map((v) => remapIds(v, ids));
+  if (value && typeof value === 'object') {
+    const out: JsonObject = {};
+    for (const [k, v] of Object.entries(value)) {
+      if ((k === 'pageId' || k === 'fileId') && typeof v === 'string') out[k] = ids.get(v) ?? v;
+      else out[k] = remapIds(v, ids);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** The space's files followed by the template's, renamed (`name-2.ext`, …) where their path is already taken. */
+function mergeFiles(existingFiles: FileRecord[], templateFiles: FileRecord[], ids: Map<string, string>): { files: FileRecord[]; addedFiles: string[] } {
+  const takenPaths = new Set(existingFiles.map((f) => f.path ?? `.gitbook/assets/${f.name}`));
+  const files: FileRecord[] = [...existingFiles];
+  const addedFiles: string[] = [];
+  for (const f of templateFiles) {
+    let name = f.name;
+    let path = f.path ?? `.gitbook/assets/${f.name}`;
+    for (let n = 2; takenPaths.has(path); n++) {
+      const dot = f.name.lastIndexOf('.');
+      name = dot > 0 ? `${f.name.slice(0, dot)}-${n}${f.name.slice(dot)}` : `${f.name}-${n}`;
+      path = `${path.slice(0, path.length - f.name.length)}${name}`;
+    }
+    takenPaths.add(path);
+    const data = remapIds(f.data, ids) as JsonObject;
+    const id = ids.get(f.id)!;
+    addedFiles.push(id);
+    // The git blob id names the file's bytes (export finds them by it); the path is the file's place in this space.
+    files.push({ ...f, id, name, path, git: f.git ? { ...f.git, path } : null, data, position: files.length });
+  }
+  return { files, addedFiles };
 }
 
 /** The template's SUMMARY layout, with nothing that claims a file already exists in the space's repository. */

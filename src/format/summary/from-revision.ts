@@ -11,19 +11,7 @@ export type PagePaths = Map<string, string>;
 export function tocFromRevision(revision: RevisionModel, paths: PagePaths): ParsedToc {
   const summaryDir = dirname(revision.config.summary);
   const s = revision.summary;
-  const toc: ParsedToc = {
-    sections: [],
-    style: {
-      heading: s.heading,
-      indent: s.indent,
-      bullet: s.bullet,
-      escapeDestinations: s.escapeDestinations,
-      escapeParens: s.escapeParens ?? false,
-      separator: s.separator,
-      trailingNewlines: s.trailingNewlines ?? 1,
-    },
-    comments: [...s.comments],
-  };
+  const toc: ParsedToc = { sections: [], style: tocStyle(s), comments: [...s.comments] };
   // page id → the entry or section written for it (to put comments back where they stood)
   const written = new Map<string, TocEntry | TocSection>();
   const destOf = (pageId: string): string | undefined => {
@@ -79,16 +67,37 @@ export function tocFromRevision(revision: RevisionModel, paths: PagePaths): Pars
       if (e) current.entries.push(e);
     }
   }
-  if (s.commentPlaces && s.commentPlaces.length === s.comments.length) {
-    toc.commentPlaces = s.commentPlaces.map((c) => {
-      const at = c.after === null ? undefined : written.get(c.after);
-      // A comment after a page that is no longer written keeps no place: it goes to the end.
-      const after: CommentAnchor =
-        c.after === null ? { top: true } : at === undefined ? { section: { group: null, entries: [] } } : 'entries' in at ? { section: at } : { entry: at };
-      return { after, blankBefore: c.blankBefore };
-    });
-  }
+  if (s.commentPlaces && s.commentPlaces.length === s.comments.length) toc.commentPlaces = commentPlaces(s.commentPlaces, written);
   return toc;
+}
+
+type SummaryModel = RevisionModel['summary'];
+
+/** The SUMMARY.md style the revision recorded (with the defaults of older records). */
+function tocStyle(s: SummaryModel): ParsedToc['style'] {
+  return {
+    heading: s.heading,
+    indent: s.indent,
+    bullet: s.bullet,
+    escapeDestinations: s.escapeDestinations,
+    escapeParens: s.escapeParens ?? false,
+    separator: s.separator,
+    trailingNewlines: s.trailingNewlines ?? 1,
+  };
+}
+
+/** Where each recorded comment goes back, anchored to the entry or section now written for the page it followed. */
+function commentPlaces(
+  places: NonNullable<SummaryModel['commentPlaces']>,
+  written: Map<string, TocEntry | TocSection>,
+): NonNullable<ParsedToc['commentPlaces']> {
+  return places.map((c) => {
+    const at = c.after === null ? undefined : written.get(c.after);
+    // A comment after a page that is no longer written keeps no place: it goes to the end.
+    const after: CommentAnchor =
+      c.after === null ? { top: true } : at === undefined ? { section: { group: null, entries: [] } } : 'entries' in at ? { section: at } : { entry: at };
+    return { after, blankBefore: c.blankBefore };
+  });
 }
 
 export function summaryText(revision: RevisionModel, paths: PagePaths): string {
