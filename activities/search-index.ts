@@ -1,10 +1,11 @@
-import { heartbeat } from '@temporalio/activity';
+import { Context, heartbeat } from '@temporalio/activity';
 import { ParseBudgetExceededError } from '../src/parse-pool/errors.js';
 import type { PageRecord, SearchPageInput, SearchSectionInput } from '../src/store/index.js';
 import { sha256Hex } from '../src/store/index.js';
 import type { SearchIndexInput, SearchIndexResult } from '../src/temporal/contract/index.js';
 import type { ActivityDeps } from './deps.js';
 import { parsePoolOf } from './parse-pool.js';
+import { operationParseTask } from '../src/parse-pool/from-config.js';
 
 /** Bumped when the extraction changes, so every page is rebuilt once. */
 const EXTRACTION_VERSION = 1;
@@ -66,34 +67,45 @@ export function createSearchIndexActivities(deps: ActivityDeps) {
         else todo.push({ ...p, key });
       }
       const pool = parsePoolOf(deps);
+      // The organization's work in the pool, within one parse budget (pages past it are indexed by their title); the
+      // heartbeat goes on while a batch parses (a page may take its whole time budget).
+      const task = operationParseTask(deps.config, space.organizationId, 'search indexing', Context.current().cancellationSignal);
       const upsert: SearchPageInput[] = [];
       let titleOnly = 0;
-      for (let i = 0; i < todo.length; i += BATCH) {
-        heartbeat({ phase: 'parsing', pagesDone: i, pagesToIndex: todo.length });
-        const batch = await Promise.all(
-          todo.slice(i, i + BATCH).map(async (p): Promise<SearchPageInput> => {
-            let sections: SearchSectionInput[] = [];
-            let description = dataDescription(p.page);
-            const bytes = p.page.data?.raw || !p.page.bodyHash ? null : await store.revisions.pageBody(revisionId, p.page.id);
-            if (bytes) {
-              try {
-                const found = await pool.run('page.searchSections', new TextDecoder().decode(bytes));
-                sections = found.sections.map((s) => ({ anchor: s.anchor, title: s.title, body: s.body }));
-                description ||= found.description;
-              } catch (err) {
-                if (!(err instanceof ParseBudgetExceededError)) throw err;
+      let pagesDone = 0;
+      const beat = setInterval(() => heartbeat({ phase: 'parsing', pagesDone, pagesToIndex: todo.length }), 5000);
+      beat.unref();
+      try {
+        for (let i = 0; i < todo.length; i += BATCH) {
+          heartbeat({ phase: 'parsing', pagesDone, pagesToIndex: todo.length });
+          const batch = await Promise.all(
+            todo.slice(i, i + BATCH).map(async (p): Promise<SearchPageInput> => {
+              let sections: SearchSectionInput[] = [];
+              let description = dataDescription(p.page);
+              const bytes = p.page.data?.raw || !p.page.bodyHash ? null : await store.revisions.pageBody(revisionId, p.page.id);
+              if (bytes) {
+                try {
+                  const found = await pool.runWith(task, 'page.searchSections', new TextDecoder().decode(bytes));
+                  sections = found.sections.map((s) => ({ anchor: s.anchor, title: s.title, body: s.body }));
+                  description ||= found.description;
+                } catch (err) {
+                  if (!(err instanceof ParseBudgetExceededError)) throw err;
+                  titleOnly++;
+                  logger.warn({ pageId: p.page.id, budget: err.budget }, 'page too complex to index its text; indexed by its title');
+                }
+              } else if (p.page.data?.raw) {
                 titleOnly++;
-                logger.warn({ pageId: p.page.id, budget: err.budget }, 'page too complex to index its text; indexed by its title');
               }
-            } else if (p.page.data?.raw) {
-              titleOnly++;
-            }
-            // The page's own section (title, description, text before the first heading) always comes first.
-            if (sections[0]?.anchor !== '') sections.unshift({ anchor: '', title: '', body: '' });
-            return { pageId: p.page.id, contentKey: p.key, ord: p.ord, title: p.page.title, description, path: p.path, ancestors: p.ancestors, sections };
-          }),
-        );
-        upsert.push(...batch);
+              pagesDone++;
+              // The page's own section (title, description, text before the first heading) always comes first.
+              if (sections[0]?.anchor !== '') sections.unshift({ anchor: '', title: '', body: '' });
+              return { pageId: p.page.id, contentKey: p.key, ord: p.ord, title: p.page.title, description, path: p.path, ancestors: p.ancestors, sections };
+            }),
+          );
+          upsert.push(...batch);
+        }
+      } finally {
+        clearInterval(beat);
       }
       heartbeat({ phase: 'writing', pagesToIndex: todo.length });
       const applied = await store.search.apply({ spaceId: space.id, organizationId: space.organizationId, revisionId, config, keep, upsert });

@@ -3,7 +3,8 @@
  */
 import { FolioError } from '../errors.js';
 
-export type ParseBudget = 'time' | 'memory' | 'stack';
+/** `operation`: the budget of a whole operation (./operation-budget.ts) was used up, by this task or others. */
+export type ParseBudget = 'time' | 'memory' | 'stack' | 'operation';
 
 /**
  * A task went over its budget: it ran longer than the time budget (its thread was terminated), its thread ran
@@ -15,17 +16,20 @@ export class ParseBudgetExceededError extends FolioError {
     readonly limit: number | undefined,
     operation: string,
   ) {
-    const unit = budget === 'time' ? ' ms' : budget === 'memory' ? ' MB' : '';
+    const unit = budget === 'time' || budget === 'operation' ? ' ms' : budget === 'memory' ? ' MB' : '';
     super('PARSE_BUDGET_EXCEEDED', `${operation} went over the ${budget} budget${limit !== undefined ? ` of ${limit}${unit}` : ''}`, {
       data: { budget, ...(limit !== undefined ? { limit } : {}), operation },
     });
   }
 }
 
-/** The pool's queue is full: the caller may try again later. */
+/** The pool's queue is full, or the tenant's share of it (`perKey`): the caller may try again later. */
 export class ParsePoolBusyError extends FolioError {
-  constructor(maxQueue: number) {
-    super('PARSE_POOL_BUSY', `the parse pool's queue is full (${maxQueue} tasks waiting)`, { data: { maxQueue }, retryable: true });
+  constructor(maxQueue: number, perKey = false) {
+    super('PARSE_POOL_BUSY', `the parse pool's queue is full (${maxQueue} tasks waiting${perKey ? ' for this organization' : ''})`, {
+      data: { maxQueue, ...(perKey ? { perOrganization: true } : {}) },
+      retryable: true,
+    });
   }
 }
 

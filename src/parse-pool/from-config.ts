@@ -1,0 +1,34 @@
+/** The parse pool's options from the configuration (FOLIO_PARSE_*): one place for the worker, the activities and the API. */
+import type { Config } from '../config.js';
+import { OperationBudget } from './operation-budget.js';
+import type { ParsePoolOptions, ParseTaskOptions } from './pool.js';
+
+export function parsePoolOptions(
+  config: Pick<Config, 'parseThreads' | 'parseTimeBudgetMs' | 'parseMemoryBudgetMb' | 'parseQueuePerOrg' | 'parseNice'>,
+): ParsePoolOptions {
+  return {
+    threads: config.parseThreads,
+    timeBudgetMs: config.parseTimeBudgetMs,
+    memoryBudgetMb: config.parseMemoryBudgetMb,
+    maxQueuePerKey: config.parseQueuePerOrg,
+    nice: config.parseNice,
+  };
+}
+
+/**
+ * What the parse tasks of one operation (a git import or export, a search indexing) run with: the organization's key
+ * (served fairly beside other organizations), a budget of FOLIO_PARSE_OPERATION_BUDGET_MS of parse-thread time over
+ * all its documents, and its cancellation (an attempt that was cancelled or abandoned leaves the pool at once).
+ */
+export function operationParseTask(
+  config: Pick<Config, 'parseOperationBudgetMs'>,
+  organizationId: string,
+  operation: string,
+  signal?: AbortSignal,
+): ParseTaskOptions & { budget: OperationBudget } {
+  return {
+    key: organizationId,
+    budget: new OperationBudget({ timeMs: config.parseOperationBudgetMs, operation }),
+    ...(signal ? { signal } : {}),
+  };
+}
