@@ -33,6 +33,7 @@ export function configToEnv(config: Config): Partial<Record<ConfigVariable, stri
     FOLIO_PARSE_TIME_BUDGET_MS: String(config.parseTimeBudgetMs),
     FOLIO_PARSE_MEMORY_BUDGET_MB: String(config.parseMemoryBudgetMb),
     FOLIO_PARSE_OPERATION_BUDGET_MS: String(config.parseOperationBudgetMs),
+    FOLIO_PARSE_OPERATION_DEADLINE_MS: String(config.parseOperationDeadlineMs),
     FOLIO_PARSE_QUEUE_PER_ORG: String(config.parseQueuePerOrg),
     FOLIO_PARSE_NICE: String(config.parseNice),
     FOLIO_OPENAPI_TIME_BUDGET_MS: String(config.openapiTimeBudgetMs),

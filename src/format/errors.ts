@@ -152,13 +152,15 @@ export class PageTooComplexError extends FormatError {
     readonly budget: 'time' | 'memory' | 'stack' | 'operation',
     limit: number | undefined,
     detail?: string,
+    /** For `operation`: its CPU time or its deadline. */
+    kind?: 'cpu' | 'deadline',
   ) {
     super(
       'FORMAT_PAGE_TOO_COMPLEX',
       budget === 'operation'
-        ? `page not parsed: the operation's parse budget${limit !== undefined ? ` (${limit} ms of parse-thread time)` : ''} is used up${detail ? `: ${detail}` : ''}`
+        ? `page not parsed: the operation's parse ${kind === 'deadline' ? 'deadline' : 'budget'}${limit !== undefined ? ` (${limit} ms${kind === 'deadline' ? '' : ' of CPU time'})` : ''} is reached${detail ? `: ${detail}` : ''}`
         : `page too complex to parse: over the ${budget} budget${limit !== undefined ? ` (${limit}${budget === 'time' ? ' ms' : budget === 'memory' ? ' MB' : ''})` : ''}${detail ? `: ${detail}` : ''}`,
-      { budget, ...(limit !== undefined ? { limit } : {}) },
+      { budget, ...(limit !== undefined ? { limit } : {}), ...(kind ? { kind } : {}) },
     );
   }
 }

@@ -8,17 +8,24 @@ export type ParseBudget = 'time' | 'memory' | 'stack' | 'operation';
 
 /**
  * A task went over its budget: it ran longer than the time budget (its thread was terminated), its thread ran
- * out of the memory budget, or the parser overflowed its stack. Retrying the same input fails the same way.
+ * out of the memory budget, or the parser overflowed its stack; or the budget of its whole operation was used up
+ * (`operation`: its CPU time, or its deadline, `data.kind`). Retrying the same input fails the same way.
  */
 export class ParseBudgetExceededError extends FolioError {
   constructor(
     readonly budget: ParseBudget,
     readonly limit: number | undefined,
     operation: string,
+    /** For `operation`: which of its limits was reached. */
+    readonly kind?: 'cpu' | 'deadline',
   ) {
-    const unit = budget === 'time' || budget === 'operation' ? ' ms' : budget === 'memory' ? ' MB' : '';
-    super('PARSE_BUDGET_EXCEEDED', `${operation} went over the ${budget} budget${limit !== undefined ? ` of ${limit}${unit}` : ''}`, {
-      data: { budget, ...(limit !== undefined ? { limit } : {}), operation },
+    const unit = budget === 'time' ? ' ms' : budget === 'memory' ? ' MB' : '';
+    const message =
+      budget === 'operation'
+        ? `${operation} went over its parse ${kind === 'deadline' ? 'deadline' : 'budget'}${limit !== undefined ? ` of ${limit} ms${kind === 'deadline' ? '' : ' of CPU time'}` : ''}`
+        : `${operation} went over the ${budget} budget${limit !== undefined ? ` of ${limit}${unit}` : ''}`;
+    super('PARSE_BUDGET_EXCEEDED', message, {
+      data: { budget, ...(limit !== undefined ? { limit } : {}), operation, ...(kind ? { kind } : {}) },
     });
   }
 }

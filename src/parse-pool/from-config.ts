@@ -17,18 +17,19 @@ export function parsePoolOptions(
 
 /**
  * What the parse tasks of one operation (a git import or export, a search indexing) run with: the organization's key
- * (served fairly beside other organizations), a budget of FOLIO_PARSE_OPERATION_BUDGET_MS of parse-thread time over
- * all its documents, and its cancellation (an attempt that was cancelled or abandoned leaves the pool at once).
+ * (served fairly beside other organizations), a budget of FOLIO_PARSE_OPERATION_BUDGET_MS of CPU time over all its
+ * documents with a deadline of FOLIO_PARSE_OPERATION_DEADLINE_MS, and its cancellation (an attempt that was cancelled
+ * or abandoned leaves the pool at once).
  */
 export function operationParseTask(
-  config: Pick<Config, 'parseOperationBudgetMs'>,
+  config: Pick<Config, 'parseOperationBudgetMs' | 'parseOperationDeadlineMs'>,
   organizationId: string,
   operation: string,
   signal?: AbortSignal,
 ): ParseTaskOptions & { budget: OperationBudget } {
   return {
     key: organizationId,
-    budget: new OperationBudget({ timeMs: config.parseOperationBudgetMs, operation }),
+    budget: new OperationBudget({ cpuMs: config.parseOperationBudgetMs, deadlineMs: config.parseOperationDeadlineMs, operation }),
     ...(signal ? { signal } : {}),
   };
 }

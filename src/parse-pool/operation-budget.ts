@@ -1,40 +1,58 @@
 /**
- * The parse budget of one whole operation (a git import or export, a search indexing): the thread time all its tasks
- * may take in the parse pool together, beside each task's own budget. Thread time is the wall time a task holds a
- * pool thread (from the moment the thread takes it to its answer), summed over the operation's tasks, those running
- * at the same time each counted: it is what the operation takes from the pool, whatever else runs on the machine.
+ * The parse budget of one whole operation (a git import or export, a search indexing), beside each task's own budget:
+ * - CPU time: what all its tasks may spend on the CPU together (`cpuMs`), read per pool thread from Linux's
+ *   `/proc/self/task/<tid>/schedstat`, where available; elsewhere the wall time its tasks hold pool threads. CPU time
+ *   does not grow while a thread waits for the CPU: an operation of ordinary pages on a loaded machine does not use up
+ *   its budget for being slow, a hostile one does by parsing;
+ * - a deadline (`deadlineMs`): wall time from its first task taking a thread, so that the operation ends within a known
+ *   time whatever the load (a task waiting for its turn counts too).
  *
- * Once the time is used up the budget is exhausted for good: its `signal` aborts with ParseBudgetExceededError
+ * Once either is reached the budget is exhausted for good: its `signal` aborts with ParseBudgetExceededError
  * (`operation`), which ends the operation's running tasks (their threads are terminated and replaced), drops its
  * waiting ones and refuses new ones at once. A caller keeps what it could not parse as it is (the importer keeps the
- * remaining pages as raw bytes with a typed warning), so the operation ends within about its budget.
+ * remaining pages as raw bytes with a typed warning).
  */
 import { ParseBudgetExceededError } from './errors.js';
 
 export interface OperationBudgetOptions {
-  /** Thread time of the whole operation, in milliseconds. */
-  timeMs: number;
+  /** CPU time of all the operation's tasks, in milliseconds. */
+  cpuMs: number;
+  /** Wall time from the first task taking a thread, in milliseconds (default: none). */
+  deadlineMs?: number;
   /** Named in the error (default `operation`). */
   operation?: string;
 }
 
+/** The CPU time (ms) of the thread running a task, or undefined when it cannot be read (the wall time then counts). */
+export type ThreadClock = () => number | undefined;
+
+interface Running {
+  since: number;
+  clock: () => number;
+}
+
+const wallClock = () => performance.now();
+
 export class OperationBudget {
-  readonly timeMs: number;
+  readonly cpuMs: number;
+  readonly deadlineMs: number | undefined;
   private readonly controller = new AbortController();
   private readonly operation: string;
-  /** Thread time of the tasks that answered. */
+  /** CPU time of the tasks that ended. */
   private spentMs = 0;
-  /** Start times of the tasks running now. */
-  private readonly running = new Set<{ since: number }>();
+  private readonly running = new Set<Running>();
   private timer: NodeJS.Timeout | null = null;
+  private deadline: NodeJS.Timeout | null = null;
 
   constructor(options: OperationBudgetOptions) {
-    if (!(options.timeMs > 0)) throw new RangeError('an operation budget needs a positive time');
-    this.timeMs = options.timeMs;
+    if (!(options.cpuMs > 0)) throw new RangeError('an operation budget needs a positive CPU time');
+    if (options.deadlineMs !== undefined && !(options.deadlineMs > 0)) throw new RangeError('an operation deadline must be positive');
+    this.cpuMs = options.cpuMs;
+    this.deadlineMs = options.deadlineMs;
     this.operation = options.operation ?? 'operation';
   }
 
-  /** Aborts (with ParseBudgetExceededError) once the time is used up. */
+  /** Aborts (with ParseBudgetExceededError) once the budget is used up. */
   get signal(): AbortSignal {
     return this.controller.signal;
   }
@@ -43,19 +61,22 @@ export class OperationBudget {
     return this.controller.signal.aborted;
   }
 
-  /** Thread time used so far, the running tasks' included. */
-  usedMs(now = performance.now()): number {
+  /** CPU time used so far, the running tasks' included. */
+  usedMs(): number {
     let used = this.spentMs;
-    for (const r of this.running) used += now - r.since;
+    for (const r of this.running) used += r.clock() - r.since;
     return used;
   }
 
   /**
-   * A task of the operation took a thread: its time counts from now until the returned function is called (when it
-   * answers, fails or is ended). Called once per task by the pool.
+   * A task of the operation took a thread whose CPU time `clock` reads: its time counts from now until the returned
+   * function is called (when it answers, fails or is ended). Called once per task by the pool.
    */
-  begin(): () => void {
-    const run = { since: performance.now() };
+  begin(clock?: ThreadClock): () => void {
+    this.startDeadline();
+    const start = clock?.();
+    const read = start !== undefined && clock ? () => clock() ?? start : wallClock;
+    const run: Running = { since: start ?? wallClock(), clock: read };
     this.running.add(run);
     this.watch();
     let ended = false;
@@ -63,16 +84,23 @@ export class OperationBudget {
       if (ended) return;
       ended = true;
       this.running.delete(run);
-      this.spentMs += performance.now() - run.since;
+      this.spentMs += run.clock() - run.since;
       if (this.running.size === 0) this.unwatch();
       this.check();
     };
   }
 
+  private startDeadline(): void {
+    if (this.deadline || this.deadlineMs === undefined || this.exhausted) return;
+    const deadlineMs = this.deadlineMs;
+    this.deadline = setTimeout(() => this.exhaust(new ParseBudgetExceededError('operation', deadlineMs, this.operation, 'deadline')), deadlineMs);
+    this.deadline.unref();
+  }
+
   /** Checks the time used while tasks run (often enough to end them close to the budget). */
   private watch(): void {
     if (this.timer || this.exhausted) return;
-    const every = Math.max(10, Math.min(250, Math.floor(this.timeMs / 40)));
+    const every = Math.max(10, Math.min(250, Math.floor(this.cpuMs / 40)));
     this.timer = setInterval(() => this.check(), every);
     this.timer.unref();
   }
@@ -83,8 +111,15 @@ export class OperationBudget {
   }
 
   private check(): void {
-    if (this.exhausted || this.usedMs() < this.timeMs) return;
+    if (this.exhausted || this.usedMs() < this.cpuMs) return;
+    this.exhaust(new ParseBudgetExceededError('operation', this.cpuMs, this.operation, 'cpu'));
+  }
+
+  private exhaust(reason: ParseBudgetExceededError): void {
+    if (this.exhausted) return;
     this.unwatch();
-    this.controller.abort(new ParseBudgetExceededError('operation', this.timeMs, this.operation));
+    if (this.deadline) clearTimeout(this.deadline);
+    this.deadline = null;
+    this.controller.abort(reason);
   }
 }

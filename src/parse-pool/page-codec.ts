@@ -9,7 +9,7 @@ import type { ParsePool, ParseTaskOptions } from './pool.js';
 
 function typed<T>(p: Promise<T>): Promise<T> {
   return p.catch((err: unknown) => {
-    if (err instanceof ParseBudgetExceededError) throw new PageTooComplexError(err.budget, err.limit);
+    if (err instanceof ParseBudgetExceededError) throw new PageTooComplexError(err.budget, err.limit, undefined, err.kind);
     throw err;
   });
 }

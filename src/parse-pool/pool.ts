@@ -12,7 +12,8 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ParseBudgetExceededError, ParsePoolBusyError, ParsePoolClosedError, ParseTaskFailedError } from './errors.js';
 import { FairQueue } from './fair-queue.js';
-import type { OperationBudget } from './operation-budget.js';
+import type { OperationBudget, ThreadClock } from './operation-budget.js';
+import { threadCpuClock } from './thread-cpu.js';
 import type { ParseOperation, ParseOperationArgs, ParseOperationResult } from './operations.js';
 import type { ReadyMessage, TaskReply, TaskRequest } from './protocol.js';
 
@@ -87,6 +88,8 @@ interface Slot {
   endBudget: (() => void) | null;
   /** A spare thread (beyond `threads`) that went idle: ends it unless it gets a task first. */
   idleTimer: NodeJS.Timeout | null;
+  /** Reads the thread's CPU time (Linux), once it said its kernel id. */
+  cpu: ThreadClock | undefined;
 }
 
 /** How long a spare thread stays idle before it ends. */
@@ -261,7 +264,18 @@ export class ParsePool {
     });
     // Idle threads never keep the process alive; close() ends them at shutdown.
     worker.unref();
-    const slot: Slot = { worker, ready: false, task: null, timer: null, unlisten: null, retired: false, waiters: [], endBudget: null, idleTimer: null };
+    const slot: Slot = {
+      worker,
+      ready: false,
+      task: null,
+      timer: null,
+      unlisten: null,
+      retired: false,
+      waiters: [],
+      endBudget: null,
+      idleTimer: null,
+      cpu: undefined,
+    };
     this.slots.push(slot);
     worker.on('message', (msg: TaskReply | ReadyMessage) => this.onMessage(slot, msg));
     worker.on('error', (err: Error) => this.onDeath(slot, err));
@@ -279,7 +293,7 @@ export class ParsePool {
     if (slot.idleTimer) clearTimeout(slot.idleTimer);
     slot.idleTimer = null;
     this.running.set(task.key, this.runningOf(task.key) + 1);
-    slot.endBudget = task.budget?.begin() ?? null;
+    slot.endBudget = task.budget?.begin(slot.cpu) ?? null;
     const stop = (err: unknown) => {
       this.retire(slot);
       void slot.worker.terminate();
@@ -310,6 +324,7 @@ export class ParsePool {
     if (slot.retired) return;
     if ('ready' in msg) {
       slot.ready = true;
+      slot.cpu = msg.tid !== undefined ? threadCpuClock(msg.tid) : undefined;
       for (const w of slot.waiters.splice(0)) w.resolve();
       this.dispatch();
       return;

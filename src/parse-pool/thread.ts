@@ -3,6 +3,7 @@
  * or with the failure (a stack overflow is reported as such, to be typed as a budget by the pool). An operation
  * that returns a promise (OpenAPI processing fetches its `$ref`s) is awaited.
  */
+import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { parseOperations, type ParseOperation } from './operations.js';
@@ -46,4 +47,14 @@ async function answer(req: TaskRequest): Promise<void> {
   }
   port!.postMessage(reply);
 }
-port.postMessage({ ready: true });
+port.postMessage({ ready: true, ...threadId() });
+
+/** This thread's id in the kernel (Linux: `/proc/thread-self` is `<pid>/task/<tid>`), for the pool to read its CPU time. */
+function threadId(): { tid?: number } {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    return Number.isInteger(tid) && tid > 0 ? { tid } : {};
+  } catch {
+    return {};
+  }
+}

@@ -4,11 +4,12 @@
  * spare thread for a key that waits while others hold every thread, bounds a whole operation with a budget over all
  * its tasks, and runs its threads at a lower CPU priority (nice) than the process.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FairQueue } from '../../src/parse-pool/fair-queue.js';
 import { OperationBudget } from '../../src/parse-pool/operation-budget.js';
 import { ParsePool } from '../../src/parse-pool/pool.js';
+import { threadCpuClock } from '../../src/parse-pool/thread-cpu.js';
 
 const pools: ParsePool[] = [];
 const pool = (options: ConstructorParameters<typeof ParsePool>[0]) => {
@@ -24,6 +25,8 @@ const PAGE = '# Hello\n\nA page.\n';
 /** A page that takes seconds to parse (tens of seconds on a loaded machine): ended by a budget or a signal in these tests. */
 const SLOW = `# Slow\n\n${'**_'.repeat(40_000)}\n`;
 
+const err0 = (errs: any[]): Error => errs[0] as Error;
+
 async function failure(p: Promise<unknown>): Promise<any> {
   return p.then(
     () => {
@@ -32,6 +35,44 @@ async function failure(p: Promise<unknown>): Promise<any> {
     (err: unknown) => err,
   );
 }
+
+describe('OperationBudget', () => {
+  it('counts the CPU time its threads report, not the wall time they are held', async () => {
+    let cpu = 0;
+    const budget = new OperationBudget({ cpuMs: 100 });
+    const end = budget.begin(() => cpu);
+    // Held 300 ms without CPU (a thread waiting for its turn on a loaded machine): nothing used.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(budget.usedMs()).toBe(0);
+    expect(budget.exhausted).toBe(false);
+    cpu = 60;
+    expect(budget.usedMs()).toBe(60);
+    end();
+    const second = budget.begin(() => cpu);
+    cpu = 110;
+    // Checked while it runs (every few milliseconds): exhausted with the CPU time of both tasks.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(budget.exhausted).toBe(true);
+    expect(budget.signal.reason).toMatchObject({ budget: 'operation', kind: 'cpu', limit: 100 });
+    second();
+    expect(budget.usedMs()).toBe(110);
+  });
+
+  it.runIf(process.platform === 'linux')("reads a thread's CPU time from /proc", () => {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    const clock = threadCpuClock(tid)!;
+    expect(clock).toBeDefined();
+    const before = clock()!;
+    const until = performance.now() + 200;
+    let x = 0;
+    while (performance.now() < until) x += Math.sqrt(x + 1);
+    expect(x).toBeGreaterThan(0);
+    // At least part of the 200 ms of work was spent on the CPU (a loaded machine gives less), and no more than it.
+    const used = clock()! - before;
+    expect(used).toBeGreaterThan(5);
+    expect(used).toBeLessThan(1000);
+  });
+});
 
 describe('FairQueue', () => {
   it('takes from the key running the fewest tasks, round robin among equals, and respects eligibility', () => {
@@ -117,19 +158,27 @@ describe('parse pool across organizations', () => {
   it("an operation's budget bounds all its tasks together: running ones end, later ones are refused, other work goes on", async () => {
     const p = pool({ threads: 2, spareThreads: 0, timeBudgetMs: 120_000 });
     await p.startAll();
-    const budget = new OperationBudget({ timeMs: 1500, operation: 'git import' });
-    const started = performance.now();
+    const budget = new OperationBudget({ cpuMs: 1500, operation: 'git import' });
     const errs = await Promise.all([1, 2, 3, 4].map(() => failure(p.runWith({ key: 'a', budget }, 'page.decode', SLOW))));
-    const elapsed = performance.now() - started;
-    for (const err of errs) expect(err).toMatchObject({ code: 'PARSE_BUDGET_EXCEEDED', budget: 'operation', limit: 1500 });
+    for (const err of errs) expect(err).toMatchObject({ code: 'PARSE_BUDGET_EXCEEDED', budget: 'operation', limit: 1500, kind: 'cpu' });
+    expect(err0(errs).message).toBe('git import went over its parse budget of 1500 ms of CPU time');
     expect(budget.exhausted).toBe(true);
-    // Two tasks ran at once: the 1.5 s of thread time went in about 0.75 s (far below one page's own time budget).
+    // The threads' CPU time was counted (two tasks at once), far below one page's own time budget.
     expect(budget.usedMs()).toBeGreaterThanOrEqual(1500);
-    expect(elapsed).toBeLessThan(60_000);
+    expect(budget.usedMs()).toBeLessThan(10_000);
     // Refused at once, before any thread takes it.
     expect(await failure(p.runWith({ key: 'a', budget }, 'page.decode', PAGE))).toMatchObject({ budget: 'operation' });
     // The pool itself goes on (the ended threads were replaced).
     expect((await p.runWith({ key: 'a' }, 'page.decode', PAGE)).fields.title).toBe('Hello');
+  });
+
+  it("an operation's deadline ends it whatever CPU time it used", async () => {
+    const p = pool({ threads: 1, spareThreads: 0, timeBudgetMs: 120_000 });
+    await p.startAll();
+    const budget = new OperationBudget({ cpuMs: 3_600_000, deadlineMs: 1000, operation: 'git import' });
+    const err = await failure(p.runWith({ key: 'a', budget }, 'page.decode', SLOW));
+    expect(err).toMatchObject({ code: 'PARSE_BUDGET_EXCEEDED', budget: 'operation', limit: 1000, kind: 'deadline' });
+    expect(err.message).toBe('git import went over its parse deadline of 1000 ms');
   });
 
   it.runIf(process.platform === 'linux')('its threads run at the configured nice value, the process at its own', async () => {

@@ -138,7 +138,7 @@ export async function writePage(
       err.budget === 'operation'
         ? warning(
             FormatWarningCodes.PARSE_BUDGET_EXHAUSTED,
-            `${path} was not rewritten: the export's parse budget was used up by its pages; written as it is, without the changes of fields or links`,
+            `${path} was not rewritten: the export reached its parse ${err.data.kind === 'deadline' ? 'deadline' : 'budget'}; written as it is, without the changes of fields or links`,
             { severity: 'error', path, data: { ...err.data } },
           )
         : warning(

@@ -110,7 +110,7 @@ export async function loadPage(
               page,
               FormatWarningCodes.PARSE_BUDGET_EXHAUSTED,
               bytes.byteLength,
-              `${path} was not parsed: the import's parse budget${err.data.limit !== undefined ? ` (${String(err.data.limit)} ms of parse-thread time)` : ''} was used up by its pages; kept as raw bytes, exported unchanged, parsed again by the next import`,
+              `${path} was not parsed: the import reached its parse ${err.data.kind === 'deadline' ? 'deadline' : 'budget'}${err.data.limit !== undefined ? ` (${String(err.data.limit)} ms${err.data.kind === 'deadline' ? '' : ' of CPU time'})` : ''}; kept as raw bytes, exported unchanged, parsed again by the next import`,
               { ...err.data },
             );
           else
