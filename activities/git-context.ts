@@ -11,6 +11,8 @@ import { gitCacheRoot } from './git-cache-root.js';
 import { parsePoolOf } from './parse-pool.js';
 import type { PageCodecRunner } from '../src/format/index.js';
 import { poolPageCodec } from '../src/parse-pool/page-codec.js';
+import { operationParseTask } from '../src/parse-pool/from-config.js';
+import type { ParseTaskOptions } from '../src/parse-pool/pool.js';
 import { cachedPageCodec, pruneParseCache, type CachedPageCodec } from '../src/parse-cache/index.js';
 import { PreviousRevisions } from '../src/gitsync/previous-revisions.js';
 
@@ -24,17 +26,21 @@ export interface GitSyncContext extends ActivityDeps {
   openSpaceCache(space: SpaceRecord, request: Pick<GitSyncRequest, 'url' | 'ref' | 'repoCacheID'>): Promise<RepoCache>;
   /** FETCH_DENY_PRIVATE_NETWORKS / FETCH_ALLOW_HOSTS: what every git request of these activities may reach. */
   fetchPolicy: FetchPolicy;
-  /** Pages are parsed and written in the parse pool, with its time and memory budgets. */
-  pageCodec(): PageCodecRunner;
-  /** `pageCodec()` behind the organization's parse cache (one per import: its lookups and writes are batched). */
-  cachedPageCodec(organizationId: string): CachedPageCodec;
+  /**
+   * Pages are parsed and written in the parse pool, with its time and memory budgets; `task` (`parseTask`): the
+   * operation's organization, budget and cancellation.
+   */
+  pageCodec(task?: ParseTaskOptions): PageCodecRunner;
+  /** `pageCodec(task)` behind the organization's parse cache (one per import: its lookups and writes are batched). */
+  cachedPageCodec(organizationId: string, task?: ParseTaskOptions): CachedPageCodec;
+  /** The parse tasks' options of one operation of `organizationId` (`operationParseTask`: key, budget, signal). */
+  parseTask(organizationId: string, operation: string, signal?: AbortSignal): ParseTaskOptions;
   /** Each space's latest revision without page bodies, kept in memory for its next incremental import. */
   previousRevisions: PreviousRevisions;
 }
 
 export function gitSyncContext(deps: ActivityDeps): GitSyncContext {
-  let codec: PageCodecRunner | undefined;
-  const pageCodec = () => (codec ??= poolPageCodec(parsePoolOf(deps)));
+  const pageCodec = (task?: ParseTaskOptions) => poolPageCodec(parsePoolOf(deps), task);
   const cacheRoot = gitCacheRoot(deps.config);
   // Caches of the pre-tenant layout (shared across spaces) are removed once per process, before the first use.
   let legacyRemoved: Promise<void> | undefined;
@@ -64,12 +70,13 @@ export function gitSyncContext(deps: ActivityDeps): GitSyncContext {
     fetchPolicy: fetchPolicyFromConfig(deps.config),
     previousRevisions: new PreviousRevisions(deps.store, { logger: deps.logger }),
     pageCodec,
-    cachedPageCodec(organizationId) {
+    cachedPageCodec(organizationId, task) {
       pruneParseCache(deps.store, deps.logger);
       // 128 pages in flight: the parse cache is asked about up to 128 texts in one query (a space whose pages are all
       // in the cache waits for about a query per 128 pages; misses queue in the parse pool as before).
-      return cachedPageCodec(pageCodec(), { store: deps.store.parseCache, organizationId, logger: deps.logger, concurrency: 128 });
+      return cachedPageCodec(pageCodec(task), { store: deps.store.parseCache, organizationId, logger: deps.logger, concurrency: 128 });
     },
+    parseTask: (organizationId, operation, signal) => operationParseTask(deps.config, organizationId, operation, signal),
     vault: () => openVault(deps.store, { dataDir: deps.config.dataDir, secret: deps.config.vaultKey }),
   };
 }

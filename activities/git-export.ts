@@ -208,6 +208,9 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       }
 
       progress.update({ phase: 'building tree' });
+      // The export's pages are written in the pool as its organization's work, within one parse budget.
+      const parseTask = ctx.parseTask(space.organizationId, 'git export', progress.signal);
+      const stopKeepAlive = progress.keepAlive();
       // The revision (from the store) and the base branch's tree (from the cache) are read at the same time; of the page
       // bodies only those that are not exactly their git blob (edited, new pages): the others are read from git if
       // the export must write them.
@@ -234,7 +237,7 @@ export function createGitExportActivity(ctx: GitSyncContext) {
       const fromGit =
         model.config.configPath !== null || !!model.summary.git || model.files.some((f) => f.git) || [...documents(model.pages)].some((p) => p.git);
       if (!fromGit) {
-        const codec = ctx.pageCodec();
+        const codec = ctx.pageCodec(parseTask);
         const { config: targetConfig } = await resolveSpaceConfig(remoteTree, request.projectDirectory, (text, path) => codec.parseConfig(text, path));
         model = { ...model, config: targetConfig };
       }
@@ -261,7 +264,7 @@ export function createGitExportActivity(ctx: GitSyncContext) {
         const exportedPaths = exportedPathsOfBase(sync, request.url, synced);
         built = await exportRevision(model, syncedTree, {
           readBlob: readBlobBytes,
-          codec: ctx.pageCodec(),
+          codec: ctx.pageCodec(parseTask),
           ...(loaded ? { markdownInSource: loaded.markdownInSource } : {}),
           ...(baseModel ? { base: baseModel } : {}),
           ...(exportedPaths ? { exportedPaths } : {}),
@@ -282,13 +285,14 @@ export function createGitExportActivity(ctx: GitSyncContext) {
         const forTarget = remoteTree.has(model.config.summary) || !model.summary.present ? model : { ...model, summary: { ...model.summary, fingerprint: '' } };
         built = await exportRevision(forTarget, remoteTree, {
           readBlob: readBlobBytes,
-          codec: ctx.pageCodec(),
+          codec: ctx.pageCodec(parseTask),
           ...(loaded ? { markdownInSource: loaded.markdownInSource } : {}),
         });
       }
       const { changes, warnings } = built;
       const exportedPaths = writtenPaths(model, built.revision);
       lap('build');
+      stopKeepAlive();
       if (unrecorded) {
         // The paths are this build's when it gives the pushed tree; otherwise they are not known.
         const same = (await writeTree(cache, baseHead, changes)) === unrecorded.tree;

@@ -186,15 +186,20 @@ export function createGitImportActivity(ctx: GitSyncContext) {
         });
       }
 
-      const codec = ctx.cachedPageCodec(space.organizationId);
+      // Parsed in the pool as the organization's work (served fairly beside others'), within the import's parse budget
+      // (pages it leaves unparsed are kept as raw bytes with FORMAT_PARSE_BUDGET_EXHAUSTED); a cancelled attempt's
+      // pages leave the pool. Heartbeats go on while pages parse (a page may take the whole per-page budget).
+      const codec = ctx.cachedPageCodec(space.organizationId, ctx.parseTask(space.organizationId, 'git import', progress.signal));
       // The files the last export wrote for pages whose records do not say so (new, moved pages): the same pages.
       const exportedPaths = exportedPathsForImport(sync, request.url);
+      const stopKeepAlive = progress.keepAlive();
       const imported = await importTree(counted, {
         projectDirectory: projectDir,
         ...(previous ? { previous: { revision: previous.model, ...(exportedPaths ? { exportedPaths } : {}) } } : {}),
         limits: { maxPages: config.gitMaxPages },
         codec,
-      });
+        onPageLoaded: (pagesLoaded, pagesToLoad) => progress.update({ phase: 'parsing', pagesLoaded, pagesToLoad }),
+      }).finally(stopKeepAlive);
       // The parse cache's writes of the pages parsed go on while the revision is stored (they never fail the import).
       const parseCacheWritten = codec.flush();
       lap('parse');

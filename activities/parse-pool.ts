@@ -1,5 +1,6 @@
 import { createSpecPool } from '../src/openapi/spec-pool.js';
 import { ParsePool } from '../src/parse-pool/pool.js';
+import { parsePoolOptions } from '../src/parse-pool/from-config.js';
 import type { ActivityDeps } from './deps.js';
 
 const created = new WeakMap<ActivityDeps, ParsePool>();
@@ -9,7 +10,7 @@ export function parsePoolOf(deps: ActivityDeps): ParsePool {
   if (deps.parsePool) return deps.parsePool;
   let pool = created.get(deps);
   if (!pool) {
-    pool = new ParsePool({ threads: deps.config.parseThreads, timeBudgetMs: deps.config.parseTimeBudgetMs, memoryBudgetMb: deps.config.parseMemoryBudgetMb });
+    pool = new ParsePool(parsePoolOptions(deps.config));
     created.set(deps, pool);
   }
   return pool;

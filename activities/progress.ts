@@ -21,8 +21,14 @@ export interface ProgressReporter<P extends Progress = Progress> {
   readonly current: P;
   /** Sends the current progress now and waits for the signals sent. */
   flush(): Promise<void>;
-  /** The activity is over (whatever its outcome): a first signal not sent yet is not sent any more. */
+  /** The activity is over (whatever its outcome): a first signal not sent yet is not sent any more; keep-alives stop. */
   close(): void;
+  /**
+   * Sends the current progress again every `everyMs` until the returned function (or `close`) is called: for a step
+   * that makes no update for a while but is bounded otherwise (parsing, within its budgets), so that heartbeats keep
+   * flowing (the heartbeat timeout does not end a working attempt) and a cancel still reaches the activity.
+   */
+  keepAlive(everyMs?: number): () => void;
   readonly signal: AbortSignal | undefined;
   /**
    * Throws (`options.cancelled`) when this attempt must not change anything any more: a cancel seen by a heartbeat,
@@ -63,6 +69,7 @@ export function progressReporter<P extends Progress = Progress>(phase: string, o
   let sending: Promise<void> = Promise.resolve();
   let first: ReturnType<typeof setTimeout> | undefined;
   let flushed = false;
+  const keepAlives = new Set<NodeJS.Timeout>();
   const send = () => {
     if (!ctx) return;
     if (first !== undefined) clearTimeout(first);
@@ -79,7 +86,7 @@ export function progressReporter<P extends Progress = Progress>(phase: string, o
     }
     sending = sending.then(() => client.workflow.getHandle(workflowId).signal(options.signal, snapshot)).catch(() => undefined);
   };
-  return {
+  const reporter: ProgressReporter<P> = {
     current,
     signal: ctx?.cancellationSignal,
     update(p) {
@@ -122,6 +129,18 @@ export function progressReporter<P extends Progress = Progress>(phase: string, o
       flushed = true;
       if (first !== undefined) clearTimeout(first);
       first = undefined;
+      for (const t of keepAlives) clearInterval(t);
+      keepAlives.clear();
+    },
+    keepAlive(everyMs = 5000) {
+      if (!ctx) return () => undefined;
+      const timer = setInterval(() => reporter.update({}), everyMs);
+      timer.unref();
+      keepAlives.add(timer);
+      return () => {
+        clearInterval(timer);
+        keepAlives.delete(timer);
+      };
     },
     async flush() {
       flushed = true;
@@ -129,4 +148,5 @@ export function progressReporter<P extends Progress = Progress>(phase: string, o
       await sending;
     },
   };
+  return reporter;
 }

@@ -1,31 +1,46 @@
-import { heartbeat } from '@temporalio/activity';
+import { Context, heartbeat } from '@temporalio/activity';
 import { ParseBudgetExceededError } from '../src/parse-pool/errors.js';
+import { operationParseTask } from '../src/parse-pool/from-config.js';
 import { indexSpace } from '../src/search/index-space.js';
 import type { SearchIndexInput, SearchIndexResult } from '../src/temporal/contract/index.js';
 import type { ActivityDeps } from './deps.js';
 import { parsePoolOf } from './parse-pool.js';
 
-/** The search index activity: src/search/index-space.ts, with the page parser in the parse pool and heartbeats. */
+/**
+ * The search index activity: src/search/index-space.ts, its pages parsed in the parse pool as the organization's work
+ * within one parse budget (pages past it are indexed by their title), heartbeating while a batch parses.
+ */
 export function createSearchIndexActivities(deps: ActivityDeps) {
   return {
     async searchIndexSpace(input: SearchIndexInput): Promise<SearchIndexResult> {
       const pool = parsePoolOf(deps);
-      return indexSpace(
-        {
-          store: deps.store,
-          logger: deps.logger,
-          progress: (details) => heartbeat(details),
-          extract: async (markdown) => {
-            try {
-              return await pool.run('page.searchSections', markdown);
-            } catch (err) {
-              if (err instanceof ParseBudgetExceededError) return null;
-              throw err;
-            }
+      const task = operationParseTask(deps.config, input.organizationId, 'search indexing', Context.current().cancellationSignal);
+      let last: Record<string, unknown> = { phase: 'parsing' };
+      const beat = setInterval(() => heartbeat(last), 5000);
+      beat.unref();
+      try {
+        return await indexSpace(
+          {
+            store: deps.store,
+            logger: deps.logger,
+            progress: (details) => {
+              last = details;
+              heartbeat(details);
+            },
+            extract: async (markdown) => {
+              try {
+                return await pool.runWith(task, 'page.searchSections', markdown);
+              } catch (err) {
+                if (err instanceof ParseBudgetExceededError) return null;
+                throw err;
+              }
+            },
           },
-        },
-        input,
-      );
+          input,
+        );
+      } finally {
+        clearInterval(beat);
+      }
     },
   };
 }

@@ -27,6 +27,7 @@ import { spacePermissionRoutes } from './routes/permissions.js';
 import { samlRoutes } from './routes/saml.js';
 import { siteServing } from './site-serving.js';
 import { ParsePool } from '../parse-pool/pool.js';
+import { parsePoolOptions } from '../parse-pool/from-config.js';
 
 export type { ApiDeps } from './deps.js';
 
@@ -53,7 +54,7 @@ export async function buildServer(given: ApiDeps, options: { onRoute?: (route: R
   // Markdown is parsed off the event loop, with budgets: a pathological page never blocks the API.
   const ownPool = given.parsePool
     ? null
-    : new ParsePool({ threads: given.config.parseThreads, timeBudgetMs: given.config.parseTimeBudgetMs, memoryBudgetMb: given.config.parseMemoryBudgetMb });
+    : new ParsePool(parsePoolOptions(given.config));
   const deps: ApiDeps = ownPool ? { ...given, parsePool: ownPool } : given;
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.logger.child({ component: 'http' }, { serializers: { req: accessLogRequest } }) as unknown as FastifyBaseLogger,

@@ -42,6 +42,14 @@ export interface Config {
   parseTimeBudgetMs: number;
   /** Heap budget of one parse thread, in MB. */
   parseMemoryBudgetMb: number;
+  /** CPU time the parse tasks of one operation (git import or export, search indexing) may take together, in milliseconds. */
+  parseOperationBudgetMs: number;
+  /** Wall time from the first parse task of one operation after which its remaining documents are not parsed, in milliseconds. */
+  parseOperationDeadlineMs: number;
+  /** Parse tasks one organization may have waiting in a parse pool. */
+  parseQueuePerOrg: number;
+  /** Nice value of the parse threads (0-19; Linux, per thread): higher yields the CPU to the event loop and the database. */
+  parseNice: number;
   /** FOLIO_DB_PORT: the number in the embedded database's socket name, `DATA_DIR/run/.s.PGSQL.<n>`. */
   dbPort: number;
   /** FOLIO_LOG_PRETTY: true forces pretty logs, false JSON lines; undefined: pretty on a terminal. */
@@ -194,6 +202,10 @@ export function loadConfig(env: Env = process.env): Config {
     parseThreads: int(env, 'FOLIO_PARSE_THREADS', availableParallelism(), { min: 1, max: 256 }),
     parseTimeBudgetMs: int(env, 'FOLIO_PARSE_TIME_BUDGET_MS', 10_000, { min: 1 }),
     parseMemoryBudgetMb: int(env, 'FOLIO_PARSE_MEMORY_BUDGET_MB', 256, { min: 32 }),
+    parseOperationBudgetMs: int(env, 'FOLIO_PARSE_OPERATION_BUDGET_MS', 120_000, { min: 1 }),
+    parseOperationDeadlineMs: int(env, 'FOLIO_PARSE_OPERATION_DEADLINE_MS', 600_000, { min: 1 }),
+    parseQueuePerOrg: int(env, 'FOLIO_PARSE_QUEUE_PER_ORG', 2500, { min: 1 }),
+    parseNice: int(env, 'FOLIO_PARSE_NICE', 10, { min: 0, max: 19 }),
     openapiTimeBudgetMs: int(env, 'FOLIO_OPENAPI_TIME_BUDGET_MS', 60_000, { min: 1 }),
     openapiMemoryBudgetMb: int(env, 'FOLIO_OPENAPI_MEMORY_BUDGET_MB', 1024, { min: 32 }),
     translationEngine: oneOf(env, 'FOLIO_TRANSLATION_ENGINE', TRANSLATION_ENGINES, 'apertium'),

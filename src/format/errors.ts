@@ -25,6 +25,8 @@ export const FormatWarningCodes = {
   PAGE_INVALID_UTF8: 'FORMAT_PAGE_INVALID_UTF8',
   PAGE_TOO_LARGE: 'FORMAT_PAGE_TOO_LARGE',
   PAGE_TOO_COMPLEX: 'FORMAT_PAGE_TOO_COMPLEX',
+  /** The import's parse budget (all its pages together) was used up before this page was parsed: kept as raw bytes. */
+  PARSE_BUDGET_EXHAUSTED: 'FORMAT_PARSE_BUDGET_EXHAUSTED',
   PAGE_SYMLINK: 'FORMAT_PAGE_SYMLINK',
   PAGE_PARSE_WARNING: 'FORMAT_PAGE_PARSE_WARNING',
   FRONT_MATTER_INVALID: 'FORMAT_FRONT_MATTER_INVALID',
@@ -37,9 +39,11 @@ export const FormatWarningCodes = {
 
 /**
  * Why a page is kept as raw bytes (`DocumentPage.raw`): its file could not be read as a page, so it is stored as
- * it is and exported unchanged. The page-parsing pool's complexity budget (`FORMAT_PAGE_TOO_COMPLEX`) is one more.
+ * it is and exported unchanged. The page-parsing pool's complexity budget (`FORMAT_PAGE_TOO_COMPLEX`) is one more, and
+ * the import's budget over all its pages (`FORMAT_PARSE_BUDGET_EXHAUSTED`: pages not parsed once it is used up).
  */
-export type RawPageReason = 'FORMAT_PAGE_TOO_LARGE' | 'FORMAT_PAGE_INVALID_UTF8' | 'FORMAT_PAGE_BINARY' | 'FORMAT_PAGE_TOO_COMPLEX';
+export type RawPageReason =
+  'FORMAT_PAGE_TOO_LARGE' | 'FORMAT_PAGE_INVALID_UTF8' | 'FORMAT_PAGE_BINARY' | 'FORMAT_PAGE_TOO_COMPLEX' | 'FORMAT_PARSE_BUDGET_EXHAUSTED';
 
 export type FormatWarningCode = (typeof FormatWarningCodes)[keyof typeof FormatWarningCodes];
 
@@ -144,14 +148,19 @@ export function warning(
  */
 export class PageTooComplexError extends FormatError {
   constructor(
-    readonly budget: 'time' | 'memory' | 'stack',
+    /** `operation`: not this page's own budget but the whole operation's (import, export), used up by its pages. */
+    readonly budget: 'time' | 'memory' | 'stack' | 'operation',
     limit: number | undefined,
     detail?: string,
+    /** For `operation`: its CPU time or its deadline. */
+    kind?: 'cpu' | 'deadline',
   ) {
     super(
       'FORMAT_PAGE_TOO_COMPLEX',
-      `page too complex to parse: over the ${budget} budget${limit !== undefined ? ` (${limit}${budget === 'time' ? ' ms' : budget === 'memory' ? ' MB' : ''})` : ''}${detail ? `: ${detail}` : ''}`,
-      { budget, ...(limit !== undefined ? { limit } : {}) },
+      budget === 'operation'
+        ? `page not parsed: the operation's parse ${kind === 'deadline' ? 'deadline' : 'budget'}${limit !== undefined ? ` (${limit} ms${kind === 'deadline' ? '' : ' of CPU time'})` : ''} is reached${detail ? `: ${detail}` : ''}`
+        : `page too complex to parse: over the ${budget} budget${limit !== undefined ? ` (${limit}${budget === 'time' ? ' ms' : budget === 'memory' ? ' MB' : ''})` : ''}${detail ? `: ${detail}` : ''}`,
+      { budget, ...(limit !== undefined ? { limit } : {}), ...(kind ? { kind } : {}) },
     );
   }
 }

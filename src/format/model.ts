@@ -231,6 +231,8 @@ export interface ImportOptions {
   limits?: ImportLimits;
   /** Where pages are parsed (default: in this thread). A page over its budget is kept untouched (FORMAT_PAGE_TOO_COMPLEX). */
   codec?: import('./page-codec-runner.js').PageCodecRunner;
+  /** Told after each page of the phase "page contents" (reused, parsed or kept raw): pages done, pages to load. */
+  onPageLoaded?: (done: number, total: number) => void;
 }
 
 export interface ImportStats {

@@ -22,7 +22,8 @@ export async function processSpecInPool(pool: ParsePool, source: SpecSource, opt
     return await pool.runWith(signal ? { signal } : {}, 'openapi.process', source, { ...rest, fetch: { ...fetchRest, policy: plain } });
   } catch (err) {
     if (!(err instanceof ParseBudgetExceededError)) throw err;
-    const budget = new SpecTooComplexError(err.budget, err.limit, '#', { cause: err });
+    // A spec has no operation budget (the pool's budget is the whole operation's): `operation` is its time all the same.
+    const budget = new SpecTooComplexError(err.budget === 'operation' ? 'time' : err.budget, err.limit, '#', { cause: err });
     return { ok: false, code: 'SPEC_TOO_COMPLEX', message: budget.message, errors: budget.problems, errorCount: budget.problems.length, retryable: false };
   }
 }

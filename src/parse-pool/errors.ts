@@ -3,29 +3,40 @@
  */
 import { FolioError } from '../errors.js';
 
-export type ParseBudget = 'time' | 'memory' | 'stack';
+/** `operation`: the budget of a whole operation (./operation-budget.ts) was used up, by this task or others. */
+export type ParseBudget = 'time' | 'memory' | 'stack' | 'operation';
 
 /**
  * A task went over its budget: it ran longer than the time budget (its thread was terminated), its thread ran
- * out of the memory budget, or the parser overflowed its stack. Retrying the same input fails the same way.
+ * out of the memory budget, or the parser overflowed its stack; or the budget of its whole operation was used up
+ * (`operation`: its CPU time, or its deadline, `data.kind`). Retrying the same input fails the same way.
  */
 export class ParseBudgetExceededError extends FolioError {
   constructor(
     readonly budget: ParseBudget,
     readonly limit: number | undefined,
     operation: string,
+    /** For `operation`: which of its limits was reached. */
+    readonly kind?: 'cpu' | 'deadline',
   ) {
     const unit = budget === 'time' ? ' ms' : budget === 'memory' ? ' MB' : '';
-    super('PARSE_BUDGET_EXCEEDED', `${operation} went over the ${budget} budget${limit !== undefined ? ` of ${limit}${unit}` : ''}`, {
-      data: { budget, ...(limit !== undefined ? { limit } : {}), operation },
+    const message =
+      budget === 'operation'
+        ? `${operation} went over its parse ${kind === 'deadline' ? 'deadline' : 'budget'}${limit !== undefined ? ` of ${limit} ms${kind === 'deadline' ? '' : ' of CPU time'}` : ''}`
+        : `${operation} went over the ${budget} budget${limit !== undefined ? ` of ${limit}${unit}` : ''}`;
+    super('PARSE_BUDGET_EXCEEDED', message, {
+      data: { budget, ...(limit !== undefined ? { limit } : {}), operation, ...(kind ? { kind } : {}) },
     });
   }
 }
 
-/** The pool's queue is full: the caller may try again later. */
+/** The pool's queue is full, or the tenant's share of it (`perKey`): the caller may try again later. */
 export class ParsePoolBusyError extends FolioError {
-  constructor(maxQueue: number) {
-    super('PARSE_POOL_BUSY', `the parse pool's queue is full (${maxQueue} tasks waiting)`, { data: { maxQueue }, retryable: true });
+  constructor(maxQueue: number, perKey = false) {
+    super('PARSE_POOL_BUSY', `the parse pool's queue is full (${maxQueue} tasks waiting${perKey ? ' for this organization' : ''})`, {
+      data: { maxQueue, ...(perKey ? { perOrganization: true } : {}) },
+      retryable: true,
+    });
   }
 }
 

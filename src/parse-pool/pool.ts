@@ -1,12 +1,19 @@
 /**
  * A pool of worker threads that parse and serialize untrusted documents off the event loop, each task with a
  * time budget (the thread is terminated on overrun and replaced) and a memory budget (the thread's
- * `resourceLimits`; a thread that runs out is replaced). Tasks wait in a bounded queue; threads start on
- * demand, load the parsers once and are reused; `close()` ends them all.
+ * `resourceLimits`; a thread that runs out is replaced); a task may also belong to an operation whose budget bounds
+ * all its tasks together (`./operation-budget.ts`). Tasks wait in a bounded queue, with a share per tenant key,
+ * and are served fairly across keys (`./fair-queue.ts`): no key runs on more than `threads` threads, and a key with
+ * work waiting and none running gets one of `spareThreads` more threads when every thread is busy with other keys.
+ * Threads start on demand, run at a lower CPU priority than the process (`nice`), load the parsers once and are
+ * reused; `close()` ends them all.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ParseBudgetExceededError, ParsePoolBusyError, ParsePoolClosedError, ParseTaskFailedError } from './errors.js';
+import { FairQueue } from './fair-queue.js';
+import type { OperationBudget, ThreadClock } from './operation-budget.js';
+import { threadCpuClock } from './thread-cpu.js';
 import type { ParseOperation, ParseOperationArgs, ParseOperationResult } from './operations.js';
 import type { ReadyMessage, TaskReply, TaskRequest } from './protocol.js';
 
@@ -21,6 +28,18 @@ export interface ParsePoolOptions {
   youngGenerationMb?: number;
   /** Tasks allowed to wait for a thread (default 10 000); more are refused with PARSE_POOL_BUSY. */
   maxQueue?: number;
+  /** Tasks of one key (organization) allowed to wait (default a quarter of `maxQueue`); more are refused with PARSE_POOL_BUSY. */
+  maxQueuePerKey?: number;
+  /**
+   * Threads beyond `threads` started for a key that has tasks waiting and none running while every thread is busy
+   * with other keys' tasks (default 1); they serve only such keys and end after a second idle.
+   */
+  spareThreads?: number;
+  /**
+   * Nice value of the threads (default 0: the process's): a higher one lowers their CPU priority (Linux: per thread),
+   * so that the process's own event loop and other processes (the database) keep the CPU they need while pages parse.
+   */
+  nice?: number;
   /**
    * What the time budget counts (default `wall`): `wall`, the time since the task started; `busy`, the time its
    * thread spent running code, not waiting for I/O (for tasks that fetch, such as OpenAPI `$ref`s).
@@ -32,15 +51,24 @@ export interface ParsePoolOptions {
 export interface ParseTaskOptions {
   /** Aborting it drops the task if it waits, or terminates its thread if it runs; the task rejects with the abort reason. */
   signal?: AbortSignal;
+  /** The tenant the task works for (an organization's id): tasks are served fairly across keys. Default `''`. */
+  key?: string;
+  /**
+   * The budget of the operation the task belongs to: its thread time counts against it; once it is used up the task
+   * is ended (or dropped, or refused) with ParseBudgetExceededError `operation`.
+   */
+  budget?: OperationBudget;
 }
 
 interface Task {
   id: number;
   op: string;
   args: unknown[];
+  key: string;
   resolve(value: unknown): void;
   reject(err: Error): void;
   signal?: AbortSignal;
+  budget?: OperationBudget;
   /** Removes the listener that drops the task from the queue on abort (once it leaves the queue). */
   unqueue?: () => void;
 }
@@ -56,15 +84,24 @@ interface Slot {
   retired: boolean;
   /** Waiting for this thread to be ready (`startAll`): told when it is, or that it could not start. */
   waiters: Array<{ resolve(): void; reject(err: Error): void }>;
+  /** Ends the running task's time on its operation budget. */
+  endBudget: (() => void) | null;
+  /** A spare thread (beyond `threads`) that went idle: ends it unless it gets a task first. */
+  idleTimer: NodeJS.Timeout | null;
+  /** Reads the thread's CPU time (Linux), once it said its kernel id. */
+  cpu: ThreadClock | undefined;
 }
+
+/** How long a spare thread stays idle before it ends. */
+const SPARE_IDLE_MS = 1000;
 
 /**
  * The thread entry: the compiled `thread.js` beside this file; when this file runs as TypeScript source (tests,
  * tsx), `ts-thread.mjs`, which registers tsx's loader in the thread and imports `thread.ts`.
  */
-function threadEntry(): { entry: URL; workerData: unknown } {
+function threadEntry(): { entry: URL; workerData: { threadModule?: string } } {
   const here = import.meta.url;
-  if (!here.endsWith('.ts')) return { entry: new URL('./thread.js', here), workerData: null };
+  if (!here.endsWith('.ts')) return { entry: new URL('./thread.js', here), workerData: {} };
   return { entry: new URL('./ts-thread.mjs', here), workerData: { threadModule: new URL('./thread.ts', here).href } };
 }
 
@@ -74,9 +111,14 @@ export class ParsePool {
   readonly memoryBudgetMb: number;
   readonly youngGenerationMb: number;
   readonly maxQueue: number;
+  readonly maxQueuePerKey: number;
+  readonly spareThreads: number;
+  readonly nice: number;
   readonly budgetClock: 'wall' | 'busy';
   private readonly slots: Slot[] = [];
-  private readonly queue: Task[] = [];
+  private readonly queue = new FairQueue<Task>();
+  /** Tasks running per key. */
+  private readonly running = new Map<string, number>();
   private nextId = 1;
   private closed = false;
   /** Threads replaced after a budget overrun or a crash (for operators and tests). */
@@ -88,6 +130,9 @@ export class ParsePool {
     this.memoryBudgetMb = options.memoryBudgetMb ?? 256;
     this.youngGenerationMb = Math.max(4, Math.round(options.youngGenerationMb ?? this.memoryBudgetMb / 8));
     this.maxQueue = options.maxQueue ?? 10_000;
+    this.maxQueuePerKey = Math.max(1, Math.floor(options.maxQueuePerKey ?? this.maxQueue / 4));
+    this.spareThreads = Math.max(0, Math.floor(options.spareThreads ?? 1));
+    this.nice = Math.max(0, Math.min(19, Math.floor(options.nice ?? 0)));
     this.budgetClock = options.budgetClock ?? 'wall';
   }
 
@@ -99,20 +144,30 @@ export class ParsePool {
   /** {@link run} with per-task options (cancellation). An operation that returns a promise is awaited in its thread. */
   runWith<O extends ParseOperation>(options: ParseTaskOptions, op: O, ...args: ParseOperationArgs<O>): Promise<Awaited<ParseOperationResult<O>>> {
     if (this.closed) return Promise.reject(new ParsePoolClosedError());
+    const key = options.key ?? '';
     if (this.queue.length >= this.maxQueue) return Promise.reject(new ParsePoolBusyError(this.maxQueue));
-    const { signal } = options;
+    if (this.queue.countOf(key) >= this.maxQueuePerKey) return Promise.reject(new ParsePoolBusyError(this.maxQueuePerKey, true));
+    const { budget } = options;
+    // The caller's signal and the operation's budget both end the task.
+    const signals = [options.signal, budget?.signal].filter((s): s is AbortSignal => s !== undefined);
+    const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise((resolve, reject) => {
-      const task: Task = { id: this.nextId++, op, args, resolve: resolve as (v: unknown) => void, reject, ...(signal ? { signal } : {}) };
+      const task: Task = {
+        id: this.nextId++,
+        op,
+        args,
+        key,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+        ...(signal ? { signal } : {}),
+        ...(budget ? { budget } : {}),
+      };
       // Aborted while it waits: it leaves the queue (once running, start() ends its thread instead). The listener
       // goes when the task leaves the queue, so a long run's signal does not collect one per task.
       if (signal) {
         const onAbort = () => {
-          const i = this.queue.indexOf(task);
-          if (i >= 0) {
-            this.queue.splice(i, 1);
-            reject(signal.reason);
-          }
+          if (this.queue.remove(task)) reject(signal.reason);
         };
         signal.addEventListener('abort', onAbort, { once: true });
         task.unqueue = () => signal.removeEventListener('abort', onAbort);
@@ -141,43 +196,86 @@ export class ParsePool {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const t of this.queue.splice(0)) t.reject(new ParsePoolClosedError());
+    for (const t of this.queue.drain()) t.reject(new ParsePoolClosedError());
     const ending = this.slots.splice(0).map((s) => {
       s.retired = true;
       for (const w of s.waiters.splice(0)) w.reject(new ParsePoolClosedError());
-      if (s.timer) clearTimeout(s.timer);
-      s.unlisten?.();
-      s.task?.reject(new ParsePoolClosedError());
+      const task = s.task;
+      this.release(s);
+      task?.reject(new ParsePoolClosedError());
       return s.worker.terminate();
     });
     await Promise.allSettled(ending);
   }
 
+  private runningOf = (key: string): number => this.running.get(key) ?? 0;
+
+  /** A key may run on as many threads as the pool has (the spare ones are for other keys). */
+  private eligible = (key: string): boolean => this.runningOf(key) < this.threads;
+
   private dispatch(): void {
     while (this.queue.length > 0) {
-      const idle = this.slots.find((s) => s.ready && s.task === null);
-      if (idle) {
-        this.start(idle, this.queue.shift()!);
+      const idle = this.slots.find((s) => s.ready && s.task === null && !s.retired);
+      const task = idle ? this.queue.take(this.runningOf, this.eligible) : undefined;
+      if (idle && task) {
+        this.start(idle, task);
         continue;
       }
-      // Start another thread when every thread is busy and the pool is not full (it takes the task when ready).
       const starting = this.slots.filter((s) => !s.ready).length;
-      if (this.slots.length < this.threads && starting < this.queue.length) this.spawn();
-      else return;
+      // Start another thread when every thread is busy and the pool is not full (it takes the task when ready).
+      if (!idle && this.slots.length < this.threads && starting < this.queue.length) {
+        this.spawn();
+        continue;
+      }
+      // A spare thread for a key with tasks waiting and none running, while other keys hold every thread.
+      if (!idle && starting === 0 && this.slots.length < this.threads + this.spareThreads && [...this.queue.keys()].some((k) => this.runningOf(k) === 0)) {
+        this.spawn();
+        continue;
+      }
+      break;
+    }
+    this.endIdleSpares();
+  }
+
+  /** Spare threads idle for a second end (the pool goes back to `threads`). */
+  private endIdleSpares(): void {
+    let extra = this.slots.length - this.threads;
+    for (const slot of this.slots) {
+      if (extra <= 0) break;
+      if (!slot.ready || slot.task !== null || slot.retired || slot.idleTimer) continue;
+      extra--;
+      slot.idleTimer = setTimeout(() => {
+        slot.idleTimer = null;
+        if (slot.task !== null || slot.retired || this.slots.length <= this.threads) return;
+        this.retire(slot, false);
+        void slot.worker.terminate();
+      }, SPARE_IDLE_MS);
+      slot.idleTimer.unref();
     }
   }
 
   private spawn(): void {
     const { entry, workerData } = threadEntry();
     const worker = new Worker(entry, {
-      workerData,
+      workerData: { ...workerData, nice: this.nice },
       resourceLimits: { maxOldGenerationSizeMb: this.memoryBudgetMb, maxYoungGenerationSizeMb: this.youngGenerationMb },
       stdout: false,
       stderr: false,
     });
     // Idle threads never keep the process alive; close() ends them at shutdown.
     worker.unref();
-    const slot: Slot = { worker, ready: false, task: null, timer: null, unlisten: null, retired: false, waiters: [] };
+    const slot: Slot = {
+      worker,
+      ready: false,
+      task: null,
+      timer: null,
+      unlisten: null,
+      retired: false,
+      waiters: [],
+      endBudget: null,
+      idleTimer: null,
+      cpu: undefined,
+    };
     this.slots.push(slot);
     worker.on('message', (msg: TaskReply | ReadyMessage) => this.onMessage(slot, msg));
     worker.on('error', (err: Error) => this.onDeath(slot, err));
@@ -192,6 +290,10 @@ export class ParsePool {
       return;
     }
     slot.task = task;
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.idleTimer = null;
+    this.running.set(task.key, this.runningOf(task.key) + 1);
+    slot.endBudget = task.budget?.begin(slot.cpu) ?? null;
     const stop = (err: unknown) => {
       this.retire(slot);
       void slot.worker.terminate();
@@ -222,17 +324,14 @@ export class ParsePool {
     if (slot.retired) return;
     if ('ready' in msg) {
       slot.ready = true;
+      slot.cpu = msg.tid !== undefined ? threadCpuClock(msg.tid) : undefined;
       for (const w of slot.waiters.splice(0)) w.resolve();
       this.dispatch();
       return;
     }
     const task = slot.task;
     if (!task || task.id !== msg.id) return;
-    if (slot.timer) clearTimeout(slot.timer);
-    slot.timer = null;
-    slot.unlisten?.();
-    slot.unlisten = null;
-    slot.task = null;
+    this.release(slot);
     if (msg.ok) task.resolve(msg.value);
     else if (msg.stackOverflow) task.reject(new ParseBudgetExceededError('stack', undefined, task.op));
     else task.reject(new ParseTaskFailedError(task.op, msg.message, { name: msg.name, ...(msg.code !== undefined ? { code: msg.code } : {}) }));
@@ -252,20 +351,35 @@ export class ParsePool {
       );
     } else if (!slot.ready && !this.closed) {
       // A thread that cannot even start would fail every task: fail the waiting ones rather than loop.
-      for (const t of this.queue.splice(0)) t.reject(new ParseTaskFailedError(t.op, `the parse thread could not start: ${err.message}`));
+      for (const t of this.queue.drain()) t.reject(new ParseTaskFailedError(t.op, `the parse thread could not start: ${err.message}`));
     }
   }
 
-  private retire(slot: Slot): void {
-    slot.retired = true;
+  /** The slot's task is over (answered, failed or ended): its timers, listener, key count and budget time end. */
+  private release(slot: Slot): void {
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = null;
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.idleTimer = null;
     slot.unlisten?.();
     slot.unlisten = null;
+    slot.endBudget?.();
+    slot.endBudget = null;
+    const task = slot.task;
     slot.task = null;
+    if (!task) return;
+    const n = this.runningOf(task.key) - 1;
+    if (n > 0) this.running.set(task.key, n);
+    else this.running.delete(task.key);
+  }
+
+  /** The slot leaves the pool (`replaced` counts a thread ended by a budget or a crash, not a spare that went idle). */
+  private retire(slot: Slot, replaced = true): void {
+    slot.retired = true;
+    this.release(slot);
     const i = this.slots.indexOf(slot);
     if (i >= 0) this.slots.splice(i, 1);
-    this.replaced++;
+    if (replaced) this.replaced++;
     if (!this.closed) queueMicrotask(() => this.dispatch());
   }
 }

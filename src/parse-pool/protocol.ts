@@ -10,4 +10,6 @@ export type TaskReply =
 
 export interface ReadyMessage {
   ready: true;
+  /** The thread's kernel id (Linux), when it could be read: the pool reads its CPU time by it. */
+  tid?: number;
 }

@@ -16,7 +16,7 @@ import { ACCESS, type RouteAccess } from '../../src/api/access.js';
 import { installAuth } from '../../src/api/auth.js';
 import { installErrorHandler } from '../../src/api/error-handler.js';
 import { buildServer } from '../../src/api/server.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { ROLE_ORDER, type MemberRole } from '../../src/people/roles.js';
 import type { Store } from '../../src/store/index.js';
 import { testLogger } from '../helpers/logger.js';

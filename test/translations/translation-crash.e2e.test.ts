@@ -12,7 +12,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { treeFromFiles } from '../../src/format/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { requestTranslationRun } from '../../src/temporal/start.js';

@@ -7,6 +7,7 @@ import { createActivityWorker, createWorker } from '../../temporal/worker/worker
 import { openConfiguredStore } from '../open-store.js';
 import { createSpecPool } from '../../openapi/spec-pool.js';
 import { ParsePool } from '../../parse-pool/pool.js';
+import { parsePoolOptions } from '../../parse-pool/from-config.js';
 import { warmUpParsePool } from '../../parse-pool/warm-up.js';
 import { converterVersion, pruneParseCacheNow } from '../../parse-cache/index.js';
 import { installLastResort } from '../last-resort.js';
@@ -34,12 +35,7 @@ export async function run(): Promise<number> {
     }
     // Page parsing makes short-lived garbage: 8 MB of young generation per thread (instead of an eighth of the budget,
     // 32 MB) lowered the peak RSS of decoding 5,000 pages by about 40 MB, no slower.
-    const parsePool = new ParsePool({
-      threads: config.parseThreads,
-      timeBudgetMs: config.parseTimeBudgetMs,
-      memoryBudgetMb: config.parseMemoryBudgetMb,
-      youngGenerationMb: 8,
-    });
+    const parsePool = new ParsePool({ ...parsePoolOptions(config), youngGenerationMb: 8 });
     const openapiPool = createSpecPool(config);
     // Warm-up while the worker connects: parse threads started, converter compiled, converter version computed; the
     // store's connections opened and the parse cache's rows of other converter versions deleted (the first import

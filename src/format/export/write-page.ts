@@ -135,11 +135,17 @@ export async function writePage(
   if (tooComplex !== null) {
     const err: PageTooComplexError = tooComplex;
     warnings.push(
-      warning(
-        FormatWarningCodes.PAGE_TOO_COMPLEX,
-        `${path} is too complex to parse (over the ${err.budget} budget); written as it is, without the changes of fields or links`,
-        { severity: 'error', path, data: { ...err.data } },
-      ),
+      err.budget === 'operation'
+        ? warning(
+            FormatWarningCodes.PARSE_BUDGET_EXHAUSTED,
+            `${path} was not rewritten: the export reached its parse ${err.data.kind === 'deadline' ? 'deadline' : 'budget'}; written as it is, without the changes of fields or links`,
+            { severity: 'error', path, data: { ...err.data } },
+          )
+        : warning(
+            FormatWarningCodes.PAGE_TOO_COMPLEX,
+            `${path} is too complex to parse (over the ${err.budget} budget); written as it is, without the changes of fields or links`,
+            { severity: 'error', path, data: { ...err.data } },
+          ),
     );
     rewrites.clear();
   }

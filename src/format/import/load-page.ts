@@ -105,13 +105,22 @@ export async function loadPage(
         } catch (err) {
           if (!(err instanceof PageTooComplexError)) throw err;
           // Kept like a page over the size limit: its bytes stored as they are, written back unchanged on export.
-          keepRaw(
-            page,
-            FormatWarningCodes.PAGE_TOO_COMPLEX,
-            bytes.byteLength,
-            `${path} is too complex to parse (over the ${err.budget} budget${err.data.limit !== undefined ? ` of ${String(err.data.limit)}${err.budget === 'time' ? ' ms' : err.budget === 'memory' ? ' MB' : ''}` : ''}); kept as raw bytes, not parsed, exported unchanged`,
-            { ...err.data },
-          );
+          if (err.budget === 'operation')
+            keepRaw(
+              page,
+              FormatWarningCodes.PARSE_BUDGET_EXHAUSTED,
+              bytes.byteLength,
+              `${path} was not parsed: the import reached its parse ${err.data.kind === 'deadline' ? 'deadline' : 'budget'}${err.data.limit !== undefined ? ` (${String(err.data.limit)} ms${err.data.kind === 'deadline' ? '' : ' of CPU time'})` : ''}; kept as raw bytes, exported unchanged, parsed again by the next import`,
+              { ...err.data },
+            );
+          else
+            keepRaw(
+              page,
+              FormatWarningCodes.PAGE_TOO_COMPLEX,
+              bytes.byteLength,
+              `${path} is too complex to parse (over the ${err.budget} budget${err.data.limit !== undefined ? ` of ${String(err.data.limit)}${err.budget === 'time' ? ' ms' : err.budget === 'memory' ? ' MB' : ''}` : ''}); kept as raw bytes, not parsed, exported unchanged`,
+              { ...err.data },
+            );
         }
       }
       if (text !== null && decoded !== null) {

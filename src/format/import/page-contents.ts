@@ -16,6 +16,7 @@ export async function loadPageContents(
   const pageWarnings: FormatWarning[][] = loads.map(() => []);
   let lastYield = Date.now();
   let next = 0;
+  let done = 0;
   const lane = async (): Promise<void> => {
     while (next < loads.length) {
       const i = next++;
@@ -24,6 +25,7 @@ export async function loadPageContents(
         lastYield = Date.now();
       }
       await loadPage(ctx, loads[i]!, pageWarnings[i]!, codec);
+      ctx.options.onPageLoaded?.(++done, loads.length);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(codec.concurrency, loads.length)) }, lane));

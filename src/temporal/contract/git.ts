@@ -136,6 +136,9 @@ export interface GitQueueView {
 /** The progress of a git import or export (the generic Progress with git's counts). */
 export interface GitProgress extends Progress {
   filesRead?: number;
+  /** Pages of the tree loaded so far (reused, parsed or kept as raw bytes), of `pagesToLoad`, while parsing. */
+  pagesLoaded?: number;
+  pagesToLoad?: number;
   pagesParsed?: number;
   blobsWritten?: number;
   loaded?: number;

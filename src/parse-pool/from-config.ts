@@ -1,0 +1,35 @@
+/** The parse pool's options from the configuration (FOLIO_PARSE_*): one place for the worker, the activities and the API. */
+import type { Config } from '../config/config.js';
+import { OperationBudget } from './operation-budget.js';
+import type { ParsePoolOptions, ParseTaskOptions } from './pool.js';
+
+export function parsePoolOptions(
+  config: Pick<Config, 'parseThreads' | 'parseTimeBudgetMs' | 'parseMemoryBudgetMb' | 'parseQueuePerOrg' | 'parseNice'>,
+): ParsePoolOptions {
+  return {
+    threads: config.parseThreads,
+    timeBudgetMs: config.parseTimeBudgetMs,
+    memoryBudgetMb: config.parseMemoryBudgetMb,
+    maxQueuePerKey: config.parseQueuePerOrg,
+    nice: config.parseNice,
+  };
+}
+
+/**
+ * What the parse tasks of one operation (a git import or export, a search indexing) run with: the organization's key
+ * (served fairly beside other organizations), a budget of FOLIO_PARSE_OPERATION_BUDGET_MS of CPU time over all its
+ * documents with a deadline of FOLIO_PARSE_OPERATION_DEADLINE_MS, and its cancellation (an attempt that was cancelled
+ * or abandoned leaves the pool at once).
+ */
+export function operationParseTask(
+  config: Pick<Config, 'parseOperationBudgetMs' | 'parseOperationDeadlineMs'>,
+  organizationId: string,
+  operation: string,
+  signal?: AbortSignal,
+): ParseTaskOptions & { budget: OperationBudget } {
+  return {
+    key: organizationId,
+    budget: new OperationBudget({ cpuMs: config.parseOperationBudgetMs, deadlineMs: config.parseOperationDeadlineMs, operation }),
+    ...(signal ? { signal } : {}),
+  };
+}
