@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { treeFromFiles } from '../../src/format/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
-import { requestTranslationRun } from '../../src/temporal/start.js';
+import { requestTranslationRun } from '../../src/temporal/client/start.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 import { testLogger } from '../helpers/logger.js';
 import { postgresUnavailableReason, startPostgres, type TestPostgres } from '../helpers/postgres.js';
