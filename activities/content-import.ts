@@ -9,7 +9,6 @@ import { assembleSourceTree, fileImportLimits, FileImportError, FileNotUploadedE
 import type { FileImportErrorCode } from '../src/fileimport/errors.js';
 import { documents, importTree, type SourceTree } from '../src/format/index.js';
 import { modelToRevisionInput } from '../src/revision/records.js';
-import { fetchPolicyFromConfig } from '../src/net/policy.js';
 import { ParseTaskFailedError } from '../src/parse-pool/errors.js';
 import { poolPageCodec } from '../src/parse-pool/page-codec.js';
 import type { BlobSource } from '../src/revision/builder.js';

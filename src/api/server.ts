@@ -52,9 +52,7 @@ function accessLogRequest(request: FastifyRequest): Record<string, unknown> {
  */
 export async function buildServer(given: ApiDeps, options: { onRoute?: (route: RouteOptions) => void } = {}): Promise<FastifyInstance> {
   // Markdown is parsed off the event loop, with budgets: a pathological page never blocks the API.
-  const ownPool = given.parsePool
-    ? null
-    : new ParsePool(parsePoolOptions(given.config));
+  const ownPool = given.parsePool ? null : new ParsePool(parsePoolOptions(given.config));
   const deps: ApiDeps = ownPool ? { ...given, parsePool: ownPool } : given;
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.logger.child({ component: 'http' }, { serializers: { req: accessLogRequest } }) as unknown as FastifyBaseLogger,
