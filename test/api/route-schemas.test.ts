@@ -66,11 +66,13 @@ describe('request schemas', () => {
   it('answers a misplaced member with a 400 that names it, before the handler runs', async () => {
     const org = await store.orgs.create({ title: 'schemas' });
     const { token } = await store.tokens.create(org.id, { label: 'schemas' });
+    const space = await store.spaces.create(org.id, { title: 'schemas' });
+    const docsSite = await store.sites.create(org.id, { title: 'schemas' });
     const app = await buildServer({ store, temporal: lazyClient(), config: { ...loadConfig({}), parseThreads: 1 }, logger: testLogger('schemas') });
     try {
       const edit = await app.inject({
         method: 'POST',
-        url: '/v1/spaces/s1/change-requests/c1/content',
+        url: `/v1/spaces/${space.id}/change-requests/c1/content`,
         headers: { authorization: `Bearer ${token}` },
         payload: { changes: [{ operation: 'update_page', page: 'p1', markdown: '# Moved' }] },
       });
@@ -78,15 +80,15 @@ describe('request schemas', () => {
       expect(edit.json()).toEqual({ error: { code: 400, message: 'invalid request: body.changes[0] has an unknown member "markdown"' } });
       const site = await app.inject({
         method: 'PATCH',
-        url: `/v1/orgs/${org.id}/sites/x`,
+        url: `/v1/orgs/${org.id}/sites/${docsSite.id}`,
         headers: { authorization: `Bearer ${token}` },
         payload: { title: 'Docs', proxy: true },
       });
       expect(site.json()).toEqual({ error: { code: 400, message: 'invalid request: body has an unknown member "proxy"' } });
-      // A well-formed request passes the schema and reaches the handler (this space does not exist).
+      // A well-formed request passes the schema and reaches the handler (this change request does not exist).
       const ok = await app.inject({
         method: 'POST',
-        url: '/v1/spaces/s1/change-requests/c1/content',
+        url: `/v1/spaces/${space.id}/change-requests/c1/content`,
         headers: { authorization: `Bearer ${token}` },
         payload: { changes: [{ operation: 'update_page', page: 'p1', document: { markdown: '# Moved' } }] },
       });

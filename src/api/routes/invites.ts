@@ -96,18 +96,22 @@ export function inviteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuild
   );
 
   /** Joins with a link invite: its organization role, or a guest membership and its level on the space. */
-  app.post<{ Params: { organizationId: string; inviteId: string } }>('/v1/orgs/:organizationId/invites/:inviteId', async (request) => {
-    const { organizationId, inviteId } = request.params;
-    const auth = requireAuth(request);
-    const invite = await load(organizationId, inviteId);
-    const actor = { ...actorOf(request), userId: auth.userId };
-    const orgRole = invite.target.kind === 'organization' ? invite.role : null;
-    await store.members.add(organizationId, auth.userId!, { role: orgRole }, actor);
-    if (invite.target.kind === 'space' && invite.role !== null)
-      await store.permissions.set(organizationId, { kind: 'space', id: invite.target.spaceId }, [{ kind: 'user', id: auth.userId! }], invite.role, actor);
-    request.log.info({ organizationId, userId: auth.userId }, 'joined with a link invite');
-    return {};
-  });
+  app.post<{ Params: { organizationId: string; inviteId: string } }>(
+    '/v1/orgs/:organizationId/invites/:inviteId',
+    { schema: { body: { type: ['object', 'null'], properties: {} } } },
+    async (request) => {
+      const { organizationId, inviteId } = request.params;
+      const auth = requireAuth(request);
+      const invite = await load(organizationId, inviteId);
+      const actor = { ...actorOf(request), userId: auth.userId };
+      const orgRole = invite.target.kind === 'organization' ? invite.role : null;
+      await store.members.add(organizationId, auth.userId!, { role: orgRole }, actor);
+      if (invite.target.kind === 'space' && invite.role !== null)
+        await store.permissions.set(organizationId, { kind: 'space', id: invite.target.spaceId }, [{ kind: 'user', id: auth.userId! }], invite.role, actor);
+      request.log.info({ organizationId, userId: auth.userId }, 'joined with a link invite');
+      return {};
+    },
+  );
 
   app.get<{ Params: { organizationId: string } }>('/v1/orgs/:organizationId/link-invites', async (request) => {
     const { organizationId } = request.params;

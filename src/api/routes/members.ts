@@ -170,13 +170,17 @@ function memberWriteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
     return reply.status(removed ? 205 : 204).send();
   });
 
-  app.post<{ Params: MemberParams }>('/v1/orgs/:organizationId/members/:userId/sso', async (request) => {
-    const { organizationId, userId } = request.params;
-    requireOrg(request, organizationId);
-    await loadMember(deps, organizationId, userId);
-    const updated = await deps.store.members.setSso(organizationId, userId, true, actorOf(request));
-    return (await memberBodies(deps, organizationId, [updated], urls))[0];
-  });
+  app.post<{ Params: MemberParams }>(
+    '/v1/orgs/:organizationId/members/:userId/sso',
+    { schema: { body: { type: ['object', 'null'], properties: {} } } },
+    async (request) => {
+      const { organizationId, userId } = request.params;
+      requireOrg(request, organizationId);
+      await loadMember(deps, organizationId, userId);
+      const updated = await deps.store.members.setSso(organizationId, userId, true, actorOf(request));
+      return (await memberBodies(deps, organizationId, [updated], urls))[0];
+    },
+  );
 }
 
 export function memberRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
