@@ -33,7 +33,7 @@ type Caller =
 let store: Store;
 let app: Awaited<ReturnType<typeof buildServer>>;
 let base: string;
-const routes: Array<{ method: string; url: string }> = [];
+const routes: Array<{ method: string; url: string; readOnly: boolean }> = [];
 const callers: Caller[] = [];
 const ids: Record<string, string> = {};
 
@@ -60,7 +60,9 @@ beforeAll(async () => {
     { store, temporal: {} as never, config: { ...loadConfig({}), parseThreads: 1 }, logger: testLogger('matrix') },
     {
       onRoute: (route) => {
-        for (const method of [route.method].flat()) if (method !== 'HEAD' && route.url.startsWith('/v1/')) routes.push({ method, url: route.url });
+        for (const method of [route.method].flat())
+          if (method !== 'HEAD' && route.url.startsWith('/v1/'))
+            routes.push({ method, url: route.url, readOnly: (route.config as { readOnly?: boolean } | undefined)?.readOnly === true });
         // The probe: reaching the handler is being let through by the gate. No schema either (the gate runs before validation).
         if (route.url.startsWith('/v1/')) {
           route.schema = undefined;
@@ -101,8 +103,9 @@ const rank = (role: MemberRole | null) => (role === null ? 0 : ROLE_ORDER.indexO
  * What the table says a caller gets: 'reach' (the handler runs), 403 or 404. Restated from the table's documentation.
  * A route without an entry is refused to everyone (the first test fails for it all the same).
  */
-function expected(method: string, entry: RouteAccess | undefined, caller: Caller): 'reach' | 403 | 404 {
-  if (caller.kind === 'service' && caller.scope === 'read' && method !== 'GET') return 403;
+function expected(method: string, entry: RouteAccess | undefined, caller: Caller, readOnly = false): 'reach' | 403 | 404 {
+  // A read-only token sends GET, and the reads sent as POST (site search: a route marked `config: { readOnly: true }`).
+  if (caller.kind === 'service' && caller.scope === 'read' && method !== 'GET' && !readOnly) return 403;
   if (!entry) return 403;
   const orgRole: MemberRole | null = caller.kind === 'service' ? (caller.scope === 'write' ? 'admin' : 'read') : caller.role;
   const enough = (role: MemberRole | null, needed: MemberRole) => rank(role) >= rank(needed);
@@ -141,7 +144,7 @@ describe('the route × role matrix, from the access table', () => {
     for (const route of routes) {
       const entry = ACCESS[`${route.method} ${route.url}`];
       for (const caller of callers) {
-        const want = expected(route.method, entry, caller);
+        const want = expected(route.method, entry, caller, route.readOnly);
         const res = await fetch(base + pathOf(route.url, caller, entry), {
           method: route.method,
           headers: {
