@@ -4,7 +4,7 @@ import { recordAudit } from './audit.js';
 import { checkLimit, countRows, decodeCursor, paginate } from './cursor.js';
 import { checkRole } from './people.js';
 import { toDate } from './sql-helpers.js';
-import type { InviteRecord, InviteStore, InviteTarget, Json, MemberRole, Sql } from './types/index.js';
+import type { AuditActor, InviteRecord, InviteStore, InviteTarget, Json, MemberRole, Sql } from './types/index.js';
 
 interface InviteRow {
   id: string;
@@ -37,6 +37,34 @@ function inviteFromRow(row: InviteRow): InviteRecord {
 const targetJson = (target: InviteTarget): Json =>
   target.kind === 'space' ? { space: target.spaceId } : target.kind === 'collection' ? { collection: target.collectionId } : { organization: true };
 
+/** A link invite: its id is a fresh secret. */
+async function createInvite(sql: Sql, organizationId: string, input: Parameters<InviteStore['create']>[1], actor: AuditActor): Promise<InviteRecord> {
+  const role = checkRole(input.role);
+  const id = `inv_${randomBytes(32).toString('base64url')}`;
+  return sql.transaction(async (tx) => {
+    if (input.target.kind === 'space') {
+      const space = await tx.query('SELECT 1 FROM spaces WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL', [
+        input.target.spaceId,
+        organizationId,
+      ]);
+      if (space.length === 0) throw new NotFoundError('space', input.target.spaceId);
+    }
+    const rows = await tx.query<InviteRow>(
+      `INSERT INTO organization_invites (id, organization_id, space_id, collection_id, role, created_by) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
+      [
+        id,
+        organizationId,
+        input.target.kind === 'space' ? input.target.spaceId : null,
+        input.target.kind === 'collection' ? input.target.collectionId : null,
+        role,
+        input.createdBy ?? null,
+      ],
+    );
+    await recordAudit(tx, organizationId, actor, 'invite.create', { invite: id.slice(0, 12), ...(targetJson(input.target) as object) }, { after: { role } });
+    return inviteFromRow(rows[0]!);
+  });
+}
+
 /**
  * Link invites: the id is the invitation's secret (whoever holds it may join), so it is 32 random bytes, not a
  * plain id: `inv_` + 43 base64url characters.
@@ -47,39 +75,7 @@ export function createInviteStore(sql: Sql): InviteStore {
     return rows[0] ? inviteFromRow(rows[0]) : null;
   };
   return {
-    async create(organizationId, input, actor) {
-      const role = checkRole(input.role);
-      const id = `inv_${randomBytes(32).toString('base64url')}`;
-      return sql.transaction(async (tx) => {
-        if (input.target.kind === 'space') {
-          const space = await tx.query('SELECT 1 FROM spaces WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL', [
-            input.target.spaceId,
-            organizationId,
-          ]);
-          if (space.length === 0) throw new NotFoundError('space', input.target.spaceId);
-        }
-        const rows = await tx.query<InviteRow>(
-          `INSERT INTO organization_invites (id, organization_id, space_id, collection_id, role, created_by) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
-          [
-            id,
-            organizationId,
-            input.target.kind === 'space' ? input.target.spaceId : null,
-            input.target.kind === 'collection' ? input.target.collectionId : null,
-            role,
-            input.createdBy ?? null,
-          ],
-        );
-        await recordAudit(
-          tx,
-          organizationId,
-          actor,
-          'invite.create',
-          { invite: id.slice(0, 12), ...(targetJson(input.target) as object) },
-          { after: { role } },
-        );
-        return inviteFromRow(rows[0]!);
-      });
-    },
+    create: (organizationId, input, actor) => createInvite(sql, organizationId, input, actor),
     get,
     async list(organizationId, options) {
       const limit = checkLimit(options);

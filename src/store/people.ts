@@ -3,7 +3,7 @@ import { recordAudit } from './audit.js';
 import { checkLimit, countRows, decodeCursor, encodeCursor } from './cursor.js';
 import { checkId, newId } from './ids.js';
 import { sqlState, toDate, toDateOrNull } from './sql-helpers.js';
-import type { MemberRecord, MemberRole, MemberStore, Sql, SqlParam, UserRecord, UserStore } from './types/index.js';
+import type { AuditActor, MemberRecord, MemberRole, MemberStore, Sql, SqlParam, UserRecord, UserStore } from './types/index.js';
 
 const ROLES: readonly string[] = ['admin', 'create', 'review', 'edit', 'comment', 'read'];
 
@@ -180,6 +180,32 @@ async function listMembers(sql: Sql, organizationId: string, options: Parameters
   return { items, total, ...(more ? { next: { page: encodeCursor('members', offset + limit) } } : {}) };
 }
 
+/** Removes a member in one transaction: their personal tokens for the organization revoked, their teams and grants there dropped. */
+async function removeMember(sql: Sql, organizationId: string, userId: string, actor: AuditActor): Promise<boolean> {
+  return sql.transaction(async (tx) => {
+    const gone = await tx.query<{ role: string | null }>('DELETE FROM organization_members WHERE organization_id = $1 AND user_id = $2 RETURNING role', [
+      organizationId,
+      userId,
+    ]);
+    if (!gone[0]) return false;
+    const revoked = await tx.query('UPDATE api_tokens SET revoked_at = now() WHERE organization_id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING id', [
+      organizationId,
+      userId,
+    ]);
+    await tx.query('DELETE FROM team_members WHERE user_id = $2 AND team_id IN (SELECT id FROM teams WHERE organization_id = $1)', [organizationId, userId]);
+    const grants = await tx.query('DELETE FROM content_permissions WHERE organization_id = $1 AND user_id = $2 RETURNING seq', [organizationId, userId]);
+    await recordAudit(
+      tx,
+      organizationId,
+      actor,
+      'member.remove',
+      { user: userId },
+      { before: { role: gone[0].role }, after: { tokensRevoked: revoked.length, grantsRemoved: grants.length } },
+    );
+    return true;
+  });
+}
+
 export function createMemberStore(sql: Sql): MemberStore {
   return {
     list: (organizationId, options) => listMembers(sql, organizationId, options),
@@ -235,33 +261,7 @@ export function createMemberStore(sql: Sql): MemberStore {
         return (await getMember(tx, organizationId, userId))!;
       });
     },
-    async remove(organizationId, userId, actor) {
-      return sql.transaction(async (tx) => {
-        const gone = await tx.query<{ role: string | null }>('DELETE FROM organization_members WHERE organization_id = $1 AND user_id = $2 RETURNING role', [
-          organizationId,
-          userId,
-        ]);
-        if (!gone[0]) return false;
-        const revoked = await tx.query(
-          'UPDATE api_tokens SET revoked_at = now() WHERE organization_id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING id',
-          [organizationId, userId],
-        );
-        await tx.query('DELETE FROM team_members WHERE user_id = $2 AND team_id IN (SELECT id FROM teams WHERE organization_id = $1)', [
-          organizationId,
-          userId,
-        ]);
-        const grants = await tx.query('DELETE FROM content_permissions WHERE organization_id = $1 AND user_id = $2 RETURNING seq', [organizationId, userId]);
-        await recordAudit(
-          tx,
-          organizationId,
-          actor,
-          'member.remove',
-          { user: userId },
-          { before: { role: gone[0].role }, after: { tokensRevoked: revoked.length, grantsRemoved: grants.length } },
-        );
-        return true;
-      });
-    },
+    remove: (organizationId, userId, actor) => removeMember(sql, organizationId, userId, actor),
     async touch(organizationId, userId) {
       await sql.query(
         `UPDATE organization_members SET last_seen_at = now() WHERE organization_id = $1 AND user_id = $2 AND (last_seen_at IS NULL OR last_seen_at < now() - interval '1 minute')`,

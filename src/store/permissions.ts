@@ -3,7 +3,7 @@ import { recordAudit } from './audit.js';
 import { checkLimit, countRows, decodeCursor, paginate } from './cursor.js';
 import { checkRole } from './people.js';
 import { toDate } from './sql-helpers.js';
-import type { ContentGrant, ContentRef, MemberRole, PermissionStore, PrincipalRef, Sql, SqlParam } from './types/index.js';
+import type { AuditActor, ContentGrant, ContentRef, MemberRole, PermissionStore, PrincipalRef, Sql, SqlParam } from './types/index.js';
 
 interface GrantRow {
   seq: string | number;
@@ -68,27 +68,36 @@ async function setOne(
   return { before: previous };
 }
 
+/** Grants (or, with null, removes) the role of each principal on the content, in one transaction, each change audited. */
+async function setGrants(
+  sql: Sql,
+  organizationId: string,
+  content: ContentRef,
+  principals: readonly PrincipalRef[],
+  role: MemberRole | null,
+  actor: AuditActor,
+): Promise<void> {
+  await sql.transaction(async (tx) => {
+    await assertContent(tx, organizationId, content);
+    for (const principal of principals) {
+      await assertPrincipal(tx, organizationId, principal);
+      const { before } = await setOne(tx, organizationId, content, principal, role);
+      if (before !== role)
+        await recordAudit(
+          tx,
+          organizationId,
+          actor,
+          'permission.set',
+          { [content.kind]: content.id, [principal.kind]: principal.id },
+          { before: { role: before }, after: { role: role } },
+        );
+    }
+  });
+}
+
 export function createPermissionStore(sql: Sql): PermissionStore {
   return {
-    async set(organizationId, content, principals, role, actor) {
-      const next = checkRole(role);
-      await sql.transaction(async (tx) => {
-        await assertContent(tx, organizationId, content);
-        for (const principal of principals) {
-          await assertPrincipal(tx, organizationId, principal);
-          const { before } = await setOne(tx, organizationId, content, principal, next);
-          if (before !== next)
-            await recordAudit(
-              tx,
-              organizationId,
-              actor,
-              'permission.set',
-              { [content.kind]: content.id, [principal.kind]: principal.id },
-              { before: { role: before }, after: { role: next } },
-            );
-        }
-      });
-    },
+    set: (organizationId, content, principals, role, actor) => setGrants(sql, organizationId, content, principals, checkRole(role), actor),
     async remove(organizationId, content, principal, actor) {
       return sql.transaction(async (tx) => {
         const gone = await tx.query<{ role: string }>(

@@ -135,6 +135,13 @@ export function createSamlStore(sql: Sql): SamlStore {
         return true;
       });
     },
+    ...replayGuards(sql),
+  };
+}
+
+/** The request ids Folio sent and the assertion ids it accepted: each taken once, whatever the number of API processes. */
+function replayGuards(sql: Sql): Pick<SamlStore, 'saveRequest' | 'takeRequest' | 'consumeAssertion'> {
+  return {
     async saveRequest(providerId, requestId) {
       await sql.query('INSERT INTO saml_requests (provider_id, request_id, value) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [providerId, requestId, '']);
       // Requests never answered are forgotten after a day.

@@ -2,8 +2,9 @@
  * Issue 26, driven by GitBook's own TypeScript client (`GitBookAPI` from @gitbook/api) pointed at Folio: an admin
  * creates a team and grants it edit on one space; a member of the team (a reader of the organization, with a personal
  * token) edits that space through a change request but not another space; the change request, merged by the admin and
- * exported to a git repository on loopback, becomes a commit authored by the member and committed by Folio, with
- * Folio's trailers; the member, removed, finds their token refused on their very next request.
+ * exported to a git repository on loopback (asked for by an admin user, whose id — never her token — the workflow
+ * carries), becomes a commit authored by the member and committed by Folio, with Folio's trailers; the member,
+ * removed, finds their token refused on their very next request.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
+import { sha256Hex } from '../../src/store/hash.js';
+import { workflowIds } from '../../src/temporal/contract/index.js';
 
 let folio: TestFolio;
 let server: GitServer;
@@ -86,7 +89,21 @@ describe('people through the official client', () => {
 
     await admin.spaces.mergeChangeRequest(docs.id, cr.id);
     await server.createBareRepo('docs', {});
-    await exportAndWait(admin, docs.id, server.authedUrl('docs'));
+    // The export is asked for by an admin user: its workflow carries her id, never her token.
+    const ada = await folio.store.users.create({ displayName: 'Ada Admin', email: 'ada@docs.test' });
+    await folio.store.members.add(org, ada.id, { role: 'admin' }, { via: 'cli' });
+    const adaToken = await folio.store.tokens.create(org, { userId: ada.id, label: 'ada' });
+    await exportAndWait(new GitBookAPI({ authToken: adaToken.token, endpoint: folio.baseUrl }), docs.id, server.authedUrl('docs'));
+    const history = await folio.client.workflow.getHandle(workflowIds.gitQueue(docs.id)).fetchHistory();
+    // Payloads decoded (bytes, or their base64 in the history's JSON form), so that a token inside one would show.
+    const text = JSON.stringify(history, function (this: Record<string, unknown>, key, value) {
+      const raw = this[key];
+      if (raw instanceof Uint8Array) return Buffer.from(raw).toString('utf8');
+      return key === 'data' && typeof value === 'string' ? Buffer.from(value, 'base64').toString('utf8') : value;
+    });
+    // (A decoded payload is a string inside this JSON: its quotes are escaped.)
+    expect(text).toContain(`actorId\\":\\"${ada.id}`);
+    for (const forbidden of [adaToken.token, sha256Hex(adaToken.token), adaToken.id]) expect(text).not.toContain(forbidden);
     const clone = path.join(work, 'clone');
     await runGit(['clone', '-q', '--branch', 'main', server.authedUrl('docs'), clone]);
     const [author, committer] = (await runGit(['log', '-1', '--format=%an <%ae>%n%cn <%ce>'], { cwd: clone })).trim().split('\n');

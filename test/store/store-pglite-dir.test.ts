@@ -25,7 +25,7 @@ describe('PGlite data directory', () => {
     const store = await openStore({ dataDir, blobs: { kind: 'directory', dir: blobDir } });
     try {
       expect(await store.migrate()).toEqual({ applied: [] });
-      expect(await store.tokens.verify(facts.token!)).toEqual({ orgId: facts.orgId, tokenId: expect.any(String), scope: 'write' });
+      expect(await store.tokens.verify(facts.token!)).toEqual({ orgId: facts.orgId, tokenId: expect.any(String), scope: 'write', userId: null });
       expect((await store.spaces.get(facts.spaceId!))!.revisionId).toBe(facts.revisionId);
       expect(new TextDecoder().decode((await store.revisions.pageBody(facts.revisionId!, 'install'))!)).toBe('# Install');
       expect((await store.revisions.fileBytes(facts.revisionId!, 'img1'))!.byteLength).toBeGreaterThan(0);

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { MigrationError, migrations, openStore, runMigrations } from '../../src/store/index.js';
 import { defineStoreSuite } from './store-suite.js';
+import { definePeopleSuite } from './people-suite.js';
 import { pgliteTemplate } from '../helpers/store.js';
 import { rawSql } from '../../src/store/raw-sql.js';
 
 defineStoreSuite('store on PGlite (memory://)', { open: () => openStore({ dataDir: 'memory://', pgliteTemplate: pgliteTemplate() }) });
+definePeopleSuite('people on PGlite (memory://)', () => openStore({ dataDir: 'memory://', pgliteTemplate: pgliteTemplate() }));
 
 describe('migration runner', () => {
   it('rejects a badly ordered list and rolls back a failing migration without recording it', async () => {

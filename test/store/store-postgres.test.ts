@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations, openStore } from '../../src/store/index.js';
 import { postgresUnavailableReason, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { defineStoreSuite } from './store-suite.js';
+import { definePeopleSuite } from './people-suite.js';
 import { rawSql } from '../../src/store/raw-sql.js';
 
 const server: TestPostgres | null = await startPostgres();
@@ -12,6 +13,7 @@ afterAll(async () => {
 
 if (server) {
   defineStoreSuite('store on a PostgreSQL server (pg)', { open: () => openStore({ databaseUrl: server.url, poolSize: 4 }) });
+  definePeopleSuite('people on a PostgreSQL server (pg)', () => openStore({ databaseUrl: server.url, poolSize: 4 }));
 
   describe('PostgreSQL server', () => {
     let url: string;

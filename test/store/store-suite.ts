@@ -85,7 +85,7 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       const { id, token } = await store.tokens.create(orgId, { label: 'ci' });
       Object.assign(facts, { orgId, token });
       expect(token).toMatch(/^folio_[A-Za-z0-9_-]{43}$/);
-      expect(await store.tokens.verify(token)).toEqual({ orgId, tokenId: id, scope: 'write' });
+      expect(await store.tokens.verify(token)).toEqual({ orgId, tokenId: id, scope: 'write', userId: null });
       expect(await store.tokens.verify(token + 'x')).toBeNull();
       expect(await store.tokens.verify('')).toBeNull();
       const dump = await rawSql(store).query<{ t: string }>('SELECT row_to_json(a)::text AS t FROM api_tokens a');
@@ -128,8 +128,8 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       });
       expect(expiring.record.expiresAt?.getTime()).toBe(expiresAt.getTime());
 
-      expect(await store.tokens.verify(reader.token)).toEqual({ orgId: org.id, tokenId: reader.id, scope: 'read' });
-      expect(await store.tokens.verify(expiring.token)).toEqual({ orgId: org.id, tokenId: expiring.id, scope: 'read' });
+      expect(await store.tokens.verify(reader.token)).toEqual({ orgId: org.id, tokenId: reader.id, scope: 'read', userId: null });
+      expect(await store.tokens.verify(expiring.token)).toEqual({ orgId: org.id, tokenId: expiring.id, scope: 'read', userId: null });
       const listed = await store.tokens.list(org.id);
       // Oldest first (tokens created within the database clock's resolution, a millisecond on PGlite, tie in any order).
       const created = new Map(listed.map((t) => [t.id, t.createdAt.getTime()]));
@@ -165,7 +165,7 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       await expect(store.tokens.revoke(org.id, neighbour.id)).rejects.toBeInstanceOf(NotFoundError);
       await expect(store.tokens.revoke(org.id, 'no-such-token')).rejects.toBeInstanceOf(NotFoundError);
       expect(await store.tokens.get(org.id, neighbour.id)).toBeNull();
-      expect(await store.tokens.verify(neighbour.token)).toEqual({ orgId: other.id, tokenId: neighbour.id, scope: 'write' });
+      expect(await store.tokens.verify(neighbour.token)).toEqual({ orgId: other.id, tokenId: neighbour.id, scope: 'write', userId: null });
       expect((await store.tokens.list(other.id)).map((t) => t.id)).toEqual([neighbour.id]);
 
       await expect(store.tokens.create(org.id, { scope: 'admin' as never })).rejects.toBeInstanceOf(ValidationError);

@@ -55,7 +55,9 @@ function linkTarget(body: LinkBody): { target: InviteTarget; role: MemberRole | 
 /** A display name for a user known only by their e-mail address: its local part. */
 const nameFromEmail = (email: string) => email.split('@')[0]!.slice(0, 64) || email.slice(0, 64);
 
-export function inviteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
+type Helpers = ReturnType<typeof helpers>;
+
+function helpers(deps: ApiDeps, urls: UrlBuilder) {
   const { store } = deps;
 
   /** The invite object, `redundant` when the caller already has what it gives. */
@@ -74,7 +76,17 @@ export function inviteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuild
     if (!invite) throw notFound(`invite not found in organization ${organizationId}`);
     return invite;
   };
+  return { body, load };
+}
 
+export function inviteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
+  const h = helpers(deps, urls);
+  emailInviteRoutes(app, deps, h);
+  linkInviteRoutes(app, deps, h);
+}
+
+function emailInviteRoutes(app: FastifyInstance, deps: ApiDeps, { load }: Helpers): void {
+  const { store } = deps;
   app.post<{ Params: { organizationId: string }; Body: InviteUsersBody }>(
     '/v1/orgs/:organizationId/invites',
     { schema: { body: inviteUsersBody } },
@@ -112,7 +124,10 @@ export function inviteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuild
       return {};
     },
   );
+}
 
+function linkInviteRoutes(app: FastifyInstance, deps: ApiDeps, { body, load }: Helpers): void {
+  const { store } = deps;
   app.get<{ Params: { organizationId: string } }>('/v1/orgs/:organizationId/link-invites', async (request) => {
     const { organizationId } = request.params;
     requireOrg(request, organizationId);

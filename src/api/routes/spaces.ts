@@ -10,7 +10,7 @@ import { badRequest, conflict, notFound } from '../http-errors.js';
 import { signalRestore, startPurge } from '../purge-control.js';
 import { spaceBodies, spaceBody } from '../space-bodies.js';
 import type { UrlBuilder } from '../objects/urls.js';
-import { listEnvelope, pageQuery, paginateArray } from '../pagination.js';
+import { listEnvelope, pageQuery, paginateArray, type PageQuery } from '../pagination.js';
 
 /** Every live space of the organization the caller can see, oldest first. */
 export async function visibleSpaces(deps: ApiDeps, organizationId: string, access: AccessResolver): Promise<SpaceRecord[]> {
@@ -80,6 +80,16 @@ export async function loadSpace(deps: ApiDeps, request: FastifyRequest, spaceId:
   return space;
 }
 
+/** The organization's spaces the caller can see, one page of them (an admin sees all, paged by the store). */
+async function spaceList(deps: ApiDeps, organizationId: string, access: AccessResolver, q: PageQuery, urls: UrlBuilder) {
+  if ((await access.organizationRole(organizationId, { uncapped: true })) === 'admin') {
+    const result = await deps.store.spaces.list(organizationId, q);
+    return listEnvelope(await spaceBodies(deps.store, result.items, urls, access), result.next, result.total);
+  }
+  const page = paginateArray('visible-spaces', await visibleSpaces(deps, organizationId, access), q);
+  return { ...page, items: await spaceBodies(deps.store, page.items, urls, access) };
+}
+
 export function spaceRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
   app.post<{ Params: { organizationId: string }; Body: Record<string, string | undefined> }>(
     '/v1/orgs/:organizationId/spaces',
@@ -122,16 +132,7 @@ export function spaceRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilde
     requireOrg(request, organizationId);
     const org = await deps.store.orgs.get(organizationId);
     if (!org) throw organizationNotFound(organizationId);
-    const q = pageQuery(request.query as Record<string, unknown>);
-    const { access } = requireAuth(request);
-    if ((await access.organizationRole(organizationId, { uncapped: true })) === 'admin') {
-      const result = await deps.store.spaces.list(organizationId, q);
-      return listEnvelope(await spaceBodies(deps.store, result.items, urls, access), result.next, result.total);
-    }
-    // Someone who does not see every space: the spaces they can see, paged here.
-    const visible = await visibleSpaces(deps, organizationId, access);
-    const page = paginateArray('visible-spaces', visible, q);
-    return { ...page, items: await spaceBodies(deps.store, page.items, urls, access) };
+    return spaceList(deps, organizationId, requireAuth(request).access, pageQuery(request.query as Record<string, unknown>), urls);
   });
 
   /** A deleted space stays readable by its organization (with `deletedAt`) until it is purged. */

@@ -20,8 +20,8 @@ const USER_REFS = { type: 'array', maxItems: 1000, items: { type: 'string', maxL
 type TeamParams = { organizationId: string; teamId: string };
 type MembersBody = { add?: string[]; remove?: string[]; memberships?: Record<string, { role: TeamMemberRole }> };
 
-export function teamRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
-  const { store } = deps;
+/** The team of the organization (404 otherwise), and user references (an id, or the e-mail of a user). */
+function teamHelpers(store: ApiDeps['store']) {
   const load = async (organizationId: string, teamId: string): Promise<TeamRecord> => {
     const team = await store.teams.get(organizationId, teamId);
     if (!team) throw notFound(`team not found: ${teamId}`);
@@ -34,7 +34,12 @@ export function teamRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
     if (!user) throw badRequest(`no user has the e-mail ${ref.slice(0, 320)}`);
     return user.id;
   };
+  return { load, userIdOf };
+}
 
+export function teamRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
+  const { store } = deps;
+  const { load, userIdOf } = teamHelpers(store);
   app.get<{ Params: { organizationId: string }; Querystring: { title?: string; owner?: string } }>('/v1/orgs/:organizationId/teams', async (request) => {
     const { organizationId } = request.params;
     const auth = requireOrg(request, organizationId);
@@ -83,6 +88,13 @@ export function teamRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
     const deleted = await store.teams.delete(request.params.organizationId, request.params.teamId, actorOf(request));
     return reply.status(deleted ? 205 : 204).send();
   });
+
+  teamMemberRoutes(app, deps, urls);
+}
+
+function teamMemberRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
+  const { store } = deps;
+  const { load, userIdOf } = teamHelpers(store);
 
   app.get<{ Params: TeamParams }>('/v1/orgs/:organizationId/teams/:teamId/members', async (request) => {
     const { organizationId, teamId } = request.params;
