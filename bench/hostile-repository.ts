@@ -6,7 +6,9 @@
  * the API polled throughout). Each import is the first of a new organization (the parse cache is per organization).
  * Prints one JSON object: the medians and runs of the hostile import's duration, of the normal import unloaded and
  * loaded, the ratio loaded / unloaded (the issue's goal: at most 3), the API's answers by status and its 5xx other
- * than 503, and the worker's unexpected exits. Requires `npm run build` and stress-ng.
+ * than 503, the worker's unexpected exits, and the median of each phase of the import activity (`phasesMs`). Any
+ * FOLIO_* variable set when it runs reaches the service (e.g. FOLIO_PARSE_NICE=0 to compare). Requires `npm run
+ * build` and stress-ng.
  * Run: npx tsx bench/hostile-repository.ts  (BENCH_RUNS; BENCH_NO_STRESS=1 without stress-ng)
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -23,6 +25,13 @@ const STRESS = process.env.BENCH_NO_STRESS !== '1';
 const round = (x: number) => Math.round(x);
 const stats = (xs: number[]) => ({ median: round(median(xs)), runs: xs.map(round) });
 const load = () => os.loadavg().map((x) => Math.round(x * 100) / 100);
+
+/** Per phase of the import activity, the median over the runs (a phase missing from a run counts 0 there). */
+function phaseMedians(runs: Array<Record<string, number>>): Record<string, number> | undefined {
+  if (runs.length === 0) return undefined;
+  const keys = [...new Set(runs.flatMap((r) => Object.keys(r)))];
+  return Object.fromEntries(keys.map((k) => [k, round(median(runs.map((r) => r[k] ?? 0)))]));
+}
 
 /** Waits until no run but the idle git queues is left (the search indexing an import starts), then a quiet second. */
 async function settle(temporal: Client): Promise<void> {
@@ -42,11 +51,13 @@ async function main(): Promise<void> {
   let temporal: Client | undefined;
   try {
     const urls = await serveScenarioRepositories(server, work, 40);
-    folio = await startFolioService(path.join(work, 'data'), { FOLIO_BOOTSTRAP_ORG: 'bench' });
+    // LOG_LEVEL=info: the import activity logs its phase timings (`phasesMs` below).
+    folio = await startFolioService(path.join(work, 'data'), { FOLIO_BOOTSTRAP_ORG: 'bench', LOG_LEVEL: 'info' });
     temporal = new Client({ connection: await Connection.connect({ address: `127.0.0.1:${folio.env.TEMPORAL_PORT}` }), namespace: 'default' });
     // The first import after start pays for the worker's warm-up: not measured.
     await importIntoNewOrganization(folio, 'warm-up', urls.normal, 300_000);
     await settle(temporal);
+    const phases: Record<'unloaded' | 'loaded' | 'hostile', Array<Record<string, number>>> = { unloaded: [], loaded: [], hostile: [] };
     const unloaded: number[] = [];
     const loaded: number[] = [];
     const hostile: number[] = [];
@@ -59,11 +70,14 @@ async function main(): Promise<void> {
       const alone = await importIntoNewOrganization(folio, `alone-${run}`, urls.normal, 300_000);
       if (alone.entry?.status !== 'succeeded') throw new Error(`the unloaded import failed: ${JSON.stringify(alone.entry)}`);
       unloaded.push(alone.ms);
+      if (alone.phasesMs) phases.unloaded.push(alone.phasesMs);
       await settle(temporal);
       const r = await loadedRun(folio, urls, { tag: `run-${run}`, stress: STRESS, hostileTimeoutMs: 600_000, normalTimeoutMs: 600_000 });
       if (r.normal.entry?.status !== 'succeeded') throw new Error(`the loaded import failed: ${JSON.stringify(r.normal.entry)}`);
       loaded.push(r.normal.ms);
       hostile.push(r.hostile.ms);
+      if (r.normal.phasesMs) phases.loaded.push(r.normal.phasesMs);
+      if (r.hostile.phasesMs) phases.hostile.push(r.hostile.phasesMs);
       outcomes.push(`${r.hostile.entry?.status ?? 'not ended'}${r.hostile.entry?.code ? ` ${r.hostile.entry.code}` : ''}`);
       for (const [k, n] of Object.entries(r.poll.byStatus)) byStatus[k] = (byStatus[k] ?? 0) + n;
       failures += r.poll.failures.length;
@@ -83,6 +97,7 @@ async function main(): Promise<void> {
         normalImportLoadedMs: stats(loaded),
         ratio,
         goal: { ratio: 3, hostileWithinMs: 120_000 },
+        phasesMs: { normalUnloaded: phaseMedians(phases.unloaded), normalLoaded: phaseMedians(phases.loaded), hostile: phaseMedians(phases.hostile) },
         apiAnswers: byStatus,
         api5xxOtherThan503: failures,
         workerExits: exits,

@@ -7,13 +7,15 @@ import { ParsePool } from '../parse-pool/pool.js';
  * and FOLIO_OPENAPI_MEMORY_BUDGET_MB of heap per thread, at the parse threads' priority (FOLIO_PARSE_NICE). Threads
  * start on first use.
  */
-export function createSpecPool(config: Pick<Config, 'parseThreads' | 'openapiTimeBudgetMs' | 'openapiMemoryBudgetMb'> & Partial<Pick<Config, 'parseNice'>>): ParsePool {
+export function createSpecPool(
+  config: Pick<Config, 'parseThreads' | 'openapiTimeBudgetMs' | 'openapiMemoryBudgetMb'> & Partial<Pick<Config, 'parseNice'>>,
+): ParsePool {
   return new ParsePool({
     threads: config.parseThreads,
     timeBudgetMs: config.openapiTimeBudgetMs,
     memoryBudgetMb: config.openapiMemoryBudgetMb,
     budgetClock: 'busy',
     maxQueue: 1000,
-    ...(config.parseNice !== undefined ? { nice: config.parseNice } : {}),
+    ...(config.parseNice !== undefined ? { demoteNice: config.parseNice } : {}),
   });
 }
