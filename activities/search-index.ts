@@ -91,7 +91,9 @@ export function createSearchIndexActivities(deps: ActivityDeps) {
                 } catch (err) {
                   if (!(err instanceof ParseBudgetExceededError)) throw err;
                   titleOnly++;
-                  logger.warn({ pageId: p.page.id, budget: err.budget }, 'page too complex to index its text; indexed by its title');
+                  // Past the operation's budget every page left is title-only: counted in the result, not logged each.
+                  if (err.budget !== 'operation')
+                    logger.warn({ pageId: p.page.id, budget: err.budget }, 'page too complex to index its text; indexed by its title');
                 }
               } else if (p.page.data?.raw) {
                 titleOnly++;

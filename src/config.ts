@@ -48,7 +48,7 @@ export interface Config {
   parseOperationDeadlineMs: number;
   /** Parse tasks one organization may have waiting in a parse pool. */
   parseQueuePerOrg: number;
-  /** Nice value (0-19; Linux, per thread) of a parse thread while its task has used over 500 ms of CPU time (0: never demoted). */
+  /** Nice value (0-19; Linux, per thread) of a parse thread while its task has used over 200 ms of CPU time (0: never demoted). */
   parseNice: number;
   /** FOLIO_DB_PORT: the number in the embedded database's socket name, `DATA_DIR/run/.s.PGSQL.<n>`. */
   dbPort: number;

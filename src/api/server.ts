@@ -30,9 +30,7 @@ export type { ApiDeps } from './deps.js';
  */
 export async function buildServer(given: ApiDeps, options: { onRoute?: (route: RouteOptions) => void } = {}): Promise<FastifyInstance> {
   // Markdown is parsed off the event loop, with budgets: a pathological page never blocks the API.
-  const ownPool = given.parsePool
-    ? null
-    : new ParsePool(parsePoolOptions(given.config));
+  const ownPool = given.parsePool ? null : new ParsePool(parsePoolOptions(given.config));
   const deps: ApiDeps = ownPool ? { ...given, parsePool: ownPool } : given;
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.logger.child({ component: 'http' }) as unknown as FastifyBaseLogger,

@@ -42,7 +42,7 @@ export interface ParsePoolOptions {
    * process's priority back when the task ends, or is replaced when the system does not allow that.
    */
   demoteNice?: number;
-  /** CPU time of one task after which its thread is demoted (default 500 ms). */
+  /** CPU time of one task after which its thread is demoted (default 200 ms: an ordinary page takes a few). */
   demoteAfterMs?: number;
   /**
    * Operation families its threads load before they are ready (default `['openapi']`: a spec's processing is timed
@@ -169,7 +169,7 @@ export class ParsePool {
     this.maxQueuePerKey = Math.max(1, Math.floor(options.maxQueuePerKey ?? this.maxQueue / 4));
     this.spareThreads = Math.max(0, Math.floor(options.spareThreads ?? 0));
     this.demoteNice = Math.max(0, Math.min(19, Math.floor(options.demoteNice ?? 0)));
-    this.demoteAfterMs = Math.max(0, options.demoteAfterMs ?? 500);
+    this.demoteAfterMs = Math.max(0, options.demoteAfterMs ?? 200);
     this.baseNice = (() => {
       try {
         return getPriority();

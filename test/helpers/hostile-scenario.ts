@@ -51,19 +51,23 @@ export interface ApiPoll {
   byStatus: Record<string, number>;
   /** Answers of 500 and more other than 503 (with Retry-After), and requests that got no answer. */
   failures: Array<{ route: string; status: number | 'error'; body: string }>;
+  /** How long each answer took, in milliseconds. */
+  latenciesMs: number[];
   stop(): Promise<void>;
 }
 
 /** Polls `routes` (each in turn, about every `everyMs`) with `api` until stopped. */
 export function pollApi(api: ApiClient, routes: string[], everyMs = 250): ApiPoll {
-  const poll: ApiPoll = { byStatus: {}, failures: [], stop: async () => undefined };
+  const poll: ApiPoll = { byStatus: {}, failures: [], latenciesMs: [], stop: async () => undefined };
   let stopped = false;
   const loop = (async () => {
     for (let i = 0; !stopped; i++) {
       const route = routes[i % routes.length]!;
+      const started = performance.now();
       try {
         const res = await fetch(api.base + route, { headers: { authorization: `Bearer ${api.token}` }, signal: AbortSignal.timeout(60_000) });
         const body = await res.text();
+        poll.latenciesMs.push(performance.now() - started);
         poll.byStatus[res.status] = (poll.byStatus[res.status] ?? 0) + 1;
         if (res.status >= 500 && !(res.status === 503 && res.headers.get('retry-after')))
           poll.failures.push({ route, status: res.status, body: body.slice(0, 300) });
@@ -154,6 +158,7 @@ export async function loadedRun(
     const poll: ApiPoll = {
       byStatus: {},
       failures: polls.flatMap((p) => p.failures),
+      latenciesMs: polls.flatMap((p) => p.latenciesMs),
       stop: async () => undefined,
     };
     for (const p of polls) for (const [k, n] of Object.entries(p.byStatus)) poll.byStatus[k] = (poll.byStatus[k] ?? 0) + n;
