@@ -31,7 +31,7 @@ export function createSearchIndexActivities(deps: ActivityDeps) {
               try {
                 return await pool.runWith(task, 'page.searchSections', markdown);
               } catch (err) {
-                if (err instanceof ParseBudgetExceededError) return null;
+                if (err instanceof ParseBudgetExceededError) return { skipped: err.budget === 'operation' ? 'operation' : 'page' };
                 throw err;
               }
             },

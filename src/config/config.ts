@@ -48,7 +48,7 @@ export interface Config {
   parseOperationDeadlineMs: number;
   /** Parse tasks one organization may have waiting in a parse pool. */
   parseQueuePerOrg: number;
-  /** Nice value of the parse threads (0-19; Linux, per thread): higher yields the CPU to the event loop and the database. */
+  /** Nice value (0-19; Linux, per thread) of a parse thread while its task has used over 200 ms of CPU time (0: never demoted). */
   parseNice: number;
   /** FOLIO_DB_PORT: the number in the embedded database's socket name, `DATA_DIR/run/.s.PGSQL.<n>`. */
   dbPort: number;
@@ -205,7 +205,7 @@ export function loadConfig(env: Env = process.env): Config {
     parseOperationBudgetMs: int(env, 'FOLIO_PARSE_OPERATION_BUDGET_MS', 120_000, { min: 1 }),
     parseOperationDeadlineMs: int(env, 'FOLIO_PARSE_OPERATION_DEADLINE_MS', 600_000, { min: 1 }),
     parseQueuePerOrg: int(env, 'FOLIO_PARSE_QUEUE_PER_ORG', 2500, { min: 1 }),
-    parseNice: int(env, 'FOLIO_PARSE_NICE', 10, { min: 0, max: 19 }),
+    parseNice: int(env, 'FOLIO_PARSE_NICE', 19, { min: 0, max: 19 }),
     openapiTimeBudgetMs: int(env, 'FOLIO_OPENAPI_TIME_BUDGET_MS', 60_000, { min: 1 }),
     openapiMemoryBudgetMb: int(env, 'FOLIO_OPENAPI_MEMORY_BUDGET_MB', 1024, { min: 32 }),
     translationEngine: oneOf(env, 'FOLIO_TRANSLATION_ENGINE', TRANSLATION_ENGINES, 'apertium'),

@@ -16,6 +16,6 @@ export function createSpecPool(
     memoryBudgetMb: config.openapiMemoryBudgetMb,
     budgetClock: 'busy',
     maxQueue: 1000,
-    ...(config.parseNice !== undefined ? { nice: config.parseNice } : {}),
+    ...(config.parseNice !== undefined ? { demoteNice: config.parseNice } : {}),
   });
 }

@@ -1,8 +1,10 @@
 /**
  * The parse pool's waiting tasks, one line per tenant key (an organization's id; `''` for work of no tenant), served
- * fairly: the next task comes from the key that runs the fewest tasks at that moment, among equals from the one served
- * least recently (round robin). A tenant with hundreds of slow pages queued therefore delays another tenant's page by
- * at most the tasks already running, never by its whole queue.
+ * fairly: the next task comes from the key that runs the fewest tasks at that moment; among equals from the one that
+ * used the pool least lately (`usage`: its recent thread time), then the one served least recently (round robin). A
+ * tenant with hundreds of slow pages queued therefore delays another tenant's page by at most the tasks already
+ * running, never by its whole queue, and a tenant of ordinary pages gets a freed thread before one whose pages hold
+ * threads for seconds.
  */
 
 /** Keys whose last turn is remembered before those without waiting tasks are forgotten. */
@@ -57,19 +59,23 @@ export class FairQueue<T extends Keyed> {
 
   /**
    * The next task to run, taken from the queue: from the key `eligible` accepts that runs the fewest tasks
-   * (`running`), among equals the one served least recently. Undefined when no eligible key has a task waiting.
+   * (`running`), among equals the one of least `usage`, then the one served least recently. Undefined when no eligible
+   * key has a task waiting.
    */
-  take(running: (key: string) => number, eligible: (key: string) => boolean = () => true): T | undefined {
+  take(running: (key: string) => number, eligible: (key: string) => boolean = () => true, usage: (key: string) => number = () => 0): T | undefined {
     let best: string | undefined;
     let bestRunning = Infinity;
+    let bestUsage = Infinity;
     let bestServed = Infinity;
     for (const key of this.lines.keys()) {
       if (!eligible(key)) continue;
       const r = running(key);
+      const u = r > bestRunning ? Infinity : usage(key);
       const s = this.served.get(key) ?? -1;
-      if (r < bestRunning || (r === bestRunning && s < bestServed)) {
+      if (r < bestRunning || (r === bestRunning && (u < bestUsage || (u === bestUsage && s < bestServed)))) {
         best = key;
         bestRunning = r;
+        bestUsage = u;
         bestServed = s;
       }
     }

@@ -11,7 +11,11 @@ export function parsePoolOptions(
     timeBudgetMs: config.parseTimeBudgetMs,
     memoryBudgetMb: config.parseMemoryBudgetMb,
     maxQueuePerKey: config.parseQueuePerOrg,
-    nice: config.parseNice,
+    // A thread more than FOLIO_PARSE_THREADS, which no organization gets while it holds all the others.
+    spareThreads: 1,
+    // Pages only (OpenAPI specs have their pool): a thread ended by a budget is replaced faster.
+    preload: [],
+    demoteNice: config.parseNice,
   };
 }
 

@@ -1,13 +1,14 @@
 /**
  * What a parse-pool thread can run, by name: functions of structured-cloneable arguments returning
  * structured-cloneable results (or promises of them); only `openapi.process` does I/O (guarded fetches).
- * The page codec and OpenAPI processing (the spec pool's budget counts a task's busy time, not loading) are loaded
- * with the thread; every other family (documents, translation, search, website import, publishing) is loaded on its
- * first task, so a thread that only parses pages stays small within its memory budget.
+ * The page codec is loaded with the thread; OpenAPI processing too unless the pool says otherwise (`preloadOperations`:
+ * the spec pool's budget counts a task's busy time, not loading); every other family (documents, translation, search, website
+ * import, publishing, OpenAPI in a page thread) is loaded on its first task, so a thread that only parses pages stays
+ * small within its memory budget and a thread ended by a budget is replaced quickly (a third less to load).
  */
 import { pageCodecOperations } from '../format/index.js';
 import type { documentToMarkdown, markdownToDocument } from '../document/index.js';
-import { processSpecInThread } from '../openapi/process-in-thread.js';
+import type { processSpecInThread } from '../openapi/process-in-thread.js';
 import type { assemblePage, extractSegments } from '../translate/segments.js';
 import type { searchSections } from '../search/sections.js';
 import type { analyzeHtmlPage, convertHtmlPage } from '../webimport/html-page.js';
@@ -44,7 +45,7 @@ export const parseOperations = {
     return (document: unknown, options: { original?: string; title?: string }): ReturnType<typeof documentToMarkdown> => toMarkdown(document, options);
   }),
   /** OpenAPI processing of a spec (fetches through the guard, `$ref`s, validation): `processSpecInPool`. */
-  'openapi.process': processSpecInThread,
+  'openapi.process': lazy<typeof processSpecInThread>(async () => (await import('../openapi/process-in-thread.js')).processSpecInThread),
   /** The segments of a page to translate (src/translate/). */
   'translate.extract': lazy<typeof extractSegments>(async () => (await import('../translate/segments.js')).extractSegments),
   /** A page with its segments replaced by their translations. */
@@ -68,3 +69,12 @@ export const parseOperations = {
 export type ParseOperation = keyof typeof parseOperations;
 export type ParseOperationArgs<O extends ParseOperation> = Parameters<(typeof parseOperations)[O]>;
 export type ParseOperationResult<O extends ParseOperation> = Awaited<ReturnType<(typeof parseOperations)[O]>>;
+
+/** Families a pool's threads load before they say they are ready (`ParsePoolOptions.preload`). */
+export const preloadOperations = {
+  openapi: async (): Promise<void> => {
+    await import('../openapi/process-in-thread.js');
+  },
+} as const;
+
+export type PreloadFamily = keyof typeof preloadOperations;

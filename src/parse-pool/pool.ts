@@ -3,18 +3,19 @@
  * time budget (the thread is terminated on overrun and replaced) and a memory budget (the thread's
  * `resourceLimits`; a thread that runs out is replaced); a task may also belong to an operation whose budget bounds
  * all its tasks together (`./operation-budget.ts`). Tasks wait in a bounded queue, with a share per tenant key,
- * and are served fairly across keys (`./fair-queue.ts`): no key runs on more than `threads` threads, and a key with
- * work waiting and none running gets one of `spareThreads` more threads when every thread is busy with other keys.
- * Threads start on demand, run at a lower CPU priority than the process (`nice`), load the parsers once and are
- * reused; `close()` ends them all.
+ * and are served fairly across keys (`./fair-queue.ts`). The pool has `threads + spareThreads` threads and one key
+ * runs on at most `threads` of them: a tenant whose pages hold every thread for seconds leaves a (warm) thread to the
+ * others. A thread whose task used more than `demoteAfterMs` of CPU time runs at a lower CPU priority (`demoteNice`)
+ * and no longer counts against the pool's size: another thread may start for other keys' tasks meanwhile.
+ * Threads start on demand (or all at once, `startAll`), load the parsers once and are reused; `close()` ends them all.
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, getPriority, setPriority } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ParseBudgetExceededError, ParsePoolBusyError, ParsePoolClosedError, ParseTaskFailedError } from './errors.js';
 import { FairQueue } from './fair-queue.js';
 import type { OperationBudget, ThreadClock } from './operation-budget.js';
 import { threadCpuClock } from './thread-cpu.js';
-import type { ParseOperation, ParseOperationArgs, ParseOperationResult } from './operations.js';
+import type { ParseOperation, ParseOperationArgs, ParseOperationResult, PreloadFamily } from './operations.js';
 import type { ReadyMessage, TaskReply, TaskRequest } from './protocol.js';
 
 export interface ParsePoolOptions {
@@ -31,15 +32,25 @@ export interface ParsePoolOptions {
   /** Tasks of one key (organization) allowed to wait (default a quarter of `maxQueue`); more are refused with PARSE_POOL_BUSY. */
   maxQueuePerKey?: number;
   /**
-   * Threads beyond `threads` started for a key that has tasks waiting and none running while every thread is busy
-   * with other keys' tasks (default 1); they serve only such keys and end after a second idle.
+   * Threads beyond `threads` (default 0): no key runs on more than `threads` threads, so that these are left to other
+   * keys when one key holds every thread (a hostile repository's pages). `startAll` starts them too, so they are warm.
    */
   spareThreads?: number;
   /**
-   * Nice value of the threads (default 0: the process's): a higher one lowers their CPU priority (Linux: per thread),
-   * so that the process's own event loop and other processes (the database) keep the CPU they need while pages parse.
+   * Nice value a thread takes while its task has used more than `demoteAfterMs` of CPU time (Linux, per thread;
+   * default 0: never): such a task, rare for an ordinary document and the mark of a hostile one, then yields the CPU to
+   * the process's event loop, to other processes (the database, the API) and to other tasks. The thread gets the
+   * process's priority back when the task ends, or is replaced when the system does not allow that.
    */
-  nice?: number;
+  demoteNice?: number;
+  /** CPU time of one task after which its thread is demoted (default 200 ms: an ordinary page takes a few). */
+  demoteAfterMs?: number;
+  /**
+   * Operation families its threads load before they are ready (default `['openapi']`: a spec's processing is timed
+   * from its start, not from loading its modules); a pool that parses only pages loads none (`[]`), and a thread of
+   * it ended by a budget is replaced faster.
+   */
+  preload?: PreloadFamily[];
   /**
    * What the time budget counts (default `wall`): `wall`, the time since the task started; `busy`, the time its
    * thread spent running code, not waiting for I/O (for tasks that fetch, such as OpenAPI `$ref`s).
@@ -67,7 +78,8 @@ interface Task {
   key: string;
   resolve(value: unknown): void;
   reject(err: Error): void;
-  signal?: AbortSignal;
+  /** The caller's signal and the operation budget's: either ends the task. */
+  signals: AbortSignal[];
   budget?: OperationBudget;
   /** Removes the listener that drops the task from the queue on abort (once it leaves the queue). */
   unqueue?: () => void;
@@ -86,14 +98,38 @@ interface Slot {
   waiters: Array<{ resolve(): void; reject(err: Error): void }>;
   /** Ends the running task's time on its operation budget. */
   endBudget: (() => void) | null;
-  /** A spare thread (beyond `threads`) that went idle: ends it unless it gets a task first. */
-  idleTimer: NodeJS.Timeout | null;
-  /** Reads the thread's CPU time (Linux), once it said its kernel id. */
+  /** The thread's kernel id and a reader of its CPU time (Linux), once it said its id. */
+  tid: number | undefined;
   cpu: ThreadClock | undefined;
+  /** Watches the running task's CPU time, to demote its thread. */
+  demoteTimer: NodeJS.Timeout | null;
+  /** The thread runs at `demoteNice`. */
+  demoted: boolean;
+  /** When the running task took the thread (`performance.now()`), for its key's usage. */
+  since: number;
+  /** A thread beyond the capacity that went idle: ends it unless it gets a task first. */
+  idleTimer: NodeJS.Timeout | null;
 }
 
-/** How long a spare thread stays idle before it ends. */
-const SPARE_IDLE_MS = 1000;
+/** How long a thread beyond the capacity stays idle before it ends. */
+const EXTRA_IDLE_MS = 5000;
+
+/** Half-life of a key's recent usage of the pool (the fair queue's tie-break). */
+const USAGE_HALF_LIFE_MS = 30_000;
+
+/** Calls `then` with the reason of the first of `signals` to abort; returns what removes the listeners. */
+function onAnyAbort(signals: AbortSignal[], then: (reason: unknown) => void): () => void {
+  const listeners = signals.map((signal) => {
+    const listener = () => {
+      remove();
+      then(signal.reason);
+    };
+    signal.addEventListener('abort', listener, { once: true });
+    return () => signal.removeEventListener('abort', listener);
+  });
+  const remove = () => listeners.forEach((r) => r());
+  return remove;
+}
 
 /**
  * The thread entry: the compiled `thread.js` beside this file; when this file runs as TypeScript source (tests,
@@ -113,12 +149,18 @@ export class ParsePool {
   readonly maxQueue: number;
   readonly maxQueuePerKey: number;
   readonly spareThreads: number;
-  readonly nice: number;
+  readonly demoteNice: number;
+  readonly demoteAfterMs: number;
+  /** The process's nice value (what a demoted thread goes back to). */
+  private readonly baseNice: number;
+  readonly preload: PreloadFamily[];
   readonly budgetClock: 'wall' | 'busy';
   private readonly slots: Slot[] = [];
   private readonly queue = new FairQueue<Task>();
   /** Tasks running per key. */
   private readonly running = new Map<string, number>();
+  /** Each key's thread time, decaying (half-life USAGE_HALF_LIFE_MS), as of `at`. */
+  private readonly usage = new Map<string, { ms: number; at: number }>();
   private nextId = 1;
   private closed = false;
   /** Threads replaced after a budget overrun or a crash (for operators and tests). */
@@ -131,8 +173,17 @@ export class ParsePool {
     this.youngGenerationMb = Math.max(4, Math.round(options.youngGenerationMb ?? this.memoryBudgetMb / 8));
     this.maxQueue = options.maxQueue ?? 10_000;
     this.maxQueuePerKey = Math.max(1, Math.floor(options.maxQueuePerKey ?? this.maxQueue / 4));
-    this.spareThreads = Math.max(0, Math.floor(options.spareThreads ?? 1));
-    this.nice = Math.max(0, Math.min(19, Math.floor(options.nice ?? 0)));
+    this.spareThreads = Math.max(0, Math.floor(options.spareThreads ?? 0));
+    this.demoteNice = Math.max(0, Math.min(19, Math.floor(options.demoteNice ?? 0)));
+    this.demoteAfterMs = Math.max(0, options.demoteAfterMs ?? 200);
+    this.baseNice = (() => {
+      try {
+        return getPriority();
+      } catch {
+        return 0;
+      }
+    })();
+    this.preload = [...(options.preload ?? ['openapi'])];
     this.budgetClock = options.budgetClock ?? 'wall';
   }
 
@@ -150,8 +201,8 @@ export class ParsePool {
     const { budget } = options;
     // The caller's signal and the operation's budget both end the task.
     const signals = [options.signal, budget?.signal].filter((s): s is AbortSignal => s !== undefined);
-    const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
-    if (signal?.aborted) return Promise.reject(signal.reason);
+    const aborted = signals.find((s) => s.aborted);
+    if (aborted) return Promise.reject(aborted.reason);
     return new Promise((resolve, reject) => {
       const task: Task = {
         id: this.nextId++,
@@ -160,18 +211,12 @@ export class ParsePool {
         key,
         resolve: resolve as (v: unknown) => void,
         reject,
-        ...(signal ? { signal } : {}),
+        signals,
         ...(budget ? { budget } : {}),
       };
       // Aborted while it waits: it leaves the queue (once running, start() ends its thread instead). The listener
       // goes when the task leaves the queue, so a long run's signal does not collect one per task.
-      if (signal) {
-        const onAbort = () => {
-          if (this.queue.remove(task)) reject(signal.reason);
-        };
-        signal.addEventListener('abort', onAbort, { once: true });
-        task.unqueue = () => signal.removeEventListener('abort', onAbort);
-      }
+      if (signals.length > 0) task.unqueue = onAnyAbort(signals, (reason) => this.queue.remove(task) && reject(reason));
       this.queue.push(task);
       this.dispatch();
     });
@@ -183,7 +228,7 @@ export class ParsePool {
    */
   async startAll(): Promise<void> {
     if (this.closed) throw new ParsePoolClosedError();
-    while (this.slots.length < this.threads) this.spawn();
+    while (this.slots.length < this.threads + this.spareThreads) this.spawn();
     await Promise.all(this.slots.filter((s) => !s.ready && !s.retired).map((s) => new Promise<void>((resolve, reject) => s.waiters.push({ resolve, reject }))));
   }
 
@@ -213,43 +258,55 @@ export class ParsePool {
   /** A key may run on as many threads as the pool has (the spare ones are for other keys). */
   private eligible = (key: string): boolean => this.runningOf(key) < this.threads;
 
+  /**
+   * Threads the pool may have now: `threads + spareThreads`, and one more for each task whose thread was demoted (at
+   * most `threads` more): a demoted thread hardly takes the CPU any more, but it holds its slot until its task ends,
+   * and other keys' tasks should not wait for that.
+   */
+  private capacity(): number {
+    const demoted = this.slots.filter((s) => s.demoted && s.task !== null).length;
+    return this.threads + this.spareThreads + Math.min(this.threads, demoted);
+  }
+
   private dispatch(): void {
+    this.fill();
+    this.trimIdle();
+  }
+
+  private fill(): void {
+    const size = this.capacity();
     while (this.queue.length > 0) {
       const idle = this.slots.find((s) => s.ready && s.task === null && !s.retired);
-      const task = idle ? this.queue.take(this.runningOf, this.eligible) : undefined;
+      const task = idle ? this.queue.take(this.runningOf, this.eligible, this.usageOf) : undefined;
       if (idle && task) {
         this.start(idle, task);
         continue;
       }
+      // Start another thread when the pool is not full and more tasks that could run wait than threads start (one
+      // takes a task when ready).
+      if (idle || this.slots.length >= size) return;
       const starting = this.slots.filter((s) => !s.ready).length;
-      // Start another thread when every thread is busy and the pool is not full (it takes the task when ready).
-      if (!idle && this.slots.length < this.threads && starting < this.queue.length) {
-        this.spawn();
-        continue;
-      }
-      // A spare thread for a key with tasks waiting and none running, while other keys hold every thread.
-      if (!idle && starting === 0 && this.slots.length < this.threads + this.spareThreads && [...this.queue.keys()].some((k) => this.runningOf(k) === 0)) {
-        this.spawn();
-        continue;
-      }
-      break;
+      let runnable = 0;
+      for (const key of this.queue.keys()) runnable += Math.min(this.queue.countOf(key), this.threads - this.runningOf(key));
+      if (starting >= runnable) return;
+      this.spawn();
     }
-    this.endIdleSpares();
   }
 
-  /** Spare threads idle for a second end (the pool goes back to `threads`). */
-  private endIdleSpares(): void {
-    let extra = this.slots.length - this.threads;
+  /** Threads beyond the capacity (started while demoted tasks held threads) end once idle for EXTRA_IDLE_MS. */
+  private trimIdle(): void {
+    const keep = () => Math.max(this.threads + this.spareThreads, this.capacity());
+    let extra = this.slots.length - keep();
     for (const slot of this.slots) {
-      if (extra <= 0) break;
+      if (extra <= 0) return;
       if (!slot.ready || slot.task !== null || slot.retired || slot.idleTimer) continue;
       extra--;
       slot.idleTimer = setTimeout(() => {
         slot.idleTimer = null;
-        if (slot.task !== null || slot.retired || this.slots.length <= this.threads) return;
+        if (slot.task !== null || slot.retired || this.slots.length <= keep()) return;
         this.retire(slot, false);
         void slot.worker.terminate();
-      }, SPARE_IDLE_MS);
+      }, EXTRA_IDLE_MS);
       slot.idleTimer.unref();
     }
   }
@@ -257,7 +314,7 @@ export class ParsePool {
   private spawn(): void {
     const { entry, workerData } = threadEntry();
     const worker = new Worker(entry, {
-      workerData: { ...workerData, nice: this.nice },
+      workerData: { ...workerData, preload: this.preload },
       resourceLimits: { maxOldGenerationSizeMb: this.memoryBudgetMb, maxYoungGenerationSizeMb: this.youngGenerationMb },
       stdout: false,
       stderr: false,
@@ -273,8 +330,12 @@ export class ParsePool {
       retired: false,
       waiters: [],
       endBudget: null,
-      idleTimer: null,
+      tid: undefined,
       cpu: undefined,
+      demoteTimer: null,
+      demoted: false,
+      since: 0,
+      idleTimer: null,
     };
     this.slots.push(slot);
     worker.on('message', (msg: TaskReply | ReadyMessage) => this.onMessage(slot, msg));
@@ -284,8 +345,9 @@ export class ParsePool {
 
   private start(slot: Slot, task: Task): void {
     task.unqueue?.();
-    if (task.signal?.aborted) {
-      task.reject(task.signal.reason);
+    const aborted = task.signals.find((s) => s.aborted);
+    if (aborted) {
+      task.reject(aborted.reason);
       queueMicrotask(() => this.dispatch());
       return;
     }
@@ -293,7 +355,9 @@ export class ParsePool {
     if (slot.idleTimer) clearTimeout(slot.idleTimer);
     slot.idleTimer = null;
     this.running.set(task.key, this.runningOf(task.key) + 1);
+    slot.since = performance.now();
     slot.endBudget = task.budget?.begin(slot.cpu) ?? null;
+    this.watchCpu(slot);
     const stop = (err: unknown) => {
       this.retire(slot);
       void slot.worker.terminate();
@@ -310,12 +374,7 @@ export class ParsePool {
     } else {
       slot.timer = setTimeout(overBudget, this.timeBudgetMs);
     }
-    if (task.signal) {
-      const signal = task.signal;
-      const onAbort = () => stop(signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
-      slot.unlisten = () => signal.removeEventListener('abort', onAbort);
-    }
+    if (task.signals.length > 0) slot.unlisten = onAnyAbort(task.signals, stop);
     const req: TaskRequest = { id: task.id, op: task.op, args: task.args };
     slot.worker.postMessage(req);
   }
@@ -324,6 +383,7 @@ export class ParsePool {
     if (slot.retired) return;
     if ('ready' in msg) {
       slot.ready = true;
+      slot.tid = msg.tid;
       slot.cpu = msg.tid !== undefined ? threadCpuClock(msg.tid) : undefined;
       for (const w of slot.waiters.splice(0)) w.resolve();
       this.dispatch();
@@ -332,6 +392,7 @@ export class ParsePool {
     const task = slot.task;
     if (!task || task.id !== msg.id) return;
     this.release(slot);
+    this.promote(slot);
     if (msg.ok) task.resolve(msg.value);
     else if (msg.stackOverflow) task.reject(new ParseBudgetExceededError('stack', undefined, task.op));
     else task.reject(new ParseTaskFailedError(task.op, msg.message, { name: msg.name, ...(msg.code !== undefined ? { code: msg.code } : {}) }));
@@ -359,21 +420,75 @@ export class ParsePool {
   private release(slot: Slot): void {
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = null;
-    if (slot.idleTimer) clearTimeout(slot.idleTimer);
-    slot.idleTimer = null;
     slot.unlisten?.();
     slot.unlisten = null;
     slot.endBudget?.();
     slot.endBudget = null;
+    if (slot.demoteTimer) clearTimeout(slot.demoteTimer);
+    slot.demoteTimer = null;
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.idleTimer = null;
     const task = slot.task;
     slot.task = null;
     if (!task) return;
     const n = this.runningOf(task.key) - 1;
     if (n > 0) this.running.set(task.key, n);
     else this.running.delete(task.key);
+    const now = performance.now();
+    this.usage.set(task.key, { ms: this.usageOf(task.key, now) + (now - slot.since), at: now });
   }
 
-  /** The slot leaves the pool (`replaced` counts a thread ended by a budget or a crash, not a spare that went idle). */
+  /** A key's recent thread time (decayed). */
+  private usageOf = (key: string, now = performance.now()): number => {
+    const u = this.usage.get(key);
+    if (!u) return 0;
+    const ms = u.ms * 0.5 ** ((now - u.at) / USAGE_HALF_LIFE_MS);
+    if (ms < 1 && !this.running.has(key)) this.usage.delete(key);
+    return ms;
+  };
+
+  /**
+   * Demotes the slot's thread to `demoteNice` once its task used `demoteAfterMs` of CPU time (first checked when that
+   * much wall time passed: CPU time never runs ahead of it).
+   */
+  private watchCpu(slot: Slot): void {
+    const { cpu, tid } = slot;
+    if (this.demoteNice <= this.baseNice || !cpu || tid === undefined || slot.demoted) return;
+    const from = cpu();
+    if (from === undefined) return;
+    const check = () => {
+      const used = cpu();
+      if (used !== undefined && used - from < this.demoteAfterMs) {
+        slot.demoteTimer = setTimeout(check, 100);
+        return;
+      }
+      slot.demoteTimer = null;
+      try {
+        setPriority(tid, this.demoteNice);
+        slot.demoted = true;
+      } catch {
+        // not allowed here: the thread keeps its priority
+        return;
+      }
+      // The pool may start a thread for other keys' tasks in its stead.
+      this.dispatch();
+    };
+    slot.demoteTimer = setTimeout(check, this.demoteAfterMs);
+  }
+
+  /** A demoted thread whose task ended gets the process's priority back, or is replaced where that is not allowed. */
+  private promote(slot: Slot): void {
+    if (!slot.demoted || slot.retired || slot.tid === undefined) return;
+    try {
+      setPriority(slot.tid, this.baseNice);
+      slot.demoted = false;
+    } catch {
+      this.retire(slot, false);
+      void slot.worker.terminate();
+    }
+  }
+
+  /** The slot leaves the pool (`replaced` counts a thread ended by a budget or a crash, not one whose priority could not be restored). */
   private retire(slot: Slot, replaced = true): void {
     slot.retired = true;
     this.release(slot);

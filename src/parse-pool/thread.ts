@@ -4,26 +4,15 @@
  * that returns a promise (OpenAPI processing fetches its `$ref`s) is awaited.
  */
 import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { parseOperations, type ParseOperation } from './operations.js';
+import { parseOperations, preloadOperations, type ParseOperation, type PreloadFamily } from './operations.js';
 import type { TaskReply, TaskRequest } from './protocol.js';
 import { collectTransfers, takeTransfers } from './transfer.js';
 
 const port = parentPort;
 if (!port) throw new Error('parse-pool thread started outside a worker thread');
-
-// The pool's nice value, for this thread only (on Linux the nice value is a thread's, and pid 0 is the calling
-// thread): parsing yields the CPU to the process's event loop and to the database. Where that cannot be set (another
-// system, a container without the right) the thread runs at the process's priority.
-const nice = (workerData as { nice?: number } | null)?.nice ?? 0;
-if (nice > 0 && process.platform === 'linux') {
-  try {
-    setPriority(nice);
-  } catch {
-    // not allowed here: the thread keeps the process's priority
-  }
-}
+/** What the pool says of this thread: the families to load before it is ready. */
+const data = (workerData ?? {}) as { preload?: PreloadFamily[] };
 
 port.on('message', (req: TaskRequest) => void answer(req));
 
@@ -55,6 +44,7 @@ async function answer(req: TaskRequest): Promise<void> {
     port!.postMessage(reply); // a buffer that cannot be moved: copied, as any other result
   }
 }
+for (const family of data.preload ?? []) await preloadOperations[family]();
 port.postMessage({ ready: true, ...threadId() });
 
 /** This thread's id in the kernel (Linux: `/proc/thread-self` is `<pid>/task/<tid>`), for the pool to read its CPU time. */

@@ -49,6 +49,7 @@ export async function warmUpParsePool(pool: ParsePool): Promise<void> {
   // Every thread started and ready first (tasks alone would let the first ready thread take them all), then pages
   // decoded in each, then a sample import through the pool.
   await pool.startAll();
-  await Promise.all(Array.from({ length: pool.threads }, (_, i) => pool.run('page.decode', samplePage(i))));
+  // One key per page: no key runs on more than `threads` threads, and the spare ones are to be warm too.
+  await Promise.all(Array.from({ length: pool.threads + pool.spareThreads }, (_, i) => pool.runWith({ key: `warm-up-${i}` }, 'page.decode', samplePage(i))));
   await importTree(treeFromFiles(files), { codec: poolPageCodec(pool) });
 }

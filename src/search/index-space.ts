@@ -28,8 +28,11 @@ export interface IndexSpaceResult {
 export interface IndexSpaceDeps {
   store: Pick<Store, 'spaces' | 'revisions' | 'search'>;
   logger: Logger;
-  /** A page body's searchable sections, parsed off the event loop; null when the page is too complex to parse within its budget. */
-  extract(markdown: string): Promise<SearchablePage | null>;
+  /**
+   * A page body's searchable sections, parsed off the event loop; `{ skipped }` when the page is not parsed within its
+   * own budget (`page`) or its operation's (`operation`: counted in the result, not logged page by page).
+   */
+  extract(markdown: string): Promise<SearchablePage | { skipped: 'page' | 'operation' }>;
   /** Liveness while it runs (the activity's heartbeat). */
   progress(details: { phase: 'parsing' | 'writing'; pagesDone?: number; pagesToIndex: number }): void;
 }
@@ -68,12 +71,12 @@ async function draftPage(deps: IndexSpaceDeps, revisionId: string, p: Placed & {
   const bytes = p.page.data?.raw || !p.page.bodyHash ? null : await deps.store.revisions.pageBody(revisionId, p.page.id);
   if (bytes) {
     const found = await deps.extract(new TextDecoder().decode(bytes));
-    if (found) {
+    if (!('skipped' in found)) {
       sections = found.sections.map((s) => ({ anchor: s.anchor, title: s.title, body: s.body }));
       description ||= found.description;
     } else {
       titleOnly = true;
-      deps.logger.warn({ pageId: p.page.id }, 'page too complex to index its text; indexed by its title');
+      if (found.skipped === 'page') deps.logger.warn({ pageId: p.page.id }, 'page too complex to index its text; indexed by its title');
     }
   }
   // The page's own section (title, description, text before the first heading) always comes first.

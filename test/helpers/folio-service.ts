@@ -170,3 +170,18 @@ export async function gitImport(api: ApiClient, spaceId: string, url: string, ti
   }
   return undefined;
 }
+
+/** The JSON log records the service printed with message `msg` (the children's lines; LOG_LEVEL decides which). */
+export function logRecords(s: FolioService, msg: string): Array<Record<string, any>> {
+  const out: Array<Record<string, any>> = [];
+  for (const line of s.output) {
+    if (!line.startsWith('{') || !line.includes(msg)) continue;
+    try {
+      const record = JSON.parse(line) as Record<string, any>;
+      if (record.msg === msg) out.push(record);
+    } catch {
+      // not JSON
+    }
+  }
+  return out;
+}

@@ -9,7 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { GitServer } from './git-server.js';
-import { childrenByRole, gitImport, newOrganization, type ApiClient, type FolioService, type GitRequestEntry } from './folio-service.js';
+import { childrenByRole, gitImport, logRecords, newOrganization, type ApiClient, type FolioService, type GitRequestEntry } from './folio-service.js';
 import { hostileRepository, normalRepository } from './hostile-pages.js';
 
 /** Writes `files` under `dir` and makes them the `main` branch of the bare repository `name`; returns its URL. */
@@ -51,19 +51,23 @@ export interface ApiPoll {
   byStatus: Record<string, number>;
   /** Answers of 500 and more other than 503 (with Retry-After), and requests that got no answer. */
   failures: Array<{ route: string; status: number | 'error'; body: string }>;
+  /** How long each answer took, in milliseconds. */
+  latenciesMs: number[];
   stop(): Promise<void>;
 }
 
 /** Polls `routes` (each in turn, about every `everyMs`) with `api` until stopped. */
 export function pollApi(api: ApiClient, routes: string[], everyMs = 250): ApiPoll {
-  const poll: ApiPoll = { byStatus: {}, failures: [], stop: async () => undefined };
+  const poll: ApiPoll = { byStatus: {}, failures: [], latenciesMs: [], stop: async () => undefined };
   let stopped = false;
   const loop = (async () => {
     for (let i = 0; !stopped; i++) {
       const route = routes[i % routes.length]!;
+      const started = performance.now();
       try {
         const res = await fetch(api.base + route, { headers: { authorization: `Bearer ${api.token}` }, signal: AbortSignal.timeout(60_000) });
         const body = await res.text();
+        poll.latenciesMs.push(performance.now() - started);
         poll.byStatus[res.status] = (poll.byStatus[res.status] ?? 0) + 1;
         if (res.status >= 500 && !(res.status === 503 && res.headers.get('retry-after')))
           poll.failures.push({ route, status: res.status, body: body.slice(0, 300) });
@@ -84,6 +88,13 @@ export function pollApi(api: ApiClient, routes: string[], everyMs = 250): ApiPol
 export interface TimedImport {
   entry: GitRequestEntry | undefined;
   ms: number;
+  /** The import activity's phase timings (`git import stored`, logged at LOG_LEVEL=info), when it stored a revision. */
+  phasesMs?: Record<string, number>;
+}
+
+/** The phase timings the worker logged for the import of `spaceId` (LOG_LEVEL=info), if any. */
+export function importPhases(s: FolioService, spaceId: string): Record<string, number> | undefined {
+  return logRecords(s, 'git import stored').find((r) => r.spaceId === spaceId)?.timingsMs as Record<string, number> | undefined;
 }
 
 /** A new organization `orgId`, a space in it, and the import of `url` into it, timed from the request. */
@@ -97,7 +108,9 @@ export async function importIntoNewOrganization(
   const spaceId = (await api.call('POST', `/v1/orgs/${orgId}/spaces`, { title: orgId })).id as string;
   const started = performance.now();
   const entry = await gitImport(api, spaceId, url, timeoutMs);
-  return { entry, ms: performance.now() - started, api, spaceId };
+  const ms = performance.now() - started;
+  const phasesMs = importPhases(s, spaceId);
+  return { entry, ms, api, spaceId, ...(phasesMs ? { phasesMs } : {}) };
 }
 
 export interface LoadedRun {
@@ -145,12 +158,17 @@ export async function loadedRun(
     const poll: ApiPoll = {
       byStatus: {},
       failures: polls.flatMap((p) => p.failures),
+      latenciesMs: polls.flatMap((p) => p.latenciesMs),
       stop: async () => undefined,
     };
     for (const p of polls) for (const [k, n] of Object.entries(p.byStatus)) poll.byStatus[k] = (poll.byStatus[k] ?? 0) + n;
+    const phases = (spaceId: string) => {
+      const phasesMs = importPhases(s, spaceId);
+      return phasesMs ? { phasesMs } : {};
+    };
     return {
-      hostile: { ...hostileDone, spaceId: hostileSpace, api: hostileApi },
-      normal: { ...normal, spaceId: normalSpace, api: normalApi },
+      hostile: { ...hostileDone, spaceId: hostileSpace, api: hostileApi, ...phases(hostileSpace) },
+      normal: { ...normal, spaceId: normalSpace, api: normalApi, ...phases(normalSpace) },
       poll,
       workerBefore,
       workerAfter: childrenByRole(pid).get('worker'),

@@ -2,7 +2,7 @@
  * Issue 25, item 1: one organization's parse work must not hold the pool for everyone. The pool serves tenant keys
  * fairly (the key running the fewest tasks first, round robin among equals), caps what one key may queue, starts a
  * spare thread for a key that waits while others hold every thread, bounds a whole operation with a budget over all
- * its tasks, and runs its threads at a lower CPU priority (nice) than the process.
+ * its tasks, and lowers the CPU priority (nice) of a thread whose task parses for long.
  */
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -155,6 +155,23 @@ describe('parse pool across organizations', () => {
     await Promise.all([slow, second]);
   });
 
+  it("a demoted thread leaves its place: another organization's page is parsed on a thread started meanwhile", async () => {
+    const p = pool({ threads: 1, spareThreads: 0, demoteNice: 7, demoteAfterMs: 100, timeBudgetMs: 120_000 });
+    await p.startAll();
+    const stop = new AbortController();
+    let slowEnded = false;
+    const slow = p
+      .runWith({ key: 'hostile', signal: stop.signal }, 'page.decode', SLOW)
+      .catch((err: unknown) => err)
+      .finally(() => (slowEnded = true));
+    // The hostile page holds the only thread; once demoted, the pool starts one more for the other organization.
+    expect((await p.runWith({ key: 'normal' }, 'page.decode', PAGE)).fields.title).toBe('Hello');
+    expect(slowEnded).toBe(false);
+    expect(p.readyThreads).toBe(2);
+    stop.abort(new Error('test over'));
+    await slow;
+  });
+
   it("an operation's budget bounds all its tasks together: running ones end, later ones are refused, other work goes on", async () => {
     const p = pool({ threads: 2, spareThreads: 0, timeBudgetMs: 120_000 });
     await p.startAll();
@@ -181,15 +198,38 @@ describe('parse pool across organizations', () => {
     expect(err.message).toBe('git import went over its parse deadline of 1000 ms');
   });
 
-  it.runIf(process.platform === 'linux')('its threads run at the configured nice value, the process at its own', async () => {
-    const p = pool({ threads: 2, nice: 7 });
+  it.runIf(process.platform === 'linux')('a thread whose task used over demoteAfterMs of CPU time runs at demoteNice until the task ends', async () => {
+    const p = pool({ threads: 1, demoteNice: 7, demoteAfterMs: 200, timeBudgetMs: 120_000 });
     await p.startAll();
     const niceOf = (tid: string) => {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      try {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      } catch {
+        return NaN; // the thread ended meanwhile
+      }
     };
-    const nices = readdirSync('/proc/self/task').map(niceOf);
-    expect(nices.filter((n) => n === 7)).toHaveLength(2);
+    const atSeven = () => readdirSync('/proc/self/task').filter((tid) => niceOf(tid) === 7);
+    const waitFor = async (cond: () => boolean) => {
+      for (let i = 0; i < 600 && !cond(); i++) await new Promise((r) => setTimeout(r, 50));
+      return cond();
+    };
+    // An ordinary page: nothing demoted.
+    expect((await p.run('page.decode', PAGE)).fields.title).toBe('Hello');
+    expect(atSeven()).toEqual([]);
+    // A page that parses for a second or so: demoted while it runs, back to the process's priority once it answered.
+    const medium = p.run('page.decode', `# Medium\n\n${'['.repeat(100_000)}\n`);
+    expect(await waitFor(() => atSeven().length === 1)).toBe(true);
+    expect((await medium).fields.title).toBe('Medium');
+    expect(atSeven()).toEqual([]);
+    // A hostile one, ended by its caller: demoted while it runs, its replacement runs at the process's priority.
+    const stop = new AbortController();
+    const slow = p.runWith({ signal: stop.signal }, 'page.decode', SLOW).catch((err: unknown) => err);
+    expect(await waitFor(() => atSeven().length === 1)).toBe(true);
+    stop.abort(new Error('test over'));
+    await slow;
+    expect((await p.run('page.decode', PAGE)).fields.title).toBe('Hello');
+    expect(atSeven()).toEqual([]);
     expect(niceOf(String(process.pid))).toBe(0);
   });
 });
