@@ -58,13 +58,25 @@ interface Slot {
   waiters: Array<{ resolve(): void; reject(err: Error): void }>;
 }
 
+let compiledThread: URL | null = null;
+
+/**
+ * Where threads start when this file runs as TypeScript source: the compiled `thread.js` of an up-to-date build
+ * (tests, once `npm run build` ran), so a thread does not compile TypeScript. `null` (the default): `ts-thread.mjs`.
+ */
+export function useCompiledThread(entry: URL | null): void {
+  compiledThread = entry;
+}
+
 /**
  * The thread entry: the compiled `thread.js` beside this file; when this file runs as TypeScript source (tests,
- * tsx), `ts-thread.mjs`, which registers tsx's loader in the thread and imports `thread.ts`.
+ * tsx), the compiled thread given to `useCompiledThread`, else `ts-thread.mjs`, which registers tsx's loader in the
+ * thread and imports `thread.ts`.
  */
 function threadEntry(): { entry: URL; workerData: unknown } {
   const here = import.meta.url;
   if (!here.endsWith('.ts')) return { entry: new URL('./thread.js', here), workerData: null };
+  if (compiledThread) return { entry: compiledThread, workerData: null };
   return { entry: new URL('./ts-thread.mjs', here), workerData: { threadModule: new URL('./thread.ts', here).href } };
 }
 
