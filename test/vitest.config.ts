@@ -35,7 +35,7 @@ const UNIT = [
   'test/parse-pool/{pool,warm-up,openapi-pool}.test.ts',
   'test/publish/render.test.ts',
   'test/revision/*.test.ts',
-  'test/store/{pglite-memory,store-pglite-memory,store-pglite-dir}.test.ts',
+  'test/store/store-pglite-memory.test.ts',
   'test/translate/{segments,engine-config}.test.ts',
   'test/vault/*.test.ts',
   'test/webimport-html/{convert,extract,file-import}.test.ts',
