@@ -78,10 +78,19 @@ async function completed(request: GitSyncRequest, work: 'gitImportActivity' | 'g
     await startSearchIndexChild({ spaceId: request.spaceId, organizationId: request.organizationId, revisionId: result.revisionId });
 }
 
+/**
+ * A cancel is recorded by an activity task, scheduled in the same workflow task completion as the request to cancel
+ * the operation activity: the server has the cancel before git/info says CANCELLED. Recorded by a local activity,
+ * CANCELLED showed while the server still had the operation activity running, and an attempt that went on (its
+ * heartbeats throttled) and asked the server before storing was told to go on: it applied a cancelled import.
+ */
+const CANCEL_RECORDED_AFTER_SERVER_PATCH = 'git-cancel-recorded-after-the-server-has-it';
+
 /** Records a failed (or cancelled, timed out) operation and fails the run with its typed error. */
 async function failed(request: GitSyncRequest, err: unknown, bookkeeping: typeof localBookkeeping): Promise<never> {
   const { code, message, state } = classify(err);
-  await CancellationScope.nonCancellable(() => bookkeeping.gitFinishOperation(request, { state, error: { code, message } }));
+  const recorder = isCancellation(err) && bookkeeping === localBookkeeping && patched(CANCEL_RECORDED_AFTER_SERVER_PATCH) ? remoteBookkeeping : bookkeeping;
+  await CancellationScope.nonCancellable(() => recorder.gitFinishOperation(request, { state, error: { code, message } }));
   upsertMemo({ outcome: 'failure', errorCode: code });
   setCurrentDetails(`**${state}**: ${code}`);
   if (isCancellation(err)) throw err;

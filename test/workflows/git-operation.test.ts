@@ -20,6 +20,8 @@ const finished = new Map<string, Array<{ state: string; error?: { code: string; 
 const forgotten: string[] = [];
 const indexed: SearchIndexInput[] = [];
 const attempts = new Map<string, number[]>();
+/** The operation activity's pending state (temporal.api.enums.v1.PendingActivityState) when the end was recorded. */
+const pendingAtFinish = new Map<string, number[]>();
 /** The operation activity's behaviour, by request id. */
 const operations = new Map<string, Operation>();
 
@@ -36,6 +38,15 @@ const activities = {
   gitExportOperation: operation,
   async gitFinishOperation(request: GitSyncRequest, end: { state: string; error?: { code: string; message: string } }) {
     finished.set(request.requestId, [...(finished.get(request.requestId) ?? []), end]);
+    // What the server says of the operation activity when the end is recorded (git/info shows it from now on).
+    const described = await env.client.workflow.getHandle(idOf(request)).describe();
+    const operationActivity = (described.raw.pendingActivities ?? []).filter(
+      (a) => a.activityType?.name === 'gitImportOperation' || a.activityType?.name === 'gitExportOperation',
+    );
+    pendingAtFinish.set(
+      request.requestId,
+      operationActivity.map((a) => a.state ?? 0),
+    );
   },
   async gitForgetCredentials(credentialId: string) {
     forgotten.push(credentialId);
@@ -212,5 +223,8 @@ describe('git operation workflow (time-skipping, stub activities)', () => {
     expect(cause).toBeInstanceOf(CancelledFailure);
     expect(finished.get(r.requestId)).toEqual([{ state: 'failure', error: { code: 'CANCELLED', message: 'the operation was cancelled' } }]);
     expect((await handle.describe()).memo).toMatchObject({ outcome: 'failure', errorCode: 'CANCELLED' });
+    // The cancel reached the server before CANCELLED is recorded: an activity that goes on (its heartbeats are
+    // throttled) and asks the server before it stores anything is told so, whenever git/info says CANCELLED.
+    expect(pendingAtFinish.get(r.requestId)).toEqual([3]); // PENDING_ACTIVITY_STATE_CANCEL_REQUESTED
   });
 });
