@@ -1,14 +1,76 @@
+/**
+ * The test projects (`npm test` runs them all; `npm run test:<project>` one):
+ *
+ * - `unit`: what a developer runs on every change (well under 90 s on 2 cores). Nothing is started: no Temporal
+ *   (neither the dev server nor the time-skipping test server), no PostgreSQL or PGlite server, no Folio, no git
+ *   server, no external program (apertium, chromium, mkdocs, the CLI). Allowed: PGlite in this process (a store from
+ *   the migrated template opens in well under a second), loopback HTTP fixtures made with node:http in this
+ *   process (a site or spec server, the way the fetch guard is tested), parse-pool threads.
+ * - `corpus`: the same rules, over the real repositories of ../shared/corpus (FOLIO_CORPUS): conversion fidelity,
+ *   round trips, the real OpenAPI specs.
+ * - `workflow`: workflows on the time-skipping test server, with stub activities, and activities in
+ *   MockActivityEnvironment.
+ * - `e2e`: everything else: Folio started (API, worker, the shared Temporal dev server), real git over
+ *   `git http-backend`, PostgreSQL, the compiled CLI, external programs. A new test file lands here unless a
+ *   project above lists it.
+ *
+ * The global setup (./setup/global.ts) starts for each project only what it uses.
+ */
 import { defineConfig } from 'vitest/config';
+
+/** No server, no process, no corpus (see above). */
+const UNIT = [
+  'test/unit/**/*.test.ts',
+  'test/api/{access-matrix,route-schemas}.test.ts',
+  'test/config/*.test.ts',
+  'test/document/convert.test.ts',
+  'test/format/markdown/{bad-input,escapes,exporter-rules,front-matter-aliases,plugins,references}.test.ts',
+  'test/format/phases/*.test.ts',
+  'test/format/search-sections.test.ts',
+  'test/format/tree/{config-export,gitbook-yaml-budget,raw-pages,summary,synthetic}.test.ts',
+  'test/git/{cache-layout,units}.test.ts',
+  'test/gitsync/{exported-paths,failures,info,revision-records,vault-scope}.test.ts',
+  'test/net/*.test.ts',
+  'test/openapi/{fetch,input,parse-document,refresh-interval,repository-pglite}.test.ts',
+  'test/parse-cache/*.test.ts',
+  'test/parse-pool/{pool,warm-up,openapi-pool}.test.ts',
+  'test/publish/render.test.ts',
+  'test/revision/*.test.ts',
+  'test/store/store-pglite-memory.test.ts',
+  'test/translate/{segments,engine-config}.test.ts',
+  'test/vault/*.test.ts',
+  'test/webimport-html/{convert,extract,file-import,hostile-archives,xml-depth}.test.ts',
+  'test/webimport/{site-tree,crawl,crawl-limits}.test.ts',
+];
+
+/** Over ../shared/corpus, nothing started. */
+const CORPUS = [
+  'test/cli/{check,roundtrip}.test.ts',
+  'test/document/corpus-documents.test.ts',
+  'test/format/export-input-untouched.test.ts',
+  'test/format/markdown/{fidelity,minimal-diff}.test.ts',
+  'test/format/tree/{corpus-fidelity,corpus-pgsql,export-edits,revision-roundtrip}.test.ts',
+  'test/openapi/{corpus-specs,process}.test.ts',
+];
+
+/** The time-skipping test server, stub activities, MockActivityEnvironment. */
+const WORKFLOW = ['test/workflows/**/*.test.ts', 'test/api/purge-time-skipping.test.ts', 'test/gitsync/replay.test.ts'];
 
 export default defineConfig({
   test: {
     root: new URL('..', import.meta.url).pathname,
-    include: ['test/**/*.test.ts'],
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     globalSetup: ['test/setup/global.ts'],
+    setupFiles: ['test/setup/compiled-thread.ts'],
     testTimeout: 120_000,
     hookTimeout: 180_000,
     teardownTimeout: 30_000,
+    projects: [
+      { extends: true, test: { name: 'unit', include: UNIT } },
+      { extends: true, test: { name: 'corpus', include: CORPUS } },
+      { extends: true, test: { name: 'workflow', include: WORKFLOW } },
+      { extends: true, test: { name: 'e2e', include: ['test/**/*.test.ts'], exclude: [...UNIT, ...CORPUS, ...WORKFLOW, '**/node_modules/**'] } },
+    ],
   },
 });

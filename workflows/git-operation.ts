@@ -5,7 +5,7 @@
  * recorded before kept the begin and the record as activities of their own around the work: `patched`.)
  */
 import { ApplicationFailure, CancellationScope, isCancellation, log, patched, proxyActivities, proxyLocalActivities, upsertMemo } from '@temporalio/workflow';
-import { setCurrentDetails } from '@temporalio/workflow';
+import { setCurrentDetails, type ActivityOptions } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { NON_RETRYABLE_GIT_ERRORS, type GitOperationResult, type GitSyncRequest, type GitWarningReport } from '../src/temporal/contract/index.js';
 import { classifyFailure } from './failure.js';
@@ -27,7 +27,7 @@ const remoteBookkeeping = proxyActivities<Activities>(bookkeepingOptions);
 const localBookkeeping = proxyLocalActivities<Activities>(bookkeepingOptions);
 const LOCAL_BOOKKEEPING_PATCH = 'git-bookkeeping-local-activities';
 
-const heavy = proxyActivities<Activities>({
+const heavyOptions: ActivityOptions = {
   startToCloseTimeout: '60 minutes',
   heartbeatTimeout: '60 seconds',
   retry: {
@@ -37,7 +37,13 @@ const heavy = proxyActivities<Activities>({
     maximumAttempts: 6,
     nonRetryableErrorTypes: [...NON_RETRYABLE_GIT_ERRORS],
   },
-});
+};
+
+/** The operation's activity, with the request's heartbeat timeout when it sets one (tests that kill workers). */
+function heavyFor(request: GitSyncRequest) {
+  const heartbeatTimeout = request.heartbeatTimeoutMs ?? heavyOptions.heartbeatTimeout;
+  return proxyActivities<Activities>({ ...heavyOptions, heartbeatTimeout });
+}
 
 /** The warnings of a finished operation as Markdown for the run's current details (Temporal UI). */
 function describeWarnings(report: GitWarningReport | undefined): string {
@@ -72,10 +78,19 @@ async function completed(request: GitSyncRequest, work: 'gitImportActivity' | 'g
     await startSearchIndexChild({ spaceId: request.spaceId, organizationId: request.organizationId, revisionId: result.revisionId });
 }
 
+/**
+ * A cancel is recorded by an activity task, scheduled in the same workflow task completion as the request to cancel
+ * the operation activity: the server has the cancel before git/info says CANCELLED. Recorded by a local activity,
+ * CANCELLED showed while the server still had the operation activity running, and an attempt that went on (its
+ * heartbeats throttled) and asked the server before storing was told to go on: it applied a cancelled import.
+ */
+const CANCEL_RECORDED_AFTER_SERVER_PATCH = 'git-cancel-recorded-after-the-server-has-it';
+
 /** Records a failed (or cancelled, timed out) operation and fails the run with its typed error. */
 async function failed(request: GitSyncRequest, err: unknown, bookkeeping: typeof localBookkeeping): Promise<never> {
   const { code, message, state } = classify(err);
-  await CancellationScope.nonCancellable(() => bookkeeping.gitFinishOperation(request, { state, error: { code, message } }));
+  const recorder = isCancellation(err) && bookkeeping === localBookkeeping && patched(CANCEL_RECORDED_AFTER_SERVER_PATCH) ? remoteBookkeeping : bookkeeping;
+  await CancellationScope.nonCancellable(() => recorder.gitFinishOperation(request, { state, error: { code, message } }));
   upsertMemo({ outcome: 'failure', errorCode: code });
   setCurrentDetails(`**${state}**: ${code}`);
   if (isCancellation(err)) throw err;
@@ -89,7 +104,7 @@ export async function runGitOperation(request: GitSyncRequest, work: 'gitImportA
   if (patched(IN_ACTIVITY_BOOKKEEPING_PATCH)) {
     let result: GitOperationResult;
     try {
-      result = await heavy[operationActivity[work]](request);
+      result = await heavyFor(request)[operationActivity[work]](request);
     } catch (err) {
       return failed(request, err, localBookkeeping);
     }
@@ -115,7 +130,7 @@ export async function runGitOperation(request: GitSyncRequest, work: 'gitImportA
     return { requestId: request.requestId, direction: request.direction, outcome: 'stale', detail: started.detail };
   }
   try {
-    const result = await heavy[work](request);
+    const result = await heavyFor(request)[work](request);
     await bookkeeping.gitFinishOperation(request, { state: 'success', result });
     await completed(request, work, result);
     return result;

@@ -53,7 +53,8 @@ export interface ParsePoolOptions {
   preload?: PreloadFamily[];
   /**
    * What the time budget counts (default `wall`): `wall`, the time since the task started; `busy`, the time its
-   * thread spent running code, not waiting for I/O (for tasks that fetch, such as OpenAPI `$ref`s).
+   * thread spent on the CPU (`/proc` per thread; elsewhere its event-loop utilization), not waiting for I/O or for
+   * the CPU (for tasks that fetch, such as OpenAPI `$ref`s).
    */
   budgetClock?: 'wall' | 'busy';
 }
@@ -131,13 +132,25 @@ function onAnyAbort(signals: AbortSignal[], then: (reason: unknown) => void): ()
   return remove;
 }
 
+let compiledThread: URL | null = null;
+
+/**
+ * Where threads start when this file runs as TypeScript source: the compiled `thread.js` of an up-to-date build
+ * (tests, once `npm run build` ran), so a thread does not compile TypeScript. `null` (the default): `ts-thread.mjs`.
+ */
+export function useCompiledThread(entry: URL | null): void {
+  compiledThread = entry;
+}
+
 /**
  * The thread entry: the compiled `thread.js` beside this file; when this file runs as TypeScript source (tests,
- * tsx), `ts-thread.mjs`, which registers tsx's loader in the thread and imports `thread.ts`.
+ * tsx), the compiled thread given to `useCompiledThread`, else `ts-thread.mjs`, which registers tsx's loader in the
+ * thread and imports `thread.ts`.
  */
 function threadEntry(): { entry: URL; workerData: { threadModule?: string } } {
   const here = import.meta.url;
   if (!here.endsWith('.ts')) return { entry: new URL('./thread.js', here), workerData: {} };
+  if (compiledThread) return { entry: compiledThread, workerData: {} };
   return { entry: new URL('./ts-thread.mjs', here), workerData: { threadModule: new URL('./thread.ts', here).href } };
 }
 
@@ -365,11 +378,13 @@ export class ParsePool {
     };
     const overBudget = () => stop(new ParseBudgetExceededError('time', this.timeBudgetMs, task.op));
     if (this.budgetClock === 'busy') {
-      // The thread's event-loop utilization grows only while it runs code (also while a parse blocks it).
-      const since = slot.worker.performance.eventLoopUtilization();
+      // Busy time is the thread's CPU time (Linux's /proc, per thread): it does not grow while the thread waits for a
+      // fetch, nor while a loaded machine keeps it off the CPU. Elsewhere, its event-loop utilization (which grows
+      // while it runs code, and also while it waits for the CPU).
+      const busy = this.busyClock(slot);
       const every = Math.max(5, Math.min(100, Math.floor(this.timeBudgetMs / 10)));
       slot.timer = setInterval(() => {
-        if (slot.worker.performance.eventLoopUtilization(since).active >= this.timeBudgetMs) overBudget();
+        if (busy() >= this.timeBudgetMs) overBudget();
       }, every);
     } else {
       slot.timer = setTimeout(overBudget, this.timeBudgetMs);
@@ -377,6 +392,15 @@ export class ParsePool {
     if (task.signals.length > 0) slot.unlisten = onAnyAbort(task.signals, stop);
     const req: TaskRequest = { id: task.id, op: task.op, args: task.args };
     slot.worker.postMessage(req);
+  }
+
+  /** Milliseconds of busy time of the slot's thread since now (see `run`). */
+  private busyClock(slot: Slot): () => number {
+    const cpu = slot.cpu;
+    const start = cpu?.();
+    if (cpu && start !== undefined) return () => (cpu() ?? start) - start;
+    const since = slot.worker.performance.eventLoopUtilization();
+    return () => slot.worker.performance.eventLoopUtilization(since).active;
   }
 
   private onMessage(slot: Slot, msg: TaskReply | ReadyMessage): void {

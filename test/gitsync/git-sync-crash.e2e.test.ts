@@ -25,6 +25,8 @@ import { testClient, uniqueTaskQueue } from '../helpers/temporal.js';
 import { startHoldingProxy, type HoldingProxy } from './holding-proxy.js';
 
 const PAGES = 12;
+/** The import activity's heartbeat timeout in this file: how long a killed worker's attempt stays unnoticed. */
+const HEARTBEAT_TIMEOUT_MS = 10_000;
 const pg: TestPostgres | null = await startPostgres();
 let store: Store;
 let server: GitServer;
@@ -49,6 +51,7 @@ async function startWorkerProcess(taskQueue: string, dataDir: string, env: Recor
       TASK_QUEUE: taskQueue,
       TEMPORAL_ADDRESS: inject('temporalAddress'),
       WORKFLOW_BUNDLE: inject('workflowBundlePath'),
+      COMPILED_PARSE_THREAD: inject('compiledParseThread'),
       DATA_DIR: dataDir,
       FOLIO_VAULT_KEY: 'crash-test-vault-key',
       FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS,
@@ -124,6 +127,8 @@ function importRequest(spaceId: string, requestId: string, url: string): GitSync
     standalone: false,
     projectDirectory: '',
     receivedAt: now,
+    // A killed worker's attempt is retried after this heartbeat timeout (60 s in production).
+    heartbeatTimeoutMs: HEARTBEAT_TIMEOUT_MS,
   };
 }
 

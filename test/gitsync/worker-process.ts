@@ -2,6 +2,7 @@
  * A Folio worker in a process of its own, for the crash test (git-sync-crash.e2e.test.ts): real activities on a
  * PostgreSQL store (DATABASE_URL), on TASK_QUEUE of the dev server at TEMPORAL_ADDRESS, with the prebundled
  * workflows at WORKFLOW_BUNDLE. Prints `ready` on stdout once polling. Run: node --import tsx worker-process.ts
+ * COMPILED_PARSE_THREAD (optional): the compiled parse thread to start threads from (the global setup's).
  *
  * HOLD_AT (test-only hold points, in this test process only: the store is wrapped, Folio's code is unchanged)
  * stops the import at a precise moment, prints `held <point>` and waits forever (the test then kills it):
@@ -11,6 +12,7 @@
 import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/log.js';
 import { openStore } from '../../src/store/index.js';
+import { useCompiledThread } from '../../src/parse-pool/pool.js';
 import { createWorker } from '../../src/temporal/worker/worker.js';
 
 const env = (name: string): string => {
@@ -19,6 +21,7 @@ const env = (name: string): string => {
   return v;
 };
 
+if (process.env.COMPILED_PARSE_THREAD) useCompiledThread(new URL(process.env.COMPILED_PARSE_THREAD));
 const logger = createLogger('crash-worker', { level: process.env.LOG_LEVEL ?? 'warn', pretty: false });
 const config = loadConfig({ ...process.env, FOLIO_TASK_QUEUE: env('TASK_QUEUE') });
 const store = await openStore({ databaseUrl: env('DATABASE_URL'), migrate: false, logger });

@@ -1,6 +1,15 @@
 /**
- * Vitest global setup: one real Temporal dev server (the official CLI, in memory, headless, on a free port, with
- * Folio's search attributes and a raised workflow-task timeout) and one workflow bundle shared by all test files.
+ * Vitest global setup, per project (test/vitest.config.ts): each project gets only the fixtures it uses.
+ *
+ * - every project: a PGlite data directory with Folio's migrations applied, dumped once (a test store starts from
+ *   it instead of running initdb and every migration), and the compiled parse thread when dist/ is up to date;
+ * - `workflow` and `e2e`: the workflow bundle (dist/workflow-bundle.js when up to date, else bundled here) and
+ *   the time-skipping test server's path;
+ * - `e2e` only: one real Temporal dev server (the official CLI, in memory, headless, on a free port, with Folio's
+ *   search attributes and a raised workflow-task timeout).
+ *
+ * The projects' setups run in the same process: what two of them need is made once (kept on globalThis, shared
+ * by the projects' separate module instances) and removed after the last one's teardown.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -11,6 +20,7 @@ import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { ensureTemporalBinaries } from '../../src/temporal/install-binaries.js';
 import { spawnDevServer, waitForTemporal } from '../../src/temporal/dev-server.js';
 import { freePort } from '../helpers/free-port.js';
+import { compiledBuild } from './compiled-build.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,11 +28,55 @@ declare module 'vitest' {
     workflowBundlePath: string;
     testServerPath: string;
     pgliteTemplatePath: string;
+    /** file: URL of dist's compiled parse thread when dist/ is up to date with the sources, else ''. */
+    compiledParseThread: string;
   }
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const { cli, testServer } = ensureTemporalBinaries({ quiet: true });
+interface Shared {
+  users: number;
+  tmp: string;
+  template?: Promise<string>;
+  bundle?: Promise<string>;
+  temporal?: Promise<{ address: string; stop(): Promise<void> }>;
+  warned?: boolean;
+}
+
+const KEY = Symbol.for('folio.test.globalSetup');
+
+function shared(): Shared {
+  const g = globalThis as unknown as Record<symbol, Shared | undefined>;
+  return (g[KEY] ??= { users: 0, tmp: mkdtempSync(path.join(os.tmpdir(), 'folio-test-')) });
+}
+
+/** A migrated, empty PGlite database dumped to a file. */
+async function pgliteTemplate(tmp: string): Promise<string> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { openStore } = await import('../../src/store/index.js');
+  const { rawSql } = await import('../../src/store/raw-sql.js');
+  const fresh = await PGlite.create();
+  const initdb = await fresh.dumpDataDir('none');
+  await fresh.close();
+  const store = await openStore({ dataDir: 'memory://', migrate: true, pgliteTemplate: initdb });
+  try {
+    const db = (rawSql(store) as unknown as { db: InstanceType<typeof PGlite> }).db;
+    const file = path.join(tmp, 'pglite-template.tar');
+    writeFileSync(file, Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer()));
+    return file;
+  } finally {
+    await store.close();
+  }
+}
+
+async function workflowBundle(tmp: string, prebuilt: string | null): Promise<string> {
+  if (prebuilt) return prebuilt;
+  const bundle = await bundleWorkflowCode({ workflowsPath: path.resolve(import.meta.dirname, '../../workflows/index.ts'), logger: new DefaultLogger('WARN') });
+  const file = path.join(tmp, 'workflow-bundle.js');
+  writeFileSync(file, bundle.code);
+  return file;
+}
+
+async function startTemporal(cli: string): Promise<{ address: string; stop(): Promise<void> }> {
   const port = await freePort();
   const address = `127.0.0.1:${port}`;
   const server: ChildProcess = spawnDevServer({ binary: cli, port, headless: true, logLevel: 'error', workflowTaskTimeout: '60s', stdio: 'ignore' });
@@ -30,39 +84,56 @@ export default async function setup(project: TestProject): Promise<() => Promise
   server.once('exit', () => {
     exited = true;
   });
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'folio-test-'));
   try {
-    const templatePath = path.join(tmp, 'pglite-template.tar');
-    const [, bundle] = await Promise.all([
-      waitForTemporal(address, { timeoutMs: 90_000, isAlive: () => !exited }),
-      bundleWorkflowCode({ workflowsPath: path.resolve(import.meta.dirname, '../../workflows/index.ts'), logger: new DefaultLogger('WARN') }),
-      // One initdb for the whole run: test stores start from this dump instead of running initdb each.
-      (async () => {
-        const { PGlite } = await import('@electric-sql/pglite');
-        const db = await PGlite.create();
-        const dump = await db.dumpDataDir('none');
-        await db.close();
-        writeFileSync(templatePath, Buffer.from(await dump.arrayBuffer()));
-      })(),
-    ]);
-    project.provide('pgliteTemplatePath', templatePath);
-    const bundlePath = path.join(tmp, 'workflow-bundle.js');
-    writeFileSync(bundlePath, bundle.code);
-    project.provide('temporalAddress', address);
-    project.provide('workflowBundlePath', bundlePath);
-    project.provide('testServerPath', testServer ?? '');
+    await waitForTemporal(address, { timeoutMs: 90_000, isAlive: () => !exited });
   } catch (err) {
     server.kill('SIGKILL');
     throw err;
   }
-  return async () => {
-    if (!exited) {
+  return {
+    address,
+    async stop() {
+      if (exited) return;
       const gone = new Promise((r) => server.once('exit', r));
       server.kill('SIGTERM');
       const timer = setTimeout(() => server.kill('SIGKILL'), 5000);
       await gone;
       clearTimeout(timer);
-    }
-    rmSync(tmp, { recursive: true, force: true });
+    },
   };
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const s = shared();
+  s.users++;
+  const temporalToo = project.name === 'e2e';
+  const workflowsToo = temporalToo || project.name === 'workflow';
+  const build = compiledBuild();
+  if (!build.fresh && !s.warned) {
+    s.warned = true;
+    process.stderr.write(`[test setup] ${build.reason}: parse threads compile TypeScript and the workflows are bundled now (npm run build makes it faster)\n`);
+  }
+  const teardown = async () => {
+    if (--s.users > 0) return;
+    const temporal = await s.temporal?.catch(() => null);
+    await temporal?.stop();
+    rmSync(s.tmp, { recursive: true, force: true });
+    delete (globalThis as unknown as Record<symbol, Shared | undefined>)[KEY];
+  };
+  try {
+    const binaries = workflowsToo ? ensureTemporalBinaries({ quiet: true }) : null;
+    s.template ??= pgliteTemplate(s.tmp);
+    if (workflowsToo) s.bundle ??= workflowBundle(s.tmp, build.fresh ? build.workflowBundle : null);
+    if (temporalToo) s.temporal ??= startTemporal(binaries!.cli);
+    const [template, bundle, temporal] = await Promise.all([s.template, s.bundle, temporalToo ? s.temporal : undefined]);
+    project.provide('pgliteTemplatePath', template);
+    project.provide('compiledParseThread', build.fresh ? build.parseThread : '');
+    project.provide('workflowBundlePath', workflowsToo ? bundle! : '');
+    project.provide('testServerPath', binaries?.testServer ?? '');
+    project.provide('temporalAddress', temporal?.address ?? '');
+  } catch (err) {
+    await teardown();
+    throw err;
+  }
+  return teardown;
 }

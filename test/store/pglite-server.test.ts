@@ -13,18 +13,32 @@ const root = await mkdtemp(path.join(os.tmpdir(), 'folio-pglite-server-'));
 await chmod(root, 0o755);
 const server = await startPgliteServer({ dataDir: path.join(root, 'db'), socketDir: path.join(root, 'run'), maxConnections: 16 });
 
-/** Runs a pg client as another local user (`nobody`) against `url`; resolves with what it printed. */
-function connectAsNobody(url: string): Promise<string> {
-  const script = `import pg from 'pg';
-const c = new pg.Client({ connectionString: process.argv[1], connectionTimeoutMillis: 5000 });
-c.connect().then(() => c.query('SELECT 1 AS one')).then((r) => { console.log('CONNECTED ' + r.rows[0].one); process.exit(0); }, (e) => { console.log('REFUSED ' + (e.code ?? e.message)); process.exit(0); });`;
+/**
+ * A PostgreSQL client with no dependency (node:net, the protocol's StartupMessage): it connects to the server's
+ * socket and prints `CONNECTED <first reply type>` or `REFUSED <errno code>`. Written to a directory every user may
+ * read, and run with `/` as its working directory, so another user can run it wherever the checkout sits (a client
+ * loading `pg` from node_modules would fail to load in a checkout under a mode-0700 directory, not be refused).
+ */
+const CLIENT = `import net from 'node:net';
+const body = Buffer.from('user\\0postgres\\0database\\0postgres\\0\\0');
+const head = Buffer.alloc(8);
+head.writeInt32BE(8 + body.length, 0);
+head.writeInt32BE(196608, 4);
+const socket = net.connect(process.argv[2]);
+socket.setTimeout(10000, () => { console.log('TIMEOUT'); process.exit(0); });
+socket.once('connect', () => socket.write(Buffer.concat([head, body])));
+socket.once('data', (d) => { console.log('CONNECTED ' + String.fromCharCode(d[0])); socket.end(); process.exit(0); });
+socket.once('error', (e) => { console.log('REFUSED ' + (e.code ?? e.message)); process.exit(0); });
+`;
+const clientDir = await mkdtemp(path.join(os.tmpdir(), 'folio-pg-client-'));
+await chmod(clientDir, 0o755);
+const clientScript = path.join(clientDir, 'client.mjs');
+await writeFile(clientScript, CLIENT, { mode: 0o644 });
+
+/** Runs the client against the server's socket, as `user` (uid/gid) or as this process's user; resolves with its output. */
+function connectAs(socketPath: string, user?: { uid: number; gid: number }): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script, url], {
-      cwd: process.cwd(),
-      uid: 65534,
-      gid: 65534,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(process.execPath, [clientScript, socketPath], { cwd: '/', ...(user ?? {}), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -36,6 +50,7 @@ c.connect().then(() => c.query('SELECT 1 AS one')).then((r) => { console.log('CO
 afterAll(async () => {
   await server.stop();
   await rm(root, { recursive: true, force: true });
+  await rm(clientDir, { recursive: true, force: true });
 });
 
 // The whole store suite, through the wire protocol: what the worker and the API do in `npm start`.
@@ -60,8 +75,10 @@ describe('pglite-server with two pg clients', () => {
   });
 
   it.skipIf(process.getuid?.() !== 0)('refuses a pg client of another local user', async () => {
-    // The owner's own client gets in (the control), another user's is refused by the file system.
-    expect(await connectAsNobody(server.url)).toMatch(/^REFUSED (EACCES|EPERM)/);
+    // The owner's own client gets in (the control: the same script, so a refusal is the file system's, not a
+    // client that could not run), another user's (nobody) is refused by the file system.
+    expect(await connectAs(server.socketPath)).toBe('CONNECTED R');
+    expect(await connectAs(server.socketPath, { uid: 65534, gid: 65534 })).toMatch(/^REFUSED (EACCES|EPERM)$/);
   });
 
   it('a second server on the same socket is refused; a stale socket file is replaced; a too deep directory falls back', async () => {

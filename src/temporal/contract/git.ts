@@ -36,6 +36,11 @@ export interface GitSyncRequest {
   receivedAt: string;
   /** The user who asked for it (a personal token's user); absent for the organization's service token. Never a token. */
   actorId?: string;
+  /**
+   * Heartbeat timeout (ms) of the operation's activity, default 60 s: how long the attempt of a dead worker goes
+   * unnoticed before it is retried. The API never sets it; tests that kill workers shorten it.
+   */
+  heartbeatTimeoutMs?: number;
 }
 
 /** One typed warning of an operation (the converter's code, e.g. `FORMAT_PAGE_TOO_LARGE`), as reported. */
