@@ -7,7 +7,7 @@ import type { SpaceRecord } from '../src/store/index.js';
 import type { GitSyncRequest } from '../src/temporal/contract/index.js';
 import { openVault, type SecretVault } from '../src/vault/index.js';
 import type { ActivityDeps } from './deps.js';
-import { gitCacheRoot } from './git-cache-root.js';
+import { gitCacheRoot } from '../src/gitsync/cache-root.js';
 import { parsePoolOf } from './parse-pool.js';
 import type { PageCodecRunner } from '../src/format/index.js';
 import { poolPageCodec } from '../src/parse-pool/page-codec.js';
