@@ -31,7 +31,7 @@ import { exportedPathsAt, exportedPathsOfBase, writtenPaths, type ExportedPaths 
 import { describeWarnings, reportWarnings } from '../src/gitsync/warnings.js';
 import { gitFailure, toFailure } from './git-failures.js';
 import { loadRevisionModel } from '../src/gitsync/revision-records.js';
-import { settled } from './settled.js';
+import { settled } from '../src/gitsync/settled.js';
 import { FOLIO_REQUEST_TRAILER, FOLIO_REVISION_TRAILER, folioTrailers } from '../src/gitsync/trailers.js';
 import { gitSignals, type GitOperationResult, type GitProgress, type GitSyncRequest } from '../src/temporal/contract/index.js';
 import { progressReporter } from './progress.js';

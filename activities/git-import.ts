@@ -26,7 +26,7 @@ import { FOLIO_REVISION_TRAILER } from '../src/gitsync/trailers.js';
 import { gitSignals, type GitOperationResult, type GitProgress, type GitSyncRequest, type GitWarningReport } from '../src/temporal/contract/index.js';
 import { progressReporter } from './progress.js';
 import { credentialsOf, type GitSyncContext } from './git-context.js';
-import { settled } from './settled.js';
+import { settled } from '../src/gitsync/settled.js';
 
 export function createGitImportActivity(ctx: GitSyncContext) {
   const { store, config } = ctx;
