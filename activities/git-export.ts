@@ -35,7 +35,7 @@ import { settled } from '../src/gitsync/settled.js';
 import { FOLIO_REQUEST_TRAILER, FOLIO_REVISION_TRAILER, folioTrailers } from '../src/gitsync/trailers.js';
 import { gitSignals, type GitOperationResult, type GitProgress, type GitSyncRequest } from '../src/temporal/contract/index.js';
 import { progressReporter } from './progress.js';
-import { credentialsOf, type GitSyncContext } from './git-context.js';
+import { credentialsOf, type GitSyncContext } from '../src/gitsync/context.js';
 
 export function createGitExportActivity(ctx: GitSyncContext) {
   const { store, config } = ctx;

@@ -25,7 +25,7 @@ import { toFailure } from './git-failures.js';
 import { FOLIO_REVISION_TRAILER } from '../src/gitsync/trailers.js';
 import { gitSignals, type GitOperationResult, type GitProgress, type GitSyncRequest, type GitWarningReport } from '../src/temporal/contract/index.js';
 import { progressReporter } from './progress.js';
-import { credentialsOf, type GitSyncContext } from './git-context.js';
+import { credentialsOf, type GitSyncContext } from '../src/gitsync/context.js';
 import { settled } from '../src/gitsync/settled.js';
 
 export function createGitImportActivity(ctx: GitSyncContext) {

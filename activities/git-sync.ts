@@ -7,10 +7,11 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { NotFoundError } from '../src/errors.js';
 import type { GitOperationResult, GitQueueOutcome, GitSyncRequest } from '../src/temporal/contract/index.js';
 import type { ActivityDeps } from './deps.js';
-import { gitSyncContext } from './git-context.js';
+import { gitSyncContext } from '../src/gitsync/context.js';
 import { syncRepoOf } from '../src/gitsync/sync-repo.js';
 import { createGitImportActivity } from './git-import.js';
 import { createGitExportActivity } from './git-export.js';
+import { parsePoolOf } from './parse-pool.js';
 
 /** Whether `request` is older than the last applied operation of its direction recorded in the store. */
 export function staleAgainst(request: GitSyncRequest, last: { timestamp: string } | null): boolean {
@@ -18,7 +19,7 @@ export function staleAgainst(request: GitSyncRequest, last: { timestamp: string 
 }
 
 export function createGitSyncActivities(deps: ActivityDeps) {
-  const ctx = gitSyncContext(deps);
+  const ctx = gitSyncContext({ store: deps.store, config: deps.config, logger: deps.logger, parsePool: () => parsePoolOf(deps) });
   const { store, logger } = deps;
   const log = logger.child({ component: 'git-sync' });
   type OperationEnd = { state: 'success' | 'failure' | 'timeout'; result?: GitOperationResult; error?: { code: string; message: string } };
