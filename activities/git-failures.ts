@@ -5,12 +5,14 @@
  * decided there once. Transient store errors (STORE_UNAVAILABLE, STORE_TRANSIENT: every FolioError that says
  * `retryable`) are retried under their own code, and so is a row the store reports missing in the middle of the
  * operation (STALE_READ): the activity checked its space first, so the retry either finds the row or stops on that
- * check with NOT_FOUND. Messages are scrubbed of URL userinfo and of the given secrets.
+ * check with NOT_FOUND. Messages are scrubbed of URL userinfo and of the given secrets. A git sync operation's own
+ * failures (`GitSyncError`: NOT_FOUND, LOCKED, CONFLICT, …) keep their code, message and details as they are.
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { GitError } from '../src/git/index.js';
 import { FormatError, NoContentError, TooManyPagesError } from '../src/format/index.js';
 import { FolioError } from '../src/errors.js';
+import { GitSyncError } from '../src/gitsync/errors.js';
 import { redact } from '../src/redact.js';
 
 export function scrubSecrets(text: string, secrets: readonly string[]): string {
@@ -33,10 +35,25 @@ export function gitFailure(
   });
 }
 
+/** A git sync operation's own failure as the run's typed failure: its code, message and details as they are. */
+function syncFailure(err: GitSyncError): ApplicationFailure {
+  return ApplicationFailure.create({ type: err.code, message: err.message, nonRetryable: !err.retryable, ...(err.details ? { details: err.details } : {}) });
+}
+
+/** The outcome of `work`, a git sync operation's own failure thrown as its typed failure (any other error as it is). */
+export async function typedFailures<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    throw err instanceof GitSyncError ? syncFailure(err) : err;
+  }
+}
+
 export function toFailure(err: unknown, secrets: readonly string[] = []): ApplicationFailure {
   if (err instanceof ApplicationFailure) {
     return err;
   }
+  if (err instanceof GitSyncError) return syncFailure(err);
   if (err instanceof TooManyPagesError) return gitFailure('TOO_MANY_PAGES', err.message, { nonRetryable: true, secrets });
   if (err instanceof NoContentError) return gitFailure(err.code, err.message, { nonRetryable: true, secrets });
   if (err instanceof GitError) return gitFailure(err.code, err.message, { nonRetryable: !err.retryable, secrets });

@@ -4,7 +4,7 @@ import { workflowIds } from '../src/temporal/contract/index.js';
 import { FolioError } from '../src/errors.js';
 import { removeSpaceCaches } from '../src/git/index.js';
 import type { ActivityDeps } from './deps.js';
-import { gitCacheRoot } from './git-cache-root.js';
+import { gitCacheRoot } from '../src/gitsync/cache-root.js';
 
 export type PurgeContentResult = { purged: true; revisions: number; blobsDeleted: number } | { purged: false; reason: string; revisions: 0; blobsDeleted: 0 };
 

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { NotFoundError } from '../../src/errors.js';
-import { toFailure } from '../../activities/git-failures.js';
+import { toFailure, typedFailures } from '../../activities/git-failures.js';
+import { GitSyncError } from '../../src/gitsync/errors.js';
 import { StoreTransientError, StoreUnavailableError } from '../../src/store/errors.js';
 import { isServerAbsent, translateStoreError } from '../../src/store/transient-errors.js';
 import { NON_RETRYABLE_GIT_ERRORS } from '../../src/temporal/contract/index.js';
@@ -59,5 +60,27 @@ describe('transient store errors', () => {
     }
     expect(toFailure(new NotFoundError('revision', 'r1')).type).toBe('STALE_READ');
     expect(toFailure(new StoreTransientError('deadlock detected', '40P01')).type).toBe('STORE_TRANSIENT');
+  });
+});
+
+describe('the operation’s own failures (src/gitsync/errors.ts)', () => {
+  it('keep their code, message and details, final unless they say retryable; a missing space stays NOT_FOUND', () => {
+    const conflict = toFailure(new GitSyncError('CONFLICT', 'the remote branch changed 1 file(s): a.md', { details: [{ files: ['a.md'] }] }));
+    expect(conflict).toMatchObject({
+      type: 'CONFLICT',
+      message: 'the remote branch changed 1 file(s): a.md',
+      nonRetryable: true,
+      details: [{ files: ['a.md'] }],
+    });
+    const missing = toFailure(new GitSyncError('NOT_FOUND', 'space not found: s1'));
+    expect(missing).toMatchObject({ type: 'NOT_FOUND', message: 'space not found: s1', nonRetryable: true });
+    expect(toFailure(new GitSyncError('X', 'x', { retryable: true })).nonRetryable).toBe(false);
+  });
+
+  it('typedFailures maps them and lets any other error through as it is', async () => {
+    await expect(typedFailures(Promise.reject(new GitSyncError('LOCKED', 'space s1 is locked')))).rejects.toMatchObject({ type: 'LOCKED', nonRetryable: true });
+    const other = new NotFoundError('space', 's1');
+    await expect(typedFailures(Promise.reject(other))).rejects.toBe(other);
+    await expect(typedFailures(Promise.resolve(1))).resolves.toBe(1);
   });
 });

@@ -80,7 +80,7 @@ export function gitRoutes(app: FastifyInstance, deps: ApiDeps): void {
         deps.store.gitSync.get(space.id),
       ]);
       // The first request names the space's repository (git/info's installation) before its operation starts;
-      // every operation that starts records its own repository (activities/git-sync.ts).
+      // every operation that starts records its own repository (src/gitsync/operation.ts).
       if (!sync.repo) await deps.store.gitSync.update(space.id, { repo: syncRepoOf(parsed) });
       await enqueueGitRequest(workflowStarter(deps), { spaceId: space.id, organizationId: space.organizationId, request: queued });
       queueViews.forget(space);

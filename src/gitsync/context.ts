@@ -1,22 +1,34 @@
-/** What the git activities share: the dependencies, the space-scoped git caches, the fetch policy and the credential vault. */
-import { ApplicationFailure } from '@temporalio/activity';
-import { openCache, removeLegacyCaches, type RepoCache } from '../src/git/index.js';
-import { getGitCredentials } from '../src/gitsync/credentials.js';
-import { fetchPolicyFromConfig, type FetchPolicy } from '../src/net/policy.js';
-import type { SpaceRecord } from '../src/store/index.js';
-import type { GitSyncRequest } from '../src/temporal/contract/index.js';
-import { openVault, type SecretVault } from '../src/vault/index.js';
-import type { ActivityDeps } from './deps.js';
-import { gitCacheRoot } from './git-cache-root.js';
-import { parsePoolOf } from './parse-pool.js';
-import type { PageCodecRunner } from '../src/format/index.js';
-import { poolPageCodec } from '../src/parse-pool/page-codec.js';
-import { operationParseTask } from '../src/parse-pool/from-config.js';
-import type { ParseTaskOptions } from '../src/parse-pool/pool.js';
-import { cachedPageCodec, pruneParseCache, type CachedPageCodec } from '../src/parse-cache/index.js';
-import { PreviousRevisions } from '../src/gitsync/previous-revisions.js';
+/** What the git sync operations share: the dependencies, the space-scoped git caches, the fetch policy and the credential vault. */
+import type { Config } from '../config/config.js';
+import { openCache, removeLegacyCaches, type RepoCache } from '../git/index.js';
+import { getGitCredentials } from './credentials.js';
+import type { Logger } from '../log.js';
+import { fetchPolicyFromConfig, type FetchPolicy } from '../net/policy.js';
+import type { ParsePool, ParseTaskOptions } from '../parse-pool/pool.js';
+import { operationParseTask } from '../parse-pool/from-config.js';
+import type { SpaceRecord, Store } from '../store/index.js';
+import type { GitSyncRequest } from '../temporal/contract/index.js';
+import { openVault, type SecretVault } from '../vault/index.js';
+import { gitCacheRoot } from './cache-root.js';
+import type { PageCodecRunner } from '../format/index.js';
+import { poolPageCodec } from '../parse-pool/page-codec.js';
+import { cachedPageCodec, pruneParseCache, type CachedPageCodec } from '../parse-cache/index.js';
+import { PreviousRevisions } from './previous-revisions.js';
+import { GitSyncError } from './errors.js';
 
-export interface GitSyncContext extends ActivityDeps {
+/** What the git sync context is built from (the activities' dependencies). */
+export interface GitSyncDeps {
+  store: Store;
+  config: Config;
+  logger: Logger;
+  /** The parse pool, asked for on first use (its threads start then). */
+  parsePool(): ParsePool;
+}
+
+export interface GitSyncContext {
+  store: Store;
+  config: Config;
+  logger: Logger;
   vault(): SecretVault;
   cacheRoot: string;
   /**
@@ -39,8 +51,8 @@ export interface GitSyncContext extends ActivityDeps {
   previousRevisions: PreviousRevisions;
 }
 
-export function gitSyncContext(deps: ActivityDeps): GitSyncContext {
-  const pageCodec = (task?: ParseTaskOptions) => poolPageCodec(parsePoolOf(deps), task);
+export function gitSyncContext(deps: GitSyncDeps): GitSyncContext {
+  const pageCodec = (task?: ParseTaskOptions) => poolPageCodec(deps.parsePool(), task);
   const cacheRoot = gitCacheRoot(deps.config);
   // Caches of the pre-tenant layout (shared across spaces) are removed once per process, before the first use.
   let legacyRemoved: Promise<void> | undefined;
@@ -55,7 +67,9 @@ export function gitSyncContext(deps: ActivityDeps): GitSyncContext {
       },
     ));
   return {
-    ...deps,
+    store: deps.store,
+    config: deps.config,
+    logger: deps.logger,
     cacheRoot,
     async openSpaceCache(space, request) {
       await removeLegacy();
@@ -85,11 +99,6 @@ export function gitSyncContext(deps: ActivityDeps): GitSyncContext {
 export async function credentialsOf(ctx: GitSyncContext, request: GitSyncRequest): Promise<{ username: string; password: string } | undefined> {
   if (!request.credentialId) return undefined;
   const creds = await getGitCredentials(ctx.vault(), request.credentialId, request.spaceId);
-  if (!creds)
-    throw ApplicationFailure.create({
-      type: 'CREDENTIALS_MISSING',
-      message: 'the credentials of this request expired or were removed; send the request again',
-      nonRetryable: true,
-    });
+  if (!creds) throw new GitSyncError('CREDENTIALS_MISSING', 'the credentials of this request expired or were removed; send the request again');
   return creds;
 }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Config } from '../src/config/config.js';
+import type { Config } from '../config/config.js';
 
 /** Where Folio keeps its local git repository caches (per tenant below it: see src/git/cache-layout.ts). */
 export function gitCacheRoot(config: Pick<Config, 'dataDir'>): string {
