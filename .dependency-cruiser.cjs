@@ -1,6 +1,70 @@
 /**
+ * The folders of Folio from the bottom up (issue 32: the folder-level graph has no loop). A folder may import the
+ * folders of the layers below its own, never one of its own layer or above: an upward import would close a loop (the order is the folder graph's
+ * longest path from the bottom; a folder that needs one of its own layer moves up a layer).
+ * `src/<name>` is one folder (its sub-folders included), except `src/temporal/`, whose client side, worker wiring
+ * and contract are folders of their own. A new folder is placed here, or `folder-has-a-layer` fails.
+ */
+const LAYERS = [
+  [
+    'src/errors.ts',
+    'src/ids.ts',
+    'src/project-root.ts',
+    'src/redact.ts',
+    'src/refresh-interval.ts',
+    'src/system-packages.ts',
+    'src/supervisor',
+    'src/temporal/contract',
+    'src/url-policy',
+  ],
+  ['src/format', 'src/log.ts', 'src/net'],
+  ['src/config', 'src/document', 'src/git', 'src/store'],
+  [
+    'src/bootstrap.ts',
+    'src/openapi',
+    'src/parse-cache',
+    'src/parse-pool',
+    'src/people',
+    'src/revision',
+    'src/search',
+    'src/temporal/*.ts',
+    'src/temporal/client',
+    'src/translate',
+    'src/vault',
+    'src/webimport',
+  ],
+  ['src/change-requests', 'src/fileimport', 'src/publish'],
+  ['src/parse-threads', 'src/templates'],
+  ['src/gitsync'],
+  ['activities', 'src/api'],
+  ['src/temporal/worker', 'workflows'],
+  ['src/cli'],
+];
+const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const folderPath = (f) => (f === 'src/temporal/*.ts' ? '^src/temporal/[^/]+[.]ts$' : f.endsWith('.ts') ? `^${escapeRe(f)}$` : `^${escapeRe(f)}/`);
+const layerRules = LAYERS.flatMap((layer, i) =>
+  layer
+    .map((folder) => ({ folder, above: [...layer.filter((f) => f !== folder), ...LAYERS.slice(i + 1).flat()] }))
+    .filter(({ above }) => above.length > 0)
+    .map(({ folder, above }) => ({
+      name: 'layers',
+      severity: 'error',
+      comment: `${folder} (layer ${i}) imports only the folders of the layers below it (.dependency-cruiser.cjs LAYERS)`,
+      from: { path: folderPath(folder) },
+      to: { path: above.map(folderPath) },
+    })),
+);
+const folderHasALayer = {
+  name: 'folder-has-a-layer',
+  severity: 'error',
+  comment: 'Every folder of src/, activities/ and workflows/ has its place in LAYERS (.dependency-cruiser.cjs).',
+  from: { path: '^(src|activities|workflows)/', pathNot: LAYERS.flat().map(folderPath) },
+  to: {},
+};
+
+/**
  * Folio's layer rules (`npm run lint`):
- * - no import cycles;
+ * - no import cycles, between files, and between folders (LAYERS above: each folder imports only layers below it);
  * - `src/format` (pure GitBook format conversion) imports nothing of the store, git, Temporal or pg;
  * - `src/` outside `src/temporal/` imports no Temporal package, nothing of `activities/` or `workflows/`
  *   (`src/temporal/worker/` wires the activities into the worker);
@@ -14,6 +78,8 @@
  */
 module.exports = {
   forbidden: [
+    ...layerRules,
+    folderHasALayer,
     {
       name: 'no-cycles',
       severity: 'error',

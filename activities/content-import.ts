@@ -10,7 +10,7 @@ import type { FileImportErrorCode } from '../src/fileimport/errors.js';
 import { documents, importTree, type SourceTree } from '../src/format/index.js';
 import { modelToRevisionInput } from '../src/revision/records.js';
 import { ParseTaskFailedError } from '../src/parse-pool/errors.js';
-import { poolPageCodec } from '../src/parse-pool/page-codec.js';
+import { poolPageCodec } from '../src/parse-threads/page-codec.js';
 import type { BlobSource } from '../src/revision/builder.js';
 import { graftUnderPage } from '../src/revision/graft-under-page.js';
 import type { ImportRunRecord, ImportRunStatus, JsonObject, StorageUploadRecord } from '../src/store/index.js';

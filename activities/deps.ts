@@ -1,6 +1,6 @@
 import type { Config } from '../src/config/config.js';
 import type { Logger } from '../src/log.js';
-import type { ParsePool } from '../src/parse-pool/pool.js';
+import type { ParsePool } from '../src/parse-threads/pool.js';
 import type { Store } from '../src/store/index.js';
 import type { TranslationEngineName } from '../src/config/config.js';
 import type { TranslationEngine } from '../src/translate/engines/index.js';

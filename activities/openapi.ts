@@ -1,7 +1,7 @@
 import { ApplicationFailure, Context, heartbeat } from '@temporalio/activity';
 import { NotFoundError } from '../src/errors.js';
 import { fetchPolicyFromConfig } from '../src/net/policy.js';
-import { processSpecInPool } from '../src/openapi/process-in-pool.js';
+import { processSpecInPool } from '../src/parse-threads/openapi.js';
 import { isFolioError } from '../src/errors.js';
 import { deleteRefreshSchedule, updateRefreshScheduleAfterRun } from '../src/temporal/client/openapi-schedule.js';
 import type { OpenApiFailureDetails, OpenApiProcessCode } from '../src/temporal/contract/index.js';

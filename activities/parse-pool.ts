@@ -1,5 +1,5 @@
-import { createSpecPool } from '../src/openapi/spec-pool.js';
-import { ParsePool } from '../src/parse-pool/pool.js';
+import { createSpecPool } from '../src/parse-threads/spec-pool.js';
+import { ParsePool } from '../src/parse-threads/pool.js';
 import { parsePoolOptions } from '../src/parse-pool/from-config.js';
 import type { ActivityDeps } from './deps.js';
 

@@ -1,6 +1,6 @@
 import { ApplicationFailure, heartbeat } from '@temporalio/activity';
 import { FolioError } from '../src/errors.js';
-import { poolPageCodec } from '../src/parse-pool/page-codec.js';
+import { poolPageCodec } from '../src/parse-threads/page-codec.js';
 import { processTimeoutMs, PAUSE_SCHEDULE_AFTER_FAILURES } from '../src/temporal/client/openapi-processing.js';
 import { buildTemplateRevision, publishTemplateRevision, type ContentRefs } from '../src/templates/apply.js';
 import { createTemplateSpec } from '../src/templates/openapi-spec.js';

@@ -14,7 +14,7 @@ import { ApplicationFailure, Context, heartbeat } from '@temporalio/activity';
 import { fieldsFingerprint, type PageModel } from '../src/format/index.js';
 import { isFolioError, NotFoundError } from '../src/errors.js';
 import { flattenPages, loadRevisionModel, modelToRevisionInput } from '../src/revision/records.js';
-import type { ParsePool } from '../src/parse-pool/pool.js';
+import type { ParsePool } from '../src/parse-threads/pool.js';
 import { memoryKeyString, type MemoryKey, type PageRecord, type Store, type TranslationRecord } from '../src/store/index.js';
 import { translationSignals, type TranslationBatchCounts, type TranslationProgress } from '../src/temporal/contract/index.js';
 import { createEngine, engineNameFor, type TranslationEngine } from '../src/translate/engines/index.js';

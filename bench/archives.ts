@@ -21,7 +21,7 @@ import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_FILE_IMPORT_LIMITS } from '../src/fileimport/index.js';
-import { ParsePool } from '../src/parse-pool/pool.js';
+import { ParsePool } from '../src/parse-threads/pool.js';
 import { PoliteFetcher } from '../src/webimport/polite-fetcher.js';
 import { WEBIMPORT_MAX_RESPONSE_BYTES } from '../src/webimport/errors.js';
 import { docxParts, gzipZeros, storedEntry, zerosEntry, zerosZip, zipOf } from '../test/helpers/hostile-archives.js';

@@ -17,8 +17,8 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { importTree, inlinePageCodec, readWorkingTree, type PageCodecRunner } from '../src/format/index.js';
 import { corpusDir } from '../src/project-root.js';
-import { ParsePool } from '../src/parse-pool/pool.js';
-import { poolPageCodec } from '../src/parse-pool/page-codec.js';
+import { ParsePool } from '../src/parse-threads/pool.js';
+import { poolPageCodec } from '../src/parse-threads/page-codec.js';
 import { median, arg, projectDirectoryOf } from './_helpers.js';
 
 const CORPUS = corpusDir();

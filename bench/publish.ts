@@ -15,7 +15,7 @@ import { unified } from 'unified';
 import { documents, importTree, memoryEntry, readWorkingTree, type RevisionModel, type SourceTree } from '../src/format/index.js';
 import { modelToRevisionInput } from '../src/revision/records.js';
 import { createLogger } from '../src/log.js';
-import { ParsePool } from '../src/parse-pool/pool.js';
+import { ParsePool } from '../src/parse-threads/pool.js';
 import { corpusDir } from '../src/project-root.js';
 import { publishSite } from '../src/publish/build.js';
 import { openStore, type Store } from '../src/store/index.js';
@@ -69,14 +69,20 @@ for (let run = 0; run < runs; run++) {
   await importInto(store, space.id, tree, projectDirectory, { revision, tree });
   const site = await store.sites.create('bench', { title: `Bench ${run}`, spaces: [space.id] });
   t = process.hrtime.bigint();
-  const first = (await publishSite({ store, parsePool: pool, logger }, { organizationId: 'bench', siteId: site.id, requestKey: `cold-${run}` }))!;
+  const first = (await publishSite(
+    { store, render: (input) => pool.run('publish.render', input), logger },
+    { organizationId: 'bench', siteId: site.id, requestKey: `cold-${run}` },
+  ))!;
   cold.push(ms(t));
 
   const edited: SourceTree = new Map(tree);
   edited.set(changedPath, memoryEntry(new TextEncoder().encode(`${changedText}\nEdited in run ${run}.\n`)));
   await importInto(store, space.id, edited, projectDirectory, { revision, tree });
   t = process.hrtime.bigint();
-  const second = (await publishSite({ store, parsePool: pool, logger }, { organizationId: 'bench', siteId: site.id, requestKey: `edit-${run}` }))!;
+  const second = (await publishSite(
+    { store, render: (input) => pool.run('publish.render', input), logger },
+    { organizationId: 'bench', siteId: site.id, requestKey: `edit-${run}` },
+  ))!;
   oneChanged.push(ms(t));
   if (run === 0) {
     // The frame of a page (everything but its article): what every page carries, navigation included.

@@ -17,7 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { createContentImportActivities } from '../activities/content-import.js';
 import { loadConfig } from '../src/config/config.js';
 import { createLogger } from '../src/log.js';
-import { ParsePool } from '../src/parse-pool/pool.js';
+import { ParsePool } from '../src/parse-threads/pool.js';
 import { openStore } from '../src/store/index.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../test/helpers/loopback-policy.js';
 import { arg, median } from './_helpers.js';

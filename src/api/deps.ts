@@ -1,6 +1,6 @@
 import type { Config } from '../config/config.js';
 import type { Logger } from '../log.js';
-import type { ParsePool } from '../parse-pool/pool.js';
+import type { ParsePool } from '../parse-threads/pool.js';
 import type { Store } from '../store/index.js';
 import type { TemporalClient } from '../temporal/client/client.js';
 import type { WorkflowStarter } from '../temporal/client/start.js';

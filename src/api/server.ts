@@ -26,7 +26,7 @@ import { teamRoutes } from './routes/teams.js';
 import { spacePermissionRoutes } from './routes/permissions.js';
 import { samlRoutes } from './routes/saml.js';
 import { siteServing } from './site-serving.js';
-import { ParsePool } from '../parse-pool/pool.js';
+import { ParsePool } from '../parse-threads/pool.js';
 import { parsePoolOptions } from '../parse-pool/from-config.js';
 
 export type { ApiDeps } from './deps.js';

@@ -15,8 +15,15 @@ import { ParseBudgetExceededError, ParsePoolBusyError, ParsePoolClosedError, Par
 import { FairQueue } from './fair-queue.js';
 import type { OperationBudget, ThreadClock } from './operation-budget.js';
 import { threadCpuClock } from './thread-cpu.js';
-import type { ParseOperation, ParseOperationArgs, ParseOperationResult, PreloadFamily } from './operations.js';
 import type { ReadyMessage, TaskReply, TaskRequest } from './protocol.js';
+
+/** What a pool's threads can run, by name (the threads' own table: `src/parse-threads/operations.ts` for Folio's). */
+export type OperationTable = Record<string, (...args: never[]) => unknown>;
+
+/** The module a pool's threads run (it calls `serveOperations` of `./serve.ts`): compiled `.js`, or `.ts` source. */
+export interface ThreadModule {
+  readonly url: URL;
+}
 
 export interface ParsePoolOptions {
   /** Threads (default: `os.availableParallelism()`). */
@@ -50,7 +57,7 @@ export interface ParsePoolOptions {
    * from its start, not from loading its modules); a pool that parses only pages loads none (`[]`), and a thread of
    * it ended by a budget is replaced faster.
    */
-  preload?: PreloadFamily[];
+  preload?: string[];
   /**
    * What the time budget counts (default `wall`): `wall`, the time since the task started; `busy`, the time its
    * thread spent on the CPU (`/proc` per thread; elsewhere its event-loop utilization), not waiting for I/O or for
@@ -143,18 +150,16 @@ export function useCompiledThread(entry: URL | null): void {
 }
 
 /**
- * The thread entry: the compiled `thread.js` beside this file; when this file runs as TypeScript source (tests,
- * tsx), the compiled thread given to `useCompiledThread`, else `ts-thread.mjs`, which registers tsx's loader in the
- * thread and imports `thread.ts`.
+ * The thread entry: a compiled thread module itself; a TypeScript one (tests, tsx) the compiled thread given to
+ * `useCompiledThread`, else `ts-thread.mjs`, which registers tsx's loader in the thread and imports the module.
  */
-function threadEntry(): { entry: URL; workerData: { threadModule?: string } } {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts')) return { entry: new URL('./thread.js', here), workerData: {} };
+function threadEntry(thread: ThreadModule): { entry: URL; workerData: { threadModule?: string } } {
+  if (!thread.url.pathname.endsWith('.ts')) return { entry: thread.url, workerData: {} };
   if (compiledThread) return { entry: compiledThread, workerData: {} };
-  return { entry: new URL('./ts-thread.mjs', here), workerData: { threadModule: new URL('./thread.ts', here).href } };
+  return { entry: new URL('./ts-thread.mjs', import.meta.url), workerData: { threadModule: thread.url.href } };
 }
 
-export class ParsePool {
+export class ParsePool<Ops extends OperationTable = OperationTable> {
   readonly threads: number;
   readonly timeBudgetMs: number;
   readonly memoryBudgetMb: number;
@@ -166,7 +171,8 @@ export class ParsePool {
   readonly demoteAfterMs: number;
   /** The process's nice value (what a demoted thread goes back to). */
   private readonly baseNice: number;
-  readonly preload: PreloadFamily[];
+  readonly preload: string[];
+  private readonly thread: ThreadModule;
   readonly budgetClock: 'wall' | 'busy';
   private readonly slots: Slot[] = [];
   private readonly queue = new FairQueue<Task>();
@@ -179,7 +185,7 @@ export class ParsePool {
   /** Threads replaced after a budget overrun or a crash (for operators and tests). */
   replaced = 0;
 
-  constructor(options: ParsePoolOptions = {}) {
+  constructor(thread: ThreadModule, options: ParsePoolOptions = {}) {
     this.threads = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
     this.timeBudgetMs = options.timeBudgetMs ?? 10_000;
     this.memoryBudgetMb = options.memoryBudgetMb ?? 256;
@@ -196,17 +202,18 @@ export class ParsePool {
         return 0;
       }
     })();
-    this.preload = [...(options.preload ?? ['openapi'])];
+    this.preload = [...(options.preload ?? [])];
+    this.thread = thread;
     this.budgetClock = options.budgetClock ?? 'wall';
   }
 
   /** Runs `op` in a pool thread; rejects with ParseBudgetExceededError, ParsePoolBusyError, ParsePoolClosedError or ParseTaskFailedError. */
-  run<O extends ParseOperation>(op: O, ...args: ParseOperationArgs<O>): Promise<ParseOperationResult<O>> {
+  run<O extends keyof Ops & string>(op: O, ...args: Parameters<Ops[O]>): Promise<Awaited<ReturnType<Ops[O]>>> {
     return this.runWith({}, op, ...args);
   }
 
   /** {@link run} with per-task options (cancellation). An operation that returns a promise is awaited in its thread. */
-  runWith<O extends ParseOperation>(options: ParseTaskOptions, op: O, ...args: ParseOperationArgs<O>): Promise<Awaited<ParseOperationResult<O>>> {
+  runWith<O extends keyof Ops & string>(options: ParseTaskOptions, op: O, ...args: Parameters<Ops[O]>): Promise<Awaited<ReturnType<Ops[O]>>> {
     if (this.closed) return Promise.reject(new ParsePoolClosedError());
     const key = options.key ?? '';
     if (this.queue.length >= this.maxQueue) return Promise.reject(new ParsePoolBusyError(this.maxQueue));
@@ -325,7 +332,7 @@ export class ParsePool {
   }
 
   private spawn(): void {
-    const { entry, workerData } = threadEntry();
+    const { entry, workerData } = threadEntry(this.thread);
     const worker = new Worker(entry, {
       workerData: { ...workerData, preload: this.preload },
       resourceLimits: { maxOldGenerationSizeMb: this.memoryBudgetMb, maxYoungGenerationSizeMb: this.youngGenerationMb },

@@ -1,6 +1,6 @@
 /**
  * Verification of a SAML response posted to the assertion consumer service, with @node-saml/node-saml. It runs in a
- * parse-pool thread (`saml.verify`, src/parse-pool/operations.ts): the posted XML is untrusted until its signature is
+ * parse-pool thread (`saml.verify`, src/parse-threads/operations.ts): the posted XML is untrusted until its signature is
  * checked, so parsing it gets the pool's time and memory budgets. Nothing here touches the store: the caller checks
  * that `inResponseTo` names a request Folio sent (taken once) and that the assertion id was never accepted before.
  *

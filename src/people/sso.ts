@@ -7,9 +7,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { SAML } from '@node-saml/node-saml';
-import type { ParsePool } from '../parse-pool/pool.js';
 import type { AuditActor, MemberRecord, SamlProviderRecord, Store, UserRecord } from '../store/index.js';
-import { SamlRejectedError, type VerifiedAssertion } from './saml-verify.js';
+import { SamlRejectedError, type VerifiedAssertion, type verifySamlResponse } from './saml-verify.js';
 
 /** How long Folio waits for the IdP to answer a login request. */
 export const REQUEST_TTL_MS = 10 * 60_000;
@@ -73,11 +72,14 @@ export function serviceProviderMetadata(provider: SamlProviderRecord, sp: Servic
   return saml.generateServiceProviderMetadata(null);
 }
 
+/** `verifySamlResponse` (./saml-verify.ts), run off the event loop within budgets (the parse pool's `saml.verify`). */
+export type SamlVerifier = (...args: Parameters<typeof verifySamlResponse>) => Promise<VerifiedAssertion>;
+
 /** Verifies the posted response off the event loop; a refusal is a SamlRejectedError with a reason safe to show. */
-async function verify(pool: ParsePool, provider: SamlProviderRecord, sp: ServiceProvider, samlResponse: string): Promise<VerifiedAssertion> {
+async function verify(verifier: SamlVerifier, provider: SamlProviderRecord, sp: ServiceProvider, samlResponse: string): Promise<VerifiedAssertion> {
   const idp = configured(provider);
   try {
-    return await pool.run('saml.verify', samlResponse, {
+    return await verifier(samlResponse, {
       certificate: idp.certificate,
       idpEntityId: idp.entityId,
       spEntityId: sp.entityId,
@@ -127,8 +129,14 @@ export interface SsoSession {
 }
 
 /** Accepts a posted SAML response, or throws a SamlRejectedError (forged, unsigned, expired, wrong audience, replayed, …). */
-export async function finishLogin(store: Store, pool: ParsePool, provider: SamlProviderRecord, sp: ServiceProvider, samlResponse: string): Promise<SsoSession> {
-  const assertion = await verify(pool, provider, sp, samlResponse);
+export async function finishLogin(
+  store: Store,
+  verifier: SamlVerifier,
+  provider: SamlProviderRecord,
+  sp: ServiceProvider,
+  samlResponse: string,
+): Promise<SsoSession> {
+  const assertion = await verify(verifier, provider, sp, samlResponse);
   if (!(await store.saml.takeRequest(provider.id, assertion.inResponseTo, REQUEST_TTL_MS)))
     throw new SamlRejectedError('the response answers no pending login request of Folio (unknown, expired or already used: a replay?)');
   const until = assertion.notOnOrAfter ? new Date(Date.parse(assertion.notOnOrAfter) + CLOCK_SKEW_MS) : new Date(Date.now() + SESSION_TTL_MS);

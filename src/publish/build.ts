@@ -2,13 +2,12 @@ import { createHash } from 'node:crypto';
 import type { DocumentPage, FileModel, PageModel, RevisionModel } from '../format/index.js';
 import { loadRevisionModel } from '../revision/records.js';
 import type { Logger } from '../log.js';
-import type { ParsePool } from '../parse-pool/pool.js';
 import type { PublicationFile, PublishedSiteSpace, SiteRecord, Store } from '../store/index.js';
 import { CSP_META_TAG } from './csp.js';
 import { esc } from './escape.js';
 import { pageHtml } from './layout.js';
 import type { NavItem } from './navigation.js';
-import { RENDERER_VERSION, type RenderLink, type RenderSpec, type RenderWarning } from './render/index.js';
+import { RENDERER_VERSION, type RenderedPage, type RenderLink, type RenderPageInput, type RenderSpec, type RenderWarning } from './render/index.js';
 import { SITE_CSS } from './style.js';
 import { isAllowedLinkUrl, refusedSchemeLabel } from '../url-policy/index.js';
 
@@ -39,7 +38,8 @@ export interface PublishOutcome {
 
 export interface PublishDeps {
   store: Store;
-  parsePool: ParsePool;
+  /** A page's article HTML (`renderPageBody`), run off the event loop within budgets (the parse pool's `publish.render`). */
+  render(input: RenderPageInput): Promise<RenderedPage>;
   logger: Logger;
   /** Called after each page (heartbeats). */
   progress?: (done: number, total: number) => void;
@@ -284,7 +284,7 @@ export async function publishSite(deps: PublishDeps, input: { organizationId: st
           const bytes = hash ? await store.blobs.get(hash) : null;
           if (bytes) specs[`src:${ref.url}`] = { rootPath: 'spec', filesystem: { spec: new TextDecoder().decode(bytes) } };
         }
-        body = await deps.parsePool.run('publish.render', { markdown, rootPrefix: p.rootPrefix, links, specs });
+        body = await deps.render({ markdown, rootPrefix: p.rootPrefix, links, specs });
       }
       for (const w of body.warnings) warn({ ...w, path: p.htmlPath });
       const html = pageHtml({

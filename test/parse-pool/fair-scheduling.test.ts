@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FairQueue } from '../../src/parse-pool/fair-queue.js';
 import { OperationBudget } from '../../src/parse-pool/operation-budget.js';
-import { ParsePool } from '../../src/parse-pool/pool.js';
+import { ParsePool } from '../../src/parse-threads/pool.js';
 import { threadCpuClock } from '../../src/parse-pool/thread-cpu.js';
 
 const pools: ParsePool[] = [];

@@ -7,8 +7,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { documents, importTree, treeFromFiles } from '../../src/format/index.js';
 import { OperationBudget } from '../../src/parse-pool/operation-budget.js';
-import { poolPageCodec } from '../../src/parse-pool/page-codec.js';
-import { ParsePool } from '../../src/parse-pool/pool.js';
+import { poolPageCodec } from '../../src/parse-threads/page-codec.js';
+import { ParsePool } from '../../src/parse-threads/pool.js';
 import { HOSTILE_PAGES, hostileRepository } from '../helpers/hostile-pages.js';
 
 // Pages have a long budget of their own (20 s): the import's budget of 3 s of CPU time is what ends this import.

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FETCH_POLICY } from '../../src/net/policy.js';
 import { processSpec } from '../../src/openapi/process.js';
-import { processSpecInPool } from '../../src/openapi/process-in-pool.js';
-import { ParsePool } from '../../src/parse-pool/pool.js';
+import { processSpecInPool } from '../../src/parse-threads/openapi.js';
+import { ParsePool } from '../../src/parse-threads/pool.js';
 import { loopbackPolicy } from '../helpers/loopback-policy.js';
 import { startSpecServer, type SpecServer } from '../openapi/spec-server.js';
 

@@ -7,8 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { importTree } from '../../src/format/index.js';
 import { inlinePageCodec } from '../../src/format/page-codec-runner.js';
 import { treeFromFiles } from '../../src/format/source-tree.js';
-import { ParsePool } from '../../src/parse-pool/pool.js';
-import { poolPageCodec } from '../../src/parse-pool/page-codec.js';
+import { ParsePool } from '../../src/parse-threads/pool.js';
+import { poolPageCodec } from '../../src/parse-threads/page-codec.js';
 
 const pools: ParsePool[] = [];
 const pool = (options: ConstructorParameters<typeof ParsePool>[0]) => {

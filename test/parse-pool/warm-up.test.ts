@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { ParsePool } from '../../src/parse-pool/pool.js';
-import { warmUpParsePool } from '../../src/parse-pool/warm-up.js';
+import { ParsePool } from '../../src/parse-threads/pool.js';
+import { warmUpParsePool } from '../../src/parse-threads/warm-up.js';
 
 describe('worker warm-up', () => {
   const pool = new ParsePool({ threads: 2 });

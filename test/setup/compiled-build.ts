@@ -29,7 +29,7 @@ function staleSource(bundleMs: number): string | null {
 }
 
 export function compiledBuild(): CompiledBuild {
-  const thread = path.join(root, 'dist', 'src', 'parse-pool', 'thread.js');
+  const thread = path.join(root, 'dist', 'src', 'parse-threads', 'thread.js');
   const bundle = path.join(root, 'dist', 'workflow-bundle.js');
   if (!existsSync(thread) || !existsSync(bundle)) return { fresh: false, reason: 'dist/ has no build' };
   const stale = staleSource(statSync(bundle).mtimeMs);

@@ -15,7 +15,7 @@ import {
   ZipTooManyEntriesError,
 } from '../../src/fileimport/index.js';
 import { readZip } from '../../src/fileimport/zip.js';
-import { ParsePool } from '../../src/parse-pool/pool.js';
+import { ParsePool } from '../../src/parse-threads/pool.js';
 import { docxParts, manyEntriesZip, nestedTablesDocx, storedEntry, zerosEntry, zerosZip, zipOf } from '../helpers/hostile-archives.js';
 
 const MiB = 1024 * 1024;

@@ -152,9 +152,10 @@ function ssoFlowRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder, ro
       const found = await provider(request.params.providerId);
       const form = (request.body ?? {}) as Record<string, unknown>;
       if (typeof form.SAMLResponse !== 'string' || form.SAMLResponse === '') throw new HttpError(400, 'BAD_REQUEST', 'the form carries no SAMLResponse');
-      if (!deps.parsePool) throw new Error('the API has no parse pool');
-      const session = await finishLogin(store, deps.parsePool, found, serviceProvider(found, root()), form.SAMLResponse).catch((err: unknown) =>
-        refused(request, found.id, err),
+      const pool = deps.parsePool;
+      if (!pool) throw new Error('the API has no parse pool');
+      const session = await finishLogin(store, (...args) => pool.run('saml.verify', ...args), found, serviceProvider(found, root()), form.SAMLResponse).catch(
+        (err: unknown) => refused(request, found.id, err),
       );
       request.log.info({ providerId: found.id, userId: session.user.id, tokenId: session.tokenId }, 'SSO login');
       return reply.header('cache-control', 'no-store').send({

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { poolPageCodec } from '../../parse-pool/page-codec.js';
+import { poolPageCodec } from '../../parse-threads/page-codec.js';
 import { contentRefReplacements, targetBase, type ContentRefs } from '../../templates/apply.js';
 import { findTemplate, listTemplates } from '../../templates/catalog.js';
 import { outlineMarkdown, previewSvg, templateOutline } from '../../templates/preview.js';

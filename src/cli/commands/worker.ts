@@ -5,10 +5,10 @@ import { installRuntime } from '../../temporal/worker/runtime.js';
 import { ensureSearchAttributes } from '../../temporal/client/search-attributes.js';
 import { createActivityWorker, createWorker } from '../../temporal/worker/worker.js';
 import { openConfiguredStore } from '../open-store.js';
-import { createSpecPool } from '../../openapi/spec-pool.js';
-import { ParsePool } from '../../parse-pool/pool.js';
+import { createSpecPool } from '../../parse-threads/spec-pool.js';
+import { ParsePool } from '../../parse-threads/pool.js';
 import { parsePoolOptions } from '../../parse-pool/from-config.js';
-import { warmUpParsePool } from '../../parse-pool/warm-up.js';
+import { warmUpParsePool } from '../../parse-threads/warm-up.js';
 import { converterVersion, pruneParseCacheNow } from '../../parse-cache/index.js';
 import { installLastResort } from '../last-resort.js';
 

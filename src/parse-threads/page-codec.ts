@@ -4,8 +4,9 @@
  * `budget: 'operation'` once the whole operation's budget is used up).
  */
 import { PageTooComplexError, type PageCodecRunner } from '../format/index.js';
-import { ParseBudgetExceededError } from './errors.js';
-import type { ParsePool, ParseTaskOptions } from './pool.js';
+import { ParseBudgetExceededError } from '../parse-pool/errors.js';
+import type { ParsePool } from './pool.js';
+import type { ParseTaskOptions } from '../parse-pool/pool.js';
 
 function typed<T>(p: Promise<T>): Promise<T> {
   return p.catch((err: unknown) => {

@@ -7,10 +7,10 @@
  */
 import { DEFAULT_FETCH_POLICY } from '../net/policy.js';
 import { ParseBudgetExceededError } from '../parse-pool/errors.js';
-import type { ParsePool } from '../parse-pool/pool.js';
-import { SpecTooComplexError } from './errors.js';
-import type { ProcessSpecOptions, ProcessSpecResult, SpecSource } from './process.js';
-import type { PlainFetchPolicy } from './process-in-thread.js';
+import type { ParsePool } from './pool.js';
+import { SpecTooComplexError } from '../openapi/errors.js';
+import type { ProcessSpecOptions, ProcessSpecResult, SpecSource } from '../openapi/process.js';
+import type { PlainFetchPolicy } from '../openapi/process-in-thread.js';
 
 export async function processSpecInPool(pool: ParsePool, source: SpecSource, options: ProcessSpecOptions): Promise<ProcessSpecResult> {
   const { signal, fetch, ...rest } = options;

@@ -1,5 +1,5 @@
 import type { Config } from '../config/config.js';
-import { ParsePool } from '../parse-pool/pool.js';
+import { ParsePool } from './pool.js';
 
 /**
  * The pool of threads that process OpenAPI specs (`processSpecInPool`), sized from the CPU count like the parse
