@@ -18,7 +18,7 @@ const LAYERS = [
     'src/url-policy',
   ],
   ['src/format', 'src/log.ts', 'src/net'],
-  ['src/config', 'src/document', 'src/git', 'src/store'],
+  ['src/config', 'src/document', 'src/git', 'src/metrics', 'src/store'],
   [
     'src/bootstrap.ts',
     'src/openapi',

@@ -1,5 +1,6 @@
 import type { Config } from '../src/config/config.js';
 import type { Logger } from '../src/log.js';
+import type { FolioMetrics } from '../src/metrics/index.js';
 import type { ParsePool } from '../src/parse-threads/pool.js';
 import type { Store } from '../src/store/index.js';
 import type { TranslationEngineName } from '../src/config/config.js';
@@ -19,4 +20,6 @@ export interface ActivityDeps {
   translationEngine?: (name: TranslationEngineName) => TranslationEngine;
   /** Segments per engine call, stored in the translation memory after each call (default 500). */
   translationChunk?: number;
+  /** The worker's metrics (src/metrics/): every activity records its attempts, operations and pages through it. */
+  metrics?: FolioMetrics;
 }

@@ -1,5 +1,6 @@
 import type { ActivityDeps } from './deps.js';
 import { runningActivityLogger, withActivityLoggers } from './activity-logger.js';
+import { withActivityMetrics } from './metrics.js';
 import { createSpaceActivities } from './spaces.js';
 import { createPurgeActivities } from './purge.js';
 import { createGitSyncActivities } from './git-sync.js';
@@ -14,11 +15,12 @@ export type { ActivityDeps } from './deps.js';
 
 /**
  * All of Folio's activities, bound to their dependencies. Each runs inside its own child logger (workflow id, run
- * id, activity, attempt, organization, space), which is what `deps.logger` writes through during the call.
+ * id, activity, attempt, organization, space), which is what `deps.logger` writes through during the call, and
+ * records its attempts in `deps.metrics` (./metrics.ts).
  */
 export function createActivities(deps: ActivityDeps) {
   const scoped: ActivityDeps = { ...deps, logger: runningActivityLogger(deps.logger) };
-  return withActivityLoggers(deps.logger, {
+  const activities = withActivityLoggers(deps.logger, {
     ...createSpaceActivities(scoped),
     ...createPurgeActivities(scoped),
     ...createGitSyncActivities(scoped),
@@ -29,6 +31,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createContentImportActivities(scoped),
     ...createPublishActivities(scoped),
   });
+  return withActivityMetrics(deps.metrics, activities);
 }
 
 export type Activities = ReturnType<typeof createActivities>;

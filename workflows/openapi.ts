@@ -44,7 +44,9 @@ function failureOf(err: unknown, timeoutMs: number): { code: OpenApiProcessCode 
  * `openapi/<specId>/process/<n>`: fetches and validates the spec, stores a new version when its content
  * changed (all inside one activity: no content travels through Temporal), and records the outcome:
  * `pending` → `progress` → `complete`, with `lastProcessErrorCode` set from the typed failure (or an activity
- * timeout) and the last good version kept. Then pauses (or resumes) the refresh schedule.
+ * timeout) and the last good version kept. Then pauses (or resumes) the refresh schedule. A failed run, once its
+ * state is recorded, fails: a non-retryable ApplicationFailure typed with the code (FETCH_TIMEOUT, FETCH_ERROR,
+ * PARSE_ERROR, SPEC_TOO_COMPLEX), the cause in its message, the run's result (`outcome: 'failed'`) in its details.
  */
 export async function processOpenApiSpecWorkflow(input: ProcessOpenApiSpecInput): Promise<ProcessOpenApiSpecResult> {
   if (!input?.specId) throw ApplicationFailure.nonRetryable('specId is required', 'BAD_INPUT');
@@ -85,7 +87,15 @@ export async function processOpenApiSpecWorkflow(input: ProcessOpenApiSpecInput)
       lastCode: failure.code,
       pauseAfter: input.pauseScheduleAfterFailures,
     });
-    return { outcome: 'failed', run, code: failure.code, schedulePaused: schedule?.paused ?? false };
+    // The spec's failed state is recorded (and shown by the API): the run itself fails too, typed and not retried,
+    // its cause in the message, so that a failed run is failed in Temporal as well.
+    const result: ProcessOpenApiSpecResult = { outcome: 'failed', run, code: failure.code, schedulePaused: schedule?.paused ?? false };
+    throw ApplicationFailure.create({
+      type: failure.code,
+      message: `${failure.code}: ${failure.errors[0]?.message ?? 'processing failed'}${failure.errorCount > 1 ? ` (and ${failure.errorCount - 1} more)` : ''}`,
+      nonRetryable: true,
+      details: [result],
+    });
   }
 }
 

@@ -4,10 +4,12 @@
  * the newest: the source is read when the run starts), never run twice at once. Each run:
  * `translationBeginRun` → `translationTranslatePages` per batch of pages (on the translation task queue; only
  * segments missing from the translation memory go to the engine) → `translationFinishRun` (the result revision),
- * or `translationFailRun` with the failure's code and reason. Progress (pages and segments done of their totals) is
+ * or `translationFailRun` with the failure's code and reason (then, when no request is queued, the execution fails with
+ * a non-retryable ApplicationFailure typed with that code, so a failed run is failed in Temporal too). Progress (pages and segments done of their totals) is
  * answered by the `translationState` and `translationProgress` queries and shown in the run's current details.
  */
 import {
+  ApplicationFailure,
   condition,
   continueAsNew,
   log,
@@ -129,6 +131,11 @@ export async function translationRunsWorkflow(input: TranslationQueueInput): Pro
       log.warn('translation run failed', { translationId: input.translationId, run, code });
       await record.translationFailRun({ translationId: input.translationId, run, code, message });
       setCurrentDetails(`**run ${run} failed** · ${code}: ${message}`);
+      view.running = null;
+      // The run's failure is recorded (the API shows `run.status: failed`): with nothing queued after it, the
+      // execution fails too, typed and not retried, the cause in its message. A request sent meanwhile runs first.
+      await condition(allHandlersFinished);
+      if (pending.length === 0) throw ApplicationFailure.create({ type: code, message: `run ${run} failed: ${code}: ${message}`, nonRetryable: true });
     }
     view.running = null;
   }

@@ -1,5 +1,6 @@
 import type { Config } from '../config/config.js';
 import type { Logger } from '../log.js';
+import type { FolioMetrics } from '../metrics/index.js';
 import type { ParsePool } from '../parse-threads/pool.js';
 import type { Store } from '../store/index.js';
 import type { TemporalClient } from '../temporal/client/client.js';
@@ -14,6 +15,8 @@ export interface ApiDeps {
   baseUrl?: string;
   /** Where page markdown from the store or from requests is parsed (default: a pool sized from `config`, closed with the server). */
   parsePool?: ParsePool;
+  /** The API's metrics, served at `GET /metrics` (default: a registry of the server's own). */
+  metrics?: FolioMetrics;
 }
 
 /** Where the API starts workflows: its client and the workers' task queue. */

@@ -7,6 +7,8 @@ import { requestSchema, schemaErrorFormatter } from './schema.js';
 import { listeningBase, urlBuilder } from './objects/urls.js';
 import { frameworkErrors, installRequestTextGuard } from './request-text.js';
 import { healthRoutes } from './routes/health.js';
+import { metricsRoutes } from './routes/metrics.js';
+import { FolioMetrics } from '../metrics/index.js';
 import { orgRoutes } from './routes/orgs.js';
 import { spaceRoutes } from './routes/spaces.js';
 import { contentRoutes } from './routes/content.js';
@@ -47,13 +49,16 @@ function accessLogRequest(request: FastifyRequest): Record<string, unknown> {
 }
 
 /**
- * Folio's HTTP API: `/healthz` and the platform API under `/v1` (bearer tokens). `onRoute` sees every route
+ * Folio's HTTP API: `/healthz`, `/metrics` (Prometheus) and the platform API under `/v1` (bearer tokens). `onRoute` sees every route
  * registered (tests check that each one addressing an organization's object is covered by the tenant tests).
  */
 export async function buildServer(given: ApiDeps, options: { onRoute?: (route: RouteOptions) => void } = {}): Promise<FastifyInstance> {
   // Markdown is parsed off the event loop, with budgets: a pathological page never blocks the API.
   const ownPool = given.parsePool ? null : new ParsePool(parsePoolOptions(given.config));
-  const deps: ApiDeps = ownPool ? { ...given, parsePool: ownPool } : given;
+  const ownMetrics = given.metrics ? null : new FolioMetrics({ role: 'api' });
+  const deps: ApiDeps = { ...given, ...(ownPool ? { parsePool: ownPool } : {}), ...(ownMetrics ? { metrics: ownMetrics } : {}) };
+  const pool = deps.parsePool!;
+  deps.metrics!.watchPool('parse', () => pool.stats);
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.logger.child({ component: 'http' }, { serializers: { req: accessLogRequest } }) as unknown as FastifyBaseLogger,
     bodyLimit: 10 * 1024 * 1024,
@@ -67,12 +72,14 @@ export async function buildServer(given: ApiDeps, options: { onRoute?: (route: R
   });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   if (ownPool) app.addHook('onClose', async () => ownPool.close());
+  if (ownMetrics) app.addHook('onClose', async () => ownMetrics.close());
   installErrorHandler(app);
   installAuth(app, deps.store);
   installRequestTextGuard(app);
   const urls = urlBuilder(() => deps.baseUrl ?? listeningBase(app.server, deps.config));
   // Route modules: one per resource. Each registers its own paths.
   healthRoutes(app, deps);
+  metricsRoutes(app, deps.metrics!);
   orgRoutes(app, deps, urls);
   spaceRoutes(app, deps, urls);
   contentRoutes(app, deps, urls, { mergedFrom: mergedFromResolver(deps, urls) });

@@ -76,6 +76,8 @@ export function configToEnv(config: Config): Partial<Record<ConfigVariable, stri
             .map(([h, b]) => `${h}=${b}`)
             .join(',')
         : undefined,
+    FOLIO_WORKER_METRICS_PORT: config.workerMetricsPort ? String(config.workerMetricsPort) : undefined,
+    FOLIO_TEMPORAL_METRICS_PORT: config.temporalMetricsPort ? String(config.temporalMetricsPort) : undefined,
   };
   const out: Partial<Record<ConfigVariable, string>> = {};
   for (const name of CONFIG_VARIABLES) if (env[name] !== undefined) out[name] = env[name];

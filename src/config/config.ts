@@ -104,6 +104,10 @@ export interface Config {
   fileImportMaxUnpackedBytes: number;
   /** FOLIO_SITE_HOSTNAMES: host name → site basename; a request for that host is served the published site. */
   siteHostnames: Record<string, string>;
+  /** FOLIO_WORKER_METRICS_PORT: the worker's Prometheus port (`GET /metrics`, bound on HOST); 0: none. */
+  workerMetricsPort: number;
+  /** FOLIO_TEMPORAL_METRICS_PORT: the worker's Temporal SDK runtime metrics (Prometheus, bound on HOST); 0: none. */
+  temporalMetricsPort: number;
 }
 
 export const TRANSLATION_ENGINES = ['apertium', 'libretranslate', 'deepl', 'openai'] as const;
@@ -233,6 +237,8 @@ export function loadConfig(env: Env = process.env): Config {
     fileImportMaxEntries: int(env, 'FILE_IMPORT_MAX_ENTRIES', 20_000, { min: 1, max: 1_000_000 }),
     fileImportMaxUnpackedBytes: int(env, 'FILE_IMPORT_MAX_UNPACKED_BYTES', 256 * 1024 * 1024, { min: 1, max: 2 * 1024 * 1024 * 1024 }),
     siteHostnames: siteHostnames(get(env, 'FOLIO_SITE_HOSTNAMES')),
+    workerMetricsPort: int(env, 'FOLIO_WORKER_METRICS_PORT', 0, { max: 65535 }),
+    temporalMetricsPort: int(env, 'FOLIO_TEMPORAL_METRICS_PORT', 0, { max: 65535 }),
   };
 }
 

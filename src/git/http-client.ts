@@ -6,6 +6,7 @@
  */
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
 import { guardedFetch } from '../net/guarded-fetch.js';
+import { publishBytesReceived } from '../net/observe.js';
 import { isRefAdvertisement, type AdvertisementMemo } from './advertisement-memo.js';
 import type { FetchPolicy } from '../net/policy.js';
 
@@ -81,6 +82,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         try {
           for await (const chunk of stream as AsyncIterable<Buffer>) {
             received += chunk.byteLength;
+            publishBytesReceived(chunk.byteLength);
             options.onBytes?.(received);
             yield new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
           }

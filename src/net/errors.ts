@@ -4,6 +4,7 @@
  */
 import { FolioError } from '../errors.js';
 import { stripCredentials } from '../redact.js';
+import { publishRefusal } from './observe.js';
 
 /**
  * The destination is (or resolves to) a loopback, private, link-local, metadata or otherwise non-public address
@@ -18,6 +19,7 @@ export class FetchAddressDeniedError extends FolioError {
       `refused to connect to ${where} for ${stripCredentials(url)}: private, loopback, link-local and metadata addresses are denied; list the host or its network in FETCH_ALLOW_HOSTS to allow it`,
       { data: { url: stripCredentials(url), host, address, setting: 'FETCH_ALLOW_HOSTS' } },
     );
+    publishRefusal(this.code);
     this.address = address;
   }
 }
@@ -26,6 +28,7 @@ export class FetchAddressDeniedError extends FolioError {
 export class FetchUrlRefusedError extends FolioError {
   constructor(url: string, why: string) {
     super('FETCH_UNSUPPORTED_URL', `cannot fetch ${stripCredentials(url)}: ${why}`, { data: { url: stripCredentials(url), why } });
+    publishRefusal(this.code);
   }
 }
 
@@ -33,6 +36,7 @@ export class FetchUrlRefusedError extends FolioError {
 export class FetchRedirectError extends FolioError {
   constructor(url: string, why: string, data: Record<string, unknown> = {}) {
     super('FETCH_REDIRECT', `fetching ${stripCredentials(url)}: ${why}`, { data: { url: stripCredentials(url), ...data } });
+    publishRefusal(this.code);
   }
 }
 
@@ -57,6 +61,7 @@ export class FetchEncodingRefusedError extends FolioError {
       `${stripCredentials(url)} answered with Content-Encoding: ${encoding}, refused: ${why} (the request's Accept-Encoding: ${asked})`,
       { data: { url: stripCredentials(url), encoding, acceptEncoding: asked } },
     );
+    publishRefusal(this.code);
   }
 }
 
@@ -76,6 +81,7 @@ export class FetchBodyTooLargeError extends FolioError {
     super('FETCH_BODY_TOO_LARGE', `the body of ${stripCredentials(url)} is larger than ${limit} bytes ${how}`, {
       data: { url: stripCredentials(url), limit, ...detail },
     });
+    publishRefusal(this.code);
     this.limit = limit;
   }
 }

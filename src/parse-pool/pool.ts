@@ -257,6 +257,12 @@ export class ParsePool<Ops extends OperationTable = OperationTable> {
     return this.slots.filter((s) => s.ready && !s.retired).length;
   }
 
+  /** What the pool holds now, for the metrics (src/metrics/): tasks waiting, threads running a task, live threads, threads replaced. */
+  get stats(): { queued: number; busy: number; threads: number; replaced: number } {
+    const live = this.slots.filter((s) => !s.retired);
+    return { queued: this.queue.length, busy: live.filter((s) => s.task !== null).length, threads: live.length, replaced: this.replaced };
+  }
+
   /** Terminates every thread; waiting and running tasks fail with ParsePoolClosedError. */
   async close(): Promise<void> {
     if (this.closed) return;

@@ -2,7 +2,8 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import { buildServer } from '../../src/api/server.js';
 import { SOURCE_BODY_LIMIT_BYTES, SOURCE_TEXT_MAX_BYTES } from '../../src/store/openapi-input.js';
 import { describeRefreshSchedule, ensureRefreshSchedule } from '../../src/temporal/client/openapi-schedule.js';
@@ -71,8 +72,23 @@ async function runsOf(specId: string): Promise<number> {
 }
 
 /** The result of API-started run `run` of a spec (the workflow also updates the schedule after recording). */
+/**
+ * The result of a processing run: a processed one completes with it; a failed one fails in Temporal (FAILED, a typed
+ * non-retryable ApplicationFailure with the cause in its message) carrying it in the failure's details.
+ */
 async function runResult(specId: string, run: number): Promise<ProcessOpenApiSpecResult> {
-  return folio.client.workflow.getHandle(workflowIds.openapiProcess(specId, run)).result();
+  const handle = folio.client.workflow.getHandle(workflowIds.openapiProcess(specId, run));
+  try {
+    return await handle.result();
+  } catch (err) {
+    if (!(err instanceof WorkflowFailedError) || !(err.cause instanceof ApplicationFailure)) throw err;
+    expect((await handle.describe()).status.name).toBe('FAILED');
+    const result = err.cause.details?.[0] as ProcessOpenApiSpecResult;
+    expect(err.cause.nonRetryable).toBe(true);
+    expect(err.cause.type).toBe(result.code);
+    expect(err.cause.message.startsWith(`${result.code}: `)).toBe(true);
+    return result;
+  }
 }
 
 beforeAll(async () => {

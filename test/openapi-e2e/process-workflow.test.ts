@@ -1,5 +1,6 @@
 import { sleep } from '@temporalio/activity';
-import type { Client } from '@temporalio/client';
+import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities } from '../../activities/index.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
@@ -13,6 +14,20 @@ import { testLogger } from '../helpers/logger.js';
 import { createTestStore } from '../helpers/store.js';
 import { startSpecServer, type SpecServer } from '../openapi/spec-server.js';
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from '../helpers/temporal.js';
+
+/** The typed failure a failed processing run ends with, once its workflow is FAILED in Temporal. */
+async function failureOf(handle: WorkflowHandle): Promise<ApplicationFailure> {
+  const err = await handle.result().then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(WorkflowFailedError);
+  const cause = (err as WorkflowFailedError).cause;
+  expect(cause).toBeInstanceOf(ApplicationFailure);
+  expect((cause as ApplicationFailure).nonRetryable).toBe(true);
+  expect((await handle.describe()).status.name).toBe('FAILED');
+  return cause as ApplicationFailure;
+}
 
 /**
  * The processing workflow with the real activities except one: a processing activity that outlives its
@@ -70,12 +85,16 @@ describe('processOpenApiSpecWorkflow: timeouts, deleted specs, denied networks',
       warningCount: 0,
     });
     const { run } = await repo.startRun(spec.id);
-    const result = await client.workflow.execute<typeof processOpenApiSpecWorkflow>('processOpenApiSpecWorkflow', {
+    const handle = await client.workflow.start<typeof processOpenApiSpecWorkflow>('processOpenApiSpecWorkflow', {
       workflowId: workflowIds.openapiProcess(spec.id, run),
       taskQueue: worker.taskQueue,
       args: [{ specId: spec.id, organizationId: 'wf-org', run, trigger: 'update', processTimeoutMs: 1000, pauseScheduleAfterFailures: 3 }],
     });
-    expect(result).toMatchObject({ outcome: 'failed', code: 'FETCH_TIMEOUT', run });
+    // The spec's state is recorded, then the run fails in Temporal: typed, not retried, the cause in its message.
+    const failure = await failureOf(handle);
+    expect(failure.type).toBe('FETCH_TIMEOUT');
+    expect(failure.message).toContain('FETCH_TIMEOUT: processing did not finish within 1 s');
+    expect(failure.details?.[0]).toMatchObject({ outcome: 'failed', code: 'FETCH_TIMEOUT', run });
     // The processing activity is scheduled with a heartbeat timeout (it beats every 2 s), so a dead worker is noticed early.
     const history = await client.workflow.getHandle(workflowIds.openapiProcess(spec.id, run)).fetchHistory();
     const scheduled = history.events!.map((e) => e.activityTaskScheduledEventAttributes).filter((a) => a?.activityType?.name === 'openapiProcess');
@@ -124,12 +143,15 @@ describe('processOpenApiSpecWorkflow: timeouts, deleted specs, denied networks',
   it('by default (no FETCH_ALLOW_HOSTS), a spec on a loopback address fails with FETCH_ERROR naming FETCH_ALLOW_HOSTS and is never fetched', async () => {
     const spec = await repo.create('wf-org', { slug: 'loopback', source: { url: `${server.url}/spec.yaml` } });
     const { run } = await repo.startRun(spec.id);
-    const result = await client.workflow.execute<typeof processOpenApiSpecWorkflow>('processOpenApiSpecWorkflow', {
+    const handle = await client.workflow.start<typeof processOpenApiSpecWorkflow>('processOpenApiSpecWorkflow', {
       workflowId: workflowIds.openapiProcess(spec.id, run),
       taskQueue: worker.taskQueue,
       args: [{ specId: spec.id, organizationId: 'wf-org', run, trigger: 'create', processTimeoutMs: 60_000, pauseScheduleAfterFailures: 3 }],
     });
-    expect(result).toMatchObject({ outcome: 'failed', code: 'FETCH_ERROR' });
+    const failure = await failureOf(handle);
+    expect(failure.type).toBe('FETCH_ERROR');
+    expect(failure.message).toMatch(/^FETCH_ERROR: .*denied.*FETCH_ALLOW_HOSTS/);
+    expect(failure.details?.[0]).toMatchObject({ outcome: 'failed', code: 'FETCH_ERROR', run });
     const after = (await repo.get(spec.id))!;
     expect(after.lastProcessErrorCode).toBe('FETCH_ERROR');
     expect(after.lastProcessedErrors[0]!.message).toContain('denied');

@@ -11,6 +11,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { GitBookAPI } from '@gitbook/api';
+import { WorkflowFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import type { Nodes, Root } from 'mdast';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as checkCommand from '../../src/cli/commands/check.js';
@@ -404,5 +406,18 @@ describe('translation runs with Apertium (en → es) on a corpus space', () => {
     expect(run.status).toBe('completed');
     expect(run.run).toMatchObject({ status: 'failed', error: { code: 'TRANSLATION_PAIR_UNSUPPORTED', message: expect.stringContaining('eng-spa') } });
     expect(run.result).toBeUndefined();
+    // Failed in Temporal too: the runs' workflow fails, typed and not retried, with the cause in its message.
+    const handle = folio.client.workflow.getHandle(`translation/${created.data.id}/runs`);
+    const err = await handle.result().then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(WorkflowFailedError);
+    const cause = (err as WorkflowFailedError).cause as ApplicationFailure;
+    expect(cause).toBeInstanceOf(ApplicationFailure);
+    expect(cause.type).toBe('TRANSLATION_PAIR_UNSUPPORTED');
+    expect(cause.nonRetryable).toBe(true);
+    expect(cause.message).toMatch(/^run \d+ failed: TRANSLATION_PAIR_UNSUPPORTED: .*eng-spa/);
+    expect((await handle.describe()).status.name).toBe('FAILED');
   });
 });

@@ -1,15 +1,19 @@
 /**
  * Git sync endpoints: `POST /v1/spaces/{id}/git/import`, `POST /v1/spaces/{id}/git/export` (204 once queued on
- * the space's queue workflow `space/<id>/git`), `GET /v1/spaces/{id}/git/info` (repository, last sync marks
+ * the space's queue workflow `space/<id>/git`, with the header `X-Folio-Operation-Id`: the id of the workflow that
+ * runs the request, `space/<id>/git-import/<requestId>` or `…/git-export/…`), `GET /v1/spaces/{id}/git/info` (repository, last sync marks
  * and the latest operation, in the shape of the official `GitSyncState`).
  *
  * Credentials in the URL are sealed into the vault here; only their id travels to Temporal.
  */
 import type { FastifyInstance } from 'fastify';
-import type { GitDirection, GitQueueView, GitSyncRequest } from '../../temporal/contract/index.js';
+import { workflowIds, type GitDirection, type GitQueueView, type GitSyncRequest } from '../../temporal/contract/index.js';
 import { enqueueGitRequest, queryGitQueue } from '../../temporal/client/start.js';
 import { parseGitRequest, GitRequestError } from '../../gitsync/request.js';
 import { gitRequestId } from '../../gitsync/request-id.js';
+
+/** The response header naming the operation (workflow id) a request started or queued. */
+export const OPERATION_ID_HEADER = 'x-folio-operation-id';
 import { putGitCredentials } from '../../gitsync/credentials.js';
 import { gitInfoObject } from '../../gitsync/info.js';
 import { syncRepoOf } from '../../gitsync/sync-repo.js';
@@ -85,7 +89,11 @@ export function gitRoutes(app: FastifyInstance, deps: ApiDeps): void {
       await enqueueGitRequest(workflowStarter(deps), { spaceId: space.id, organizationId: space.organizationId, request: queued });
       queueViews.forget(space);
       request.log.info({ spaceId: space.id, requestId, direction, timestamp }, 'git request queued');
-      return reply.status(204).send();
+      // The operation the client can follow: the id of the workflow that runs this request (Temporal Web UI, `describe`).
+      return reply
+        .header(OPERATION_ID_HEADER, direction === 'import' ? workflowIds.gitImport(space.id, requestId) : workflowIds.gitExport(space.id, requestId))
+        .status(204)
+        .send();
     };
 
   app.post<{ Params: { spaceId: string } }>('/v1/spaces/:spaceId/git/import', { schema: importBody }, enqueue('import'));

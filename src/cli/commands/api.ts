@@ -7,6 +7,7 @@ import { connectClient } from '../../temporal/client/client.js';
 import { openConfiguredStore } from '../open-store.js';
 import { onShutdown } from '../shutdown.js';
 import { installLastResort } from '../last-resort.js';
+import { FolioMetrics } from '../../metrics/index.js';
 
 /** `folio api`: the HTTP API on PORT, starting workflows on TEMPORAL_ADDRESS, reading DATABASE_URL. */
 export async function run(): Promise<number> {
@@ -20,7 +21,8 @@ export async function run(): Promise<number> {
   const boot = await bootstrap(store, { organizationId: config.bootstrapOrg, token: config.bootstrapToken });
   if (boot.token) process.stderr.write(`API token of the owner (user ${boot.ownerId}) of organization ${boot.organizationId} (shown once): ${boot.token}\n`);
   const temporal = await connectClient({ address, namespace: config.temporalNamespace });
-  const app = await buildServer({ store, temporal, config, logger, baseUrl: config.publicUrl });
+  const metrics = new FolioMetrics({ role: 'api', processMetrics: true });
+  const app = await buildServer({ store, temporal, config, logger, baseUrl: config.publicUrl, metrics });
   await app.listen({ port: config.port, host: config.host });
   logger.info({ url: `http://${config.host}:${config.port}` }, 'API listening');
   await new Promise<void>((resolve) => {

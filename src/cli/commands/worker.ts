@@ -11,6 +11,12 @@ import { parsePoolOptions } from '../../parse-pool/from-config.js';
 import { warmUpParsePool } from '../../parse-threads/warm-up.js';
 import { converterVersion, pruneParseCacheNow } from '../../parse-cache/index.js';
 import { installLastResort } from '../last-resort.js';
+import { FolioMetrics, startMetricsServer, type MetricsServer } from '../../metrics/index.js';
+
+/** `host:port`, an IPv6 host in brackets. */
+function hostPort(host: string, port: number): string {
+  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+}
 
 /** How long the worker's store waits for an absent database server on connect (see openStore's connectWaitMs). */
 export const WORKER_STORE_CONNECT_WAIT_MS = 20_000;
@@ -21,7 +27,7 @@ export async function run(): Promise<number> {
   const logger = createLogger('worker', { level: config.logLevel, pretty: config.logPretty });
   installLastResort(logger);
   warnUnknownVariables(logger);
-  installRuntime(logger);
+  installRuntime(logger, config.temporalMetricsPort ? { prometheusBindAddress: hostPort(config.host, config.temporalMetricsPort) } : {});
   const address = config.temporalAddress ?? `127.0.0.1:${config.temporalPort}`;
   // A database server that is not there (the embedded one restarting) is waited for up to 20 s on connect, so that
   // the retried activities find it back instead of using up their attempts; every activity heartbeats within that.
@@ -37,6 +43,13 @@ export async function run(): Promise<number> {
     // 32 MB) lowered the peak RSS of decoding 5,000 pages by about 40 MB, no slower.
     const parsePool = new ParsePool({ ...parsePoolOptions(config), youngGenerationMb: 8 });
     const openapiPool = createSpecPool(config);
+    const metrics = new FolioMetrics({ role: 'worker', processMetrics: true });
+    metrics.watchPool('parse', () => parsePool.stats);
+    metrics.watchPool('openapi', () => openapiPool.stats);
+    const metricsServer: MetricsServer | null = config.workerMetricsPort
+      ? await startMetricsServer(metrics, { host: config.host, port: config.workerMetricsPort })
+      : null;
+    if (metricsServer) logger.info({ url: `http://${hostPort(config.host, metricsServer.port)}/metrics` }, 'worker metrics listening');
     // Warm-up while the worker connects: parse threads started, converter compiled, converter version computed; the
     // store's connections opened and the parse cache's rows of other converter versions deleted (the first import
     // waited behind that delete in the single-session embedded database).
@@ -51,7 +64,7 @@ export async function run(): Promise<number> {
       ),
     ]);
     const { worker, connection: native } = await createWorker({
-      deps: { store, config, logger, parsePool, openapiPool },
+      deps: { store, config, logger, parsePool, openapiPool, metrics },
       address,
       namespace: config.temporalNamespace,
       taskQueue: config.taskQueue,
@@ -59,7 +72,7 @@ export async function run(): Promise<number> {
     await warming;
     // The translation engines' activities poll a queue of their own (a slow provider never blocks git sync).
     const translationWorker = await createActivityWorker({
-      deps: { store, config, logger, parsePool, openapiPool },
+      deps: { store, config, logger, parsePool, openapiPool, metrics },
       connection: native,
       namespace: config.temporalNamespace,
       taskQueue: config.translationTaskQueue,
@@ -85,6 +98,8 @@ export async function run(): Promise<number> {
     await native.close();
     await parsePool.close();
     await openapiPool.close();
+    await metricsServer?.close();
+    metrics.close();
     logger.info('worker stopped');
     return 0;
   } finally {

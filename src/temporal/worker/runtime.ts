@@ -3,8 +3,12 @@ import type { Logger } from '../../log.js';
 
 let installed = false;
 
-/** Routes the Temporal SDK's own logs into pino. Once per process, before any worker or native connection. */
-export function installRuntime(logger: Logger): void {
+/**
+ * Routes the Temporal SDK's own logs into pino and, given `prometheusBindAddress` (`host:port`), serves the SDK's
+ * runtime metrics there (Prometheus: task slots, poll and schedule-to-start latencies, sticky cache, …). Once per
+ * process, before any worker or native connection.
+ */
+export function installRuntime(logger: Logger, options: { prometheusBindAddress?: string } = {}): void {
   if (installed) return;
   installed = true;
   const level = (
@@ -12,6 +16,7 @@ export function installRuntime(logger: Logger): void {
   ) as LogLevel;
   const sdk = logger.child({ component: 'temporal-sdk' });
   Runtime.install({
+    ...(options.prometheusBindAddress ? { telemetryOptions: { metrics: { prometheus: { bindAddress: options.prometheusBindAddress } } } } : {}),
     logger: new DefaultLogger(level, (entry: LogEntry) => {
       const fields = { ...(entry.meta ?? {}) };
       switch (entry.level) {

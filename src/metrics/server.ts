@@ -1,0 +1,37 @@
+/**
+ * A worker's metrics port: a plain HTTP server answering `GET /metrics` with the Prometheus text of its registry,
+ * and 404 to anything else. No auth: bind it where only the scraper reaches it (HOST, a private network).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FolioMetrics } from './metrics.js';
+
+export interface MetricsServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startMetricsServer(metrics: FolioMetrics, options: { host: string; port: number }): Promise<MetricsServer> {
+  const server = http.createServer((request, response) => {
+    const path = (request.url ?? '').split('?')[0];
+    if (path !== '/metrics' || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found: this port serves GET /metrics only\n');
+      return;
+    }
+    metrics.text().then(
+      (text) => response.writeHead(200, { 'content-type': metrics.contentType }).end(request.method === 'HEAD' ? undefined : text),
+      (err: unknown) => response.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics failed: ${(err as Error).message}\n`),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
