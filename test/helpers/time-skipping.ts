@@ -1,7 +1,7 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { inject } from 'vitest';
-import { installRuntime } from '../../src/temporal/runtime.js';
+import { installRuntime } from '../../src/temporal/worker/runtime.js';
 import { createLogger } from '../../src/log.js';
 import { SEARCH_ATTRIBUTES } from '../../src/temporal/contract/search-attributes.js';
 
