@@ -342,8 +342,10 @@ export function createTranslationActivities(deps: ActivityDeps) {
     },
 
     /** Records a failed run with its code and reason (the last result revision stays). */
-    async translationFailRun(input: { translationId: string; run: number; code: string; message: string }): Promise<void> {
-      await store.translations.failRun(input.translationId, input.run, { code: input.code, message: input.message });
+    /** Records the failure; `recorded: false` when the translation was deleted meanwhile (nothing left to record). */
+    async translationFailRun(input: { translationId: string; run: number; code: string; message: string }): Promise<{ recorded: boolean }> {
+      const run = await store.translations.failRun(input.translationId, input.run, { code: input.code, message: input.message });
+      return { recorded: run !== null };
     },
   };
 }

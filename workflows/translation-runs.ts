@@ -129,13 +129,15 @@ export async function translationRunsWorkflow(input: TranslationQueueInput): Pro
     } catch (err) {
       const { code, message } = errorOf(err);
       log.warn('translation run failed', { translationId: input.translationId, run, code });
-      await record.translationFailRun({ translationId: input.translationId, run, code, message });
+      const failed = await record.translationFailRun({ translationId: input.translationId, run, code, message });
       setCurrentDetails(`**run ${run} failed** · ${code}: ${message}`);
       view.running = null;
       // The run's failure is recorded (the API shows `run.status: failed`): with nothing queued after it, the
       // execution fails too, typed and not retried, the cause in its message. A request sent meanwhile runs first.
       await condition(allHandlersFinished);
-      if (pending.length === 0) throw ApplicationFailure.create({ type: code, message: `run ${run} failed: ${code}: ${message}`, nonRetryable: true });
+      // A translation deleted while it ran has nothing left to fail (`recorded: false`; older histories: undefined).
+      if (pending.length === 0 && failed?.recorded !== false)
+        throw ApplicationFailure.create({ type: code, message: `run ${run} failed: ${code}: ${message}`, nonRetryable: true });
     }
     view.running = null;
   }
