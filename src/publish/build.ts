@@ -6,7 +6,7 @@ import type { ParsePool } from '../parse-pool/pool.js';
 import type { PublicationFile, PublishedSiteSpace, SiteRecord, Store } from '../store/index.js';
 import { CSP_META_TAG } from './csp.js';
 import { esc } from './escape.js';
-import { pageHtml } from './layout.js';
+import { pageHtml, SEARCH_SHELL_PATH, searchShellHtml } from './layout.js';
 import type { NavItem } from './navigation.js';
 import { RENDERER_VERSION, type RenderLink, type RenderSpec, type RenderWarning } from './render/index.js';
 import { SITE_CSS } from './style.js';
@@ -313,6 +313,11 @@ export async function publishSite(deps: PublishDeps, input: { organizationId: st
   }
   const llmsTxt = `${llms.join('\n')}\n`;
   put('llms.txt', 'text/plain; charset=utf-8', sha(llmsTxt), llmsTxt);
+  const searchShell = searchShellHtml({
+    site: { title: site.title, noindex: true, language: loaded[0]?.language ?? 'en', cssHref: CSS_PATH },
+    siteSpaces: siteModel.spaces.map((s) => ({ ...s, current: false })),
+  });
+  put(SEARCH_SHELL_PATH, 'text/html; charset=utf-8', sha(searchShell), searchShell);
   const notFound = `<!doctype html><html lang="en"><head><meta charset="utf-8">${CSP_META_TAG}<title>Page not found | ${esc(site.title)}</title></head><body><main id="content"><h1>Page not found</h1><p>There is no page at this address.</p></main></body></html>\n`;
   put('404.html', 'text/html; charset=utf-8', sha(notFound), notFound);
 

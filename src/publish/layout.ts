@@ -13,6 +13,58 @@ export interface LayoutInput {
   body: RenderedPage;
 }
 
+/** The banner: the site's title, its site spaces (when more than one), the search form (a GET to `~search`). */
+function siteHeader(title: string, siteSpaces: LayoutInput['siteSpaces'], rootPrefix: string, searchForm = true): string {
+  const spaces =
+    siteSpaces.length > 1
+      ? `<nav class="site-spaces" aria-label="Site sections"><ul>${siteSpaces
+          .map((s) => `<li><a href="${esc(rootPrefix + s.href || './')}"${s.current ? ' aria-current="true"' : ''}>${esc(s.title)}</a></li>`)
+          .join('')}</ul></nav>`
+      : '';
+  return `<header class="site-header"><a class="site-title" href="${esc(rootPrefix || './')}">${esc(title)}</a>${spaces}${
+    searchForm
+      ? `<form class="search" role="search" action="${esc(rootPrefix)}~search" method="get"><label for="search-q">Search</label><input id="search-q" type="search" name="q"><button type="submit">Go</button></form>`
+      : ''
+  }</header>`;
+}
+
+/** The publication file of the search page's frame: served only through `~search`, left out of a static export. */
+export const SEARCH_SHELL_PATH = '~search.html';
+
+/** Where the served search page (`~search`, src/api/site-search.ts) puts its form and results in the shell. */
+export const SEARCH_SLOT = '<!--folio:search-->';
+
+/**
+ * The frame of a site's search page, written with each publication (`~search.html`, at the site's root) and
+ * filled by the server for each query at `SEARCH_SLOT`. Never indexed by robots.
+ */
+export function searchShellHtml(input: Pick<LayoutInput, 'site' | 'siteSpaces'>): string {
+  const { site } = input;
+  return `<!doctype html>
+<html lang="${esc(site.language)}">
+<head>
+<meta charset="utf-8">
+${CSP_META_TAG}
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Search | ${esc(site.title)}</title>
+<meta name="robots" content="noindex, nofollow">
+<link rel="stylesheet" href="${esc(site.cssHref)}">
+</head>
+<body>
+<a class="skip-link" href="#content">Skip to content</a>
+${siteHeader(site.title, input.siteSpaces, '', false)}
+<div class="layout layout-search">
+<main id="content" tabindex="-1">
+<h1>Search</h1>
+${SEARCH_SLOT}
+</main>
+</div>
+<footer class="site-footer">Published with Folio</footer>
+</body>
+</html>
+`;
+}
+
 /**
  * A whole HTML page: landmarks (banner, navigation, main, complementary, contentinfo), a skip link, the
  * document language, one stylesheet, no script; search is a plain GET form. Everything is readable without
@@ -29,12 +81,6 @@ export function pageHtml(input: LayoutInput): string {
       ? `<a rel="${rel}" href="${esc(rootPrefix + n.href || './')}"><small>${label}</small><br>${esc(n.title)}</a>`
       : '<span></span>';
   const toc = body.headings.filter((h) => h.depth === 2 || h.depth === 3);
-  const spaces =
-    input.siteSpaces.length > 1
-      ? `<nav class="site-spaces" aria-label="Site sections"><ul>${input.siteSpaces
-          .map((s) => `<li><a href="${esc(rootPrefix + s.href || './')}"${s.current ? ' aria-current="true"' : ''}>${esc(s.title)}</a></li>`)
-          .join('')}</ul></nav>`
-      : '';
   return `<!doctype html>
 <html lang="${esc(site.language)}">
 <head>
@@ -47,7 +93,7 @@ ${page.description ? `<meta name="description" content="${esc(page.description)}
 </head>
 <body>
 <a class="skip-link" href="#content">Skip to content</a>
-<header class="site-header"><a class="site-title" href="${esc(rootPrefix || './')}">${esc(site.title)}</a>${spaces}<form class="search" role="search" action="${esc(rootPrefix)}~search" method="get"><label for="search-q">Search</label><input id="search-q" type="search" name="q"><button type="submit">Go</button></form></header>
+${siteHeader(site.title, input.siteSpaces, rootPrefix)}
 <div class="layout">
 <nav class="sidebar" aria-label="Pages">${navigationHtml(input.nav, page.id, rootPrefix)}</nav>
 <main id="content" tabindex="-1"><article>

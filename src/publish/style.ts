@@ -69,5 +69,15 @@ summary{cursor:pointer;font-weight:600}
 .toc ul{list-style:none;padding-left:0}
 .toc .d3{padding-left:.8rem}
 .pagination{display:flex;justify-content:space-between;border-top:1px solid var(--line);margin-top:3rem;padding-top:1rem;gap:1rem}
+.layout-search{grid-template-columns:minmax(0,48rem);justify-content:center}
+.search-page{display:flex;gap:.25rem;flex-wrap:wrap;align-items:center}
+.search-page input{flex:1 1 16rem;padding:.4rem .6rem;border:1px solid var(--line);border-radius:4px;background:var(--bg);color:var(--fg);font-size:1rem}
+.search-results{list-style:none;padding:0}
+.search-results>li{margin:1.25rem 0}
+.search-results .crumbs{color:var(--muted);font-size:.85rem;margin:0}
+.search-results .hit-title{font-size:1.1rem;font-weight:600}
+.search-results .snippet{margin:.2rem 0 0 1rem}
+mark{background:#fff1a8;color:inherit}
+@media (prefers-color-scheme:dark){mark{background:#5c4d00}}
 .site-footer{border-top:1px solid var(--line);padding:1rem 1.5rem;color:var(--muted);font-size:.85rem}
 `;
