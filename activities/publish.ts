@@ -14,7 +14,14 @@ export function createPublishActivities(deps: ActivityDeps) {
     async publishSiteActivity(input: { organizationId: string; siteId: string; run: number }): Promise<PublishSiteRunResult> {
       const info = Context.current().info;
       const outcome = await publishSite(
-        { store: deps.store, parsePool: parsePoolOf(deps), logger: deps.logger, progress: (done, total) => heartbeat({ done, total }) },
+        {
+          store: deps.store,
+          parsePool: parsePoolOf(deps),
+          logger: deps.logger,
+          progress: (done, total) => heartbeat({ done, total }),
+          publicUrl: deps.config.publicUrl,
+          hostnames: deps.config.siteHostnames,
+        },
         { organizationId: input.organizationId, siteId: input.siteId, requestKey: `${info.workflowExecution?.runId ?? info.activityId}/${input.run}` },
       );
       if (!outcome) throw ApplicationFailure.nonRetryable(`site not found: ${input.siteId}`, 'NOT_FOUND');

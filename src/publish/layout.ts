@@ -1,3 +1,4 @@
+import { COPY_JS_INTEGRITY, COPY_JS_PATH } from './copy-script.js';
 import { CSP_META_TAG } from './csp.js';
 import { esc } from './escape.js';
 import { navigationHtml, readingOrder, type NavItem } from './navigation.js';
@@ -13,8 +14,11 @@ export interface LayoutInput {
   body: RenderedPage;
 }
 
-/** The banner: the site's title, its site spaces (when more than one), the search form (a GET to `~search`). */
-function siteHeader(title: string, siteSpaces: LayoutInput['siteSpaces'], rootPrefix: string, searchForm = true): string {
+/**
+ * The banner: the site's title, its site spaces (when more than one); on a page, a link to the navigation (shown on
+ * narrow screens, where the article comes first) and the search form (a GET to `~search`).
+ */
+function siteHeader(title: string, siteSpaces: LayoutInput['siteSpaces'], rootPrefix: string, page = true): string {
   const spaces =
     siteSpaces.length > 1
       ? `<nav class="site-spaces" aria-label="Site sections"><ul>${siteSpaces
@@ -22,8 +26,8 @@ function siteHeader(title: string, siteSpaces: LayoutInput['siteSpaces'], rootPr
           .join('')}</ul></nav>`
       : '';
   return `<header class="site-header"><a class="site-title" href="${esc(rootPrefix || './')}">${esc(title)}</a>${spaces}${
-    searchForm
-      ? `<form class="search" role="search" action="${esc(rootPrefix)}~search" method="get"><label for="search-q">Search</label><input id="search-q" type="search" name="q"><button type="submit">Go</button></form>`
+    page
+      ? `<a class="menu-link" href="#site-nav">Menu</a><form class="search" role="search" action="${esc(rootPrefix)}~search" method="get"><label for="search-q">Search</label><input id="search-q" type="search" name="q"><button type="submit">Go</button></form>`
       : ''
   }</header>`;
 }
@@ -67,7 +71,7 @@ ${SEARCH_SLOT}
 
 /**
  * A whole HTML page: landmarks (banner, navigation, main, complementary, contentinfo), a skip link, the
- * document language, one stylesheet, no script; search is a plain GET form. Everything is readable without
+ * document language, one stylesheet, one small deferred script (the copy buttons, ./copy-script.ts); search is a plain GET form. Everything is readable without
  * JavaScript; the frame stays far under 100 KB for any realistic navigation.
  */
 export function pageHtml(input: LayoutInput): string {
@@ -90,12 +94,13 @@ ${CSP_META_TAG}
 <title>${esc(page.title)} | ${esc(site.title)}</title>
 ${page.description ? `<meta name="description" content="${esc(page.description)}">\n` : ''}${site.noindex ? '<meta name="robots" content="noindex, nofollow">\n' : ''}<link rel="stylesheet" href="${esc(rootPrefix + site.cssHref)}">
 <link rel="alternate" type="text/markdown" href="${esc(rootPrefix + page.twinHref)}">
+<script src="${esc(rootPrefix + COPY_JS_PATH)}" integrity="${COPY_JS_INTEGRITY}" defer></script>
 </head>
 <body>
 <a class="skip-link" href="#content">Skip to content</a>
 ${siteHeader(site.title, input.siteSpaces, rootPrefix)}
 <div class="layout">
-<nav class="sidebar" aria-label="Pages">${navigationHtml(input.nav, page.id, rootPrefix)}</nav>
+<nav class="sidebar" id="site-nav" aria-label="Pages">${navigationHtml(input.nav, page.id, rootPrefix)}</nav>
 <main id="content" tabindex="-1"><article>
 <h1>${esc(page.title)}</h1>
 ${page.description ? `<p class="description">${esc(page.description)}</p>\n` : ''}${body.html}

@@ -16,6 +16,7 @@ import { startFolio, type TestFolio } from '../helpers/folio.js';
 import { testLogger } from '../helpers/logger.js';
 import { corpusTree, importIntoSpace } from './corpus-space.js';
 
+const PUBLIC = 'https://docs.example.test';
 let folio: TestFolio;
 let docsSpace: string;
 let otherSpace: string;
@@ -58,7 +59,7 @@ async function searchPage(basename: string, q: string, extra = '', init: Request
 }
 
 beforeAll(async () => {
-  folio = await startFolio();
+  folio = await startFolio({ env: { FOLIO_PUBLIC_URL: PUBLIC } });
   docsSpace = (await folio.store.spaces.create(folio.organizationId, { title: 'GitBook docs', language: 'en' })).id;
   const { tree, projectDirectory } = await corpusTree('GitbookIO+public-docs');
   await importIntoSpace(folio.store, docsSpace, tree, projectDirectory);
@@ -73,11 +74,25 @@ afterAll(async () => {
   await folio?.stop();
 });
 
+describe('crawler files of a published site', () => {
+  it('give absolute URLs under FOLIO_PUBLIC_URL, each an address the site serves', async () => {
+    const root = `${PUBLIC}/sites/${site.basename}/`;
+    const robots = await (await fetch(`${folio.baseUrl}/sites/${site.basename}/robots.txt`)).text();
+    expect(robots).toContain(`Sitemap: ${root}sitemap.xml\n`);
+    const xml = await (await fetch(`${folio.baseUrl}/sites/${site.basename}/sitemap.xml`)).text();
+    const locs = [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]!.replaceAll('&amp;', '&'));
+    expect(locs.length).toBeGreaterThan(100);
+    expect(locs.filter((l) => !l.startsWith(root))).toEqual([]);
+    for (const loc of locs.slice(0, 10)) expect((await fetch(`${folio.baseUrl}/sites/${site.basename}/${loc.slice(root.length)}`)).status, loc).toBe(200);
+  });
+});
+
 describe('the served search page of a site', () => {
   it('is where every page’s search form points', async () => {
-    const home = await (await fetch(`${folio.baseUrl}/sites/${site.basename}/`)).text();
-    const deep = selectAll('nav.sidebar a', fromHtml(home))
-      .map((a) => new URL(String(a.properties.href), `${folio.baseUrl}/sites/${site.basename}/`).toString())
+    const xml = await (await fetch(`${folio.baseUrl}/sites/${site.basename}/sitemap.xml`)).text();
+    const root = `${PUBLIC}/sites/${site.basename}/`;
+    const deep = [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)]
+      .map((m) => `${folio.baseUrl}/sites/${site.basename}/${m[1]!.slice(root.length)}`)
       .find((u) => u.split('/').length > 7)!;
     expect(deep).toBeDefined();
     for (const page of [`${folio.baseUrl}/sites/${site.basename}/`, deep]) {
