@@ -19,6 +19,8 @@ export function createPublishActivities(deps: ActivityDeps) {
           render: (page) => parsePoolOf(deps).run('publish.render', page),
           logger: deps.logger,
           progress: (done, total) => heartbeat({ done, total }),
+          publicUrl: deps.config.publicUrl,
+          hostnames: deps.config.siteHostnames,
         },
         { organizationId: input.organizationId, siteId: input.siteId, requestKey: `${info.workflowExecution?.runId ?? info.activityId}/${input.run}` },
       );

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { servedFileHeaders } from './served-file-headers.js';
 import type { PublicationRecord, SiteRecord, Store } from '../store/index.js';
 import { PAGE_CSP } from '../publish/csp.js';
+import { siteSearchPage } from './site-search.js';
 
 const IMMUTABLE = /^_(files|static)\//;
 const SHARE_COOKIE = 'folio_share';
@@ -25,7 +26,8 @@ function cookie(request: FastifyRequest, name: string): string | undefined {
  * Serves published sites: `/sites/<basename>/…`, and whole hosts mapped to a basename (`FOLIO_SITE_HOSTNAMES`).
  * Only a published site with a live publication is served (else 404); a `share-link` site only with an active
  * key (`?share=<key>`, then kept in a cookie scoped to the site): 401 without one. ETag = the file's content
- * hash; `_files/` and `_static/` are immutable; `.gitbook.yaml` redirects answer 301.
+ * hash; `_files/` and `_static/` are immutable; `.gitbook.yaml` redirects answer 301. `~search?q=…` is the site's
+ * search page (./site-search.ts), under the same audience rules as its pages.
  */
 export function siteServing(app: FastifyInstance, deps: { store: Store; hostnames: Record<string, string>; publicUrl?: string | undefined }): void {
   const { store } = deps;
@@ -71,6 +73,19 @@ export function siteServing(app: FastifyInstance, deps: { store: Store; hostname
     if (path.split('/').some((s) => s === '..')) return reply.status(400).send('bad path');
     if (setCookie) reply.header('set-cookie', setCookie);
     const privateSite = r.site.visibility !== 'public';
+    if (path === '~search') {
+      const page = await siteSearchPage(store, r.site, r.publication, request.query as Record<string, unknown>);
+      if (page) {
+        return reply
+          .status(page.status)
+          .header('cache-control', privateSite ? 'private, no-store' : 'no-cache')
+          .header('content-security-policy', PAGE_CSP)
+          .header('x-content-type-options', 'nosniff')
+          .header('x-robots-tag', 'noindex, nofollow')
+          .type('text/html; charset=utf-8')
+          .send(page.html);
+      }
+    }
     const candidate = path === '' || path.endsWith('/') ? `${path}index.html` : path;
     const file = await store.sites.publicationFile(r.publication.id, candidate);
     if (!file && !path.endsWith('/') && path !== '') {

@@ -63,7 +63,15 @@ export const parseOperations = {
   /** SSO: a SAML response posted to the assertion consumer service, its signature, issuer, audience and validity checked. */
   'saml.verify': lazy<typeof verifySamlResponse>(async () => (await import('../people/saml-verify.js')).verifySamlResponse),
   /** A page's article HTML for a published site (src/publish/). */
-  'publish.render': lazy<typeof renderPageBody>(async () => (await import('../publish/render/index.js')).renderPageBody),
+  'publish.render': lazy<(input: Parameters<typeof renderPageBody>[0]) => Promise<ReturnType<typeof renderPageBody>>>(async () => {
+    const { renderPageBody: render, waitForHighlighter } = await import('../publish/render/index.js');
+    // The grammars and their WASM engine, once per thread (waited for a bounded time): highlighting then runs
+    // synchronously in each render.
+    return async (input: Parameters<typeof render>[0]) => {
+      await waitForHighlighter();
+      return render(input);
+    };
+  }),
 } satisfies Record<string, (...args: never[]) => unknown>;
 
 export type ParseOperation = keyof typeof parseOperations;

@@ -3,16 +3,17 @@ import type { DocumentPage, FileModel, PageModel, RevisionModel } from '../forma
 import { loadRevisionModel } from '../revision/records.js';
 import type { Logger } from '../log.js';
 import type { PublicationFile, PublishedSiteSpace, SiteRecord, Store } from '../store/index.js';
+import { COPY_JS, COPY_JS_PATH } from './copy-script.js';
 import { CSP_META_TAG } from './csp.js';
 import { esc } from './escape.js';
-import { pageHtml } from './layout.js';
+import { pageHtml, SEARCH_SHELL_PATH, searchShellHtml } from './layout.js';
 import type { NavItem } from './navigation.js';
 import { RENDERER_VERSION, type RenderedPage, type RenderLink, type RenderPageInput, type RenderSpec, type RenderWarning } from './render/index.js';
 import { SITE_CSS } from './style.js';
 import { isAllowedLinkUrl, refusedSchemeLabel } from '../url-policy/index.js';
 
 /** Part of every key: a change of the frame (layout, CSS) re-renders every page. */
-const LAYOUT_VERSION = 'folio-layout-2';
+const LAYOUT_VERSION = 'folio-layout-3';
 const CSS_HASH = createHash('sha256').update(SITE_CSS).digest('hex').slice(0, 16);
 export const CSS_PATH = `_static/site.${CSS_HASH}.css`;
 
@@ -21,7 +22,8 @@ const sha = (value: unknown) =>
     .update(typeof value === 'string' ? value : JSON.stringify(value))
     .digest('hex');
 
-export interface PublishWarning extends RenderWarning {
+export interface PublishWarning extends Omit<RenderWarning, 'code'> {
+  code: RenderWarning['code'] | 'PUBLISH_NO_PUBLIC_URL';
   path?: string;
 }
 
@@ -43,6 +45,32 @@ export interface PublishDeps {
   logger: Logger;
   /** Called after each page (heartbeats). */
   progress?: (done: number, total: number) => void;
+  /** `FOLIO_PUBLIC_URL`: sites are served at `<publicUrl>/sites/<basename>/`. */
+  publicUrl?: string | undefined;
+  /** `FOLIO_SITE_HOSTNAMES` (host → basename): a site with a host of its own is served at its root. */
+  hostnames?: Record<string, string>;
+}
+
+/**
+ * The absolute address a site is served at (sitemap and robots.txt need absolute URLs): its own host name
+ * (`FOLIO_SITE_HOSTNAMES`, over the public URL's scheme, else https), else `<FOLIO_PUBLIC_URL>/sites/<basename>/`;
+ * null when neither is configured.
+ */
+export function siteRootUrl(basename: string, deps: Pick<PublishDeps, 'publicUrl' | 'hostnames'>): string | null {
+  const host = Object.entries(deps.hostnames ?? {}).find(([, b]) => b === basename)?.[0];
+  const scheme = deps.publicUrl !== undefined && /^http:/i.test(deps.publicUrl) ? 'http' : 'https';
+  if (host !== undefined) return `${scheme}://${host}/`;
+  if (deps.publicUrl === undefined) return null;
+  return `${deps.publicUrl.replace(/\/+$/, '')}/sites/${encodeURIComponent(basename)}/`;
+}
+
+/** robots.txt and sitemap.xml of a site; `root` is its absolute address (relative URLs, and a warning, without one). */
+function crawlerFiles(public_: boolean, root: string | null, hrefs: string[]): { robots: string; sitemap: string | null } {
+  const url = (href: string) => (root ?? '') + href || './';
+  if (!public_) return { robots: `User-agent: *\nDisallow: /\n`, sitemap: null };
+  const robots = `User-agent: *\nAllow: /\nSitemap: ${url('sitemap.xml')}\n`;
+  const sitemap = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${hrefs.map((h) => `<url><loc>${esc(url(h))}</loc></url>`).join('\n')}\n</urlset>\n`;
+  return { robots, sitemap };
 }
 
 interface PlannedPage {
@@ -238,6 +266,7 @@ export async function publishSite(deps: PublishDeps, input: { organizationId: st
   };
 
   put(CSS_PATH, 'text/css; charset=utf-8', sha(SITE_CSS), SITE_CSS);
+  put(COPY_JS_PATH, 'text/javascript; charset=utf-8', sha(COPY_JS), COPY_JS);
   let done = 0;
   for (const p of planned) {
     const ss = loaded[p.siteSpace]!;
@@ -295,7 +324,8 @@ export async function publishSite(deps: PublishDeps, input: { organizationId: st
         rootPrefix: p.rootPrefix,
         body,
       });
-      put(p.htmlPath, 'text/html; charset=utf-8', inputKey, html);
+      // A page whose code could not be highlighted yet (a thread still loading its grammars) is rendered again next time.
+      put(p.htmlPath, 'text/html; charset=utf-8', body.plainCode ? `${inputKey}:plain-code` : inputKey, html);
       rendered++;
     }
     // The markdown twin: the page's own markdown (what an assistant reads best).
@@ -305,14 +335,22 @@ export async function publishSite(deps: PublishDeps, input: { organizationId: st
     deps.progress?.(++done, planned.length);
   }
 
-  const robots = site.visibility === 'public' ? `User-agent: *\nAllow: /\nSitemap: sitemap.xml\n` : `User-agent: *\nDisallow: /\n`;
-  put('robots.txt', 'text/plain; charset=utf-8', sha(robots), robots);
-  if (site.visibility === 'public') {
-    const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${sitemap.map((h) => `<url><loc>${esc(h || './')}</loc></url>`).join('\n')}\n</urlset>\n`;
-    put('sitemap.xml', 'application/xml; charset=utf-8', sha(xml), xml);
-  }
+  const root = siteRootUrl(site.basename, deps);
+  if (root === null && site.visibility === 'public')
+    warn({
+      code: 'PUBLISH_NO_PUBLIC_URL',
+      message: 'FOLIO_PUBLIC_URL is not set and no host name serves this site: sitemap.xml and robots.txt hold relative URLs',
+    });
+  const crawler = crawlerFiles(site.visibility === 'public', root, sitemap);
+  put('robots.txt', 'text/plain; charset=utf-8', sha(crawler.robots), crawler.robots);
+  if (crawler.sitemap !== null) put('sitemap.xml', 'application/xml; charset=utf-8', sha(crawler.sitemap), crawler.sitemap);
   const llmsTxt = `${llms.join('\n')}\n`;
   put('llms.txt', 'text/plain; charset=utf-8', sha(llmsTxt), llmsTxt);
+  const searchShell = searchShellHtml({
+    site: { title: site.title, noindex: true, language: loaded[0]?.language ?? 'en', cssHref: CSS_PATH },
+    siteSpaces: siteModel.spaces.map((s) => ({ ...s, current: false })),
+  });
+  put(SEARCH_SHELL_PATH, 'text/html; charset=utf-8', sha(searchShell), searchShell);
   const notFound = `<!doctype html><html lang="en"><head><meta charset="utf-8">${CSP_META_TAG}<title>Page not found | ${esc(site.title)}</title></head><body><main id="content"><h1>Page not found</h1><p>There is no page at this address.</p></main></body></html>\n`;
   put('404.html', 'text/html; charset=utf-8', sha(notFound), notFound);
 

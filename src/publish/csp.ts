@@ -1,10 +1,19 @@
+import { COPY_JS_INTEGRITY } from './copy-script.js';
+
 /**
- * The Content Security Policy of published pages: no script may run, styles and images from the site only (images
+ * The Content Security Policy of published pages: no script may run but the copy button's (by its hash, ./copy-script.ts), styles and images from the site only (images
  * also https and data:), forms only to the site, no `<base>`. Served sites send it as a header (with
  * `frame-ancestors`); every HTML file of a publication also carries it as a `<meta http-equiv>` so a site written by
  * `folio site export` keeps it on any static host (a `<meta>` policy cannot hold `frame-ancestors`).
  */
-const DIRECTIVES = ["default-src 'none'", "style-src 'self'", "img-src 'self' https: data:", "form-action 'self'", "base-uri 'none'"];
+const DIRECTIVES = [
+  "default-src 'none'",
+  `script-src '${COPY_JS_INTEGRITY}'`,
+  "style-src 'self'",
+  "img-src 'self' https: data:",
+  "form-action 'self'",
+  "base-uri 'none'",
+];
 
 /** The header of served HTML pages. */
 export const PAGE_CSP = [...DIRECTIVES, "frame-ancestors 'self'"].join('; ');

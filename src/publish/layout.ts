@@ -1,3 +1,4 @@
+import { COPY_JS_INTEGRITY, COPY_JS_PATH } from './copy-script.js';
 import { CSP_META_TAG } from './csp.js';
 import { esc } from './escape.js';
 import { navigationHtml, readingOrder, type NavItem } from './navigation.js';
@@ -14,8 +15,63 @@ export interface LayoutInput {
 }
 
 /**
+ * The banner: the site's title, its site spaces (when more than one); on a page, a link to the navigation (shown on
+ * narrow screens, where the article comes first) and the search form (a GET to `~search`).
+ */
+function siteHeader(title: string, siteSpaces: LayoutInput['siteSpaces'], rootPrefix: string, page = true): string {
+  const spaces =
+    siteSpaces.length > 1
+      ? `<nav class="site-spaces" aria-label="Site sections"><ul>${siteSpaces
+          .map((s) => `<li><a href="${esc(rootPrefix + s.href || './')}"${s.current ? ' aria-current="true"' : ''}>${esc(s.title)}</a></li>`)
+          .join('')}</ul></nav>`
+      : '';
+  return `<header class="site-header"><a class="site-title" href="${esc(rootPrefix || './')}">${esc(title)}</a>${spaces}${
+    page
+      ? `<a class="menu-link" href="#site-nav">Menu</a><form class="search" role="search" action="${esc(rootPrefix)}~search" method="get"><label for="search-q">Search</label><input id="search-q" type="search" name="q"><button type="submit">Go</button></form>`
+      : ''
+  }</header>`;
+}
+
+/** The publication file of the search page's frame: served only through `~search`, left out of a static export. */
+export const SEARCH_SHELL_PATH = '~search.html';
+
+/** Where the served search page (`~search`, src/api/site-search.ts) puts its form and results in the shell. */
+export const SEARCH_SLOT = '<!--folio:search-->';
+
+/**
+ * The frame of a site's search page, written with each publication (`~search.html`, at the site's root) and
+ * filled by the server for each query at `SEARCH_SLOT`. Never indexed by robots.
+ */
+export function searchShellHtml(input: Pick<LayoutInput, 'site' | 'siteSpaces'>): string {
+  const { site } = input;
+  return `<!doctype html>
+<html lang="${esc(site.language)}">
+<head>
+<meta charset="utf-8">
+${CSP_META_TAG}
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Search | ${esc(site.title)}</title>
+<meta name="robots" content="noindex, nofollow">
+<link rel="stylesheet" href="${esc(site.cssHref)}">
+</head>
+<body>
+<a class="skip-link" href="#content">Skip to content</a>
+${siteHeader(site.title, input.siteSpaces, '', false)}
+<div class="layout layout-search">
+<main id="content" tabindex="-1">
+<h1>Search</h1>
+${SEARCH_SLOT}
+</main>
+</div>
+<footer class="site-footer">Published with Folio</footer>
+</body>
+</html>
+`;
+}
+
+/**
  * A whole HTML page: landmarks (banner, navigation, main, complementary, contentinfo), a skip link, the
- * document language, one stylesheet, no script; search is a plain GET form. Everything is readable without
+ * document language, one stylesheet, one small deferred script (the copy buttons, ./copy-script.ts); search is a plain GET form. Everything is readable without
  * JavaScript; the frame stays far under 100 KB for any realistic navigation.
  */
 export function pageHtml(input: LayoutInput): string {
@@ -29,12 +85,6 @@ export function pageHtml(input: LayoutInput): string {
       ? `<a rel="${rel}" href="${esc(rootPrefix + n.href || './')}"><small>${label}</small><br>${esc(n.title)}</a>`
       : '<span></span>';
   const toc = body.headings.filter((h) => h.depth === 2 || h.depth === 3);
-  const spaces =
-    input.siteSpaces.length > 1
-      ? `<nav class="site-spaces" aria-label="Site sections"><ul>${input.siteSpaces
-          .map((s) => `<li><a href="${esc(rootPrefix + s.href || './')}"${s.current ? ' aria-current="true"' : ''}>${esc(s.title)}</a></li>`)
-          .join('')}</ul></nav>`
-      : '';
   return `<!doctype html>
 <html lang="${esc(site.language)}">
 <head>
@@ -44,12 +94,13 @@ ${CSP_META_TAG}
 <title>${esc(page.title)} | ${esc(site.title)}</title>
 ${page.description ? `<meta name="description" content="${esc(page.description)}">\n` : ''}${site.noindex ? '<meta name="robots" content="noindex, nofollow">\n' : ''}<link rel="stylesheet" href="${esc(rootPrefix + site.cssHref)}">
 <link rel="alternate" type="text/markdown" href="${esc(rootPrefix + page.twinHref)}">
+<script src="${esc(rootPrefix + COPY_JS_PATH)}" integrity="${COPY_JS_INTEGRITY}" defer></script>
 </head>
 <body>
 <a class="skip-link" href="#content">Skip to content</a>
-<header class="site-header"><a class="site-title" href="${esc(rootPrefix || './')}">${esc(site.title)}</a>${spaces}<form class="search" role="search" action="${esc(rootPrefix)}~search" method="get"><label for="search-q">Search</label><input id="search-q" type="search" name="q"><button type="submit">Go</button></form></header>
+${siteHeader(site.title, input.siteSpaces, rootPrefix)}
 <div class="layout">
-<nav class="sidebar" aria-label="Pages">${navigationHtml(input.nav, page.id, rootPrefix)}</nav>
+<nav class="sidebar" id="site-nav" aria-label="Pages">${navigationHtml(input.nav, page.id, rootPrefix)}</nav>
 <main id="content" tabindex="-1"><article>
 <h1>${esc(page.title)}</h1>
 ${page.description ? `<p class="description">${esc(page.description)}</p>\n` : ''}${body.html}

@@ -13,19 +13,43 @@ export interface NavItem {
 import { isAbsoluteAllowedUrl, isAllowedLinkUrl } from '../url-policy/index.js';
 import { esc } from './escape.js';
 
-/** The sidebar's nested lists; the current page marked `aria-current="page"`. */
+/**
+ * Above this many visible documents, a section off the current page's path is listed without its pages (its
+ * own link leads to it, where it opens): the navigation of a 1,000-page space is not repeated in full on every page.
+ */
+export const FULL_NAVIGATION_LIMIT = 150;
+
+function countDocuments(items: NavItem[]): number {
+  return items.reduce((n, i) => n + (i.hidden ? 0 : (i.kind === 'document' ? 1 : 0) + countDocuments(i.children)), 0);
+}
+
+function holds(item: NavItem, id: string | null): boolean {
+  return id !== null && (item.id === id || item.children.some((c) => !c.hidden && holds(c, id)));
+}
+
+/**
+ * The sidebar's nested lists; the current page marked `aria-current="page"`. A page with pages under it is a
+ * `<details>` (collapsible without JavaScript), open on the current page's path.
+ */
 export function navigationHtml(items: NavItem[], currentId: string | null, rootPrefix: string): string {
+  const full = countDocuments(items) <= FULL_NAVIGATION_LIMIT;
+  const entry = (n: NavItem): string => {
+    // A link whose scheme the URL policy refuses (`javascript:`, `data:`, …) is its title, never a link.
+    if (n.href === null || !isAllowedLinkUrl(n.href)) return `<span>${esc(n.title)}</span>`;
+    const href = isAbsoluteAllowedUrl(n.href) ? n.href : rootPrefix + n.href;
+    const current = n.id !== undefined && n.id === currentId ? ' aria-current="page"' : '';
+    return `<a href="${esc(href || './')}"${current}>${esc(n.title)}</a>`;
+  };
   const list = (nodes: NavItem[]): string => {
     const lis = nodes
       .filter((n) => !n.hidden)
       .map((n) => {
-        const sub = n.children.some((c) => !c.hidden) ? list(n.children) : '';
-        if (n.kind === 'group') return `<li><p class="group">${esc(n.title)}</p>${sub}</li>`;
-        // A link whose scheme the URL policy refuses (`javascript:`, `data:`, …) is its title, never a link.
-        if (n.href === null || !isAllowedLinkUrl(n.href)) return `<li><span>${esc(n.title)}</span>${sub}</li>`;
-        const href = isAbsoluteAllowedUrl(n.href) ? n.href : rootPrefix + n.href;
-        const current = n.id !== undefined && n.id === currentId ? ' aria-current="page"' : '';
-        return `<li><a href="${esc(href || './')}"${current}>${esc(n.title)}</a>${sub}</li>`;
+        const hasChildren = n.children.some((c) => !c.hidden);
+        if (n.kind === 'group') return `<li><p class="group">${esc(n.title)}</p>${hasChildren ? list(n.children) : ''}</li>`;
+        if (!hasChildren) return `<li>${entry(n)}</li>`;
+        const open = holds(n, currentId);
+        if (!open && !full) return `<li class="has-pages">${entry(n)}</li>`;
+        return `<li><details${open ? ' open' : ''}><summary>${entry(n)}</summary>${list(n.children)}</details></li>`;
       });
     return `<ul>${lis.join('')}</ul>`;
   };

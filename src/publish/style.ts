@@ -19,19 +19,27 @@ a{color:var(--accent)}
 .sidebar li{margin:.15rem 0}
 .sidebar a{text-decoration:none;color:var(--muted)}
 .sidebar a[aria-current=page]{color:var(--accent);font-weight:600}
+.sidebar details{border:0;padding:0;margin:0}
+.sidebar summary{font-weight:400;list-style-position:outside}
+.sidebar .has-pages>a::after{content:" ›"}
+.menu-link{display:none}
+@media (max-width:60rem){.menu-link{display:inline}.layout>main{order:1}.layout>.sidebar{order:2;border-top:1px solid var(--line)}}
 .sidebar .group{font-weight:600;margin-top:1rem;text-transform:uppercase;font-size:.78rem;letter-spacing:.04em;color:var(--muted)}
 main{min-width:0;padding:1rem 0 3rem}
 .description{color:var(--muted);font-size:1.1rem}
 h1,h2,h3,h4{line-height:1.25}
 .anchor{margin-left:.4rem;text-decoration:none;opacity:.3;font-weight:400}
 .anchor:hover,.anchor:focus{opacity:1}
-pre{background:var(--code);padding:.8rem 1rem;border-radius:6px;overflow:auto;font-size:.88rem}
+pre{position:relative;background:var(--code);padding:.8rem 1rem;border-radius:6px;overflow:auto;font-size:.88rem}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.92em}
 :not(pre)>code{background:var(--code);padding:.1rem .3rem;border-radius:3px}
 .line-numbers code{counter-reset:line}
 .line-numbers .line::before{counter-increment:line;content:counter(line);display:inline-block;width:2.5em;margin-right:1em;text-align:right;color:var(--muted)}
 .wrap pre{white-space:pre-wrap}
 .code-block{margin:1rem 0}
+.copy-code{position:absolute;top:.4rem;right:.4rem;font-size:.75rem;padding:.1rem .5rem;border:1px solid var(--line);border-radius:4px;background:var(--bg);color:var(--fg);cursor:pointer}
+.pl-c{color:#59636e}.pl-c1,.pl-s .pl-v,.pl-ent,.pl-mh,.pl-mb{color:#0550ae}.pl-e,.pl-en{color:#6639ba}.pl-k{color:#cf222e}.pl-s,.pl-pds,.pl-sr,.pl-s .pl-pse .pl-s1{color:#0a3069}.pl-v,.pl-smw{color:#953800}.pl-mi1{color:#116329;background:#dafbe1}.pl-md{color:#82071e;background:#ffebe9}.pl-ii,.pl-c2{color:#f6f8fa;background:#82071e}.pl-mi{font-style:italic}.pl-mb{font-weight:700}
+@media (prefers-color-scheme:dark){.pl-c{color:#9198a1}.pl-c1,.pl-s .pl-v,.pl-ent,.pl-mh,.pl-mb{color:#79c0ff}.pl-e,.pl-en{color:#d2a8ff}.pl-k{color:#ff7b72}.pl-s,.pl-pds,.pl-sr,.pl-s .pl-pse .pl-s1{color:#a5d6ff}.pl-v,.pl-smw{color:#ffa657}.pl-mi1{color:#aff5b4;background:#033a16}.pl-md{color:#ffdcd7;background:#67060c}}
 .code-block figcaption{font-size:.85rem;color:var(--muted);padding:.2rem 0}
 table{border-collapse:collapse;display:block;overflow:auto;max-width:100%}
 th,td{border:1px solid var(--line);padding:.35rem .6rem;text-align:left;vertical-align:top}
@@ -69,5 +77,15 @@ summary{cursor:pointer;font-weight:600}
 .toc ul{list-style:none;padding-left:0}
 .toc .d3{padding-left:.8rem}
 .pagination{display:flex;justify-content:space-between;border-top:1px solid var(--line);margin-top:3rem;padding-top:1rem;gap:1rem}
+.layout-search{grid-template-columns:minmax(0,48rem);justify-content:center}
+.search-page{display:flex;gap:.25rem;flex-wrap:wrap;align-items:center}
+.search-page input{flex:1 1 16rem;padding:.4rem .6rem;border:1px solid var(--line);border-radius:4px;background:var(--bg);color:var(--fg);font-size:1rem}
+.search-results{list-style:none;padding:0}
+.search-results>li{margin:1.25rem 0}
+.search-results .crumbs{color:var(--muted);font-size:.85rem;margin:0}
+.search-results .hit-title{font-size:1.1rem;font-weight:600}
+.search-results .snippet{margin:.2rem 0 0 1rem}
+mark{background:#fff1a8;color:inherit}
+@media (prefers-color-scheme:dark){mark{background:#5c4d00}}
 .site-footer{border-top:1px solid var(--line);padding:1rem 1.5rem;color:var(--muted);font-size:.85rem}
 `;

@@ -4,6 +4,7 @@ import type { SiteRecord, Store } from '../store/index.js';
 import { isAllowedLinkUrl } from '../url-policy/index.js';
 import { CSP_META_TAG, withCspMeta } from './csp.js';
 import { esc } from './escape.js';
+import { SEARCH_SHELL_PATH } from './layout.js';
 
 /** Marker of a directory written by Folio: only such a directory (or an empty one) is written into again. */
 export const SITE_OUTPUT_MARKER = '.folio-site-output';
@@ -48,7 +49,8 @@ export async function writeSiteToDirectory(store: Store, site: SiteRecord, outDi
   const existing = await readdir(root);
   if (existing.length > 0 && !existing.includes(SITE_OUTPUT_MARKER))
     throw new SiteExportError('OUTPUT_NOT_EMPTY', `${outDir} is not empty and was not written by Folio (${SITE_OUTPUT_MARKER} missing)`);
-  const files = await store.sites.publicationFiles(publication.id);
+  // The search page's frame needs the server (a static host has no search): left out.
+  const files = (await store.sites.publicationFiles(publication.id)).filter((f) => f.path !== SEARCH_SHELL_PATH);
   const paths = new Set(files.map((f) => f.path));
   for (let i = 0; i < files.length; i += 200) {
     const chunk = files.slice(i, i + 200);

@@ -6,7 +6,7 @@ import type { SearchablePage } from './sections.js';
 import { storedPage, type SearchPageDraft } from './stored-page.js';
 
 /** Bumped when the extraction changes, so every page is rebuilt once. */
-const EXTRACTION_VERSION = 1;
+const EXTRACTION_VERSION = 2;
 /** Pages parsed at once (the parse pool spreads them over its threads). */
 const BATCH = 16;
 

@@ -49,3 +49,30 @@ export async function searchPages(store: Pick<Store, 'search'>, query: SearchQue
   }));
   return { ...found, items };
 }
+
+/** Words of a query that a misspelling can be corrected in: letters and digits, 3 characters or more, at most 6. */
+function correctableWords(query: string): string[] {
+  return [...new Set(query.toLowerCase().match(/[\p{L}\p{N}_]{3,64}/gu) ?? [])].slice(0, 6);
+}
+
+/**
+ * `searchPages` with typo tolerance: when the query finds nothing, each of its words is replaced by the closest
+ * indexed word (trigram similarity, `store.search.similarWord`) and the corrected query is searched;
+ * `corrected` is that query when it found something. Web-search operators are dropped from a corrected query.
+ * Not for CJK queries (bigrams already match partially).
+ */
+export async function searchPagesTolerant(
+  store: Pick<Store, 'search'>,
+  query: SearchQuery,
+): Promise<CountedPage<PageHit> & { spaces: number; corrected?: string }> {
+  const found = await searchPages(store, query);
+  if (found.items.length > 0 || query.page !== undefined || hasCjk(query.query)) return found;
+  const words = correctableWords(query.query);
+  if (words.length === 0) return found;
+  const scope = { organizationId: query.organizationId, ...(query.spaceIds ? { spaceIds: query.spaceIds } : {}) };
+  const replaced = await Promise.all(words.map(async (word) => (await store.search.similarWord({ ...scope, word })) ?? word));
+  if (replaced.every((w, i) => w === words[i])) return found;
+  const corrected = replaced.join(' ');
+  const second = await searchPages(store, { ...query, query: corrected });
+  return second.items.length > 0 ? { ...second, corrected } : found;
+}

@@ -1,8 +1,9 @@
 /**
  * The searchable text of a page body: the text before the first heading, then one section per heading (its
  * text, its anchor id as GitBook makes it, and the text under it). Text comes from paragraphs, lists, tables,
- * hints, tabs, expandables and every other block's children; code blocks, HTML tags, front matter and Liquid
- * tags without content are left out (GitBook's search indexes text, not code).
+ * hints, tabs, expandables, code blocks (`{% code %}` included: in a cheat sheet, what readers search for is
+ * mostly code) and every other block's children; HTML tags, front matter and Liquid tags without content are
+ * left out.
  */
 import type { Nodes, Root } from 'mdast';
 import { parsePageFile } from '../format/index.js';
@@ -32,9 +33,10 @@ export function headingAnchor(text: string): string {
 
 function text(node: Nodes): string {
   switch (node.type) {
-    case 'code':
     case 'yaml':
       return '';
+    case 'code':
+      return node.value;
     case 'html':
       return node.value.replace(/<[^>]*>/g, ' ');
     case 'image':
@@ -47,7 +49,6 @@ function text(node: Nodes): string {
     default:
       break;
   }
-  if ((node as { type: string }).type === 'liquidBlock' && (node as unknown as { name: string }).name === 'code') return '';
   if ('children' in node) {
     const inline =
       node.type === 'paragraph' ||

@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { ValidationError } from '../errors.js';
 import { StoreUnavailableError } from './errors.js';
 import { PgliteWireServer } from './pglite-wire-server.js';
@@ -89,7 +90,7 @@ export async function startPgliteServer(options: PgliteServerOptions): Promise<P
   let db: PGlite;
   try {
     if (onDisk) await initDataDirApart(options.dataDir);
-    db = await PGlite.create(options.dataDir, { startParams: embeddedStartParams(options.settings) });
+    db = await PGlite.create(options.dataDir, { startParams: embeddedStartParams(options.settings), extensions: { pg_trgm } });
   } catch (err) {
     throw new StoreUnavailableError(`cannot open the embedded database in ${options.dataDir}: ${err instanceof Error ? err.message : String(err)}`, err);
   }

@@ -6,6 +6,8 @@ import type { SearchPageHit, SearchQuery, SearchSectionHit, SearchStore, Sql, Sq
 /** Weights of D, C, B, A for `ts_rank_cd`: page title (A) far above headings (B) above body text (C). */
 const WEIGHTS = '{0.05, 0.2, 0.5, 1.0}';
 const ROWS_PER_INSERT = 500;
+/** Sections whose words are compared with a misspelled word (the closest by word similarity). */
+const SIMILAR_CANDIDATES = 10;
 const START = '\u0001';
 const STOP = '\u0002';
 const HEADLINE_OPTIONS = `StartSel=${START}, StopSel=${STOP}, MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`;
@@ -215,6 +217,28 @@ export function createSearchStore(sql: Sql): SearchStore {
       const total = Number(rows[0]?.total ?? 0);
       const spaces = Number(rows[0]?.spaces ?? 0);
       return more ? { items, next: { page: encodeCursor('search', offset + limit) }, total, spaces } : { items, total, spaces };
+    },
+
+    async similarWord(query) {
+      const word = query.word.trim().toLowerCase();
+      if (word.length < 3 || word.length > 64) return null;
+      // Sections holding a word like it (trigram indexes), then the closest of their words.
+      const [row] = await sql.query<{ w: string }>(
+        `WITH cand AS (
+           SELECT x.title, x.body FROM search_sections x JOIN spaces s ON s.id = x.space_id
+           WHERE s.organization_id = $1 AND s.deleted_at IS NULL AND ($2::text[] IS NULL OR x.space_id = ANY($2::text[]))
+             AND ($3 <% x.body OR $3 <% x.title)
+           ORDER BY greatest(word_similarity($3, x.title), word_similarity($3, x.body)) DESC
+           LIMIT ${SIMILAR_CANDIDATES}
+         ),
+         words AS (
+           SELECT DISTINCT w FROM cand, regexp_split_to_table(lower(cand.title || ' ' || cand.body), '[^[:alnum:]_]+') AS w
+           WHERE length(w) >= 3 AND length(w) <= 64
+         )
+         SELECT w FROM words WHERE w % $3 ORDER BY similarity(w, $3) DESC, w LIMIT 1`,
+        [query.organizationId, query.spaceIds ?? null, word],
+      );
+      return row?.w ?? null;
     },
 
     async scanPages(query) {

@@ -1,4 +1,5 @@
 import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Sql, SqlParam } from './types/index.js';
 
 type Queryable = Pick<PGlite, 'query' | 'exec'> | Transaction;
@@ -38,7 +39,7 @@ const byteaCodec = {
 
 /** The in-process adapter: one PGlite database (a data directory, or `memory://`). */
 export async function openPgliteSql(dataDir: string, options: { loadDataDir?: Blob } = {}): Promise<Sql & { db: PGlite }> {
-  const db = await PGlite.create(dataDir, { ...byteaCodec, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
+  const db = await PGlite.create(dataDir, { ...byteaCodec, extensions: { pg_trgm }, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
   const root = wrap(
     db,
     (fn) =>

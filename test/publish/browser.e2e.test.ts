@@ -15,6 +15,9 @@ import { projectRoot } from '../../src/project-root.js';
 import { publishWorkflowId, type PublishSiteResult } from '../../src/temporal/contract/index.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
 import { corpusTree, importIntoSpace, type ImportedSpace } from './corpus-space.js';
+import { indexSpace } from '../../src/search/index-space.js';
+import { searchSections } from '../../src/search/sections.js';
+import { testLogger } from '../helpers/logger.js';
 
 const REPO = 'GitbookIO+git-sync-normalization';
 const SHOTS = path.join(projectRoot(), 'test-results', 'publish');
@@ -32,6 +35,10 @@ beforeAll(async () => {
   spaceId = (await folio.store.spaces.create(folio.organizationId, { title: 'Normalization' })).id;
   const { tree, projectDirectory } = await corpusTree(REPO);
   imported = await importIntoSpace(folio.store, spaceId, tree, projectDirectory);
+  await indexSpace(
+    { store: folio.store, logger: testLogger('index'), extract: async (md) => searchSections(md), progress: () => {} },
+    { spaceId, organizationId: folio.organizationId },
+  );
   profile = await mkdtemp(path.join(tmpdir(), 'folio-chromium-'));
   await mkdir(SHOTS, { recursive: true });
   browser = await puppeteer.launch({
@@ -133,6 +140,40 @@ describe('a published site in chromium', () => {
     expect(next).not.toContain('share=');
     expect((await page.goto(next, { waitUntil: 'load' }))?.status()).toBe(200);
     await page.screenshot({ path: path.join(SHOTS, 'share-link-opened.png') });
+    await page.close();
+  }, 300_000);
+
+  it('highlights code, runs only the copy script its policy allows, and copies a block; the search form leads to results', async () => {
+    const { site } = await publish('Code docs', 'public');
+    const start = `${folio.baseUrl}/sites/${site.basename}/`;
+    const page = await browser.newPage();
+    const refusals: string[] = [];
+    page.on('console', (m) => {
+      if (/Content Security Policy|integrity/i.test(m.text())) refusals.push(m.text());
+    });
+    await browser.defaultBrowserContext().overridePermissions(folio.baseUrl, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
+    await page.setViewport({ width: 1280, height: 900 });
+    expect((await page.goto(`${start}code-block/`, { waitUntil: 'load' }))?.status()).toBe(200);
+    expect(await page.$$eval('pre code [class^="pl-"]', (n) => n.length)).toBeGreaterThan(3);
+    const buttons = await page.$$('pre > button.copy-code');
+    expect(buttons.length).toBe(await page.$$eval('pre > code', (n) => n.length));
+    await buttons[0]!.click();
+    await page.waitForFunction(() => document.querySelector('pre > button.copy-code')?.textContent === 'Copied');
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toBe(await page.$eval('pre > code', (c) => c.textContent));
+    expect(copied).toContain('def greeting(name)');
+    expect(refusals).toEqual([]);
+    await page.screenshot({ path: path.join(SHOTS, 'code-block.png') });
+
+    // Without JavaScript: no button, the same code.
+    await page.setJavaScriptEnabled(false);
+    await page.goto(`${start}code-block/`, { waitUntil: 'load' });
+    expect(await page.$$('pre > button.copy-code')).toHaveLength(0);
+    await page.type('#search-q', 'greeting');
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('form[role=search] button')]);
+    expect(page.url()).toBe(`${start}~search?q=greeting`);
+    expect(await page.$$eval('ol.search-results a.hit-title', (as) => as.map((a) => (a as HTMLAnchorElement).href))).toContain(`${start}code-block/`);
+    await page.screenshot({ path: path.join(SHOTS, 'search.png') });
     await page.close();
   }, 300_000);
 });

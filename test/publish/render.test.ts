@@ -1,6 +1,9 @@
 import { fromHtml } from 'hast-util-from-html';
 import { describe, expect, it } from 'vitest';
-import { renderPageBody, type RenderPageInput } from '../../src/publish/render/index.js';
+import { loadHighlighter, renderPageBody, type RenderPageInput } from '../../src/publish/render/index.js';
+import { MAX_HIGHLIGHT_CHARS } from '../../src/publish/render/highlight.js';
+import { selectAll } from 'hast-util-select';
+import { toString as toText } from 'hast-util-to-string';
 
 const SPEC = JSON.stringify({
   openapi: '3.0.3',
@@ -168,5 +171,28 @@ describe('the URL policy in rendered pages', () => {
     expect(html).toContain('<a href="https://example.com" rel="noopener">ok</a>');
     expect(html).toContain('<a href="mailto:a@example.com">mail</a>');
     expect(warnings.some((w) => w.code === 'PUBLISH_BROKEN_LINK' && w.message.includes('javascript:'))).toBe(true);
+  });
+});
+
+describe('syntax highlighting at build time', () => {
+  it('gives token spans with classes, one line span per source line, the text unchanged; plain for unknown languages and huge blocks', async () => {
+    await loadHighlighter();
+    const source = 'const answer = 42; // the answer\nfunction greet(name) {\n  return `Hello ${name}`;\n}';
+    const { html } = render(`{% code title="greet.js" lineNumbers="true" %}\n\`\`\`js\n${source}\n\`\`\`\n{% endcode %}\n`);
+    const tree = fromHtml(html, { fragment: true });
+    const code = selectAll('figure.code-block.line-numbers pre code.language-js', tree)[0]!;
+    expect(toText(code)).toBe(source);
+    expect(selectAll('span.line', code)).toHaveLength(4);
+    expect(selectAll('span.pl-k', code).map((n) => toText(n))).toEqual(expect.arrayContaining(['const', 'function', 'return']));
+    expect(selectAll('span.pl-c', code).map((n) => toText(n))).toContain('// the answer');
+    expect(selectAll('figcaption', tree).map((n) => toText(n))).toEqual(['greet.js']);
+    expect(html).not.toContain('style=');
+
+    const unknown = fromHtml(render('```nosuchlanguage\nconst x = 1;\n```\n').html, { fragment: true });
+    expect(selectAll('[class^=pl-]', unknown)).toEqual([]);
+    const huge = `${'const x = 1;\n'.repeat(MAX_HIGHLIGHT_CHARS / 13 + 10)}`;
+    const plain = fromHtml(render(`\`\`\`js\n${huge}\`\`\`\n`).html, { fragment: true });
+    expect(selectAll('span.line', plain).length).toBe(huge.split('\n').length - 1);
+    expect(selectAll('[class^=pl-]', plain)).toEqual([]);
   });
 });

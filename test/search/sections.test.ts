@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { headingAnchor, searchSections } from '../../src/search/sections.js';
 
 describe('searchable sections of a page', () => {
-  it('splits at headings with GitBook anchors, keeps text of blocks and tables, leaves code out', () => {
+  it('splits at headings with GitBook anchors, keeps text of blocks, tables and code blocks', () => {
     const md = [
       '---',
       'description: About the thing.',
@@ -19,6 +19,12 @@ describe('searchable sections of a page', () => {
       '```js',
       'const secretCode = 1;',
       '```',
+      '',
+      '{% code title="cheat.sh" %}',
+      '```bash',
+      'kubectl rollout undo deployment/web',
+      '```',
+      '{% endcode %}',
       '',
       '| Name | Value |',
       '| ---- | ----- |',
@@ -45,7 +51,8 @@ describe('searchable sections of a page', () => {
     const body = page.sections[1]!.body;
     expect(body).toContain('A hint about tokens.');
     expect(body).toContain('alpha');
-    expect(body).not.toContain('secretCode');
+    expect(body).toContain('const secretCode = 1;');
+    expect(body).toContain('kubectl rollout undo deployment/web');
   });
 
   it('makes anchors like GitBook', () => {

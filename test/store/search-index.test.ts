@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type SearchPageInput, type Store } from '../../src/store/index.js';
 import { searchConfigName } from '../../src/search/languages.js';
-import { searchPages } from '../../src/search/query.js';
+import { searchPages, searchPagesTolerant } from '../../src/search/query.js';
 import { storedPage } from '../../src/search/stored-page.js';
 import { rawSql } from '../../src/store/raw-sql.js';
 import { pgliteTemplate } from '../helpers/store.js';
@@ -161,6 +161,35 @@ function defineSearchSuite(name: string, open: () => Promise<Store>) {
         [spaceId],
       );
       expect(left).toEqual([]);
+    });
+
+    it('tolerates typos: a misspelled word finds the page through the closest indexed word (pg_trgm), only in its scope', async () => {
+      const { spaceId, revisionId } = await spaceWithRevision(store, org, 'en');
+      const config = await store.search.configFor(searchConfigName('en'));
+      await store.search.apply({
+        spaceId,
+        organizationId: org,
+        revisionId,
+        config,
+        keep: [],
+        upsert: [
+          page('coll', 0, 'Collections', [['', '', 'A collection groups spaces.']]),
+          page('auth', 1, 'Sign in', [['sso', 'Single sign-on', 'SAML authentication for members.']]),
+        ],
+      });
+      const scope = { organizationId: org, spaceIds: [spaceId], limit: 10 };
+      expect((await searchPages(store, { ...scope, query: 'colection' })).items).toEqual([]);
+      expect(await store.search.similarWord({ organizationId: org, spaceIds: [spaceId], word: 'colection' })).toBe('collection');
+      const typo = await searchPagesTolerant(store, { ...scope, query: 'colection' });
+      expect(typo.corrected).toBe('collection');
+      expect(typo.items.map((p) => p.pageId)).toEqual(['coll']);
+      const auth = await searchPagesTolerant(store, { ...scope, query: 'authentification' });
+      expect(auth.corrected).toBe('authentication');
+      expect(auth.items.map((p) => [p.pageId, p.sections[0]?.anchor])).toEqual([['auth', 'sso']]);
+      // An exact hit is not corrected; nothing close stays nothing; another organization's words are not suggested.
+      expect((await searchPagesTolerant(store, { ...scope, query: 'collection' })).corrected).toBeUndefined();
+      expect((await searchPagesTolerant(store, { ...scope, query: 'zzqqxx' })).items).toEqual([]);
+      expect(await store.search.similarWord({ organizationId: other, word: 'colection' })).toBeNull();
     });
 
     it('refuses an empty or too long query', async () => {

@@ -3,13 +3,22 @@ import type { Code } from 'mdast';
 import type { State } from 'mdast-util-to-hast';
 import { el, attr, text } from './hast.js';
 import type { BlockRenderer } from './types.js';
+import { highlightLines, type HighlightBudget } from './highlight.js';
 
-/** A fenced code block: one `span.line` per line (line numbers are CSS counters), the language as a class. */
-export function codeHandler(_state: State, node: Code): Element {
-  const lines = node.value.replace(/\n$/, '').split('\n');
+/**
+ * A fenced code block: one `span.line` per line (line numbers are CSS counters), the language as a class, tokens
+ * as `pl-*` spans when the language is known and the block within the highlighting caps (./highlight.ts).
+ */
+export function codeHandler(budget: HighlightBudget) {
+  return (_state: State, node: Code): Element => codeElement(node, budget);
+}
+
+function codeElement(node: Code, budget: HighlightBudget): Element {
+  const value = node.value.replace(/\n$/, '');
+  const lines = highlightLines(value, node.lang, budget) ?? value.split('\n').map((line) => (line === '' ? [] : [text(line)]));
   const children: ElementContent[] = [];
   lines.forEach((line, i) => {
-    children.push(el('span', { className: ['line'] }, line === '' ? [] : [text(line)]));
+    children.push(el('span', { className: ['line'] }, line));
     if (i < lines.length - 1) children.push(text('\n'));
   });
   const lang = node.lang ? [`language-${node.lang.replace(/[^\w+#-]/g, '')}`] : [];

@@ -43,6 +43,8 @@ export interface RenderedPage {
   /** Plain text of the page (llms.txt summaries, page descriptions). */
   summary: string;
   warnings: RenderWarning[];
+  /** Code in a language was left plain because the highlighter was not loaded yet (the page is rendered again next time). */
+  plainCode?: boolean;
 }
 
 /** Resolution of destinations while one page renders; collects the broken ones. */

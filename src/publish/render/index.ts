@@ -24,11 +24,14 @@ import { stepBlock, stepperBlock } from './stepper.js';
 import { tabBlock, tabsBlock } from './tabs.js';
 import type { BlockContext, BlockRenderer, LiquidBlock } from './types.js';
 import { el, text } from './hast.js';
+import { HighlightBudget } from './highlight.js';
+
+export { loadHighlighter, waitForHighlighter } from './highlight.js';
 
 export type { RenderPageInput, RenderedPage, RenderLink, RenderSpec, RenderWarning } from './context.js';
 
 /** Bump when the output of the renderer changes: it is part of every output file's key. */
-export const RENDERER_VERSION = 'folio-render-2';
+export const RENDERER_VERSION = 'folio-render-3';
 
 const BLOCKS: BlockRenderer[] = [
   hintBlock,
@@ -55,6 +58,7 @@ const BY_NAME = new Map(BLOCKS.flatMap((b) => b.names.map((n) => [n, b] as const
  */
 export function renderPageBody(input: RenderPageInput): RenderedPage {
   const links = new LinkResolver(input);
+  const highlight = new HighlightBudget();
   const page = parsePageFile(input.markdown);
   const mdast = page.document as Root;
   groupExpandables(mdast);
@@ -72,7 +76,7 @@ export function renderPageBody(input: RenderPageInput): RenderedPage {
   const handlers = {
     liquidBlock: liquid,
     liquidTag: () => undefined,
-    code: codeHandler,
+    code: codeHandler(highlight),
     math: mathHandler,
     inlineMath: inlineMathHandler,
     link: linkHandler(links),
@@ -90,5 +94,5 @@ export function renderPageBody(input: RenderPageInput): RenderedPage {
   const html = processor.stringify(hast as never);
   const summary = toText(hast).replace(/\s+/g, ' ').trim().slice(0, 300);
   void text;
-  return { html: String(html), headings, summary, warnings: links.warnings };
+  return { html: String(html), headings, summary, warnings: links.warnings, ...(highlight.missed ? { plainCode: true } : {}) };
 }

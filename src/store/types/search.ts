@@ -96,6 +96,11 @@ export interface SearchStore {
   apply(input: SearchIndexApply): Promise<{ applied: boolean; removed: number; written: number }>;
   /** Ranked pages with their matching sections and snippets. ValidationError for a bad cursor. */
   pages(query: SearchQuery): Promise<CountedPage<SearchPageHit> & { /** Spaces with a hit, over every page. */ spaces: number }>;
+  /**
+   * The indexed word closest to `word` (trigram similarity, `pg_trgm`) among the sections of the organization's
+   * (or some of its spaces') indexes holding a word like it; null when none is close enough. Lower-cased.
+   */
+  similarWord(query: { organizationId: string; spaceIds?: string[]; word: string }): Promise<string | null>;
   /** The same pages found by a plain `ILIKE` scan of the indexed text, unranked (a benchmark's baseline). */
   scanPages(query: SearchQuery): Promise<Array<{ spaceId: string; pageId: string }>>;
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it, expect } from 'vitest';
 import { parsePageFile, serializePageFile, pageFilesEqual, describeDifference } from '../../../src/format/markdown/index.js';
-import { corpusRepos, yieldToEventLoop } from './corpus.js';
+import { corpusDir, corpusRepos, yieldToEventLoop } from './corpus.js';
 
 const repos = corpusRepos();
 
@@ -66,4 +66,73 @@ describe.skipIf(repos.length === 0)('GitBook corpus fidelity', () => {
     console.log(JSON.stringify({ reserializeOverall: { written, identical, percent: Number(percent.toFixed(2)) } }));
     expect(percent).toBeGreaterThanOrEqual(99.5);
   }, 600_000);
+});
+
+/** Real pages where a Liquid tag follows a one-line HTML block (`<figure>…</figure>`, `<table>…</table>`, `<img>`) on the next line. */
+const LIQUID_AFTER_HTML = [
+  'GitbookIO+public-docs/documentation/create-content/blocks/columns.md',
+  'BlockRazorinc+docs_en/get-started/pricing.md',
+  'BlockRazorinc+docs_en/get-started/use-cases/individual-trader.md',
+  'FlowiseAI+FlowiseDocs/en/integrations/langchain/record-managers.md',
+  'aimlapi+api-docs/docs/integrations/roo-code.md',
+  'stacks-network+docs/docs/build/get-started/developer-quickstart.md',
+  'stacks-network+docs/docs/build/get-started/clarity-crash-course.md',
+];
+
+/** HTML nodes of a page that swallowed a Liquid tag line. */
+function htmlWithLiquid(node: { type: string; value?: string; children?: unknown[] }): string[] {
+  const own = node.type === 'html' && /^\s*\{%.*%\}\s*$/m.test(node.value ?? '') ? [node.value!] : [];
+  return [...own, ...((node.children ?? []) as Array<typeof node>).flatMap(htmlWithLiquid)];
+}
+
+describe('a Liquid tag on the line after a one-line HTML block', () => {
+  it('ends the HTML block: {% endcolumn %} after <figure>…</figure> closes its column', () => {
+    const text = [
+      '{% columns %}',
+      '{% column width="33%" %}',
+      '<figure><img src="a.png" alt="A"><figcaption></figcaption></figure>',
+      '{% endcolumn %}',
+      '',
+      '{% column %}',
+      '<table><tr><td>x</td></tr></table>',
+      '{% endcolumn %}',
+      '{% endcolumns %}',
+      '',
+    ].join('\n');
+    const page = parsePageFile(text);
+    expect(page.warnings).toEqual([]);
+    expect(htmlWithLiquid(page.document as never)).toEqual([]);
+    const columns = page.document.children[0] as unknown as {
+      type: string;
+      name: string;
+      children: Array<{ name: string; children: Array<{ type: string }> }>;
+    };
+    expect([columns.type, columns.name, columns.children.map((c) => [c.name, c.children.map((n) => n.type)])]).toEqual([
+      'liquidBlock',
+      'columns',
+      [
+        ['column', ['html']],
+        ['column', ['html']],
+      ],
+    ]);
+    expect(serializePageFile(page)).toBe(text);
+  });
+
+  it('leaves an unknown tag and a blank-line-free HTML block of kind 1 (<pre>) as CommonMark reads them', () => {
+    const unknown = '<div>a</div>\n{% notatag %}\n';
+    expect((parsePageFile(unknown).document.children[0] as { type: string; value: string }).value).toBe('<div>a</div>\n{% notatag %}');
+    const pre = '<pre>\n{% endhint %}\n</pre>\n';
+    expect(parsePageFile(pre).document.children.map((n) => n.type)).toEqual(['html']);
+  });
+
+  for (const rel of LIQUID_AFTER_HTML) {
+    const file = path.join(corpusDir, rel);
+    it.skipIf(!fs.existsSync(file))(`${rel}: no false warning, no literal tag, byte-identical`, () => {
+      const text = fs.readFileSync(file, 'utf8');
+      const page = parsePageFile(text);
+      expect(page.warnings.filter((w) => w.code.startsWith('MARKDOWN_LIQUID'))).toEqual([]);
+      expect(htmlWithLiquid(page.document as never)).toEqual([]);
+      expect(serializePageFile(page)).toBe(text);
+    });
+  }
 });

@@ -6,6 +6,7 @@
  */
 import type { Code, Construct, Extension, State, TokenizeContext, Effects } from 'micromark-util-types';
 import { markdownLineEnding, markdownSpace } from 'micromark-util-character';
+import { liquidAwareHtmlFlow } from './html-flow.js';
 
 export function liquidTagName(inner: string): string {
   const m = /^\s*([^\s%]+)/.exec(inner);
@@ -14,7 +15,8 @@ export function liquidTagName(inner: string): string {
 
 export function liquidSyntax(isKnown: (name: string) => boolean): Extension {
   const construct: Construct = { name: 'liquidTag', tokenize };
-  return { flow: { 123: construct } };
+  // A Liquid tag line also ends an HTML block (./html-flow.ts), which replaces CommonMark's.
+  return { flow: { 123: construct, 60: liquidAwareHtmlFlow({ partial: true, tokenize }) }, disable: { null: ['htmlFlow'] } };
 
   function tokenize(this: TokenizeContext, effects: Effects, ok: State, nok: State): State {
     let inner = '';
