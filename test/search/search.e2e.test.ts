@@ -99,12 +99,12 @@ describe('search end to end', () => {
     expect(hit.sections[0].body).toContain('<mark>lantern</mark> <mark>inspection</mark>');
     expect(hit.sections[0].urls.app).toMatch(/#keeping-the-lighthouse$/);
 
-    // English stemming: "run" finds "running"; a tab's text is indexed, a code block's is not.
+    // English stemming: "run" finds "running"; a tab's text is indexed, and so is a code block's.
     expect((await searchUntil(space.id, 'run', (f) => f.length > 0)).map((p: any) => p.title)).toContain('This is the second page in a group');
     expect((await searchUntil(space.id, 'second tab', (f) => f.length > 0)).map((p: any) => p.title)).toContain('Tabs');
     const code = await readFile(path.join(CORPUS, 'code-block.md'), 'utf8');
     expect(code).toContain('greeting("Anna")');
-    expect((await searchUntil(space.id, 'Anna', () => true)).map((p: any) => p.title)).not.toContain('Code block');
+    expect((await searchUntil(space.id, 'Anna', (f) => f.length > 0)).map((p: any) => p.title)).toContain('Code block');
 
     // The official client, on both routes.
     const { data: viaClient } = await api.spaces.searchSpaceContent(space.id, { query: 'lighthouse keeper' });
