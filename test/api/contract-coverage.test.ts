@@ -300,6 +300,31 @@ describe('every spec route Folio implements: success bodies validate strictly', 
     await call('DELETE', `/v1/orgs/${org()}/members/${user.id}`, undefined, 205);
   });
 
+  it('collections: create, list, read, update, spaces inside, moves, permissions, delete', async () => {
+    const outer = await call('POST', `/v1/orgs/${org()}/collections`, { title: 'Contract collection' }, 201);
+    const inner = await call('POST', `/v1/orgs/${org()}/collections`, { title: 'Inner', parent: outer.id }, 201);
+    await call('GET', `/v1/orgs/${org()}/collections`);
+    await call('GET', `/v1/collections/${outer.id}`);
+    await call('PATCH', `/v1/collections/${outer.id}`, { description: 'Contract', defaultLevel: 'read' });
+    const spaceId = (await call('POST', `/v1/orgs/${org()}/spaces`, { title: 'Collected', parent: inner.id }, 201)).id;
+    await call('POST', `/v1/spaces/${spaceId}/move`, { parent: outer.id });
+    expect((await call('GET', `/v1/collections/${outer.id}/spaces`)).items).toMatchObject([{ id: spaceId }]);
+    await call('POST', `/v1/collections/${inner.id}/move`, { parent: null });
+    const user = await folio.store.users.create({ displayName: 'Collected person' });
+    await folio.store.members.add(org(), user.id, { role: 'read' }, { via: 'cli' });
+    const team = await call('PUT', `/v1/orgs/${org()}/teams`, { title: 'Collected team', members: [user.id] }, 201);
+    const p = `/v1/collections/${outer.id}/permissions`;
+    await call('POST', p, { role: 'comment', users: [user.id], teams: [team.id] }, 204);
+    await call('GET', `${p}/users`);
+    await call('GET', `${p}/teams`);
+    await call('GET', `${p}/aggregate`);
+    await call('PATCH', `${p}/users/${user.id}`, { role: 'edit' }, 204);
+    await call('PATCH', `${p}/teams/${team.id}`, { role: 'edit' }, 204);
+    await call('DELETE', `${p}/users/${user.id}`, undefined, 205);
+    await call('DELETE', `${p}/teams/${team.id}`, undefined, 205);
+    await call('DELETE', `/v1/collections/${inner.id}`, undefined, 205);
+  });
+
   it('covers every registered /v1 route the spec has: each one’s success body was checked above', async () => {
     const registered = new Set<string>();
     const app = await buildServer(

@@ -31,6 +31,7 @@ interface Ids {
   team: string;
   invite: string;
   samlProvider: string;
+  collection: string;
 }
 
 interface Route {
@@ -190,6 +191,22 @@ const ROUTES: Route[] = [
   { method: 'PATCH', path: (i) => `/v1/spaces/${i.space}/permissions/teams/${i.team}`, body: { role: 'admin' } },
   { method: 'DELETE', path: (i) => `/v1/spaces/${i.space}/permissions/teams/${i.team}` },
   { method: 'GET', path: (i) => `/v1/spaces/${i.space}/permissions/aggregate`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/spaces/${i.space}/move`, body: { parent: null } },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/collections`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/orgs/${i.org}/collections`, body: { title: 'Intruder' } },
+  { method: 'GET', path: (i) => `/v1/collections/${i.collection}`, owner: 200 },
+  { method: 'PATCH', path: (i) => `/v1/collections/${i.collection}`, body: { title: 'Taken over' } },
+  { method: 'DELETE', path: (i) => `/v1/collections/${i.collection}`, status: 204 },
+  { method: 'GET', path: (i) => `/v1/collections/${i.collection}/spaces`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/collections/${i.collection}/move`, body: { parent: null } },
+  { method: 'POST', path: (i) => `/v1/collections/${i.collection}/permissions`, body: { role: 'admin', users: ['intruder'] } },
+  { method: 'GET', path: (i) => `/v1/collections/${i.collection}/permissions/users`, owner: 200 },
+  { method: 'PATCH', path: (i) => `/v1/collections/${i.collection}/permissions/users/${i.user}`, body: { role: 'admin' } },
+  { method: 'DELETE', path: (i) => `/v1/collections/${i.collection}/permissions/users/${i.user}` },
+  { method: 'GET', path: (i) => `/v1/collections/${i.collection}/permissions/teams`, owner: 200 },
+  { method: 'PATCH', path: (i) => `/v1/collections/${i.collection}/permissions/teams/${i.team}`, body: { role: 'admin' } },
+  { method: 'DELETE', path: (i) => `/v1/collections/${i.collection}/permissions/teams/${i.team}` },
+  { method: 'GET', path: (i) => `/v1/collections/${i.collection}/permissions/aggregate`, owner: 200 },
 ];
 
 /** An id of the same shape and length that names nothing. */
@@ -259,6 +276,9 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
     expect(invite.status, JSON.stringify(invite.body)).toBe(201);
     const saml = await folio.request('POST', `/v1/orgs/${ORG}/saml`, { label: 'Their IdP' }, as(theirs));
     expect(saml.status, JSON.stringify(saml.body)).toBe(201);
+    const collection = await folio.request('POST', `/v1/orgs/${ORG}/collections`, { title: 'Their collection' }, as(theirs));
+    expect(collection.status, JSON.stringify(collection.body)).toBe(201);
+    expect((await folio.request('POST', `/v1/spaces/${space}/move`, { parent: collection.body.id }, as(theirs))).status).toBe(200);
     foreign = {
       org: ORG,
       space,
@@ -280,6 +300,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       team: team.body.id as string,
       invite: invite.body.id as string,
       samlProvider: saml.body.id as string,
+      collection: collection.body.id as string,
     };
   });
   afterAll(async () => {
@@ -320,6 +341,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       team: ':teamId',
       invite: ':inviteId',
       samlProvider: ':samlProviderId',
+      collection: ':collectionId',
     };
     const covered = new Set(ROUTES.map((r) => `${r.method} ${r.path(params).split('?')[0]}`));
     expect(registered.length).toBeGreaterThan(40);
@@ -328,9 +350,9 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
   });
 
   it('every route: the owner reaches the object; another organization gets what an unknown id gets', async () => {
-    // Same-length ids of different kinds would all look alike: a user's unknown id ends in its kind, so its 404 names it.
+    // Same-length ids of different kinds would all look alike: a user's (a collection's) unknown id ends in its kind, so its 404 names it.
     const unknown = Object.fromEntries(
-      Object.entries(foreign).map(([k, v]) => [k, k === 'user' ? `${unknownLike(v).slice(0, -4)}user` : unknownLike(v)]),
+      Object.entries(foreign).map(([k, v]) => [k, k === 'user' || k === 'collection' ? `${unknownLike(v).slice(0, -4)}${k.slice(0, 4)}` : unknownLike(v)]),
     ) as unknown as Ids;
     // The requested ids, by name, so that bodies compare equal when they only echo the id asked for.
     const normalize = (body: unknown, ids: Ids) => {
@@ -361,6 +383,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
         team: ':team',
         invite: ':invite',
         samlProvider: ':samlProvider',
+        collection: ':collection',
       })}`;
       if (route.owner !== undefined) {
         const own = await folio.request(route.method, route.path(foreign), route.body, as(theirs));
@@ -400,5 +423,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
     expect((await folio.request('GET', `/v1/spaces/${foreign.space}/git/info`, undefined, as2)).status).toBe(404);
     expect((await folio.request('GET', `/v1/orgs/${ORG}/sites/${foreign.site}`, undefined, as2)).body).toMatchObject({ title: 'Their site', published: false });
     expect((await folio.request('GET', `/v1/orgs/${ORG}/sites/${foreign.site}/share-links`, undefined, as2)).body.items).toMatchObject([{ active: true }]);
+    expect((await folio.request('GET', `/v1/collections/${foreign.collection}`, undefined, as2)).body).toMatchObject({ title: 'Their collection' });
+    expect((await folio.store.spaces.get(foreign.space))?.parent).toBe(foreign.collection);
   });
 });

@@ -55,3 +55,14 @@ export function teamPermissions(role: MemberRole | null) {
   const team = '/v1/orgs/:organizationId/teams/:teamId';
   return { admin: can(role, `PATCH ${team}`), view: can(role, `GET ${team}`) };
 }
+
+/** The official Collection `permissions` for a caller with `role` on the collection. */
+export function collectionPermissions(role: MemberRole | null) {
+  const c = '/v1/collections/:collectionId';
+  return {
+    view: can(role, `GET ${c}`),
+    admin: can(role, `PATCH ${c}`),
+    viewInviteLinks: can(role, `POST ${c}/permissions`),
+    create: can(role, 'POST /v1/orgs/:organizationId/collections'),
+  };
+}

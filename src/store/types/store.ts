@@ -1,6 +1,7 @@
 import type { AuditStore, InviteStore, MemberStore, PermissionStore, SamlStore, TeamStore, UserStore } from './people.js';
 import type { BlobStore, BlobStoreOptions } from './blobs.js';
 import type { ChangeRequestStore } from './change-requests.js';
+import type { CollectionStore } from './collections.js';
 import type { GitRequestLogStore, GitSyncStore } from './git-sync.js';
 import type { ImportRunStore } from './imports.js';
 import type { Logger } from '../../log.js';
@@ -70,6 +71,7 @@ export interface Store {
   invites: InviteStore;
   saml: SamlStore;
   audit: AuditStore;
+  collections: CollectionStore;
 }
 
 /**
