@@ -57,6 +57,27 @@ function contentReads(prefix: string): Record<string, RouteAccess> {
   return out;
 }
 
+/**
+ * Comments and replies under a prefix: reading needs `read`; posting, replying, reacting and resolving `comment`
+ * (changing or deleting someone else's post needs admin on the space, or being its author: the route checks that).
+ */
+function commentAccess(prefix: string): Record<string, RouteAccess> {
+  const comment = `${prefix}/:commentId`;
+  const reply = `${comment}/replies/:commentReplyId`;
+  return {
+    [`GET ${prefix}`]: read('space'),
+    [`POST ${prefix}`]: needs('comment', 'space'),
+    [`GET ${comment}`]: read('space'),
+    [`PUT ${comment}`]: needs('comment', 'space'),
+    [`DELETE ${comment}`]: needs('comment', 'space'),
+    [`GET ${comment}/replies`]: read('space'),
+    [`POST ${comment}/replies`]: needs('comment', 'space'),
+    [`GET ${reply}`]: read('space'),
+    [`PUT ${reply}`]: needs('comment', 'space'),
+    [`DELETE ${reply}`]: needs('comment', 'space'),
+  };
+}
+
 const CR = '/v1/spaces/:spaceId/change-requests/:changeRequestId';
 const OPENAPI = '/v1/orgs/:organizationId/openapi/:specSlug';
 const SITE = '/v1/orgs/:organizationId/sites/:siteId';
@@ -163,6 +184,9 @@ export const ACCESS: Readonly<Record<string, RouteAccess>> = {
   'POST /v1/spaces/:spaceId/content/template': needs('edit', 'space'),
   'POST /v1/spaces/:spaceId/content/import': needs('edit', 'space'),
   'GET /v1/spaces/:spaceId/search': read('space'),
+
+  ...commentAccess('/v1/spaces/:spaceId/comments'),
+  ...commentAccess(`${CR}/comments`),
 
   // Git sync: configuring a repository (with its credentials) and overwriting content is the space admin's.
   'POST /v1/spaces/:spaceId/git/import': needs('admin', 'space'),

@@ -31,6 +31,7 @@ import { createPermissionStore } from './permissions.js';
 import { createSamlStore } from './saml.js';
 import { createTeamStore } from './teams.js';
 import { createCollectionStore } from './collections.js';
+import { createCommentStore } from './comments.js';
 import type { OpenStoreOptions, Sql, Store } from './types/index.js';
 
 function isMemory(dataDir: string): boolean {
@@ -107,6 +108,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     saml: createSamlStore(sql),
     audit: createAuditStore(sql),
     collections: createCollectionStore(sql),
+    comments: createCommentStore(sql),
   };
   attachSql(store, sql);
 

@@ -325,6 +325,31 @@ describe('every spec route Folio implements: success bodies validate strictly', 
     await call('DELETE', `/v1/collections/${inner.id}`, undefined, 205);
   });
 
+  it('comments and replies on a space and on a change request', async () => {
+    const spaceId = (await call('POST', `/v1/orgs/${org()}/spaces`, { title: 'Commented' }, 201)).id;
+    const { id: revisionId } = await folio.store.revisions.create({
+      spaceId,
+      parents: [(await folio.store.spaces.get(spaceId))!.revisionId!],
+      type: 'edits',
+      pages: [{ id: 'pnote', kind: 'document', title: 'Note', slug: 'note', path: 'note', body: new TextEncoder().encode('# Note\n\nText.\n') }],
+      files: [],
+    });
+    await folio.store.spaces.setPrimaryRevision(spaceId, revisionId);
+    const crId = (await call('POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Commented' }, 201)).id;
+    for (const p of [`/v1/spaces/${spaceId}/comments`, `/v1/spaces/${spaceId}/change-requests/${crId}/comments`]) {
+      const comment = await call('POST', p, { body: { markdown: 'A **remark**' }, page: 'pnote' });
+      await call('GET', `${p}?status=all`);
+      await call('GET', `${p}/${comment.id}?format=document`);
+      await call('PUT', `${p}/${comment.id}`, { resolved: true, addedReactions: ['🎉'] });
+      const reply = await call('POST', `${p}/${comment.id}/replies`, { body: { markdown: 'An answer' } });
+      await call('GET', `${p}/${comment.id}/replies`);
+      await call('GET', `${p}/${comment.id}/replies/${reply.id}`);
+      await call('PUT', `${p}/${comment.id}/replies/${reply.id}`, { body: { markdown: 'An edited answer' } });
+      await call('DELETE', `${p}/${comment.id}/replies/${reply.id}`, undefined, 205);
+      await call('DELETE', `${p}/${comment.id}`, undefined, 205);
+    }
+  });
+
   it('covers every registered /v1 route the spec has: each one’s success body was checked above', async () => {
     const registered = new Set<string>();
     const app = await buildServer(

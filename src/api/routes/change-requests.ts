@@ -76,7 +76,8 @@ export function mergedFromResolver(deps: ApiDeps, urls: UrlBuilder) {
     if (!cr) return undefined;
     const space = await deps.store.spaces.get(cr.spaceId);
     const users = await deps.store.users.getMany([cr.createdBy, cr.mergedBy].filter((id): id is string => id !== null));
-    return changeRequestObject(cr, space?.revisionId ?? null, urls, users) as unknown as Record<string, unknown>;
+    const comments = (await deps.store.comments.openCounts([cr.spaceId])).changeRequests.get(cr.id) ?? 0;
+    return changeRequestObject(cr, space?.revisionId ?? null, urls, users, comments) as unknown as Record<string, unknown>;
   };
 }
 
@@ -94,7 +95,8 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
   /** The ChangeRequest objects, with their authors and mergers (users read once for the whole list). */
   const objects = async (list: ChangeRequestRecord[], space: SpaceRecord) => {
     const users = await deps.store.users.getMany(list.flatMap((cr) => [cr.createdBy, cr.mergedBy]).filter((id): id is string => id !== null));
-    return list.map((cr) => changeRequestObject(cr, space.revisionId, urls, users));
+    const comments = (await deps.store.comments.openCounts([space.id])).changeRequests;
+    return list.map((cr) => changeRequestObject(cr, space.revisionId, urls, users, comments.get(cr.id) ?? 0));
   };
   const object = async (cr: ChangeRequestRecord, space: SpaceRecord) => (await objects([cr], space))[0]!;
   const open = (cr: ChangeRequestRecord) => {

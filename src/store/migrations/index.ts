@@ -17,6 +17,7 @@ import { migration as storageUploads } from './016_storage_uploads.js';
 import { migration as revisionRowsWithoutForeignKeys } from './017_revision_rows_without_foreign_keys.js';
 import { migration as people } from './018_people.js';
 import { migration as collections } from './019_collections.js';
+import { migration as comments } from './020_comments.js';
 
 /**
  * Every migration, in order. To add one: create `NNN_name.ts` exporting `migration: Migration`
@@ -41,4 +42,5 @@ export const migrations: readonly Migration[] = [
   revisionRowsWithoutForeignKeys,
   people,
   collections,
+  comments,
 ];

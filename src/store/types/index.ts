@@ -20,3 +20,4 @@ export type * from './imports.js';
 export type * from './storage-uploads.js';
 export type * from './people.js';
 export type * from './collections.js';
+export type * from './comments.js';

@@ -2,6 +2,7 @@ import type { AuditStore, InviteStore, MemberStore, PermissionStore, SamlStore, 
 import type { BlobStore, BlobStoreOptions } from './blobs.js';
 import type { ChangeRequestStore } from './change-requests.js';
 import type { CollectionStore } from './collections.js';
+import type { CommentStore } from './comments.js';
 import type { GitRequestLogStore, GitSyncStore } from './git-sync.js';
 import type { ImportRunStore } from './imports.js';
 import type { Logger } from '../../log.js';
@@ -72,6 +73,7 @@ export interface Store {
   saml: SamlStore;
   audit: AuditStore;
   collections: CollectionStore;
+  comments: CommentStore;
 }
 
 /**
