@@ -27,6 +27,7 @@ import { spacePermissionRoutes } from './routes/permissions.js';
 import { samlRoutes } from './routes/saml.js';
 import { collectionRoutes } from './routes/collections.js';
 import { commentRoutes } from './routes/comments.js';
+import { reviewRoutes } from './routes/reviews.js';
 import { siteServing } from './site-serving.js';
 import { ParsePool } from '../parse-pool/pool.js';
 import { parsePoolOptions } from '../parse-pool/from-config.js';
@@ -95,6 +96,7 @@ export async function buildServer(given: ApiDeps, options: { onRoute?: (route: R
   samlRoutes(app, deps, urls);
   collectionRoutes(app, deps, urls);
   commentRoutes(app, deps, urls);
+  reviewRoutes(app, deps, urls);
   siteServing(app, { store: deps.store, hostnames: deps.config.siteHostnames, publicUrl: deps.baseUrl ?? deps.config.publicUrl });
   await app.ready();
   return app;

@@ -32,6 +32,7 @@ interface CommentRow {
   edited_at: unknown;
   resolved_at: unknown;
   resolved_by: string | null;
+  review_id: string | null;
 }
 
 interface ReplyRow {
@@ -45,7 +46,7 @@ interface ReplyRow {
 }
 
 const COLUMNS = `id, seq, organization_id, space_id, change_request_id, posted_by, body, revision_id, page_id, page_title, page_path,
-  node_id, table_cell, posted_at, edited_at, resolved_at, resolved_by`;
+  node_id, table_cell, posted_at, edited_at, resolved_at, resolved_by, review_id`;
 const REPLY_COLUMNS = 'id, seq, comment_id, posted_by, body, posted_at, edited_at';
 /** The scope's condition on `comments` with its two parameters at `$n` and `$n+1`. */
 const inScope = (n: number) => `space_id = $${n} AND change_request_id IS NOT DISTINCT FROM $${n + 1}::text`;
@@ -100,6 +101,7 @@ async function commentsFromRows(sql: Sql, rows: CommentRow[]): Promise<CommentRe
       body: row.body,
       revisionId: row.revision_id,
       anchor: anchorOf(row),
+      reviewId: row.review_id,
       postedAt: toDate(row.posted_at),
       editedAt: toDateOrNull(row.edited_at),
       resolvedAt: toDateOrNull(row.resolved_at),
@@ -171,8 +173,8 @@ async function createComment(sql: Sql, input: Parameters<CommentStore['create']>
     }
     const a = input.anchor ?? {};
     const rows = await tx.query<CommentRow>(
-      `INSERT INTO comments (id, organization_id, space_id, change_request_id, posted_by, body, revision_id, page_id, page_title, page_path, node_id, table_cell)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb) RETURNING ${COLUMNS}`,
+      `INSERT INTO comments (id, organization_id, space_id, change_request_id, posted_by, body, revision_id, page_id, page_title, page_path, node_id, table_cell, review_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13) RETURNING ${COLUMNS}`,
       [
         newId(),
         input.organizationId,
@@ -186,6 +188,7 @@ async function createComment(sql: Sql, input: Parameters<CommentStore['create']>
         a.page?.path ?? null,
         a.node ?? null,
         json(a.tableCell),
+        input.reviewId ?? null,
       ],
     );
     return (await commentsFromRows(tx, rows))[0]!;

@@ -32,6 +32,7 @@ import { createSamlStore } from './saml.js';
 import { createTeamStore } from './teams.js';
 import { createCollectionStore } from './collections.js';
 import { createCommentStore } from './comments.js';
+import { createReviewStore } from './reviews.js';
 import type { OpenStoreOptions, Sql, Store } from './types/index.js';
 
 function isMemory(dataDir: string): boolean {
@@ -109,6 +110,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     audit: createAuditStore(sql),
     collections: createCollectionStore(sql),
     comments: createCommentStore(sql),
+    reviews: createReviewStore(sql),
   };
   attachSql(store, sql);
 

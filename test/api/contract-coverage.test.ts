@@ -350,6 +350,24 @@ describe('every spec route Folio implements: success bodies validate strictly', 
     }
   });
 
+  it('reviews: requested reviewers, reviews, contributors, the organization-wide list', async () => {
+    const spaceId = (await call('POST', `/v1/orgs/${org()}/spaces`, { title: 'Reviewed' }, 201)).id;
+    const crId = (await call('POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Reviewed' }, 201)).id;
+    const p = `/v1/spaces/${spaceId}/change-requests/${crId}`;
+    const reviewer = await folio.store.users.create({ displayName: 'Contract reviewer' });
+    await folio.store.members.add(org(), reviewer.id, { role: 'review' }, { via: 'cli' });
+    await call('POST', `${p}/requested-reviewers`, { users: [reviewer.id] });
+    await call('GET', `${p}/requested-reviewers`);
+    const token = (await folio.store.tokens.create(org(), { userId: reviewer.id })).token;
+    const review = await call('POST', `${p}/reviews`, { status: 'changes-requested', comment: { markdown: 'An example, please.' } }, 201, token);
+    await call('GET', `${p}/reviews`);
+    await call('GET', `${p}/reviews/${review.id}`);
+    await call('GET', `${p}/contributors`);
+    await call('POST', `${p}/requested-reviewers`, { users: [reviewer.id] });
+    await call('DELETE', `${p}/requested-reviewers/${reviewer.id}`, undefined, 205);
+    await call('GET', `/v1/orgs/${org()}/change-requests?status=open&contributor=${reviewer.id}`);
+  });
+
   it('covers every registered /v1 route the spec has: each one’s success body was checked above', async () => {
     const registered = new Set<string>();
     const app = await buildServer(

@@ -36,6 +36,7 @@ interface Ids {
   reply: string;
   crComment: string;
   crReply: string;
+  review: string;
 }
 
 interface Route {
@@ -235,6 +236,14 @@ const ROUTES: Route[] = [
     body: { body: { markdown: 'Taken over' } },
   },
   { method: 'DELETE', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/comments/${i.crComment}/replies/${i.crReply}` },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/reviews`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/reviews`, body: { status: 'approved' } },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/reviews/${i.review}`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/requested-reviewers`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/requested-reviewers`, body: { users: ['intruder'] } },
+  { method: 'DELETE', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/requested-reviewers/${i.user}` },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/contributors`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/change-requests`, owner: 200 },
 ];
 
 /** An id of the same shape and length that names nothing. */
@@ -316,6 +325,10 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
     };
     const onSpace = await thread(`/v1/spaces/${space}/comments`);
     const onCr = await thread(`/v1/spaces/${space}/change-requests/${cr.body.id}/comments`);
+    const asked = await folio.request('POST', `/v1/spaces/${space}/change-requests/${cr.body.id}/requested-reviewers`, { users: [user.id] }, as(theirs));
+    expect(asked.status, JSON.stringify(asked.body)).toBe(200);
+    const review = await folio.request('POST', `/v1/spaces/${space}/change-requests/${cr.body.id}/reviews`, { status: 'changes-requested' }, as(theirs));
+    expect(review.status, JSON.stringify(review.body)).toBe(201);
     foreign = {
       org: ORG,
       space,
@@ -342,6 +355,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       reply: onSpace.reply,
       crComment: onCr.comment,
       crReply: onCr.reply,
+      review: review.body.id as string,
     };
   });
   afterAll(async () => {
@@ -387,6 +401,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       reply: ':commentReplyId',
       crComment: ':commentId',
       crReply: ':commentReplyId',
+      review: ':reviewId',
     };
     const covered = new Set(ROUTES.map((r) => `${r.method} ${r.path(params).split('?')[0]}`));
     expect(registered.length).toBeGreaterThan(40);
@@ -399,7 +414,9 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
     const unknown = Object.fromEntries(
       Object.entries(foreign).map(([k, v]) => [
         k,
-        ['user', 'collection', 'comment', 'reply', 'crComment', 'crReply'].includes(k) ? `${unknownLike(v).slice(0, -4)}${k.slice(0, 4)}` : unknownLike(v),
+        ['user', 'collection', 'comment', 'reply', 'crComment', 'crReply', 'review'].includes(k)
+          ? `${unknownLike(v).slice(0, -4)}${k.slice(0, 4)}`
+          : unknownLike(v),
       ]),
     ) as unknown as Ids;
     // The requested ids, by name, so that bodies compare equal when they only echo the id asked for.
@@ -436,6 +453,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
         reply: ':reply',
         crComment: ':crComment',
         crReply: ':crReply',
+        review: ':review',
       })}`;
       if (route.owner !== undefined) {
         const own = await folio.request(route.method, route.path(foreign), route.body, as(theirs));
@@ -485,5 +503,9 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       expect(theirComment.body).toMatchObject({ status: 'open', replies: 1, body: { markdown: 'Their comment' } });
       expect((await folio.request('GET', prefix, undefined, as2)).body.count).toBe(1);
     }
+    const reviews = await folio.request('GET', `/v1/spaces/${foreign.space}/change-requests/${foreign.cr}/reviews`, undefined, as2);
+    expect(reviews.body.items).toMatchObject([{ id: foreign.review, status: 'changes-requested' }]);
+    const asked = await folio.request('GET', `/v1/spaces/${foreign.space}/change-requests/${foreign.cr}/requested-reviewers`, undefined, as2);
+    expect(asked.body.items).toMatchObject([{ user: { id: foreign.user } }]);
   });
 });

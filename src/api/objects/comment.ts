@@ -61,6 +61,7 @@ export function commentObject(c: CommentRecord, body: { markdown: string } | { d
       space: c.spaceId,
       revision: c.revisionId,
       ...(c.changeRequestId ? { changeRequest: c.changeRequestId } : {}),
+      ...(c.reviewId ? { review: c.reviewId } : {}),
       ...(page ? { page } : {}),
       ...(c.anchor.node ? { node: { id: c.anchor.node } } : {}),
       ...(c.anchor.tableCell ? { tableCell: c.anchor.tableCell } : {}),

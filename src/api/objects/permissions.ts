@@ -22,9 +22,9 @@ export function spacePermissions(role: MemberRole | null, space: Pick<SpaceRecor
     viewInviteLinks: can(role, 'POST /v1/spaces/:spaceId/permissions'),
     edit: can(role, `POST ${cr}/content`) && space.editMode !== 'locked',
     triggerGitSync: can(role, 'POST /v1/spaces/:spaceId/git/import'),
-    comment: atLeast(role, 'comment'),
+    comment: can(role, 'POST /v1/spaces/:spaceId/comments'),
     merge: can(role, `POST ${cr}/merge`),
-    review: atLeast(role, 'review'),
+    review: can(role, `POST ${cr}/reviews`),
     // Folio has no integrations.
     installIntegration: false,
   };

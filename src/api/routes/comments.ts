@@ -23,7 +23,7 @@ import { loadSpace } from './spaces.js';
 export const COMMENT_BODY_MAX = 20_000;
 
 /** Where the thread is: its scope, its space, and the revision comments are posted on (the primary, or the change request's). */
-interface Thread {
+export interface Thread {
   scope: CommentScope;
   space: SpaceRecord;
   revisionId: string | null;
@@ -77,7 +77,7 @@ const notTheAuthor = (what: string, space: string) =>
   new HttpError(403, 'INSUFFICIENT_ROLE', `changing or deleting ${what} needs the admin role on space ${space}, or being its author (INSUFFICIENT_ROLE)`);
 
 /** Markdown in, markdown or a document out, through the parse pool (its budgets bound a hostile comment). */
-function bodies(deps: ApiDeps) {
+export function commentBodies(deps: ApiDeps) {
   const pool = deps.parsePool!;
   const tooComplex = (err: unknown): never => {
     if (err instanceof ParseBudgetExceededError)
@@ -132,6 +132,11 @@ async function viewOf(deps: ApiDeps, urls: UrlBuilder, request: FastifyRequest, 
   return view;
 }
 
+/** One Comment object, its body in markdown (a review's comment). */
+export async function commentObjectFor(deps: ApiDeps, urls: UrlBuilder, request: FastifyRequest, thread: Thread, comment: CommentRecord) {
+  return commentObject(comment, { markdown: comment.body }, await viewOf(deps, urls, request, thread, [comment]));
+}
+
 /** The anchor of a new comment: a page of the thread's current revision (400 otherwise), a node or a table cell of it. */
 async function anchorOf(deps: ApiDeps, thread: Thread, body: { page?: string; node?: string; tableCell?: { record: string; definition: string } }) {
   if (body.node !== undefined && body.page === undefined) throw badRequest('node: a node is named with its page (page)');
@@ -161,7 +166,7 @@ type UpdateBody = { resolved?: boolean; body?: Body; addedReactions?: string[]; 
 
 function threadRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder, prefix: string, resolve: Resolve): void {
   const { store } = deps;
-  const { markdownOf, out } = bodies(deps);
+  const { markdownOf, out } = commentBodies(deps);
   const objects = async (request: FastifyRequest, thread: Thread, list: CommentRecord[], format: Format | undefined) => {
     const view = await viewOf(deps, urls, request, thread, list);
     return Promise.all(list.map(async (c) => commentObject(c, await out(c.body, format), view)));
@@ -201,6 +206,7 @@ function threadRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder, pre
         revisionId: thread.revisionId,
         anchor,
       });
+      if (thread.scope.changeRequestId) await store.reviews.contribute(thread.scope.changeRequestId, comment.postedBy, 'comment');
       return (await objects(request, thread, [comment], undefined))[0];
     },
   );
@@ -238,10 +244,12 @@ function threadRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder, pre
   });
 }
 
-function replyRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder, prefix: string, resolve: Resolve): void {
+type ReplyParams = CommentParams & { commentReplyId: string };
+
+/** Loading a comment and a reply of the thread (404 otherwise), and making their objects. */
+function replyHelpers(deps: ApiDeps, urls: UrlBuilder) {
   const { store } = deps;
-  const { markdownOf, out } = bodies(deps);
-  type ReplyParams = CommentParams & { commentReplyId: string };
+  const { out } = commentBodies(deps);
   const objects = async (request: FastifyRequest, thread: Thread, comment: CommentRecord, list: CommentReplyRecord[], format: Format | undefined) => {
     const view = await viewOf(deps, urls, request, thread, list);
     return Promise.all(list.map(async (r) => commentReplyObject(comment, r, await out(r.body, format), view)));
@@ -257,6 +265,13 @@ function replyRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder, pref
     if (!found) throw notFound(`comment reply not found: ${params.commentReplyId}`);
     return { comment, found };
   };
+  return { objects, loadComment, loadReply };
+}
+
+function replyRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder, prefix: string, resolve: Resolve): void {
+  const { store } = deps;
+  const { markdownOf } = commentBodies(deps);
+  const { objects, loadComment, loadReply } = replyHelpers(deps, urls);
 
   app.get<{ Params: CommentParams; Querystring: { format?: Format } }>(
     `${prefix}/:commentId/replies`,
@@ -277,6 +292,7 @@ function replyRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder, pref
       const comment = await loadComment(thread, request.params.commentId);
       const markdown = await markdownOf(request.body.body);
       const created = await store.comments.reply(thread.scope, comment.id, { postedBy: actorId(requireAuth(request)), body: markdown });
+      if (thread.scope.changeRequestId) await store.reviews.contribute(thread.scope.changeRequestId, created.postedBy, 'comment');
       return (await objects(request, thread, comment, [created], (request.query as { format?: Format }).format))[0];
     },
   );

@@ -18,6 +18,7 @@ import { migration as revisionRowsWithoutForeignKeys } from './017_revision_rows
 import { migration as people } from './018_people.js';
 import { migration as collections } from './019_collections.js';
 import { migration as comments } from './020_comments.js';
+import { migration as changeRequestReviews } from './021_change_request_reviews.js';
 
 /**
  * Every migration, in order. To add one: create `NNN_name.ts` exporting `migration: Migration`
@@ -43,4 +44,5 @@ export const migrations: readonly Migration[] = [
   people,
   collections,
   comments,
+  changeRequestReviews,
 ];

@@ -33,6 +33,8 @@ export interface CommentRecord extends CommentScope {
   /** The revision the comment was posted on (the space's primary, or the change request's). */
   revisionId: string;
   anchor: CommentAnchor;
+  /** The review it was given with (change requests), or null. */
+  reviewId: string | null;
   postedAt: Date;
   editedAt: Date | null;
   resolvedAt: Date | null;
@@ -59,6 +61,8 @@ export interface CommentCreateInput extends CommentScope {
   body: string;
   revisionId: string;
   anchor?: CommentAnchor;
+  /** The review (of a change request) the comment was given with. */
+  reviewId?: string;
 }
 
 export interface CommentListOptions extends PageOptions {

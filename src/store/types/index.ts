@@ -21,3 +21,4 @@ export type * from './storage-uploads.js';
 export type * from './people.js';
 export type * from './collections.js';
 export type * from './comments.js';
+export type * from './reviews.js';

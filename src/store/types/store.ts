@@ -3,6 +3,7 @@ import type { BlobStore, BlobStoreOptions } from './blobs.js';
 import type { ChangeRequestStore } from './change-requests.js';
 import type { CollectionStore } from './collections.js';
 import type { CommentStore } from './comments.js';
+import type { ReviewStore } from './reviews.js';
 import type { GitRequestLogStore, GitSyncStore } from './git-sync.js';
 import type { ImportRunStore } from './imports.js';
 import type { Logger } from '../../log.js';
@@ -74,6 +75,7 @@ export interface Store {
   audit: AuditStore;
   collections: CollectionStore;
   comments: CommentStore;
+  reviews: ReviewStore;
 }
 
 /**
