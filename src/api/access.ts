@@ -14,11 +14,12 @@ import type { MemberRole } from '../people/roles.js';
  * - `caller`: nothing but a valid token (the caller's own things: `GET /v1/user`, `GET /v1/orgs`);
  * - `org`: the organization `:organizationId` (the caller's organization role);
  * - `space`: the space `:spaceId` (the caller's role there: organization → collections → space, most permissive wins);
+ * - `collection`: the collection `:collectionId` (the caller's role there: organization → collections above → it);
  * - `user`: the user `:userId`, visible when they share an organization with the caller;
  * - `self`: the user `:userId` when it is the caller (their own profile);
  * - `invite`: a link invite `:inviteId` of `:organizationId`, for a user who holds its id (they need not be a member).
  */
-export type AccessTarget = 'caller' | 'org' | 'space' | 'user' | 'self' | 'invite';
+export type AccessTarget = 'caller' | 'org' | 'space' | 'collection' | 'user' | 'self' | 'invite';
 
 /** A space named in the request body that the caller needs a role on too (checked once the body is parsed). */
 export interface BodySpaceReference {
@@ -38,7 +39,7 @@ export interface RouteAccess {
   guests?: boolean;
   /** `space` targets: a deleted space (until purged) is found too. */
   deleted?: boolean;
-  /** `space` targets: a space the caller cannot see reaches the handler as absent (a DELETE answers 204). */
+  /** `space` and `collection` targets: one the caller cannot see reaches the handler as absent (a DELETE answers 204). */
   absentPasses?: boolean;
   body?: BodySpaceReference;
 }
@@ -56,12 +57,35 @@ function contentReads(prefix: string): Record<string, RouteAccess> {
   return out;
 }
 
+/**
+ * Comments and replies under a prefix: reading needs `read`; posting, replying, reacting and resolving `comment`
+ * (changing or deleting someone else's post needs admin on the space, or being its author: the route checks that).
+ */
+function commentAccess(prefix: string): Record<string, RouteAccess> {
+  const comment = `${prefix}/:commentId`;
+  const reply = `${comment}/replies/:commentReplyId`;
+  return {
+    [`GET ${prefix}`]: read('space'),
+    [`POST ${prefix}`]: needs('comment', 'space'),
+    [`GET ${comment}`]: read('space'),
+    [`PUT ${comment}`]: needs('comment', 'space'),
+    [`DELETE ${comment}`]: needs('comment', 'space'),
+    [`GET ${comment}/replies`]: read('space'),
+    [`POST ${comment}/replies`]: needs('comment', 'space'),
+    [`GET ${reply}`]: read('space'),
+    [`PUT ${reply}`]: needs('comment', 'space'),
+    [`DELETE ${reply}`]: needs('comment', 'space'),
+  };
+}
+
 const CR = '/v1/spaces/:spaceId/change-requests/:changeRequestId';
 const OPENAPI = '/v1/orgs/:organizationId/openapi/:specSlug';
 const SITE = '/v1/orgs/:organizationId/sites/:siteId';
 const TEAM = '/v1/orgs/:organizationId/teams/:teamId';
 const MEMBER = '/v1/orgs/:organizationId/members/:userId';
 const SPACE_PERMISSIONS = '/v1/spaces/:spaceId/permissions';
+const COLLECTION = '/v1/collections/:collectionId';
+const COLLECTION_PERMISSIONS = `${COLLECTION}/permissions`;
 
 /** `METHOD /route/:pattern` (fastify's route URL) → what it needs. HEAD follows GET. */
 export const ACCESS: Readonly<Record<string, RouteAccess>> = {
@@ -123,6 +147,25 @@ export const ACCESS: Readonly<Record<string, RouteAccess>> = {
   [`PATCH ${SPACE_PERMISSIONS}/teams/:teamId`]: needs('admin', 'space'),
   [`DELETE ${SPACE_PERMISSIONS}/teams/:teamId`]: needs('admin', 'space'),
   [`GET ${SPACE_PERMISSIONS}/aggregate`]: read('space'),
+  // A space moves with the admin role on it; the collection it moves into needs `create` there (checked by the route).
+  'POST /v1/spaces/:spaceId/move': needs('admin', 'space'),
+
+  // Collections: guests list what was given them; creating one in a collection needs `create` there too (the route).
+  'GET /v1/orgs/:organizationId/collections': read('org', { guests: true }),
+  'POST /v1/orgs/:organizationId/collections': needs('create', 'org'),
+  [`GET ${COLLECTION}`]: read('collection'),
+  [`PATCH ${COLLECTION}`]: needs('admin', 'collection'),
+  [`DELETE ${COLLECTION}`]: needs('admin', 'collection', { absentPasses: true }),
+  [`GET ${COLLECTION}/spaces`]: read('collection'),
+  [`POST ${COLLECTION}/move`]: needs('admin', 'collection'),
+  [`POST ${COLLECTION_PERMISSIONS}`]: needs('admin', 'collection'),
+  [`GET ${COLLECTION_PERMISSIONS}/users`]: read('collection'),
+  [`PATCH ${COLLECTION_PERMISSIONS}/users/:userId`]: needs('admin', 'collection'),
+  [`DELETE ${COLLECTION_PERMISSIONS}/users/:userId`]: needs('admin', 'collection'),
+  [`GET ${COLLECTION_PERMISSIONS}/teams`]: read('collection'),
+  [`PATCH ${COLLECTION_PERMISSIONS}/teams/:teamId`]: needs('admin', 'collection'),
+  [`DELETE ${COLLECTION_PERMISSIONS}/teams/:teamId`]: needs('admin', 'collection'),
+  [`GET ${COLLECTION_PERMISSIONS}/aggregate`]: read('collection'),
 
   // Content, revisions, change requests
   ...contentReads('/v1/spaces/:spaceId/content'),
@@ -135,12 +178,24 @@ export const ACCESS: Readonly<Record<string, RouteAccess>> = {
   [`PATCH ${CR}`]: needs('edit', 'space'),
   [`POST ${CR}/content`]: needs('edit', 'space'),
   [`POST ${CR}/merge`]: needs('review', 'space'),
+  [`GET ${CR}/reviews`]: read('space'),
+  [`POST ${CR}/reviews`]: needs('review', 'space'),
+  [`GET ${CR}/reviews/:reviewId`]: read('space'),
+  [`GET ${CR}/requested-reviewers`]: read('space'),
+  [`POST ${CR}/requested-reviewers`]: needs('edit', 'space'),
+  [`DELETE ${CR}/requested-reviewers/:userId`]: needs('edit', 'space'),
+  [`GET ${CR}/contributors`]: read('space'),
+  // Across the organization's spaces: each caller sees the change requests of the spaces they can see.
+  'GET /v1/orgs/:organizationId/change-requests': read('org', { guests: true }),
   [`POST ${CR}/update`]: needs('edit', 'space'),
   ...contentReads(`${CR}/content`),
   [`GET ${CR}/changes`]: read('space'),
   'POST /v1/spaces/:spaceId/content/template': needs('edit', 'space'),
   'POST /v1/spaces/:spaceId/content/import': needs('edit', 'space'),
   'GET /v1/spaces/:spaceId/search': read('space'),
+
+  ...commentAccess('/v1/spaces/:spaceId/comments'),
+  ...commentAccess(`${CR}/comments`),
 
   // Git sync: configuring a repository (with its credentials) and overwriting content is the space admin's.
   'POST /v1/spaces/:spaceId/git/import': needs('admin', 'space'),

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AccessResolver, noCollections, type CollectionSource, type Principal } from '../people/access.js';
+import { AccessResolver, type CollectionSource, type Principal } from '../people/access.js';
 import { atLeast, type MemberRole } from '../people/roles.js';
-import type { AuditActor, SpaceRecord, Store, TokenScope } from '../store/index.js';
+import type { AuditActor, CollectionRecord, SpaceRecord, Store, TokenScope } from '../store/index.js';
 import { routeAccess, type RouteAccess } from './access.js';
 import { badRequest, HttpError, notFound, readOnlyToken, unauthorized } from './http-errors.js';
 
@@ -19,6 +19,8 @@ export interface AuthContext {
   role: MemberRole | null;
   /** `space` targets: the space the gate found (null: not visible to the caller, for routes where absence passes). */
   space?: SpaceRecord | null;
+  /** `collection` targets: the collection the gate found (null: not visible to the caller, for routes where absence passes). */
+  collection?: CollectionRecord | null;
 }
 
 /** The only methods a read-scoped token may use. */
@@ -72,7 +74,7 @@ export function installAuth(app: FastifyInstance, store: Store, options: { colle
     if (!isApiPath(request.url)) return;
     const principal = await principalOf(store, request.headers.authorization);
     if (principal.scope !== 'write' && !READ_METHODS.has(request.method) && request.routeOptions.config?.readOnly !== true) throw readOnlyToken();
-    const access = new AccessResolver(store, principal, options.collections ?? noCollections);
+    const access = new AccessResolver(store, principal, options.collections);
     request.auth = {
       organizationId: principal.organizationId,
       tokenId: principal.tokenId ?? '',
@@ -111,6 +113,8 @@ async function decide(store: Store, request: FastifyRequest, auth: AuthContext, 
       return decideOrg(store, auth, entry, params.organizationId ?? '');
     case 'space':
       return decideSpace(store, auth, entry, params.spaceId ?? '');
+    case 'collection':
+      return decideCollection(store, auth, entry, params.collectionId ?? '');
     case 'user':
     case 'self':
       return decideUser(store, auth, entry, params.userId ?? '');
@@ -144,6 +148,23 @@ async function decideSpace(store: Store, auth: AuthContext, entry: RouteAccess, 
   auth.role = await auth.access.spaceRole(space);
   if (auth.userId) await store.members.touch(space.organizationId, auth.userId);
   if (!atLeast(auth.role, entry.role)) deny(auth, entry, uncapped, `space ${space.id}`);
+}
+
+async function decideCollection(store: Store, auth: AuthContext, entry: RouteAccess, collectionId: string): Promise<void> {
+  const collection = await store.collections.get(collectionId);
+  const uncapped = collection ? await auth.access.collectionRole(collection, { uncapped: true }) : null;
+  if (!collection || uncapped === null) {
+    if (entry.absentPasses) {
+      auth.collection = null;
+      return;
+    }
+    throw notFound(`collection not found: ${collectionId}`);
+  }
+  auth.organizationId = collection.organizationId;
+  auth.collection = collection;
+  auth.role = await auth.access.collectionRole(collection);
+  if (auth.userId) await store.members.touch(collection.organizationId, auth.userId);
+  if (!atLeast(auth.role, entry.role)) deny(auth, entry, uncapped, `collection ${collection.id}`);
 }
 
 async function decideUser(store: Store, auth: AuthContext, entry: RouteAccess, userId: string): Promise<void> {

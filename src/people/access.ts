@@ -36,12 +36,22 @@ export interface CollectionSource {
 
 export const noCollections: CollectionSource = { get: async () => null };
 
+/** The store's collections as the permission chain reads them. */
+export function storeCollections(store: Pick<Store, 'collections'>): CollectionSource {
+  return {
+    async get(id) {
+      const c = await store.collections.get(id);
+      return c ? { id: c.id, organizationId: c.organizationId, parent: c.parent, defaultLevel: c.defaultLevel } : null;
+    },
+  };
+}
+
 /** The caller's membership of an organization: its role (null: a guest). null membership: no access there at all. */
 export interface Membership {
   role: MemberRole | null;
 }
 
-type AccessStore = Pick<Store, 'members' | 'teams' | 'permissions'>;
+type AccessStore = Pick<Store, 'members' | 'teams' | 'permissions' | 'collections'>;
 
 /** One level of a chain: the content, the default level it sets (or `inherit`), and the grants on it. */
 interface Level {
@@ -59,11 +69,16 @@ export class AccessResolver {
   private readonly memberships = new Map<string, Promise<MemberRecord | null>>();
   private readonly teamIds = new Map<string, Promise<string[]>>();
 
+  private readonly collections: CollectionSource;
+
+  /** `collections`: where the chain finds collections (default: the store's). */
   constructor(
     private readonly store: AccessStore,
     readonly principal: Principal,
-    private readonly collections: CollectionSource = noCollections,
-  ) {}
+    collections?: CollectionSource,
+  ) {
+    this.collections = collections ?? storeCollections(store);
+  }
 
   /** The user the caller acts for (null for a service token). */
   get userId(): string | null {
@@ -129,15 +144,35 @@ export class AccessResolver {
     return out;
   }
 
+  /** The caller's role on a collection (null: no access, the collection is invisible to them), as for a space inside it. */
+  async collectionRole(collection: CollectionNode, options: { uncapped?: boolean } = {}): Promise<MemberRole | null> {
+    const finish = (role: MemberRole | null) => (options.uncapped ? role : this.cap(role));
+    const p = this.principal;
+    const m = await this.membership(collection.organizationId);
+    if (!m || p.kind === 'service' || m.role === 'admin') return m ? finish(m.role) : null;
+    const chain = await this.levelsFrom({ ref: { kind: 'collection', id: collection.id }, defaultLevel: collection.defaultLevel }, collection);
+    const grants = await this.store.permissions.forPrincipals(
+      chain.map((l) => l.ref),
+      p.userId,
+      await this.teamsOf(collection.organizationId, p.userId),
+    );
+    return finish(evaluate(chain, grants, m.role));
+  }
+
   /** The space and the collections above it, the space first. */
-  private async chainOf(space: SpaceRecord): Promise<Level[]> {
-    const levels: Level[] = [{ ref: { kind: 'space', id: space.id }, defaultLevel: space.defaultLevel }];
-    let parent = space.parent;
-    const seen = new Set<string>();
+  private chainOf(space: SpaceRecord): Promise<Level[]> {
+    return this.levelsFrom({ ref: { kind: 'space', id: space.id }, defaultLevel: space.defaultLevel }, space);
+  }
+
+  /** `first` and the collections above it (from `of.parent` up), `first` first. */
+  private async levelsFrom(first: Level, of: { organizationId: string; parent: string | null }): Promise<Level[]> {
+    const levels: Level[] = [first];
+    let parent = of.parent;
+    const seen = new Set<string>([first.ref.id]);
     while (parent && !seen.has(parent) && levels.length < MAX_DEPTH) {
       seen.add(parent);
       const node = await this.collections.get(parent);
-      if (node && node.organizationId !== space.organizationId) break;
+      if (node && node.organizationId !== of.organizationId) break;
       levels.push({ ref: { kind: 'collection', id: parent }, defaultLevel: node ? node.defaultLevel : 'inherit' });
       parent = node?.parent ?? null;
     }

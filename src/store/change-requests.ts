@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { newId } from './ids.js';
-import type { ChangeRequestRecord, ChangeRequestStatus, ChangeRequestStore, Sql } from './types/index.js';
+import type { ChangeRequestRecord, ChangeRequestStatus, ChangeRequestStore, Sql, SqlParam } from './types/index.js';
 
 interface Row {
   id: string;
@@ -73,22 +73,29 @@ async function createChangeRequest(sql: Sql, input: Parameters<ChangeRequestStor
   });
 }
 
-/** One page of a space's change requests (by creation order), with the total matching the filter. */
-async function listChangeRequests(sql: Sql, spaceId: string, options: Parameters<ChangeRequestStore['list']>[1]): ReturnType<ChangeRequestStore['list']> {
+/** One page of the change requests of a space (or of spaces), by creation order, with the total matching the filters. */
+async function listChangeRequests(
+  sql: Sql,
+  spaceIds: string | readonly string[],
+  options: Parameters<ChangeRequestStore['list']>[1],
+): ReturnType<ChangeRequestStore['list']> {
   const after = afterSeq(options.page);
-  const params: (string | number)[] = [spaceId, after, options.limit + 1];
-  let filter = '';
-  if (options.status) {
-    params.push(options.status);
-    filter = 'AND status = $4';
-  }
-  const rows = await sql.query<Row>(`SELECT ${COLUMNS} FROM change_requests WHERE space_id = $1 AND seq > $2 ${filter} ORDER BY seq LIMIT $3`, params);
+  const params: SqlParam[] = [typeof spaceIds === 'string' ? [spaceIds] : [...spaceIds]];
+  let where = 'space_id = ANY($1::text[])';
+  const statuses = options.status === undefined ? [] : typeof options.status === 'string' ? [options.status] : [...options.status];
+  if (statuses.length) where += ` AND status = ANY($${params.push(statuses)}::text[])`;
+  if (options.creator) where += ` AND created_by = $${params.push(options.creator)}`;
+  if (options.contributor)
+    where += ` AND EXISTS (SELECT 1 FROM change_request_contributors c WHERE c.change_request_id = change_requests.id AND c.user_id = $${params.push(options.contributor)})`;
+  if (options.requestedReviewer)
+    where += ` AND EXISTS (SELECT 1 FROM change_request_reviewers q WHERE q.change_request_id = change_requests.id AND q.user_id = $${params.push(options.requestedReviewer)})`;
+  const rows = await sql.query<Row>(
+    `SELECT ${COLUMNS} FROM change_requests WHERE ${where} AND seq > ${Number(after)} ORDER BY seq LIMIT ${options.limit + 1}`,
+    params,
+  );
   const items = rows.slice(0, options.limit).map(fromRow);
   const last = rows[options.limit - 1];
-  const counted = await sql.query<{ n: string | number }>(
-    `SELECT count(*) AS n FROM change_requests WHERE space_id = $1 ${options.status ? 'AND status = $2' : ''}`,
-    options.status ? [spaceId, options.status] : [spaceId],
-  );
+  const counted = await sql.query<{ n: string | number }>(`SELECT count(*) AS n FROM change_requests WHERE ${where}`, params);
   const total = Number(counted[0]?.n ?? 0);
   return rows.length > options.limit && last ? { items, next: { page: cursor(Number(last.seq)) }, total } : { items, total };
 }

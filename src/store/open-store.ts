@@ -30,6 +30,9 @@ import { createMemberStore, createUserStore } from './people.js';
 import { createPermissionStore } from './permissions.js';
 import { createSamlStore } from './saml.js';
 import { createTeamStore } from './teams.js';
+import { createCollectionStore } from './collections.js';
+import { createCommentStore } from './comments.js';
+import { createReviewStore } from './reviews.js';
 import type { OpenStoreOptions, Sql, Store } from './types/index.js';
 
 function isMemory(dataDir: string): boolean {
@@ -105,6 +108,9 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     invites: createInviteStore(sql),
     saml: createSamlStore(sql),
     audit: createAuditStore(sql),
+    collections: createCollectionStore(sql),
+    comments: createCommentStore(sql),
+    reviews: createReviewStore(sql),
   };
   attachSql(store, sql);
 

@@ -31,11 +31,13 @@ function grantFromRow(row: GrantRow): ContentGrant {
 const contentColumn = (content: ContentRef) => (content.kind === 'space' ? 'space_id' : 'collection_id');
 const principalColumn = (principal: PrincipalRef) => (principal.kind === 'user' ? 'user_id' : 'team_id');
 
-/** NotFoundError unless the content is the organization's (a space; collections are checked by their own store). */
+/** NotFoundError unless the content is the organization's (a live space, or a collection, locked until the grant is written). */
 async function assertContent(tx: Sql, organizationId: string, content: ContentRef): Promise<void> {
-  if (content.kind !== 'space') return;
-  const rows = await tx.query('SELECT 1 FROM spaces WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL', [content.id, organizationId]);
-  if (rows.length === 0) throw new NotFoundError('space', content.id);
+  const rows =
+    content.kind === 'space'
+      ? await tx.query('SELECT 1 FROM spaces WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL', [content.id, organizationId])
+      : await tx.query('SELECT 1 FROM collections WHERE id = $1 AND organization_id = $2 FOR SHARE', [content.id, organizationId]);
+  if (rows.length === 0) throw new NotFoundError(content.kind, content.id);
 }
 
 /** NotFoundError unless the principal is of the organization: a user a member, a team one of its teams. */

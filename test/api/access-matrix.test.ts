@@ -55,7 +55,9 @@ beforeAll(async () => {
   // A member whose profile and membership the member routes address (everyone in the organization can see them).
   const subject = await store.users.create({ displayName: 'Subject', email: 'subject@matrix.test' });
   await store.members.add(ORG, subject.id, { role: 'read' }, { via: 'cli' });
-  Object.assign(ids, { organizationId: ORG, spaceId: space.id, inviteId: invite.id, userId: subject.id });
+  // A collection that inherits: the caller's role there is their organization role, as for the space.
+  const collection = await store.collections.create(ORG, { title: 'Inherits' });
+  Object.assign(ids, { organizationId: ORG, spaceId: space.id, inviteId: invite.id, userId: subject.id, collectionId: collection.id });
   app = await buildServer(
     { store, temporal: {} as never, config: { ...loadConfig({}), parseThreads: 1 }, logger: testLogger('matrix') },
     {
@@ -125,6 +127,7 @@ function expected(method: string, entry: RouteAccess | undefined, caller: Caller
       return 'reach';
     }
     case 'space':
+    case 'collection':
       if (orgRole === null) return entry.absentPasses ? 'reach' : 404;
       return enough(orgRole, entry.role) ? 'reach' : 403;
   }
@@ -168,8 +171,11 @@ describe('the route × role matrix, from the access table', () => {
 
   it('another organization’s objects answer 404 to every caller, whatever its role here', async () => {
     const theirs = await store.spaces.create(OTHER, { title: 'Theirs' });
+    const theirCollection = await store.collections.create(OTHER, { title: 'Theirs' });
+    const paths = [`/v1/orgs/${OTHER}`, `/v1/orgs/${OTHER}/members`, `/v1/spaces/${theirs.id}`, `/v1/spaces/${theirs.id}/permissions/users`];
+    paths.push(`/v1/orgs/${OTHER}/collections`, `/v1/collections/${theirCollection.id}`, `/v1/collections/${theirCollection.id}/spaces`);
     for (const caller of callers.filter((c) => (c.kind === 'service' ? c.scope === 'write' : c.role === 'admin'))) {
-      for (const path of [`/v1/orgs/${OTHER}`, `/v1/orgs/${OTHER}/members`, `/v1/spaces/${theirs.id}`, `/v1/spaces/${theirs.id}/permissions/users`]) {
+      for (const path of paths) {
         const res = await fetch(base + path, { headers: { authorization: `Bearer ${caller.token}` } });
         expect(res.status, `${path} as ${caller.name}`).toBe(404);
       }

@@ -300,6 +300,74 @@ describe('every spec route Folio implements: success bodies validate strictly', 
     await call('DELETE', `/v1/orgs/${org()}/members/${user.id}`, undefined, 205);
   });
 
+  it('collections: create, list, read, update, spaces inside, moves, permissions, delete', async () => {
+    const outer = await call('POST', `/v1/orgs/${org()}/collections`, { title: 'Contract collection' }, 201);
+    const inner = await call('POST', `/v1/orgs/${org()}/collections`, { title: 'Inner', parent: outer.id }, 201);
+    await call('GET', `/v1/orgs/${org()}/collections`);
+    await call('GET', `/v1/collections/${outer.id}`);
+    await call('PATCH', `/v1/collections/${outer.id}`, { description: 'Contract', defaultLevel: 'read' });
+    const spaceId = (await call('POST', `/v1/orgs/${org()}/spaces`, { title: 'Collected', parent: inner.id }, 201)).id;
+    await call('POST', `/v1/spaces/${spaceId}/move`, { parent: outer.id });
+    expect((await call('GET', `/v1/collections/${outer.id}/spaces`)).items).toMatchObject([{ id: spaceId }]);
+    await call('POST', `/v1/collections/${inner.id}/move`, { parent: null });
+    const user = await folio.store.users.create({ displayName: 'Collected person' });
+    await folio.store.members.add(org(), user.id, { role: 'read' }, { via: 'cli' });
+    const team = await call('PUT', `/v1/orgs/${org()}/teams`, { title: 'Collected team', members: [user.id] }, 201);
+    const p = `/v1/collections/${outer.id}/permissions`;
+    await call('POST', p, { role: 'comment', users: [user.id], teams: [team.id] }, 204);
+    await call('GET', `${p}/users`);
+    await call('GET', `${p}/teams`);
+    await call('GET', `${p}/aggregate`);
+    await call('PATCH', `${p}/users/${user.id}`, { role: 'edit' }, 204);
+    await call('PATCH', `${p}/teams/${team.id}`, { role: 'edit' }, 204);
+    await call('DELETE', `${p}/users/${user.id}`, undefined, 205);
+    await call('DELETE', `${p}/teams/${team.id}`, undefined, 205);
+    await call('DELETE', `/v1/collections/${inner.id}`, undefined, 205);
+  });
+
+  it('comments and replies on a space and on a change request', async () => {
+    const spaceId = (await call('POST', `/v1/orgs/${org()}/spaces`, { title: 'Commented' }, 201)).id;
+    const { id: revisionId } = await folio.store.revisions.create({
+      spaceId,
+      parents: [(await folio.store.spaces.get(spaceId))!.revisionId!],
+      type: 'edits',
+      pages: [{ id: 'pnote', kind: 'document', title: 'Note', slug: 'note', path: 'note', body: new TextEncoder().encode('# Note\n\nText.\n') }],
+      files: [],
+    });
+    await folio.store.spaces.setPrimaryRevision(spaceId, revisionId);
+    const crId = (await call('POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Commented' }, 201)).id;
+    for (const p of [`/v1/spaces/${spaceId}/comments`, `/v1/spaces/${spaceId}/change-requests/${crId}/comments`]) {
+      const comment = await call('POST', p, { body: { markdown: 'A **remark**' }, page: 'pnote' });
+      await call('GET', `${p}?status=all`);
+      await call('GET', `${p}/${comment.id}?format=document`);
+      await call('PUT', `${p}/${comment.id}`, { resolved: true, addedReactions: ['🎉'] });
+      const reply = await call('POST', `${p}/${comment.id}/replies`, { body: { markdown: 'An answer' } });
+      await call('GET', `${p}/${comment.id}/replies`);
+      await call('GET', `${p}/${comment.id}/replies/${reply.id}`);
+      await call('PUT', `${p}/${comment.id}/replies/${reply.id}`, { body: { markdown: 'An edited answer' } });
+      await call('DELETE', `${p}/${comment.id}/replies/${reply.id}`, undefined, 205);
+      await call('DELETE', `${p}/${comment.id}`, undefined, 205);
+    }
+  });
+
+  it('reviews: requested reviewers, reviews, contributors, the organization-wide list', async () => {
+    const spaceId = (await call('POST', `/v1/orgs/${org()}/spaces`, { title: 'Reviewed' }, 201)).id;
+    const crId = (await call('POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Reviewed' }, 201)).id;
+    const p = `/v1/spaces/${spaceId}/change-requests/${crId}`;
+    const reviewer = await folio.store.users.create({ displayName: 'Contract reviewer' });
+    await folio.store.members.add(org(), reviewer.id, { role: 'review' }, { via: 'cli' });
+    await call('POST', `${p}/requested-reviewers`, { users: [reviewer.id] });
+    await call('GET', `${p}/requested-reviewers`);
+    const token = (await folio.store.tokens.create(org(), { userId: reviewer.id })).token;
+    const review = await call('POST', `${p}/reviews`, { status: 'changes-requested', comment: { markdown: 'An example, please.' } }, 201, token);
+    await call('GET', `${p}/reviews`);
+    await call('GET', `${p}/reviews/${review.id}`);
+    await call('GET', `${p}/contributors`);
+    await call('POST', `${p}/requested-reviewers`, { users: [reviewer.id] });
+    await call('DELETE', `${p}/requested-reviewers/${reviewer.id}`, undefined, 205);
+    await call('GET', `/v1/orgs/${org()}/change-requests?status=open&contributor=${reviewer.id}`);
+  });
+
   it('covers every registered /v1 route the spec has: each one’s success body was checked above', async () => {
     const registered = new Set<string>();
     const app = await buildServer(

@@ -31,6 +31,12 @@ interface Ids {
   team: string;
   invite: string;
   samlProvider: string;
+  collection: string;
+  comment: string;
+  reply: string;
+  crComment: string;
+  crReply: string;
+  review: string;
 }
 
 interface Route {
@@ -190,6 +196,54 @@ const ROUTES: Route[] = [
   { method: 'PATCH', path: (i) => `/v1/spaces/${i.space}/permissions/teams/${i.team}`, body: { role: 'admin' } },
   { method: 'DELETE', path: (i) => `/v1/spaces/${i.space}/permissions/teams/${i.team}` },
   { method: 'GET', path: (i) => `/v1/spaces/${i.space}/permissions/aggregate`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/spaces/${i.space}/move`, body: { parent: null } },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/collections`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/orgs/${i.org}/collections`, body: { title: 'Intruder' } },
+  { method: 'GET', path: (i) => `/v1/collections/${i.collection}`, owner: 200 },
+  { method: 'PATCH', path: (i) => `/v1/collections/${i.collection}`, body: { title: 'Taken over' } },
+  { method: 'DELETE', path: (i) => `/v1/collections/${i.collection}`, status: 204 },
+  { method: 'GET', path: (i) => `/v1/collections/${i.collection}/spaces`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/collections/${i.collection}/move`, body: { parent: null } },
+  { method: 'POST', path: (i) => `/v1/collections/${i.collection}/permissions`, body: { role: 'admin', users: ['intruder'] } },
+  { method: 'GET', path: (i) => `/v1/collections/${i.collection}/permissions/users`, owner: 200 },
+  { method: 'PATCH', path: (i) => `/v1/collections/${i.collection}/permissions/users/${i.user}`, body: { role: 'admin' } },
+  { method: 'DELETE', path: (i) => `/v1/collections/${i.collection}/permissions/users/${i.user}` },
+  { method: 'GET', path: (i) => `/v1/collections/${i.collection}/permissions/teams`, owner: 200 },
+  { method: 'PATCH', path: (i) => `/v1/collections/${i.collection}/permissions/teams/${i.team}`, body: { role: 'admin' } },
+  { method: 'DELETE', path: (i) => `/v1/collections/${i.collection}/permissions/teams/${i.team}` },
+  { method: 'GET', path: (i) => `/v1/collections/${i.collection}/permissions/aggregate`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/comments`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/spaces/${i.space}/comments`, body: { body: { markdown: 'Intruder' } } },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/comments/${i.comment}`, owner: 200 },
+  { method: 'PUT', path: (i) => `/v1/spaces/${i.space}/comments/${i.comment}`, body: { resolved: true } },
+  { method: 'DELETE', path: (i) => `/v1/spaces/${i.space}/comments/${i.comment}` },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/comments/${i.comment}/replies`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/spaces/${i.space}/comments/${i.comment}/replies`, body: { body: { markdown: 'Intruder' } } },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/comments/${i.comment}/replies/${i.reply}`, owner: 200 },
+  { method: 'PUT', path: (i) => `/v1/spaces/${i.space}/comments/${i.comment}/replies/${i.reply}`, body: { body: { markdown: 'Taken over' } } },
+  { method: 'DELETE', path: (i) => `/v1/spaces/${i.space}/comments/${i.comment}/replies/${i.reply}` },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/comments`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/comments`, body: { body: { markdown: 'Intruder' } } },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/comments/${i.crComment}`, owner: 200 },
+  { method: 'PUT', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/comments/${i.crComment}`, body: { resolved: true } },
+  { method: 'DELETE', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/comments/${i.crComment}` },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/comments/${i.crComment}/replies`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/comments/${i.crComment}/replies`, body: { body: { markdown: 'Intruder' } } },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/comments/${i.crComment}/replies/${i.crReply}`, owner: 200 },
+  {
+    method: 'PUT',
+    path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/comments/${i.crComment}/replies/${i.crReply}`,
+    body: { body: { markdown: 'Taken over' } },
+  },
+  { method: 'DELETE', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/comments/${i.crComment}/replies/${i.crReply}` },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/reviews`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/reviews`, body: { status: 'approved' } },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/reviews/${i.review}`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/requested-reviewers`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/requested-reviewers`, body: { users: ['intruder'] } },
+  { method: 'DELETE', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/requested-reviewers/${i.user}` },
+  { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/contributors`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/change-requests`, owner: 200 },
 ];
 
 /** An id of the same shape and length that names nothing. */
@@ -259,6 +313,22 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
     expect(invite.status, JSON.stringify(invite.body)).toBe(201);
     const saml = await folio.request('POST', `/v1/orgs/${ORG}/saml`, { label: 'Their IdP' }, as(theirs));
     expect(saml.status, JSON.stringify(saml.body)).toBe(201);
+    const collection = await folio.request('POST', `/v1/orgs/${ORG}/collections`, { title: 'Their collection' }, as(theirs));
+    expect(collection.status, JSON.stringify(collection.body)).toBe(201);
+    expect((await folio.request('POST', `/v1/spaces/${space}/move`, { parent: collection.body.id }, as(theirs))).status).toBe(200);
+    const thread = async (prefix: string) => {
+      const comment = await folio.request('POST', prefix, { body: { markdown: 'Their comment' }, page: 'pintro' }, as(theirs));
+      expect(comment.status, JSON.stringify(comment.body)).toBe(200);
+      const reply = await folio.request('POST', `${prefix}/${comment.body.id}/replies`, { body: { markdown: 'Their reply' } }, as(theirs));
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+      return { comment: comment.body.id as string, reply: reply.body.id as string };
+    };
+    const onSpace = await thread(`/v1/spaces/${space}/comments`);
+    const onCr = await thread(`/v1/spaces/${space}/change-requests/${cr.body.id}/comments`);
+    const asked = await folio.request('POST', `/v1/spaces/${space}/change-requests/${cr.body.id}/requested-reviewers`, { users: [user.id] }, as(theirs));
+    expect(asked.status, JSON.stringify(asked.body)).toBe(200);
+    const review = await folio.request('POST', `/v1/spaces/${space}/change-requests/${cr.body.id}/reviews`, { status: 'changes-requested' }, as(theirs));
+    expect(review.status, JSON.stringify(review.body)).toBe(201);
     foreign = {
       org: ORG,
       space,
@@ -280,6 +350,12 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       team: team.body.id as string,
       invite: invite.body.id as string,
       samlProvider: saml.body.id as string,
+      collection: collection.body.id as string,
+      comment: onSpace.comment,
+      reply: onSpace.reply,
+      crComment: onCr.comment,
+      crReply: onCr.reply,
+      review: review.body.id as string,
     };
   });
   afterAll(async () => {
@@ -320,6 +396,12 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       team: ':teamId',
       invite: ':inviteId',
       samlProvider: ':samlProviderId',
+      collection: ':collectionId',
+      comment: ':commentId',
+      reply: ':commentReplyId',
+      crComment: ':commentId',
+      crReply: ':commentReplyId',
+      review: ':reviewId',
     };
     const covered = new Set(ROUTES.map((r) => `${r.method} ${r.path(params).split('?')[0]}`));
     expect(registered.length).toBeGreaterThan(40);
@@ -328,9 +410,14 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
   });
 
   it('every route: the owner reaches the object; another organization gets what an unknown id gets', async () => {
-    // Same-length ids of different kinds would all look alike: a user's unknown id ends in its kind, so its 404 names it.
+    // Same-length ids of different kinds would all look alike: a user's (a collection's) unknown id ends in its kind, so its 404 names it.
     const unknown = Object.fromEntries(
-      Object.entries(foreign).map(([k, v]) => [k, k === 'user' ? `${unknownLike(v).slice(0, -4)}user` : unknownLike(v)]),
+      Object.entries(foreign).map(([k, v]) => [
+        k,
+        ['user', 'collection', 'comment', 'reply', 'crComment', 'crReply', 'review'].includes(k)
+          ? `${unknownLike(v).slice(0, -4)}${k.slice(0, 4)}`
+          : unknownLike(v),
+      ]),
     ) as unknown as Ids;
     // The requested ids, by name, so that bodies compare equal when they only echo the id asked for.
     const normalize = (body: unknown, ids: Ids) => {
@@ -361,6 +448,12 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
         team: ':team',
         invite: ':invite',
         samlProvider: ':samlProvider',
+        collection: ':collection',
+        comment: ':comment',
+        reply: ':reply',
+        crComment: ':crComment',
+        crReply: ':crReply',
+        review: ':review',
       })}`;
       if (route.owner !== undefined) {
         const own = await folio.request(route.method, route.path(foreign), route.body, as(theirs));
@@ -400,5 +493,19 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
     expect((await folio.request('GET', `/v1/spaces/${foreign.space}/git/info`, undefined, as2)).status).toBe(404);
     expect((await folio.request('GET', `/v1/orgs/${ORG}/sites/${foreign.site}`, undefined, as2)).body).toMatchObject({ title: 'Their site', published: false });
     expect((await folio.request('GET', `/v1/orgs/${ORG}/sites/${foreign.site}/share-links`, undefined, as2)).body.items).toMatchObject([{ active: true }]);
+    expect((await folio.request('GET', `/v1/collections/${foreign.collection}`, undefined, as2)).body).toMatchObject({ title: 'Their collection' });
+    expect((await folio.store.spaces.get(foreign.space))?.parent).toBe(foreign.collection);
+    for (const [prefix, comment] of [
+      [`/v1/spaces/${foreign.space}/comments`, foreign.comment],
+      [`/v1/spaces/${foreign.space}/change-requests/${foreign.cr}/comments`, foreign.crComment],
+    ] as const) {
+      const theirComment = await folio.request('GET', `${prefix}/${comment}`, undefined, as2);
+      expect(theirComment.body).toMatchObject({ status: 'open', replies: 1, body: { markdown: 'Their comment' } });
+      expect((await folio.request('GET', prefix, undefined, as2)).body.count).toBe(1);
+    }
+    const reviews = await folio.request('GET', `/v1/spaces/${foreign.space}/change-requests/${foreign.cr}/reviews`, undefined, as2);
+    expect(reviews.body.items).toMatchObject([{ id: foreign.review, status: 'changes-requested' }]);
+    const asked = await folio.request('GET', `/v1/spaces/${foreign.space}/change-requests/${foreign.cr}/requested-reviewers`, undefined, as2);
+    expect(asked.body.items).toMatchObject([{ user: { id: foreign.user } }]);
   });
 });

@@ -80,7 +80,7 @@ export function definePeopleSuite(name: string, open: () => Promise<Store>): voi
       expect((await store.permissions.list(ref, 'team', { limit: 10 })).items.map((g) => g.role)).toEqual(['review']);
       expect((await store.teams.get(org, team.id))?.spaces).toBe(1);
       await expect(store.permissions.set(org, ref, [{ kind: 'team', id: 'no-team' }], 'read', cli)).rejects.toBeInstanceOf(NotFoundError);
-      const collection = { kind: 'collection' as const, id: 'col-1' };
+      const collection = { kind: 'collection' as const, id: (await store.collections.create(org, { title: 'Col 1' })).id };
       await store.permissions.set(org, collection, [{ kind: 'user', id: u.id }], 'create', cli);
       const grants = await store.permissions.forPrincipals([ref, collection], u.id, [team.id]);
       expect(grants.map((g) => `${g.content.kind}:${g.principal.kind}:${g.role}`).sort()).toEqual(['collection:user:create', 'space:team:review']);
@@ -92,6 +92,36 @@ export function definePeopleSuite(name: string, open: () => Promise<Store>): voi
       expect(actions.slice(0, 4)).toEqual([{ role: 'create' }, { role: null }, { role: 'create' }, { role: 'review' }]);
       expect(await store.teams.delete(org, team.id, cli)).toBe(true);
       expect(await store.teams.delete(org, team.id, cli)).toBe(false);
+    });
+
+    it('collections: crossing moves at once never make a cycle; a grant goes with its collection; comments of 20 writers at once are all kept', async () => {
+      const a = await store.collections.create(org, { title: 'A' });
+      const b = await store.collections.create(org, { title: 'B' });
+      // A into B and B into A at the same time: one wins, the other is a cycle (409).
+      const moves = await Promise.allSettled([store.collections.move(a.id, b.id), store.collections.move(b.id, a.id)]);
+      expect(moves.map((m) => m.status).sort()).toEqual(['fulfilled', 'rejected']);
+      expect((moves.find((m) => m.status === 'rejected') as PromiseRejectedResult).reason).toBeInstanceOf(ConflictError);
+      const [pa, pb] = [(await store.collections.get(a.id))!.parent, (await store.collections.get(b.id))!.parent];
+      expect(pa === b.id && pb === b.id).toBe(false);
+      expect([pa, pb].filter((p) => p !== null)).toHaveLength(1);
+      const u = await store.users.create({ displayName: 'Granted' });
+      await store.members.add(org, u.id, { role: 'read' }, cli);
+      await expect(
+        store.permissions.set(org, { kind: 'collection', id: 'no-such-collection' }, [{ kind: 'user', id: u.id }], 'edit', cli),
+      ).rejects.toBeInstanceOf(NotFoundError);
+      const lone = await store.collections.create(org, { title: 'Lone' });
+      await store.permissions.set(org, { kind: 'collection', id: lone.id }, [{ kind: 'user', id: u.id }], 'edit', cli);
+      expect(await store.collections.delete(lone.id)).toBe(true);
+      expect(await store.permissions.forPrincipals([{ kind: 'collection', id: lone.id }], u.id, [])).toEqual([]);
+      const space = await store.spaces.create(org, { title: 'Busy' });
+      const { id: revisionId } = await store.revisions.create({ spaceId: space.id, parents: [], type: 'edits', pages: [], files: [] });
+      const scope = { spaceId: space.id, changeRequestId: null };
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) => store.comments.create({ ...scope, organizationId: org, postedBy: `writer-${i}`, body: `Note ${i}`, revisionId })),
+      );
+      const listed = await store.comments.list(scope, { limit: 1000 });
+      expect(listed.total).toBe(20);
+      expect(new Set(listed.items.map((c) => c.postedBy)).size).toBe(20);
     });
 
     it('invites: unguessable ids, organization-only listing, role updates', async () => {

@@ -1,18 +1,18 @@
 /**
- * Issue 26: the cascade of roles (src/people/access.ts) with collections slotted in through `CollectionSource`, as the
- * collections issue will provide them: organization role → collections → space, the most permissive of what is
+ * Issue 26: the cascade of roles (src/people/access.ts) with collections slotted in through `CollectionSource` (the
+ * store's collections, issue 27): organization role → collections → space, the most permissive of what is
  * inherited and granted at each level; a level that stops inheriting gives members its own default level; guests get
  * only grants; organization admins everything; a read-scoped token is capped at read.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccessResolver, type CollectionNode } from '../../src/people/access.js';
+import { AccessResolver } from '../../src/people/access.js';
 import type { MemberRole, SpaceRecord, Store } from '../../src/store/index.js';
 import { createTestStore } from '../helpers/store.js';
 
 let store: Store;
 const ORG = 'cascade';
-const collections = new Map<string, CollectionNode>();
-const source = { get: async (id: string) => collections.get(id) ?? null };
+/** The collections' ids by name: outer ⊃ inner, closed (stops inheriting, members get nothing), foreign (another organization's). */
+const ids: Record<'outer' | 'inner' | 'closed' | 'foreign', string> = { outer: '', inner: '', closed: '', foreign: '' };
 const cli = { via: 'cli' as const };
 
 async function member(role: MemberRole | null): Promise<string> {
@@ -21,19 +21,20 @@ async function member(role: MemberRole | null): Promise<string> {
   return user.id;
 }
 const as = (userId: string, scope: 'read' | 'write' = 'write') =>
-  new AccessResolver(store, { kind: 'user', userId, organizationId: ORG, tokenId: null, scope }, source);
-const space = async (parent: string | null, defaultLevel: SpaceRecord['defaultLevel'] = 'inherit') => {
-  const s = await store.spaces.create(ORG, { title: 'S', ...(parent ? { parent } : {}) });
+  new AccessResolver(store, { kind: 'user', userId, organizationId: ORG, tokenId: null, scope });
+const space = async (parent: keyof typeof ids | null, defaultLevel: SpaceRecord['defaultLevel'] = 'inherit') => {
+  const s = await store.spaces.create(ORG, { title: 'S', ...(parent ? { parent: ids[parent] } : {}) });
   return defaultLevel === 'inherit' ? s : store.spaces.update(s.id, { defaultLevel });
 };
 
 beforeAll(async () => {
   store = await createTestStore();
   await store.orgs.create({ id: ORG, title: 'Cascade' });
-  collections.set('outer', { id: 'outer', organizationId: ORG, parent: null, defaultLevel: 'inherit' });
-  collections.set('inner', { id: 'inner', organizationId: ORG, parent: 'outer', defaultLevel: 'inherit' });
-  collections.set('closed', { id: 'closed', organizationId: ORG, parent: null, defaultLevel: null });
-  collections.set('foreign', { id: 'foreign', organizationId: 'elsewhere', parent: null, defaultLevel: 'inherit' });
+  await store.orgs.create({ id: 'elsewhere', title: 'Elsewhere' });
+  ids.outer = (await store.collections.create(ORG, { title: 'Outer' })).id;
+  ids.inner = (await store.collections.create(ORG, { title: 'Inner', parent: ids.outer })).id;
+  ids.closed = (await store.collections.update((await store.collections.create(ORG, { title: 'Closed' })).id, { defaultLevel: null })).id;
+  ids.foreign = (await store.collections.create('elsewhere', { title: 'Foreign' })).id;
 });
 afterAll(async () => {
   await store?.close();
@@ -45,15 +46,15 @@ describe('the cascade of roles', () => {
     const team = await store.teams.create(ORG, { title: 'Writers', members: [reader] }, cli);
     const s = await space('inner');
     expect(await as(reader).spaceRole(s)).toBe('read');
-    await store.permissions.set(ORG, { kind: 'collection', id: 'outer' }, [{ kind: 'team', id: team.id }], 'edit', cli);
+    await store.permissions.set(ORG, { kind: 'collection', id: ids.outer }, [{ kind: 'team', id: team.id }], 'edit', cli);
     expect(await as(reader).spaceRole(s)).toBe('edit');
-    await store.permissions.set(ORG, { kind: 'collection', id: 'inner' }, [{ kind: 'user', id: reader }], 'comment', cli);
+    await store.permissions.set(ORG, { kind: 'collection', id: ids.inner }, [{ kind: 'user', id: reader }], 'comment', cli);
     expect(await as(reader).spaceRole(s)).toBe('edit');
     await store.permissions.set(ORG, { kind: 'space', id: s.id }, [{ kind: 'user', id: reader }], 'review', cli);
     expect(await as(reader).spaceRole(s)).toBe('review');
     // A creator keeps their organization role where the collection grants less.
     const creator = await member('create');
-    await store.permissions.set(ORG, { kind: 'collection', id: 'outer' }, [{ kind: 'user', id: creator }], 'comment', cli);
+    await store.permissions.set(ORG, { kind: 'collection', id: ids.outer }, [{ kind: 'user', id: creator }], 'comment', cli);
     expect(await as(creator).spaceRole(s)).toBe('create');
     // Read-scoped tokens read.
     expect(await as(reader, 'read').spaceRole(s)).toBe('read');
@@ -63,10 +64,10 @@ describe('the cascade of roles', () => {
     const editor = await member('edit');
     const closed = await space('closed');
     expect(await as(editor).spaceRole(closed)).toBeNull();
-    await store.permissions.set(ORG, { kind: 'collection', id: 'closed' }, [{ kind: 'user', id: editor }], 'read', cli);
+    await store.permissions.set(ORG, { kind: 'collection', id: ids.closed }, [{ kind: 'user', id: editor }], 'read', cli);
     expect(await as(editor).spaceRole(closed)).toBe('read');
     const own = await space('outer', 'comment');
-    await store.permissions.set(ORG, { kind: 'collection', id: 'outer' }, [{ kind: 'user', id: editor }], 'admin', cli);
+    await store.permissions.set(ORG, { kind: 'collection', id: ids.outer }, [{ kind: 'user', id: editor }], 'admin', cli);
     expect(await as(editor).spaceRole(own)).toBe('comment');
     const hidden = await space(null, null);
     expect(await as(editor).spaceRole(hidden)).toBeNull();
@@ -77,7 +78,7 @@ describe('the cascade of roles', () => {
     const guest = await member(null);
     const s = await space('inner');
     expect(await as(guest).spaceRole(s)).toBeNull();
-    await store.permissions.set(ORG, { kind: 'collection', id: 'outer' }, [{ kind: 'user', id: guest }], 'comment', cli);
+    await store.permissions.set(ORG, { kind: 'collection', id: ids.outer }, [{ kind: 'user', id: guest }], 'comment', cli);
     expect(await as(guest).spaceRole(s)).toBe('comment');
     const stray = await space('foreign');
     expect(await as(guest).spaceRole(stray)).toBeNull();

@@ -8,6 +8,8 @@ export function changeRequestObject(
   primaryRevisionId: string | null,
   urls: UrlBuilder,
   users: ReadonlyMap<string, UserRecord> = new Map(),
+  /** Open (unresolved) comments on the change request. */
+  openComments = 0,
 ) {
   return {
     object: 'change-request' as const,
@@ -24,7 +26,7 @@ export function changeRequestObject(
     revision: cr.revisionId,
     revisionInitial: cr.revisionInitial,
     ...(cr.status !== 'merged' ? { revisionMergedAncestor: cr.revisionInitial } : {}),
-    comments: 0,
+    comments: openComments,
     outdated: cr.status !== 'merged' && primaryRevisionId !== null && primaryRevisionId !== cr.revisionInitial,
     urls: { location: urls.api(`/spaces/${cr.spaceId}/change-requests/${cr.id}`), app: urls.app(`/s/${cr.spaceId}/~/changes/${cr.number}`) },
   };

@@ -22,9 +22,9 @@ export function spacePermissions(role: MemberRole | null, space: Pick<SpaceRecor
     viewInviteLinks: can(role, 'POST /v1/spaces/:spaceId/permissions'),
     edit: can(role, `POST ${cr}/content`) && space.editMode !== 'locked',
     triggerGitSync: can(role, 'POST /v1/spaces/:spaceId/git/import'),
-    comment: atLeast(role, 'comment'),
+    comment: can(role, 'POST /v1/spaces/:spaceId/comments'),
     merge: can(role, `POST ${cr}/merge`),
-    review: atLeast(role, 'review'),
+    review: can(role, `POST ${cr}/reviews`),
     // Folio has no integrations.
     installIntegration: false,
   };
@@ -54,4 +54,15 @@ export function organizationPermissions(role: MemberRole | null, ownsTeam: boole
 export function teamPermissions(role: MemberRole | null) {
   const team = '/v1/orgs/:organizationId/teams/:teamId';
   return { admin: can(role, `PATCH ${team}`), view: can(role, `GET ${team}`) };
+}
+
+/** The official Collection `permissions` for a caller with `role` on the collection. */
+export function collectionPermissions(role: MemberRole | null) {
+  const c = '/v1/collections/:collectionId';
+  return {
+    view: can(role, `GET ${c}`),
+    admin: can(role, `PATCH ${c}`),
+    viewInviteLinks: can(role, `POST ${c}/permissions`),
+    create: can(role, 'POST /v1/orgs/:organizationId/collections'),
+  };
 }

@@ -8,6 +8,8 @@ export interface SpaceFacts {
   /** The space's git sync (the spec's `GitSyncState`), null when it never synced. */
   gitSync: ReturnType<typeof gitSyncStateObject>;
   changeRequests: { total: number; open: number; draft: number };
+  /** Open (unresolved) comments on the space itself. */
+  comments: number;
   /** The caller's role on the space (its `permissions`). */
   role: MemberRole | null;
 }
@@ -36,8 +38,7 @@ export function spaceObject(space: SpaceRecord, urls: UrlBuilder, facts: SpaceFa
     ...(facts.gitSync ? { gitSync: facts.gitSync } : {}),
     revision: space.revisionId ?? '',
     defaultLevel: space.defaultLevel === undefined ? ('inherit' as const) : space.defaultLevel,
-    // Folio has no comments.
-    comments: 0,
+    comments: facts.comments,
     changeRequests: facts.changeRequests.total,
     changeRequestsOpen: facts.changeRequests.open,
     changeRequestsDraft: facts.changeRequests.draft,

@@ -76,7 +76,8 @@ export function mergedFromResolver(deps: ApiDeps, urls: UrlBuilder) {
     if (!cr) return undefined;
     const space = await deps.store.spaces.get(cr.spaceId);
     const users = await deps.store.users.getMany([cr.createdBy, cr.mergedBy].filter((id): id is string => id !== null));
-    return changeRequestObject(cr, space?.revisionId ?? null, urls, users) as unknown as Record<string, unknown>;
+    const comments = (await deps.store.comments.openCounts([cr.spaceId])).changeRequests.get(cr.id) ?? 0;
+    return changeRequestObject(cr, space?.revisionId ?? null, urls, users, comments) as unknown as Record<string, unknown>;
   };
 }
 
@@ -94,7 +95,8 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
   /** The ChangeRequest objects, with their authors and mergers (users read once for the whole list). */
   const objects = async (list: ChangeRequestRecord[], space: SpaceRecord) => {
     const users = await deps.store.users.getMany(list.flatMap((cr) => [cr.createdBy, cr.mergedBy]).filter((id): id is string => id !== null));
-    return list.map((cr) => changeRequestObject(cr, space.revisionId, urls, users));
+    const comments = (await deps.store.comments.openCounts([space.id])).changeRequests;
+    return list.map((cr) => changeRequestObject(cr, space.revisionId, urls, users, comments.get(cr.id) ?? 0));
   };
   const object = async (cr: ChangeRequestRecord, space: SpaceRecord) => (await objects([cr], space))[0]!;
   const open = (cr: ChangeRequestRecord) => {
@@ -109,22 +111,37 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
       const space = await loadSpace(deps, request, request.params.spaceId);
       if (!space.revisionId) throw badRequest('the space has no content yet');
       const cr = await crs.create({ spaceId: space.id, subject: request.body?.subject, createdBy: actorId(auth), revisionId: space.revisionId });
+      await deps.store.reviews.contribute(cr.id, actorId(auth), 'edit');
       const body = await object(cr, space);
       return reply.status(201).header('location', body.urls.location).send(body);
     },
   );
 
-  app.get<{ Params: { spaceId: string }; Querystring: { status?: ChangeRequestStatus } }>(
+  app.get<{
+    Params: { spaceId: string };
+    Querystring: { status?: ChangeRequestStatus; creator?: string; contributor?: string; requestedReviewer?: string };
+  }>(
     '/v1/spaces/:spaceId/change-requests',
     {
       schema: {
-        querystring: { type: 'object', properties: { status: { type: 'string', enum: [...STATUSES] }, limit: { type: 'string' }, page: { type: 'string' } } },
+        querystring: {
+          type: 'object',
+          properties: {
+            status: { type: 'string', enum: [...STATUSES] },
+            limit: { type: 'string' },
+            page: { type: 'string' },
+            creator: { type: 'string', maxLength: 128 },
+            contributor: { type: 'string', maxLength: 128 },
+            requestedReviewer: { type: 'string', maxLength: 128 },
+          },
+        },
       },
     },
     async (request) => {
       const q = pageQuery(request.query as Record<string, unknown>);
       const space = await loadSpace(deps, request, request.params.spaceId);
-      const result = await crs.list(space.id, { ...q, status: request.query.status ?? 'open' });
+      const { status, creator, contributor, requestedReviewer } = request.query;
+      const result = await crs.list(space.id, { ...q, status: status ?? 'open', creator, contributor, requestedReviewer });
       return listEnvelope(await objects(result.items, space), result.next, result.total);
     },
   );
@@ -184,6 +201,7 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
         initialRevisionId: cr.revisionInitial,
       });
       const updated = await crs.setRevision(cr.id, revisionId, cr.revisionId);
+      await deps.store.reviews.contribute(cr.id, actorId(requireAuth(request)), 'edit');
       if (request.query.compat !== 'false') return object(updated, space);
       // compat=false: the spec's ChangeRequestContentUpdate (the change request, the affected pages, the files inserted).
       const pageRef = (id: string) => ({ object: 'page', id, urls: { location: urls.api(`/spaces/${space.id}/change-requests/${cr.id}/content/page/${id}`) } });

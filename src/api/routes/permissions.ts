@@ -2,11 +2,11 @@
  * Permissions on content, the official paths: `POST /v1/spaces/{spaceId}/permissions` (grant a role to users and
  * teams), `GET …/permissions/users`, `…/permissions/teams`, `PATCH|DELETE …/users/{userId}`, `…/teams/{teamId}`, and
  * `GET …/permissions/aggregate` (everyone who can reach the space, with their role there). `contentPermissionRoutes` is
- * written for any kind of content: collections (their own issue) register the same routes under `/v1/collections`
- * with a loader of their own, and their grants already count for the spaces inside them (src/people/access.ts).
+ * written for any kind of content: collections register the same routes under `/v1/collections/{collectionId}`
+ * (./collections.ts), and their grants count for everything inside them (src/people/access.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AccessResolver } from '../../people/access.js';
+import { AccessResolver, type CollectionNode } from '../../people/access.js';
 import type { ContentRef, MemberRole, SpaceRecord } from '../../store/index.js';
 import { actorOf, requireAuth } from '../auth.js';
 import type { ApiDeps } from '../deps.js';
@@ -23,7 +23,7 @@ export interface ContentKind {
   /** `/v1/spaces/:spaceId` */
   prefix: string;
   /** The content and its organization (404 when the caller cannot see it: the access gate did that already). */
-  load(request: FastifyRequest): Promise<{ ref: ContentRef; organizationId: string; space?: SpaceRecord }>;
+  load(request: FastifyRequest): Promise<{ ref: ContentRef; organizationId: string; space?: SpaceRecord; collection?: CollectionNode }>;
 }
 
 const inviteBody = {
@@ -91,16 +91,16 @@ export function contentPermissionRoutes(app: FastifyInstance, deps: ApiDeps, url
 
   /** Every member who can reach the content, with their role there (computed as for their own requests). */
   app.get<{ Querystring: { role?: string } }>(`${p}/aggregate`, async (request) => {
-    const { organizationId, space } = await kind.load(request);
+    const { organizationId, space, collection } = await kind.load(request);
     const wanted = request.query.role;
     const items: Array<{ permission: MemberRole; user: ReturnType<typeof userObject> }> = [];
     let page: string | undefined;
     do {
       const members = await store.members.list(organizationId, { limit: 1000, sort: 'name', order: 'asc', ...(page ? { page } : {}) });
       for (const m of members.items) {
-        if (m.disabled || !space) continue;
+        if (m.disabled || (!space && !collection)) continue;
         const theirs = new AccessResolver(store, { kind: 'user', userId: m.userId, organizationId, tokenId: null, scope: 'write' });
-        const role = await theirs.spaceRole(space);
+        const role = space ? await theirs.spaceRole(space) : await theirs.collectionRole(collection!);
         if (role && (!wanted || wanted === role)) items.push({ permission: role, user: userObject(m.user, urls) });
       }
       page = members.next?.page;

@@ -11,6 +11,7 @@ import { signalRestore, startPurge } from '../purge-control.js';
 import { spaceBodies, spaceBody } from '../space-bodies.js';
 import type { UrlBuilder } from '../objects/urls.js';
 import { listEnvelope, pageQuery, paginateArray, type PageQuery } from '../pagination.js';
+import { targetCollection } from '../collection-target.js';
 
 /** Every live space of the organization the caller can see, oldest first. */
 export async function visibleSpaces(deps: ApiDeps, organizationId: string, access: AccessResolver): Promise<SpaceRecord[]> {
@@ -100,6 +101,8 @@ export function spaceRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilde
       const org = await deps.store.orgs.get(organizationId);
       if (!org) throw organizationNotFound(organizationId);
       const body = request.body ?? {};
+      // The collection it goes into: one of the organization, visible to the caller, where they may create.
+      if (body.parent !== undefined) await targetCollection(deps, requireAuth(request), body.parent, 'parent');
       const spaceId = newId();
       try {
         await createSpace(workflowStarter(deps), {

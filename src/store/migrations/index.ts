@@ -17,6 +17,9 @@ import { migration as storageUploads } from './016_storage_uploads.js';
 import { migration as revisionRowsWithoutForeignKeys } from './017_revision_rows_without_foreign_keys.js';
 import { migration as people } from './018_people.js';
 import { migration as searchTrigram } from './019_search_trigram.js';
+import { migration as collections } from './020_collections.js';
+import { migration as comments } from './021_comments.js';
+import { migration as changeRequestReviews } from './022_change_request_reviews.js';
 
 /**
  * Every migration, in order. To add one: create `NNN_name.ts` exporting `migration: Migration`
@@ -41,4 +44,7 @@ export const migrations: readonly Migration[] = [
   revisionRowsWithoutForeignKeys,
   people,
   searchTrigram,
+  collections,
+  comments,
+  changeRequestReviews,
 ];

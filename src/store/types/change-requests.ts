@@ -37,7 +37,20 @@ export interface ChangeRequestStore {
   get(spaceId: string, id: string): Promise<ChangeRequestRecord | null>;
   byMergedRevision(revisionId: string): Promise<ChangeRequestRecord | null>;
   /** Oldest first; `total` counts the whole list. */
-  list(spaceId: string, options: { limit: number; page?: string; status?: ChangeRequestStatus }): Promise<CountedPage<ChangeRequestRecord>>;
+  list(
+    spaceId: string | readonly string[],
+    options: {
+      limit: number;
+      page?: string;
+      status?: ChangeRequestStatus | readonly ChangeRequestStatus[];
+      /** Only those created by this user. */
+      creator?: string;
+      /** Only those this user contributed to (edits or comments). */
+      contributor?: string;
+      /** Only those this user is asked to review. */
+      requestedReviewer?: string;
+    },
+  ): Promise<CountedPage<ChangeRequestRecord>>;
   /** Per space: every change request, the open ones, the drafts (0 for a space without any). */
   counts(spaceIds: string[]): Promise<Map<string, { total: number; open: number; draft: number }>>;
   /** NotFoundError when unknown. */

@@ -19,3 +19,6 @@ export type * from './search.js';
 export type * from './imports.js';
 export type * from './storage-uploads.js';
 export type * from './people.js';
+export type * from './collections.js';
+export type * from './comments.js';
+export type * from './reviews.js';

@@ -1,6 +1,9 @@
 import type { AuditStore, InviteStore, MemberStore, PermissionStore, SamlStore, TeamStore, UserStore } from './people.js';
 import type { BlobStore, BlobStoreOptions } from './blobs.js';
 import type { ChangeRequestStore } from './change-requests.js';
+import type { CollectionStore } from './collections.js';
+import type { CommentStore } from './comments.js';
+import type { ReviewStore } from './reviews.js';
 import type { GitRequestLogStore, GitSyncStore } from './git-sync.js';
 import type { ImportRunStore } from './imports.js';
 import type { Logger } from '../../log.js';
@@ -70,6 +73,9 @@ export interface Store {
   invites: InviteStore;
   saml: SamlStore;
   audit: AuditStore;
+  collections: CollectionStore;
+  comments: CommentStore;
+  reviews: ReviewStore;
 }
 
 /**
