@@ -1,7 +1,8 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { stripCredentials } from '../redact.js';
 import { json, toDateOrNull } from './sql-helpers.js';
-import type { GitSyncPatch, GitSyncState, GitSyncStore, Sql } from './types/index.js';
+import { recordEvent } from './events.js';
+import type { GitSyncOperation, GitSyncPatch, GitSyncState, GitSyncStore, Sql } from './types/index.js';
 
 interface GitSyncRow {
   repo: GitSyncState['repo'];
@@ -40,6 +41,32 @@ function checkPatch(patch: GitSyncPatch): GitSyncPatch {
   return patch;
 }
 
+const FINAL_STATES = new Set(['succeeded', 'failed', 'cancelled']);
+const ended = (op: GitSyncOperation | null) => op !== null && FINAL_STATES.has(op.state);
+
+/** `space_gitsync_completed` (the spec's shape, with Folio's direction and warning count) when an operation ends. */
+async function recordGitFinished(tx: Sql, space: { organization_id: string; revision_id: string | null }, state: GitSyncState): Promise<void> {
+  const op = state.operation!;
+  const mark = op.direction === 'import' ? state.lastImport : state.lastExport;
+  const ours = mark !== null && (op.requestId === undefined || mark.requestId === op.requestId);
+  await recordEvent(tx, {
+    organizationId: space.organization_id,
+    type: 'space_gitsync_completed',
+    stream: state.spaceId,
+    spaceId: state.spaceId,
+    payload: {
+      spaceId: state.spaceId,
+      state: op.state === 'succeeded' ? 'success' : 'failure',
+      direction: op.direction,
+      revisionId: (ours ? mark.revisionId : undefined) ?? space.revision_id ?? '',
+      commitId: ours ? mark.commit : '',
+      warnings: op.warnings?.total ?? 0,
+      ...(op.requestId ? { requestId: op.requestId } : {}),
+      ...(op.error ? { errorCode: op.error.code } : {}),
+    },
+  });
+}
+
 /** Per-space git sync state: repository (without credentials), last import/export marks, current operation. */
 export function createGitSyncStore(sql: Sql): GitSyncStore {
   return {
@@ -50,7 +77,10 @@ export function createGitSyncStore(sql: Sql): GitSyncStore {
     async update(spaceId, patch, options = {}) {
       const clean = checkPatch(patch);
       return sql.transaction(async (tx) => {
-        const space = await tx.query('SELECT 1 FROM spaces WHERE id = $1 FOR UPDATE', [spaceId]);
+        const space = await tx.query<{ organization_id: string; revision_id: string | null }>(
+          'SELECT organization_id, revision_id FROM spaces WHERE id = $1 FOR UPDATE',
+          [spaceId],
+        );
         if (space.length === 0) throw new NotFoundError('space', String(spaceId));
         const rows = await tx.query<GitSyncRow>('SELECT repo, last_import, last_export, operation, updated_at FROM git_sync WHERE space_id = $1', [spaceId]);
         const current = stateFromRow(spaceId, rows[0]);
@@ -70,7 +100,9 @@ export function createGitSyncStore(sql: Sql): GitSyncStore {
            RETURNING repo, last_import, last_export, operation, updated_at`,
           [spaceId, json(next.repo), json(next.lastImport), json(next.lastExport), json(next.operation)],
         );
-        return stateFromRow(spaceId, saved[0]);
+        const state = stateFromRow(spaceId, saved[0]);
+        if (ended(state.operation) && !ended(current.operation)) await recordGitFinished(tx, space[0]!, state);
+        return state;
       });
     },
   };

@@ -16,6 +16,7 @@ import { migration as spaceDefaultLevel } from './015_space_default_level.js';
 import { migration as storageUploads } from './016_storage_uploads.js';
 import { migration as revisionRowsWithoutForeignKeys } from './017_revision_rows_without_foreign_keys.js';
 import { migration as people } from './018_people.js';
+import { migration as eventsIntegrations } from './019_events_integrations.js';
 
 /**
  * Every migration, in order. To add one: create `NNN_name.ts` exporting `migration: Migration`
@@ -39,4 +40,5 @@ export const migrations: readonly Migration[] = [
   storageUploads,
   revisionRowsWithoutForeignKeys,
   people,
+  eventsIntegrations,
 ];

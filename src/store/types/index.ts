@@ -19,3 +19,5 @@ export type * from './search.js';
 export type * from './imports.js';
 export type * from './storage-uploads.js';
 export type * from './people.js';
+export type * from './events.js';
+export type * from './integrations.js';
