@@ -235,7 +235,6 @@ export function createTranslationStore(sql: Sql): TranslationStore {
         const t = await tx.query<{ id: string }>(`UPDATE translations SET status = 'running', updated_at = now() WHERE id = $1 RETURNING id`, [id]);
         if (!t[0]) throw new NotFoundError('translation', id);
         await tx.query(`INSERT INTO translation_runs (translation_id, run) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [id, run]);
-        const before = await tx.query<{ status: string }>('SELECT status FROM translation_runs WHERE translation_id = $1 AND run = $2', [id, run]);
         // A resumed run starts again from its memory: its counters restart, its start time stays.
         await tx.query(
           `UPDATE translation_runs SET status = 'running', pages_done = 0, segments_done = 0, error_code = NULL, error_message = NULL, finished_at = NULL
