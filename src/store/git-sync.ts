@@ -41,8 +41,11 @@ function checkPatch(patch: GitSyncPatch): GitSyncPatch {
   return patch;
 }
 
-const FINAL_STATES = new Set(['succeeded', 'failed', 'cancelled']);
-const ended = (op: GitSyncOperation | null) => op !== null && FINAL_STATES.has(op.state);
+/** An operation that ended (the worker records `success`, `failed`, `timeout`, … with `endedAt`). */
+const ended = (op: GitSyncOperation | null) => op !== null && op.endedAt !== undefined && op.state !== 'running' && op.state !== 'pending';
+/** Whether `next` ends an operation that `current` did not show ended yet (a retried recording records nothing twice). */
+const newlyEnded = (current: GitSyncOperation | null, next: GitSyncOperation | null) =>
+  ended(next) && !(ended(current) && current!.requestId === next!.requestId);
 
 /** `space_gitsync_completed` (the spec's shape, with Folio's direction and warning count) when an operation ends. */
 async function recordGitFinished(tx: Sql, space: { organization_id: string; revision_id: string | null }, state: GitSyncState): Promise<void> {
@@ -56,7 +59,7 @@ async function recordGitFinished(tx: Sql, space: { organization_id: string; revi
     spaceId: state.spaceId,
     payload: {
       spaceId: state.spaceId,
-      state: op.state === 'succeeded' ? 'success' : 'failure',
+      state: op.state === 'success' || op.state === 'succeeded' ? 'success' : 'failure',
       direction: op.direction,
       revisionId: (ours ? mark.revisionId : undefined) ?? space.revision_id ?? '',
       commitId: ours ? mark.commit : '',
@@ -101,7 +104,7 @@ export function createGitSyncStore(sql: Sql): GitSyncStore {
           [spaceId, json(next.repo), json(next.lastImport), json(next.lastExport), json(next.operation)],
         );
         const state = stateFromRow(spaceId, saved[0]);
-        if (ended(state.operation) && !ended(current.operation)) await recordGitFinished(tx, space[0]!, state);
+        if (newlyEnded(current.operation, state.operation)) await recordGitFinished(tx, space[0]!, state);
         return state;
       });
     },

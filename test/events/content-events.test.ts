@@ -122,3 +122,21 @@ describe('content events', () => {
     ).rejects.toThrow(/taken/);
   });
 });
+
+describe('git sync events', () => {
+  it('an operation that ends is recorded once, with its commit, revision and warning count', async () => {
+    const space = await store.spaces.create(ORG, { title: 'G' });
+    const rev = await newRevision(space.id, 'g');
+    await store.spaces.setPrimaryRevision(space.id, rev);
+    const op = { direction: 'import' as const, requestId: 'req-1', startedAt: new Date().toISOString() };
+    await store.gitSync.update(space.id, { operation: { ...op, state: 'running' } });
+    await store.gitSync.update(space.id, { lastImport: { timestamp: '2026-01-01T00:00:00Z', commit: 'c0ffee', requestId: 'req-1', revisionId: rev } });
+    const end = { ...op, state: 'success', endedAt: new Date().toISOString(), warnings: { total: 2, counts: { X: 2 }, warnings: [] } };
+    await store.gitSync.update(space.id, { operation: end });
+    // The activity's recording retried: nothing new happened.
+    await store.gitSync.update(space.id, { operation: { ...end, endedAt: new Date(Date.now() + 5).toISOString() } });
+    const { items } = await store.events.list(ORG, { limit: 100, stream: space.id });
+    expect(items.map((e) => e.type)).toEqual(['space_content_updated', 'space_gitsync_completed']);
+    expect(items[1]!.payload).toMatchObject({ state: 'success', direction: 'import', commitId: 'c0ffee', revisionId: rev, warnings: 2, requestId: 'req-1' });
+  });
+});
