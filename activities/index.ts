@@ -9,6 +9,7 @@ import { createTemplateActivities } from './templates.js';
 import { createSearchIndexActivities } from './search-index.js';
 import { createContentImportActivities } from './content-import.js';
 import { createPublishActivities } from './publish.js';
+import { createWebhookActivities } from './webhooks.js';
 
 export type { ActivityDeps } from './deps.js';
 
@@ -28,6 +29,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSearchIndexActivities(scoped),
     ...createContentImportActivities(scoped),
     ...createPublishActivities(scoped),
+    ...createWebhookActivities(scoped),
   });
 }
 
