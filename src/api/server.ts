@@ -25,6 +25,7 @@ import { inviteRoutes } from './routes/invites.js';
 import { teamRoutes } from './routes/teams.js';
 import { spacePermissionRoutes } from './routes/permissions.js';
 import { samlRoutes } from './routes/saml.js';
+import { integrationRoutes } from './routes/integrations.js';
 import { siteServing } from './site-serving.js';
 import { ParsePool } from '../parse-pool/pool.js';
 import { parsePoolOptions } from '../parse-pool/from-config.js';
@@ -91,6 +92,7 @@ export async function buildServer(given: ApiDeps, options: { onRoute?: (route: R
   teamRoutes(app, deps, urls);
   spacePermissionRoutes(app, deps, urls);
   samlRoutes(app, deps, urls);
+  integrationRoutes(app, deps, urls);
   siteServing(app, { store: deps.store, hostnames: deps.config.siteHostnames, publicUrl: deps.baseUrl ?? deps.config.publicUrl });
   await app.ready();
   return app;

@@ -220,7 +220,11 @@ export function createIntegrationStore(sql: Sql): IntegrationStore {
         [name, from, options.limit + 1],
       );
       const items = rows.slice(0, options.limit).map(installationFromRow);
-      return rows.length > options.limit ? { items, next: { page: cursor('inst', Number(rows[options.limit - 1]!.seq)) } } : { items };
+      const [{ n }] = (await sql.query<{ n: string | number }>('SELECT count(*) AS n FROM integration_installations WHERE integration_name = $1', [name])) as [
+        { n: string | number },
+      ];
+      const total = Number(n);
+      return rows.length > options.limit ? { items, next: { page: cursor('inst', Number(rows[options.limit - 1]!.seq)) }, total } : { items, total };
     },
     updateInstallation: (id, patch) => updateInstallation(sql, id, patch),
     async pendingDeliveries(installationId, limit) {
@@ -241,7 +245,13 @@ export function createIntegrationStore(sql: Sql): IntegrationStore {
         [name, before, options.limit + 1],
       );
       const items = rows.slice(0, options.limit).map(deliveryFromRow);
-      return rows.length > options.limit ? { items, next: { page: cursor('dlv', items[items.length - 1]!.event.position) } } : { items };
+      const [{ n }] = (await sql.query<{ n: string | number }>(
+        `SELECT count(*) AS n FROM integration_deliveries d JOIN integration_installations i ON i.id = d.installation_id
+         WHERE i.integration_name = $1 AND d.status <> 'pending'`,
+        [name],
+      )) as [{ n: string | number }];
+      const total = Number(n);
+      return rows.length > options.limit ? { items, next: { page: cursor('dlv', items[items.length - 1]!.event.position) }, total } : { items, total };
     },
     async recordAttempt(id, log) {
       await sql.transaction(async (tx) => {

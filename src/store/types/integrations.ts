@@ -1,5 +1,5 @@
 import type { ContentEventRecord } from './events.js';
-import type { JsonObject, Paginated } from './common.js';
+import type { CountedPage, JsonObject } from './common.js';
 
 export type IntegrationTarget = 'all' | 'site' | 'space' | 'organization';
 export type IntegrationVisibility = 'public' | 'private' | 'unlisted';
@@ -77,7 +77,7 @@ export interface IntegrationStore {
   /** Installs on an organization (idempotent: the existing installation is returned). */
   install(name: string, organizationId: string): Promise<{ installation: InstallationRecord; created: boolean }>;
   installation(id: string): Promise<InstallationRecord | null>;
-  installations(name: string, options: { limit: number; page?: string }): Promise<Paginated<InstallationRecord>>;
+  installations(name: string, options: { limit: number; page?: string }): Promise<CountedPage<InstallationRecord>>;
   /** The space selection (spaces must belong to the installation's organization; ValidationError otherwise) and status. */
   updateInstallation(
     id: string,
@@ -87,7 +87,7 @@ export interface IntegrationStore {
   pendingDeliveries(installationId: string, limit: number): Promise<DeliveryRecord[]>;
   delivery(id: string): Promise<DeliveryRecord | null>;
   /** Finished deliveries (success or failed) of an integration, newest first. */
-  deliveries(name: string, options: { limit: number; page?: string }): Promise<Paginated<DeliveryRecord>>;
+  deliveries(name: string, options: { limit: number; page?: string }): Promise<CountedPage<DeliveryRecord>>;
   /** Counts an attempt and logs it. */
   recordAttempt(id: string, log: { level: DeliveryLogRecord['level']; message: string }): Promise<void>;
   /** Ends a delivery (only a pending one; returns whether this call ended it) with a last log line. */
