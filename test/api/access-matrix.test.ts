@@ -55,7 +55,17 @@ beforeAll(async () => {
   // A member whose profile and membership the member routes address (everyone in the organization can see them).
   const subject = await store.users.create({ displayName: 'Subject', email: 'subject@matrix.test' });
   await store.members.add(ORG, subject.id, { role: 'read' }, { via: 'cli' });
-  Object.assign(ids, { organizationId: ORG, spaceId: space.id, inviteId: invite.id, userId: subject.id });
+  // A private integration of the organization: its routes decide on the owning organization's role.
+  await store.integrations.publish('matrix-hook', {
+    organizationId: ORG,
+    title: 'Hook',
+    description: 'd',
+    target: 'all',
+    visibility: 'private',
+    scopes: [],
+    categories: [],
+  });
+  Object.assign(ids, { organizationId: ORG, spaceId: space.id, inviteId: invite.id, userId: subject.id, integrationName: 'matrix-hook' });
   app = await buildServer(
     { store, temporal: {} as never, config: { ...loadConfig({}), parseThreads: 1 }, logger: testLogger('matrix') },
     {
@@ -117,6 +127,7 @@ function expected(method: string, entry: RouteAccess | undefined, caller: Caller
       return caller.kind === 'member' ? 'reach' : 403;
     case 'invite':
       return caller.kind === 'member' ? 'reach' : 403;
+    case 'integration':
     case 'org': {
       const ok = (entry.guests && orgRole === null) || enough(orgRole, entry.role);
       if (!ok) return 403;
@@ -169,7 +180,23 @@ describe('the route × role matrix, from the access table', () => {
   it('another organization’s objects answer 404 to every caller, whatever its role here', async () => {
     const theirs = await store.spaces.create(OTHER, { title: 'Theirs' });
     for (const caller of callers.filter((c) => (c.kind === 'service' ? c.scope === 'write' : c.role === 'admin'))) {
-      for (const path of [`/v1/orgs/${OTHER}`, `/v1/orgs/${OTHER}/members`, `/v1/spaces/${theirs.id}`, `/v1/spaces/${theirs.id}/permissions/users`]) {
+      await store.integrations.publish('matrix-theirs', {
+        organizationId: OTHER,
+        title: 'Theirs',
+        description: 'd',
+        target: 'all',
+        visibility: 'private',
+        scopes: [],
+        categories: [],
+      });
+      for (const path of [
+        `/v1/orgs/${OTHER}`,
+        `/v1/orgs/${OTHER}/members`,
+        `/v1/spaces/${theirs.id}`,
+        `/v1/spaces/${theirs.id}/permissions/users`,
+        '/v1/integrations/matrix-theirs',
+        '/v1/integrations/matrix-theirs/events',
+      ]) {
         const res = await fetch(base + path, { headers: { authorization: `Bearer ${caller.token}` } });
         expect(res.status, `${path} as ${caller.name}`).toBe(404);
       }

@@ -31,6 +31,9 @@ interface Ids {
   team: string;
   invite: string;
   samlProvider: string;
+  integration: string;
+  installation: string;
+  event: string;
 }
 
 interface Route {
@@ -190,6 +193,21 @@ const ROUTES: Route[] = [
   { method: 'PATCH', path: (i) => `/v1/spaces/${i.space}/permissions/teams/${i.team}`, body: { role: 'admin' } },
   { method: 'DELETE', path: (i) => `/v1/spaces/${i.space}/permissions/teams/${i.team}` },
   { method: 'GET', path: (i) => `/v1/spaces/${i.space}/permissions/aggregate`, owner: 200 },
+  // Publishing under an organization the caller cannot see: 404 whatever the name (taking over their name while
+  // publishing under one's own is refused in test/events/integrations-api.test.ts).
+  {
+    method: 'POST',
+    path: (i) => `/v1/integrations/${i.integration}`,
+    body: { organization: 'org-nowhere', title: 'Taken over', description: 'x', scopes: [] },
+  },
+  { method: 'GET', path: (i) => `/v1/integrations/${i.integration}`, owner: 200 },
+  { method: 'DELETE', path: (i) => `/v1/integrations/${i.integration}` },
+  { method: 'GET', path: (i) => `/v1/integrations/${i.integration}/installations`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/integrations/${i.integration}/installations`, body: { organization: 'test-org' } },
+  { method: 'GET', path: (i) => `/v1/integrations/${i.integration}/installations/${i.installation}`, owner: 200 },
+  { method: 'PATCH', path: (i) => `/v1/integrations/${i.integration}/installations/${i.installation}`, body: { status: 'paused' } },
+  { method: 'GET', path: (i) => `/v1/integrations/${i.integration}/events`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/integrations/${i.integration}/events/${i.event}`, owner: 200 },
 ];
 
 /** An id of the same shape and length that names nothing. */
@@ -259,6 +277,26 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
     expect(invite.status, JSON.stringify(invite.body)).toBe(201);
     const saml = await folio.request('POST', `/v1/orgs/${ORG}/saml`, { label: 'Their IdP' }, as(theirs));
     expect(saml.status, JSON.stringify(saml.body)).toBe(201);
+    const integration = await folio.request(
+      'POST',
+      '/v1/integrations/their-hook',
+      { organization: ORG, title: 'Their hook', description: 'theirs', scopes: [] },
+      as(theirs),
+    );
+    expect(integration.status, JSON.stringify(integration.body)).toBe(200);
+    const installation = await folio.request('POST', '/v1/integrations/their-hook/installations', { organization: ORG }, as(theirs));
+    expect(installation.status, JSON.stringify(installation.body)).toBe(201);
+    const { id: later } = await folio.store.revisions.create({
+      spaceId: space,
+      parents: [revision],
+      type: 'edits',
+      pages: [{ id: 'pintro', kind: 'document', title: 'Intro', slug: 'intro', path: 'intro', body: encoder.encode('# Intro\n\nTheirs.\n') }],
+      files: [{ id: 'fsecret', name: 'secret.txt', size: 6, contentType: 'text/plain', bytes: encoder.encode('secret') }],
+    });
+    await folio.store.spaces.setPrimaryRevision(space, later);
+    const [delivery] = await folio.store.integrations.pendingDeliveries(installation.body.id as string, 1);
+    // The integration has no webhook: its subscriber fails the delivery too; whichever ends it first.
+    await folio.store.integrations.finishDelivery(delivery!.id, 'failed', { level: 'error', message: 'test' });
     foreign = {
       org: ORG,
       space,
@@ -280,6 +318,9 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       team: team.body.id as string,
       invite: invite.body.id as string,
       samlProvider: saml.body.id as string,
+      integration: 'their-hook',
+      installation: installation.body.id as string,
+      event: delivery!.id,
     };
   });
   afterAll(async () => {
@@ -320,6 +361,9 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       team: ':teamId',
       invite: ':inviteId',
       samlProvider: ':samlProviderId',
+      integration: ':integrationName',
+      installation: ':installationId',
+      event: ':eventId',
     };
     const covered = new Set(ROUTES.map((r) => `${r.method} ${r.path(params).split('?')[0]}`));
     expect(registered.length).toBeGreaterThan(40);
@@ -361,6 +405,9 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
         team: ':team',
         invite: ':invite',
         samlProvider: ':samlProvider',
+        integration: ':integration',
+        installation: ':installation',
+        event: ':event',
       })}`;
       if (route.owner !== undefined) {
         const own = await folio.request(route.method, route.path(foreign), route.body, as(theirs));
