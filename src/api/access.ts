@@ -149,6 +149,8 @@ export const ACCESS: Readonly<Record<string, RouteAccess>> = {
   'POST /v1/spaces/:spaceId/git/import': needs('admin', 'space'),
   'POST /v1/spaces/:spaceId/git/export': needs('admin', 'space'),
   'GET /v1/spaces/:spaceId/git/info': read('space'),
+  'PUT /v1/spaces/:spaceId/git/push-secret': needs('admin', 'space'),
+  'DELETE /v1/spaces/:spaceId/git/push-secret': needs('admin', 'space'),
 
   // OpenAPI specs, translations, templates, search, imports, uploads, sites: the organization's content.
   'GET /v1/orgs/:organizationId/openapi': read('org'),

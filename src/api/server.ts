@@ -26,6 +26,7 @@ import { teamRoutes } from './routes/teams.js';
 import { spacePermissionRoutes } from './routes/permissions.js';
 import { samlRoutes } from './routes/saml.js';
 import { integrationRoutes } from './routes/integrations.js';
+import { gitPushRoutes } from './routes/git-push.js';
 import { siteServing } from './site-serving.js';
 import { ParsePool } from '../parse-pool/pool.js';
 import { parsePoolOptions } from '../parse-pool/from-config.js';
@@ -93,6 +94,7 @@ export async function buildServer(given: ApiDeps, options: { onRoute?: (route: R
   spacePermissionRoutes(app, deps, urls);
   samlRoutes(app, deps, urls);
   integrationRoutes(app, deps, urls);
+  gitPushRoutes(app, deps);
   siteServing(app, { store: deps.store, hostnames: deps.config.siteHostnames, publicUrl: deps.baseUrl ?? deps.config.publicUrl });
   await app.ready();
   return app;

@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { stripCredentials } from '../redact.js';
-import { json, toDateOrNull } from './sql-helpers.js';
+import { json, toBytes, toDateOrNull } from './sql-helpers.js';
 import { recordEvent } from './events.js';
 import type { GitSyncOperation, GitSyncPatch, GitSyncState, GitSyncStore, Sql } from './types/index.js';
 
@@ -76,6 +76,23 @@ export function createGitSyncStore(sql: Sql): GitSyncStore {
     async get(spaceId) {
       const rows = await sql.query<GitSyncRow>('SELECT repo, last_import, last_export, operation, updated_at FROM git_sync WHERE space_id = $1', [spaceId]);
       return stateFromRow(spaceId, rows[0]);
+    },
+    async setPushSecret(spaceId, sealed) {
+      if (sealed === null) {
+        await sql.query('DELETE FROM git_push_secrets WHERE space_id = $1', [spaceId]);
+        return;
+      }
+      const space = await sql.query('SELECT 1 FROM spaces WHERE id = $1', [spaceId]);
+      if (space.length === 0) throw new NotFoundError('space', String(spaceId));
+      await sql.query(
+        `INSERT INTO git_push_secrets (space_id, sealed) VALUES ($1, $2)
+         ON CONFLICT (space_id) DO UPDATE SET sealed = EXCLUDED.sealed, updated_at = now()`,
+        [spaceId, sealed],
+      );
+    },
+    async pushSecret(spaceId) {
+      const rows = await sql.query<{ sealed: unknown }>('SELECT sealed FROM git_push_secrets WHERE space_id = $1', [spaceId]);
+      return rows[0] ? toBytes(rows[0].sealed) : null;
     },
     async update(spaceId, patch, options = {}) {
       const clean = checkPatch(patch);

@@ -11,6 +11,7 @@ import type { Migration } from '../types/index.js';
  * - `integration_deliveries`: one row per event and active installation, written with the event (so an event is
  *   never missed by a delivery loop that was not running), `pending` until delivered (`success`) or given up
  *   (`failed`); `integration_delivery_logs` is its trace.
+ * - `git_push_secrets`: per space, the sealed secret that signs the git host's push webhooks (push-triggered sync).
  */
 export const migration: Migration = {
   id: '019_events_integrations',
@@ -93,5 +94,11 @@ CREATE TABLE integration_delivery_logs (
   at           timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX integration_delivery_logs_delivery ON integration_delivery_logs (delivery_id, id);
+
+CREATE TABLE git_push_secrets (
+  space_id    text PRIMARY KEY REFERENCES spaces(id) ON DELETE CASCADE,
+  sealed      bytea NOT NULL,
+  updated_at  timestamptz NOT NULL DEFAULT now()
+);
 `,
 };
