@@ -52,8 +52,17 @@ export async function attemptDelivery(deps: DeliverDeps, deliveryId: string): Pr
     await store.integrations.finishDelivery(deliveryId, 'failed', { level: 'error', message: reason });
     return { outcome: 'undeliverable', reason };
   }
-  const url = deps.sealer.open(sealed.url, webhookContext(delivery.integrationName, 'url'));
-  const secret = deps.sealer.open(sealed.secret, webhookContext(delivery.integrationName, 'secret'));
+  let url: string;
+  let secret: string;
+  try {
+    url = deps.sealer.open(sealed.url, webhookContext(delivery.integrationName, 'url'));
+    secret = deps.sealer.open(sealed.secret, webhookContext(delivery.integrationName, 'secret'));
+  } catch {
+    // Sealed with another vault key (FOLIO_VAULT_KEY differs between the API and this worker): say so in the trace.
+    const reason = 'the webhook address or secret does not open with this worker’s vault key (FOLIO_VAULT_KEY)';
+    await store.integrations.recordAttempt(deliveryId, { level: 'error', message: `attempt ${delivery.attempts + 1}: ${reason}` });
+    return { outcome: 'retry', reason };
+  }
   const body = webhookBody(delivery.event.payload, delivery.installationId);
   const timestamp = Math.floor(Date.now() / 1000);
   const host = new URL(url).host;
