@@ -33,7 +33,7 @@ const LAYERS = [
     'src/vault',
     'src/webimport',
   ],
-  ['src/change-requests', 'src/comments', 'src/fileimport', 'src/publish'],
+  ['src/change-requests', 'src/comments', 'src/fileimport', 'src/publish', 'src/webhooks'],
   ['src/parse-threads', 'src/templates'],
   ['src/gitsync'],
   ['activities', 'src/api'],

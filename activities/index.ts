@@ -10,6 +10,7 @@ import { createTemplateActivities } from './templates.js';
 import { createSearchIndexActivities } from './search-index.js';
 import { createContentImportActivities } from './content-import.js';
 import { createPublishActivities } from './publish.js';
+import { createWebhookActivities } from './webhooks.js';
 
 export type { ActivityDeps } from './deps.js';
 
@@ -30,6 +31,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSearchIndexActivities(scoped),
     ...createContentImportActivities(scoped),
     ...createPublishActivities(scoped),
+    ...createWebhookActivities(scoped),
   });
   return withActivityMetrics(deps.metrics, activities);
 }

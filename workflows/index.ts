@@ -10,3 +10,4 @@ export { applyTemplateWorkflow } from './apply-template.js';
 export { searchIndexWorkflow } from './search-index.js';
 export { contentImportWorkflow } from './content-import.js';
 export { publishSiteWorkflow } from './publish-site.js';
+export { webhookSubscriberWorkflow, webhookDeliveryWorkflow } from './webhooks.js';

@@ -17,9 +17,11 @@ import type { MemberRole } from '../people/roles.js';
  * - `collection`: the collection `:collectionId` (the caller's role there: organization → collections above → it);
  * - `user`: the user `:userId`, visible when they share an organization with the caller;
  * - `self`: the user `:userId` when it is the caller (their own profile);
- * - `invite`: a link invite `:inviteId` of `:organizationId`, for a user who holds its id (they need not be a member).
+ * - `invite`: a link invite `:inviteId` of `:organizationId`, for a user who holds its id (they need not be a member);
+ * - `integration`: the integration `:integrationName`, the role checked in its owning organization (a `public`
+ *   integration is also readable, with no role, by anyone: the reads that need only `read`).
  */
-export type AccessTarget = 'caller' | 'org' | 'space' | 'collection' | 'user' | 'self' | 'invite';
+export type AccessTarget = 'caller' | 'org' | 'space' | 'collection' | 'user' | 'self' | 'invite' | 'integration';
 
 /** A space named in the request body that the caller needs a role on too (checked once the body is parsed). */
 export interface BodySpaceReference {
@@ -86,6 +88,7 @@ const MEMBER = '/v1/orgs/:organizationId/members/:userId';
 const SPACE_PERMISSIONS = '/v1/spaces/:spaceId/permissions';
 const COLLECTION = '/v1/collections/:collectionId';
 const COLLECTION_PERMISSIONS = `${COLLECTION}/permissions`;
+const INTEGRATION = '/v1/integrations/:integrationName';
 
 /** `METHOD /route/:pattern` (fastify's route URL) → what it needs. HEAD follows GET. */
 export const ACCESS: Readonly<Record<string, RouteAccess>> = {
@@ -201,6 +204,8 @@ export const ACCESS: Readonly<Record<string, RouteAccess>> = {
   'POST /v1/spaces/:spaceId/git/import': needs('admin', 'space'),
   'POST /v1/spaces/:spaceId/git/export': needs('admin', 'space'),
   'GET /v1/spaces/:spaceId/git/info': read('space'),
+  'PUT /v1/spaces/:spaceId/git/push-secret': needs('admin', 'space'),
+  'DELETE /v1/spaces/:spaceId/git/push-secret': needs('admin', 'space'),
 
   // OpenAPI specs, translations, templates, search, imports, uploads, sites: the organization's content.
   'GET /v1/orgs/:organizationId/openapi': read('org'),
@@ -258,6 +263,18 @@ export const ACCESS: Readonly<Record<string, RouteAccess>> = {
   [`POST ${SITE}/share-links`]: needs('create', 'org'),
   [`PATCH ${SITE}/share-links/:shareLinkId`]: needs('create', 'org'),
   [`DELETE ${SITE}/share-links/:shareLinkId`]: needs('create', 'org'),
+
+  // Integrations: publishing checks the admin role on the body's organization (the integration may not exist yet);
+  // installing, the admin role on the organization it installs on; the rest is the owning organization's.
+  [`POST ${INTEGRATION}`]: read('caller'),
+  [`GET ${INTEGRATION}`]: read('integration'),
+  [`DELETE ${INTEGRATION}`]: needs('admin', 'integration'),
+  [`GET ${INTEGRATION}/installations`]: needs('admin', 'integration'),
+  [`POST ${INTEGRATION}/installations`]: read('integration'),
+  [`GET ${INTEGRATION}/installations/:installationId`]: read('integration'),
+  [`PATCH ${INTEGRATION}/installations/:installationId`]: read('integration'),
+  [`GET ${INTEGRATION}/events`]: needs('admin', 'integration'),
+  [`GET ${INTEGRATION}/events/:eventId`]: needs('admin', 'integration'),
 };
 
 /** The table's key of a request's route: `METHOD /route/pattern` (HEAD is GET's). */

@@ -120,6 +120,8 @@ async function decide(store: Store, request: FastifyRequest, auth: AuthContext, 
       return decideUser(store, auth, entry, params.userId ?? '');
     case 'invite':
       return decideInvite(store, auth, params.organizationId ?? '', params.inviteId ?? '');
+    case 'integration':
+      return decideIntegration(store, auth, entry, params.integrationName ?? '');
   }
 }
 
@@ -132,6 +134,21 @@ async function decideOrg(store: Store, auth: AuthContext, entry: RouteAccess, or
   if (entry.guests && membership.role === null) return;
   if (!atLeast(auth.role, entry.role)) deny(auth, entry, membership.role, `organization ${organizationId}`);
 }
+
+/** The integration's owning organization decides, as an `org` target; a public integration is readable by anyone. */
+async function decideIntegration(store: Store, auth: AuthContext, entry: RouteAccess, name: string): Promise<void> {
+  const integration = await store.integrations.get(name);
+  if (!integration) throw integrationNotFound(name);
+  const membership = await auth.access.membership(integration.organizationId);
+  if (!membership) {
+    if (integration.visibility === 'public' && entry.role === 'read') return;
+    throw integrationNotFound(name);
+  }
+  await decideOrg(store, auth, entry, integration.organizationId);
+}
+
+/** The 404 of an integration the caller cannot see: the same body whether it exists elsewhere or not at all. */
+export const integrationNotFound = (name: string): HttpError => notFound(`integration not found: ${name}`);
 
 async function decideSpace(store: Store, auth: AuthContext, entry: RouteAccess, spaceId: string): Promise<void> {
   const space = await store.spaces.get(spaceId, { includeDeleted: entry.deleted ?? false });

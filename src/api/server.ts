@@ -30,6 +30,8 @@ import { samlRoutes } from './routes/saml.js';
 import { collectionRoutes } from './routes/collections.js';
 import { commentRoutes } from './routes/comments.js';
 import { reviewRoutes } from './routes/reviews.js';
+import { integrationRoutes } from './routes/integrations.js';
+import { gitPushRoutes } from './routes/git-push.js';
 import { siteServing } from './site-serving.js';
 import { ParsePool } from '../parse-threads/pool.js';
 import { parsePoolOptions } from '../parse-pool/from-config.js';
@@ -104,6 +106,8 @@ export async function buildServer(given: ApiDeps, options: { onRoute?: (route: R
   collectionRoutes(app, deps, urls);
   commentRoutes(app, deps, urls);
   reviewRoutes(app, deps, urls);
+  integrationRoutes(app, deps, urls);
+  gitPushRoutes(app, deps);
   siteServing(app, { store: deps.store, hostnames: deps.config.siteHostnames, publicUrl: deps.baseUrl ?? deps.config.publicUrl });
   await app.ready();
   return app;

@@ -28,6 +28,10 @@ export interface Config {
   blobStore: 'database' | 'directory';
   /** Window between a space's deletion and its purge, in milliseconds. */
   purgeAfterMs: number;
+  /** Webhook delivery (issue 28): how often an idle subscriber looks for new events, the longest wait between two attempts, when it gives up. */
+  webhookPollMs: number;
+  webhookMaxIntervalMs: number;
+  webhookGiveUpMs: number;
   gitMaxPages: number;
   gitMaxFileBytes: number;
   openapiFetchTimeoutMs: number;
@@ -190,6 +194,9 @@ export function loadConfig(env: Env = process.env): Config {
     bootstrapToken: get(env, 'FOLIO_BOOTSTRAP_TOKEN'),
     blobStore: oneOf(env, 'FOLIO_BLOB_STORE', ['database', 'directory'] as const, 'database'),
     purgeAfterMs: int(env, 'FOLIO_PURGE_AFTER_MS', 7 * 24 * 3600 * 1000),
+    webhookPollMs: int(env, 'FOLIO_WEBHOOK_POLL_MS', 2000, { min: 10 }),
+    webhookMaxIntervalMs: int(env, 'FOLIO_WEBHOOK_MAX_INTERVAL_MS', 15 * 60_000, { min: 10 }),
+    webhookGiveUpMs: int(env, 'FOLIO_WEBHOOK_GIVE_UP_MS', 24 * 3600_000, { min: 1000 }),
     gitMaxPages: int(env, 'FOLIO_GIT_MAX_PAGES', 5000),
     gitMaxFileBytes: int(env, 'FOLIO_GIT_MAX_FILE_BYTES', 100 * 1024 * 1024),
     openapiFetchTimeoutMs: int(env, 'OPENAPI_FETCH_TIMEOUT_MS', 30000),

@@ -365,7 +365,7 @@ export async function publishSite(deps: PublishDeps, input: { organizationId: st
     rendered,
     reused,
   });
-  await store.sites.goLive(site.id, publication.id);
+  await store.sites.goLive(site.id, publication.id, { warningCount });
   deps.logger.info({ siteId: site.id, publicationId: publication.id, rendered, reused, files: unique.size }, 'site published');
   return { publicationId: publication.id, rendered: publication.rendered, reused: publication.reused, files: unique.size, warnings, warningCount };
 }

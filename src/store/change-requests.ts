@@ -1,5 +1,6 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { newId } from './ids.js';
+import { recordEvent } from './events.js';
 import type { ChangeRequestRecord, ChangeRequestStatus, ChangeRequestStore, Sql, SqlParam } from './types/index.js';
 
 interface Row {
@@ -55,6 +56,25 @@ function afterSeq(page: string | undefined): number {
   throw new ValidationError('page is not a valid cursor for this list');
 }
 
+/** A change request's event, in the transaction that changed it (its space's stream). */
+async function recordChangeRequestEvent(tx: Sql, type: 'change_request_opened' | 'change_request_merged' | 'change_request_closed', cr: ChangeRequestRecord) {
+  const [space] = await tx.query<{ organization_id: string }>('SELECT organization_id FROM spaces WHERE id = $1', [cr.spaceId]);
+  if (!space) return;
+  await recordEvent(tx, {
+    organizationId: space.organization_id,
+    type,
+    stream: cr.spaceId,
+    spaceId: cr.spaceId,
+    payload: {
+      spaceId: cr.spaceId,
+      changeRequestId: cr.id,
+      number: cr.number,
+      revisionId: cr.revisionId,
+      ...(cr.mergedRevisionId ? { mergedRevisionId: cr.mergedRevisionId } : {}),
+    },
+  });
+}
+
 /** A new change request, numbered next in its space. */
 async function createChangeRequest(sql: Sql, input: Parameters<ChangeRequestStore['create']>[0]): Promise<ChangeRequestRecord> {
   return sql.transaction(async (tx) => {
@@ -69,7 +89,9 @@ async function createChangeRequest(sql: Sql, input: Parameters<ChangeRequestStor
        VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING ${COLUMNS}`,
       [newId(), input.spaceId, Number(n), input.status ?? 'open', input.subject ?? '', input.createdBy ?? null, input.revisionId],
     );
-    return fromRow(rows[0]!);
+    const cr = fromRow(rows[0]!);
+    if (cr.status === 'open') await recordChangeRequestEvent(tx, 'change_request_opened', cr);
+    return cr;
   });
 }
 
@@ -137,13 +159,19 @@ export function createChangeRequestStore(sql: Sql): ChangeRequestStore {
     counts: (spaceIds) => changeRequestCounts(sql, spaceIds),
 
     async update(spaceId, id, patch) {
-      const rows = await sql.query<Row>(
-        `UPDATE change_requests SET subject = COALESCE($3, subject), status = COALESCE($4, status), updated_at = now()
-         WHERE space_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
-        [spaceId, id, patch.subject ?? null, patch.status ?? null],
-      );
-      if (!rows[0]) throw new NotFoundError('change request', id);
-      return fromRow(rows[0]);
+      return sql.transaction(async (tx) => {
+        const before = await tx.query<{ status: string }>('SELECT status FROM change_requests WHERE space_id = $1 AND id = $2 FOR UPDATE', [spaceId, id]);
+        const rows = await tx.query<Row>(
+          `UPDATE change_requests SET subject = COALESCE($3, subject), status = COALESCE($4, status), updated_at = now()
+           WHERE space_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+          [spaceId, id, patch.subject ?? null, patch.status ?? null],
+        );
+        if (!rows[0] || !before[0]) throw new NotFoundError('change request', id);
+        const cr = fromRow(rows[0]);
+        if (before[0].status !== cr.status && cr.status === 'open') await recordChangeRequestEvent(tx, 'change_request_opened', cr);
+        if (before[0].status !== cr.status && cr.status === 'archived') await recordChangeRequestEvent(tx, 'change_request_closed', cr);
+        return cr;
+      });
     },
 
     async setRevision(id, revisionId, expected, options = {}) {
@@ -157,12 +185,17 @@ export function createChangeRequestStore(sql: Sql): ChangeRequestStore {
     },
 
     async markMerged(id, mergedRevisionId, mergedBy = null) {
-      const rows = await sql.query<Row>(
-        `UPDATE change_requests SET status = 'merged', merged_revision_id = $2, merged_by = $3, merged_at = now(), updated_at = now() WHERE id = $1 RETURNING ${COLUMNS}`,
-        [id, mergedRevisionId, mergedBy],
-      );
-      if (!rows[0]) throw new NotFoundError('change request', id);
-      return fromRow(rows[0]);
+      return sql.transaction(async (tx) => {
+        const before = await tx.query<{ status: string }>('SELECT status FROM change_requests WHERE id = $1 FOR UPDATE', [id]);
+        const rows = await tx.query<Row>(
+          `UPDATE change_requests SET status = 'merged', merged_revision_id = $2, merged_by = $3, merged_at = now(), updated_at = now() WHERE id = $1 RETURNING ${COLUMNS}`,
+          [id, mergedRevisionId, mergedBy],
+        );
+        if (!rows[0] || !before[0]) throw new NotFoundError('change request', id);
+        const cr = fromRow(rows[0]);
+        if (before[0].status !== 'merged') await recordChangeRequestEvent(tx, 'change_request_merged', cr);
+        return cr;
+      });
     },
   };
 }

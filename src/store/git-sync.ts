@@ -1,7 +1,8 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { stripCredentials } from '../redact.js';
-import { json, toDateOrNull } from './sql-helpers.js';
-import type { GitSyncPatch, GitSyncState, GitSyncStore, Sql } from './types/index.js';
+import { json, toBytes, toDateOrNull } from './sql-helpers.js';
+import { recordEvent } from './events.js';
+import type { GitSyncOperation, GitSyncPatch, GitSyncState, GitSyncStore, Sql } from './types/index.js';
 
 interface GitSyncRow {
   repo: GitSyncState['repo'];
@@ -40,6 +41,35 @@ function checkPatch(patch: GitSyncPatch): GitSyncPatch {
   return patch;
 }
 
+/** An operation that ended (the worker records `success`, `failed`, `timeout`, … with `endedAt`). */
+const ended = (op: GitSyncOperation | null) => op !== null && op.endedAt !== undefined && op.state !== 'running' && op.state !== 'pending';
+/** Whether `next` ends an operation that `current` did not show ended yet (a retried recording records nothing twice). */
+const newlyEnded = (current: GitSyncOperation | null, next: GitSyncOperation | null) =>
+  ended(next) && !(ended(current) && current!.requestId === next!.requestId);
+
+/** `space_gitsync_completed` (the spec's shape, with Folio's direction and warning count) when an operation ends. */
+async function recordGitFinished(tx: Sql, space: { organization_id: string; revision_id: string | null }, state: GitSyncState): Promise<void> {
+  const op = state.operation!;
+  const mark = op.direction === 'import' ? state.lastImport : state.lastExport;
+  const ours = mark !== null && (op.requestId === undefined || mark.requestId === op.requestId);
+  await recordEvent(tx, {
+    organizationId: space.organization_id,
+    type: 'space_gitsync_completed',
+    stream: state.spaceId,
+    spaceId: state.spaceId,
+    payload: {
+      spaceId: state.spaceId,
+      state: op.state === 'success' || op.state === 'succeeded' ? 'success' : 'failure',
+      direction: op.direction,
+      revisionId: (ours ? mark.revisionId : undefined) ?? space.revision_id ?? '',
+      commitId: ours ? mark.commit : '',
+      warnings: op.warnings?.total ?? 0,
+      ...(op.requestId ? { requestId: op.requestId } : {}),
+      ...(op.error ? { errorCode: op.error.code } : {}),
+    },
+  });
+}
+
 /** Per-space git sync state: repository (without credentials), last import/export marks, current operation. */
 export function createGitSyncStore(sql: Sql): GitSyncStore {
   return {
@@ -47,10 +77,30 @@ export function createGitSyncStore(sql: Sql): GitSyncStore {
       const rows = await sql.query<GitSyncRow>('SELECT repo, last_import, last_export, operation, updated_at FROM git_sync WHERE space_id = $1', [spaceId]);
       return stateFromRow(spaceId, rows[0]);
     },
+    async setPushSecret(spaceId, sealed) {
+      if (sealed === null) {
+        await sql.query('DELETE FROM git_push_secrets WHERE space_id = $1', [spaceId]);
+        return;
+      }
+      const space = await sql.query('SELECT 1 FROM spaces WHERE id = $1', [spaceId]);
+      if (space.length === 0) throw new NotFoundError('space', String(spaceId));
+      await sql.query(
+        `INSERT INTO git_push_secrets (space_id, sealed) VALUES ($1, $2)
+         ON CONFLICT (space_id) DO UPDATE SET sealed = EXCLUDED.sealed, updated_at = now()`,
+        [spaceId, sealed],
+      );
+    },
+    async pushSecret(spaceId) {
+      const rows = await sql.query<{ sealed: unknown }>('SELECT sealed FROM git_push_secrets WHERE space_id = $1', [spaceId]);
+      return rows[0] ? toBytes(rows[0].sealed) : null;
+    },
     async update(spaceId, patch, options = {}) {
       const clean = checkPatch(patch);
       return sql.transaction(async (tx) => {
-        const space = await tx.query('SELECT 1 FROM spaces WHERE id = $1 FOR UPDATE', [spaceId]);
+        const space = await tx.query<{ organization_id: string; revision_id: string | null }>(
+          'SELECT organization_id, revision_id FROM spaces WHERE id = $1 FOR UPDATE',
+          [spaceId],
+        );
         if (space.length === 0) throw new NotFoundError('space', String(spaceId));
         const rows = await tx.query<GitSyncRow>('SELECT repo, last_import, last_export, operation, updated_at FROM git_sync WHERE space_id = $1', [spaceId]);
         const current = stateFromRow(spaceId, rows[0]);
@@ -70,7 +120,9 @@ export function createGitSyncStore(sql: Sql): GitSyncStore {
            RETURNING repo, last_import, last_export, operation, updated_at`,
           [spaceId, json(next.repo), json(next.lastImport), json(next.lastExport), json(next.operation)],
         );
-        return stateFromRow(spaceId, saved[0]);
+        const state = stateFromRow(spaceId, saved[0]);
+        if (newlyEnded(current.operation, state.operation)) await recordGitFinished(tx, space[0]!, state);
+        return state;
       });
     },
   };

@@ -4,6 +4,7 @@
  */
 import { NotFoundError } from '../errors.js';
 import { checkLimit, countRows, decodeCursor, paginate } from './cursor.js';
+import { recordEvent } from './events.js';
 import { newId } from './ids.js';
 import { json, sqlState, toDate, toDateOrNull } from './sql-helpers.js';
 import type { ImportRunRecord, ImportRunSource, ImportRunStatus, ImportRunStore, ImportUrlRecord, Json, JsonObject, Sql, SqlParam } from './types/index.js';
@@ -174,8 +175,27 @@ export function createImportRunStore(sql: Sql): ImportRunStore {
       if (patch.warnings !== undefined) set('warnings', json(patch.warnings), '::jsonb');
       // A finished run keeps what it finished with; `pending` never follows `in-progress`.
       const guard = `status NOT IN ('completed', 'failed', 'cancelled')${patch.status === 'pending' ? ` AND status = 'pending'` : ''}`;
-      const rows = await sql.query<RunRow>(`UPDATE import_runs SET ${sets.join(', ')} WHERE id = $1 AND ${guard} RETURNING ${RUN_COLUMNS}`, params);
-      if (rows[0]) return runFromRow(rows[0]);
+      const updated = await sql.transaction(async (tx) => {
+        const rows = await tx.query<RunRow>(`UPDATE import_runs SET ${sets.join(', ')} WHERE id = $1 AND ${guard} RETURNING ${RUN_COLUMNS}`, params);
+        const run = rows[0] ? runFromRow(rows[0]) : null;
+        // The guard lets a run finish once: this is the one update that finished it.
+        if (run && FINAL.includes(run.status))
+          await recordEvent(tx, {
+            organizationId: run.organizationId,
+            type: 'import_run_finished',
+            stream: run.spaceId ?? `import:${run.id}`,
+            spaceId: run.spaceId,
+            payload: {
+              importRunId: run.id,
+              status: run.status,
+              ...(run.spaceId ? { spaceId: run.spaceId } : {}),
+              ...(run.revisionId ? { revisionId: run.revisionId } : {}),
+              warnings: Array.isArray(run.warnings) ? run.warnings.length : 0,
+            },
+          });
+        return run;
+      });
+      if (updated) return updated;
       const current = await getById(id);
       if (!current) throw new NotFoundError('import run', id);
       return current;

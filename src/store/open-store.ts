@@ -25,6 +25,8 @@ import { createVaultStore } from './vault.js';
 import { createSpaceTemplateStore } from './space-templates.js';
 import { createParseCacheStore } from './parse-cache.js';
 import { createAuditStore } from './audit.js';
+import { createEventStore } from './events.js';
+import { createIntegrationStore } from './integrations.js';
 import { createInviteStore } from './invites.js';
 import { createMemberStore, createUserStore } from './people.js';
 import { createPermissionStore } from './permissions.js';
@@ -111,6 +113,8 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     collections: createCollectionStore(sql),
     comments: createCommentStore(sql),
     reviews: createReviewStore(sql),
+    events: createEventStore(sql),
+    integrations: createIntegrationStore(sql),
   };
   attachSql(store, sql);
 

@@ -1,6 +1,7 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { checkSlug, checkSource, checkVisibility } from './openapi-input.js';
 import { checkLimit, countRows, decodeCursor, paginate } from './cursor.js';
+import { recordEvent } from './events.js';
 import { checkId, newId } from './ids.js';
 import { json, sqlState, toDate, toDateOrNull } from './sql-helpers.js';
 import type {
@@ -295,6 +296,12 @@ export function createOpenApiStore(sql: Sql, blobs: BlobStore): OpenApiStore {
                 WHERE id = $1 RETURNING ${SPEC_COLUMNS}`,
               [id, version.id, json(result.warnings) ?? '[]', result.warningCount, run],
             );
+            await recordEvent(tx, {
+              organizationId: row.organization_id,
+              type: 'openapi_spec_processed',
+              stream: `openapi:${id}`,
+              payload: { specId: id, slug: row.slug, state: 'success', versionId: version.id, newVersion: created, warnings: result.warningCount },
+            });
             return { spec: specFromRow(updated[0]!), version: versionFromRow(version), created, applied: true };
           });
         } catch (err) {
@@ -316,6 +323,12 @@ export function createOpenApiStore(sql: Sql, blobs: BlobStore): OpenApiStore {
             WHERE id = $1 RETURNING ${SPEC_COLUMNS}`,
           [id, failure.code, json(failure.errors) ?? '[]', failure.errorCount, run],
         );
+        await recordEvent(tx, {
+          organizationId: row.organization_id,
+          type: 'openapi_spec_processed',
+          stream: `openapi:${id}`,
+          payload: { specId: id, slug: row.slug, state: 'failure', errorCode: failure.code, errors: failure.errorCount },
+        });
         return { spec: specFromRow(updated[0]!), applied: true };
       });
     },

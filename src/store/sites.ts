@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { checkLimit, countRows, decodeCursor, paginate } from './cursor.js';
+import { recordEvent } from './events.js';
 import { newId } from './ids.js';
 import { insertRows, json, sqlState, toDate } from './sql-helpers.js';
 import type {
@@ -430,8 +431,19 @@ export function createSiteStore(sql: Sql): SiteStore {
     async goLive(siteId, publicationId, options = {}) {
       const keep = options.keep ?? 3;
       await sql.transaction(async (tx) => {
-        const rows = await tx.query('UPDATE sites SET live_publication_id = $2, updated_at = now() WHERE id = $1 RETURNING id', [siteId, publicationId]);
+        const before = await tx.query<{ live_publication_id: string | null }>('SELECT live_publication_id FROM sites WHERE id = $1 FOR UPDATE', [siteId]);
+        const rows = await tx.query<{ organization_id: string }>(
+          'UPDATE sites SET live_publication_id = $2, updated_at = now() WHERE id = $1 RETURNING organization_id',
+          [siteId, publicationId],
+        );
         if (rows.length === 0) throw new NotFoundError('site', siteId);
+        if (before[0]?.live_publication_id !== publicationId)
+          await recordEvent(tx, {
+            organizationId: rows[0]!.organization_id,
+            type: 'site_published',
+            stream: `site:${siteId}`,
+            payload: { siteId, publicationId, ...(options.warningCount !== undefined ? { warnings: options.warningCount } : {}) },
+          });
         // Older publications go, but the last few stay so that a reader that resolved one a moment ago still finds its files.
         await tx.query(
           `DELETE FROM site_publications WHERE site_id = $1 AND id <> $2 AND seq < (SELECT min(seq) FROM (SELECT seq FROM site_publications WHERE site_id = $1 ORDER BY seq DESC LIMIT $3) AS newest)`,

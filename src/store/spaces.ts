@@ -1,6 +1,7 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import type { BlobBackend } from './blobs.js';
 import { checkLimit, countRows, decodeCursor, paginate } from './cursor.js';
+import { recordEvent } from './events.js';
 import { checkId, newId } from './ids.js';
 import { sqlState, toDate, toDateOrNull } from './sql-helpers.js';
 import type { EditMode, Sql, SpaceCreateInput, SpacePatch, SpaceDefaultLevel, SpaceRecord, SpaceStore, SpaceVisibility } from './types/index.js';
@@ -197,10 +198,19 @@ export function createSpaceStore(sql: Sql, blobs: BlobBackend): SpaceStore {
         if (options.expected !== undefined && row.revision_id !== options.expected) {
           throw new ConflictError('the primary revision changed', { id, expected: options.expected, actual: row.revision_id });
         }
+        // Already primary (a retried activity): nothing changed, so no second event.
+        if (row.revision_id === revisionId) return spaceFromRow(row);
         const rows = await tx.query<SpaceRow>(`UPDATE spaces SET revision_id = $2, updated_at = now() WHERE id = $1 RETURNING ${SPACE_COLUMNS}`, [
           id,
           revisionId,
         ]);
+        await recordEvent(tx, {
+          organizationId: row.organization_id,
+          type: 'space_content_updated',
+          stream: id,
+          spaceId: id,
+          payload: { spaceId: id, revisionId, previousRevisionId: row.revision_id, updatedBy: [] },
+        });
         return spaceFromRow(rows[0]!);
       });
     },

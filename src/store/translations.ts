@@ -1,5 +1,6 @@
 import { NotFoundError, ValidationError } from '../errors.js';
 import { checkLimit, countRows, decodeCursor, paginate } from './cursor.js';
+import { recordEvent } from './events.js';
 import { newId } from './ids.js';
 import { insertRows, json, sqlState, toDate, toDateOrNull } from './sql-helpers.js';
 import type {
@@ -141,6 +142,28 @@ export function memoryKeyString(key: MemoryKey): string {
 }
 
 /** Translations, runs, glossary and memory (migration 009). */
+/** `translation_run_finished` in the run's transaction (the translation's stream). */
+async function recordTranslationEvent(tx: Sql, id: string, run: number, state: 'completed' | 'failed', warnings: number, errorCode?: string) {
+  const [t] = await tx.query<{ organization_id: string; result_space_id: string | null }>(
+    'SELECT organization_id, result_space_id FROM translations WHERE id = $1',
+    [id],
+  );
+  if (!t) return;
+  await recordEvent(tx, {
+    organizationId: t.organization_id,
+    type: 'translation_run_finished',
+    stream: `translation:${id}`,
+    payload: {
+      translationId: id,
+      run,
+      state,
+      warnings,
+      ...(t.result_space_id ? { resultSpaceId: t.result_space_id } : {}),
+      ...(errorCode ? { errorCode } : {}),
+    },
+  });
+}
+
 export function createTranslationStore(sql: Sql): TranslationStore {
   async function mustRun(tx: Sql, id: string, run: number): Promise<RunRow> {
     const rows = await tx.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM translation_runs WHERE translation_id = $1 AND run = $2`, [id, run]);
@@ -246,6 +269,7 @@ export function createTranslationStore(sql: Sql): TranslationStore {
 
     async completeRun(id, run, result) {
       return await sql.transaction(async (tx) => {
+        const before = await tx.query<{ status: string }>('SELECT status FROM translation_runs WHERE translation_id = $1 AND run = $2 FOR UPDATE', [id, run]);
         const rows = await tx.query<RunRow>(
           `UPDATE translation_runs SET status = 'completed', result_revision_id = $3, warnings = $4::jsonb,
              pages_done = pages_total, segments_done = segments_total, finished_at = COALESCE(finished_at, now())
@@ -259,6 +283,7 @@ export function createTranslationStore(sql: Sql): TranslationStore {
            WHERE id = $1`,
           [id, result.resultRevisionId, run],
         );
+        if (before[0]?.status !== 'completed') await recordTranslationEvent(tx, id, run, 'completed', result.warnings.length);
         return runFromRow(rows[0]);
       });
     },
@@ -269,6 +294,7 @@ export function createTranslationStore(sql: Sql): TranslationStore {
         // A translation deleted while it ran: nothing left to record.
         if (exists.length === 0) return null;
         await tx.query(`INSERT INTO translation_runs (translation_id, run) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [id, run]);
+        const before = await tx.query<{ status: string }>('SELECT status FROM translation_runs WHERE translation_id = $1 AND run = $2', [id, run]);
         const rows = await tx.query<RunRow>(
           `UPDATE translation_runs SET status = 'failed', error_code = $3, error_message = $4, finished_at = now()
            WHERE translation_id = $1 AND run = $2 RETURNING ${RUN_COLUMNS}`,
@@ -278,6 +304,7 @@ export function createTranslationStore(sql: Sql): TranslationStore {
           id,
           run,
         ]);
+        if (before[0]?.status !== 'failed') await recordTranslationEvent(tx, id, run, 'failed', 0, error.code);
         return runFromRow(rows[0]!);
       });
     },

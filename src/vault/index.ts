@@ -2,3 +2,4 @@
 export { openVault } from './open-vault.js';
 export { createSecretVault, type SecretVault } from './secret-vault.js';
 export { vaultKey } from './key.js';
+export { fieldSealer, type FieldSealer } from './fields.js';

@@ -57,7 +57,24 @@ beforeAll(async () => {
   await store.members.add(ORG, subject.id, { role: 'read' }, { via: 'cli' });
   // A collection that inherits: the caller's role there is their organization role, as for the space.
   const collection = await store.collections.create(ORG, { title: 'Inherits' });
-  Object.assign(ids, { organizationId: ORG, spaceId: space.id, inviteId: invite.id, userId: subject.id, collectionId: collection.id });
+  // A private integration of the organization: its routes decide on the owning organization's role.
+  await store.integrations.publish('matrix-hook', {
+    organizationId: ORG,
+    title: 'Hook',
+    description: 'd',
+    target: 'all',
+    visibility: 'private',
+    scopes: [],
+    categories: [],
+  });
+  Object.assign(ids, {
+    organizationId: ORG,
+    spaceId: space.id,
+    inviteId: invite.id,
+    userId: subject.id,
+    collectionId: collection.id,
+    integrationName: 'matrix-hook',
+  });
   app = await buildServer(
     { store, temporal: {} as never, config: { ...loadConfig({}), parseThreads: 1 }, logger: testLogger('matrix') },
     {
@@ -119,6 +136,7 @@ function expected(method: string, entry: RouteAccess | undefined, caller: Caller
       return caller.kind === 'member' ? 'reach' : 403;
     case 'invite':
       return caller.kind === 'member' ? 'reach' : 403;
+    case 'integration':
     case 'org': {
       const ok = (entry.guests && orgRole === null) || enough(orgRole, entry.role);
       if (!ok) return 403;
@@ -174,6 +192,16 @@ describe('the route × role matrix, from the access table', () => {
     const theirCollection = await store.collections.create(OTHER, { title: 'Theirs' });
     const paths = [`/v1/orgs/${OTHER}`, `/v1/orgs/${OTHER}/members`, `/v1/spaces/${theirs.id}`, `/v1/spaces/${theirs.id}/permissions/users`];
     paths.push(`/v1/orgs/${OTHER}/collections`, `/v1/collections/${theirCollection.id}`, `/v1/collections/${theirCollection.id}/spaces`);
+    await store.integrations.publish('matrix-theirs', {
+      organizationId: OTHER,
+      title: 'Theirs',
+      description: 'd',
+      target: 'all',
+      visibility: 'private',
+      scopes: [],
+      categories: [],
+    });
+    paths.push('/v1/integrations/matrix-theirs', '/v1/integrations/matrix-theirs/events');
     for (const caller of callers.filter((c) => (c.kind === 'service' ? c.scope === 'write' : c.role === 'admin'))) {
       for (const path of paths) {
         const res = await fetch(base + path, { headers: { authorization: `Bearer ${caller.token}` } });

@@ -368,6 +368,48 @@ describe('every spec route Folio implements: success bodies validate strictly', 
     await call('GET', `/v1/orgs/${org()}/change-requests?status=open&contributor=${reviewer.id}`);
   });
 
+  it('integrations: publish, read, installations (install, list, read, update), events with their trace, delete', async () => {
+    const hook = await call('POST', '/v1/integrations/contract-hook', {
+      organization: org(),
+      title: 'Contract hook',
+      description: 'Receives content events',
+      scopes: ['space:content:read'],
+      visibility: 'private',
+      secrets: { WEBHOOK_URL: 'http://127.0.0.1:9/hook', WEBHOOK_SECRET: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ=' },
+    });
+    expect(hook).toMatchObject({ object: 'integration', name: 'contract-hook', version: 1, owner: { id: org() }, permissions: { admin: true } });
+    expect(JSON.stringify(hook)).not.toMatch(/whsec_|127\.0\.0\.1:9/);
+    await call('GET', '/v1/integrations/contract-hook');
+    const installation = await call('POST', '/v1/integrations/contract-hook/installations', { organization: org() }, 201);
+    const space = (await call('POST', `/v1/orgs/${org()}/spaces`, { title: 'Hooked' }, 201)).id as string;
+    const updated = await call('PATCH', `/v1/integrations/contract-hook/installations/${installation.id}`, { space_selection: 'selected', spaces: [space] });
+    expect(updated).toMatchObject({ space_selection: 'selected', spaces: 1, status: 'active' });
+    await call('GET', `/v1/integrations/contract-hook/installations/${installation.id}`);
+    expect((await call('GET', '/v1/integrations/contract-hook/installations')).count).toBe(1);
+    // A content change of the selected space becomes an event; the address refuses it (port 9), so end it here.
+    const current = (await folio.store.spaces.get(space))!;
+    const { id: revision } = await folio.store.revisions.create({
+      spaceId: space,
+      parents: current.revisionId ? [current.revisionId] : [],
+      type: 'edits',
+      pages: [],
+      files: [],
+    });
+    await folio.store.spaces.setPrimaryRevision(space, revision);
+    // (The space's first revision, set by its create workflow, may have become an event of it too.)
+    const pending = await folio.store.integrations.pendingDeliveries(installation.id as string, 10);
+    const delivery = pending.find((d) => d.event.payload.revisionId === revision);
+    expect(delivery?.event.payload).toMatchObject({ type: 'space_content_updated', spaceId: space, revisionId: revision });
+    for (const d of pending) await folio.store.integrations.finishDelivery(d.id, 'failed', { level: 'error', message: 'ended by the test' });
+    const events = await call('GET', '/v1/integrations/contract-hook/events');
+    expect(events.items.map((e: { id: string }) => e.id)).toContain(delivery!.id);
+    const one = await call('GET', `/v1/integrations/contract-hook/events/${delivery!.id}`);
+    expect(one.event.payload).toMatchObject({ eventId: delivery!.event.id, installationId: installation.id });
+    expect(one.trace.logs.at(-1)).toMatchObject({ level: 'error', message: 'ended by the test' });
+    await call('DELETE', '/v1/integrations/contract-hook', undefined, 204);
+    expect((await folio.request('GET', '/v1/integrations/contract-hook')).status).toBe(404);
+  });
+
   it('covers every registered /v1 route the spec has: each one’s success body was checked above', async () => {
     const registered = new Set<string>();
     const app = await buildServer(

@@ -37,6 +37,9 @@ interface Ids {
   crComment: string;
   crReply: string;
   review: string;
+  integration: string;
+  installation: string;
+  event: string;
 }
 
 interface Route {
@@ -82,6 +85,8 @@ const ROUTES: Route[] = [
   { method: 'POST', path: (i) => `/v1/spaces/${i.space}/git/import`, body: gitBody },
   { method: 'POST', path: (i) => `/v1/spaces/${i.space}/git/export`, body: { ...gitBody, commitMessage: 'x' } },
   { method: 'GET', path: (i) => `/v1/spaces/${i.space}/git/info` },
+  { method: 'PUT', path: (i) => `/v1/spaces/${i.space}/git/push-secret`, body: { secret: 'intruder-secret-1234' } },
+  { method: 'DELETE', path: (i) => `/v1/spaces/${i.space}/git/push-secret` },
   { method: 'POST', path: (i) => `/v1/spaces/${i.space}/change-requests`, body: { subject: 'Intruder' } },
   { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests`, owner: 200 },
   { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}`, owner: 200 },
@@ -244,6 +249,21 @@ const ROUTES: Route[] = [
   { method: 'DELETE', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/requested-reviewers/${i.user}` },
   { method: 'GET', path: (i) => `/v1/spaces/${i.space}/change-requests/${i.cr}/contributors`, owner: 200 },
   { method: 'GET', path: (i) => `/v1/orgs/${i.org}/change-requests`, owner: 200 },
+  // Publishing under an organization the caller cannot see: 404 whatever the name (taking over their name while
+  // publishing under one's own is refused in test/events/integrations-api.test.ts).
+  {
+    method: 'POST',
+    path: (i) => `/v1/integrations/${i.integration}`,
+    body: { organization: 'org-nowhere', title: 'Taken over', description: 'x', scopes: [] },
+  },
+  { method: 'GET', path: (i) => `/v1/integrations/${i.integration}`, owner: 200 },
+  { method: 'DELETE', path: (i) => `/v1/integrations/${i.integration}` },
+  { method: 'GET', path: (i) => `/v1/integrations/${i.integration}/installations`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/integrations/${i.integration}/installations`, body: { organization: 'test-org' } },
+  { method: 'GET', path: (i) => `/v1/integrations/${i.integration}/installations/${i.installation}`, owner: 200 },
+  { method: 'PATCH', path: (i) => `/v1/integrations/${i.integration}/installations/${i.installation}`, body: { status: 'paused' } },
+  { method: 'GET', path: (i) => `/v1/integrations/${i.integration}/events`, owner: 200 },
+  { method: 'GET', path: (i) => `/v1/integrations/${i.integration}/events/${i.event}`, owner: 200 },
 ];
 
 /** An id of the same shape and length that names nothing. */
@@ -329,6 +349,26 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
     expect(asked.status, JSON.stringify(asked.body)).toBe(200);
     const review = await folio.request('POST', `/v1/spaces/${space}/change-requests/${cr.body.id}/reviews`, { status: 'changes-requested' }, as(theirs));
     expect(review.status, JSON.stringify(review.body)).toBe(201);
+    const integration = await folio.request(
+      'POST',
+      '/v1/integrations/their-hook',
+      { organization: ORG, title: 'Their hook', description: 'theirs', scopes: [] },
+      as(theirs),
+    );
+    expect(integration.status, JSON.stringify(integration.body)).toBe(200);
+    const installation = await folio.request('POST', '/v1/integrations/their-hook/installations', { organization: ORG }, as(theirs));
+    expect(installation.status, JSON.stringify(installation.body)).toBe(201);
+    const { id: later } = await folio.store.revisions.create({
+      spaceId: space,
+      parents: [revision],
+      type: 'edits',
+      pages: [{ id: 'pintro', kind: 'document', title: 'Intro', slug: 'intro', path: 'intro', body: encoder.encode('# Intro\n\nTheirs.\n') }],
+      files: [{ id: 'fsecret', name: 'secret.txt', size: 6, contentType: 'text/plain', bytes: encoder.encode('secret') }],
+    });
+    await folio.store.spaces.setPrimaryRevision(space, later);
+    const [delivery] = await folio.store.integrations.pendingDeliveries(installation.body.id as string, 1);
+    // The integration has no webhook: its subscriber fails the delivery too; whichever ends it first.
+    await folio.store.integrations.finishDelivery(delivery!.id, 'failed', { level: 'error', message: 'test' });
     foreign = {
       org: ORG,
       space,
@@ -356,6 +396,9 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       crComment: onCr.comment,
       crReply: onCr.reply,
       review: review.body.id as string,
+      integration: 'their-hook',
+      installation: installation.body.id as string,
+      event: delivery!.id,
     };
   });
   afterAll(async () => {
@@ -402,6 +445,9 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       crComment: ':commentId',
       crReply: ':commentReplyId',
       review: ':reviewId',
+      integration: ':integrationName',
+      installation: ':installationId',
+      event: ':eventId',
     };
     const covered = new Set(ROUTES.map((r) => `${r.method} ${r.path(params).split('?')[0]}`));
     expect(registered.length).toBeGreaterThan(40);
@@ -454,6 +500,9 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
         crComment: ':crComment',
         crReply: ':crReply',
         review: ':review',
+        integration: ':integration',
+        installation: ':installation',
+        event: ':event',
       })}`;
       if (route.owner !== undefined) {
         const own = await folio.request(route.method, route.path(foreign), route.body, as(theirs));

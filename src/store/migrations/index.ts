@@ -20,6 +20,7 @@ import { migration as searchTrigram } from './019_search_trigram.js';
 import { migration as collections } from './020_collections.js';
 import { migration as comments } from './021_comments.js';
 import { migration as changeRequestReviews } from './022_change_request_reviews.js';
+import { migration as eventsIntegrations } from './023_events_integrations.js';
 
 /**
  * Every migration, in order. To add one: create `NNN_name.ts` exporting `migration: Migration`
@@ -47,4 +48,5 @@ export const migrations: readonly Migration[] = [
   collections,
   comments,
   changeRequestReviews,
+  eventsIntegrations,
 ];

@@ -86,6 +86,9 @@ export interface GitSyncStore {
    * `operation.state` (null = no operation): ConflictError when it differs. NotFoundError for an unknown space.
    */
   update(spaceId: string, patch: GitSyncPatch, options?: { ifOperationState?: string | null }): Promise<GitSyncState>;
+  /** The sealed secret of the space's push webhook (null clears it). NotFoundError for an unknown space. */
+  setPushSecret(spaceId: string, sealed: Uint8Array | null): Promise<void>;
+  pushSecret(spaceId: string): Promise<Uint8Array | null>;
 }
 
 /** The git request log (`git_sync_requests`), so operators see dropped requests too. */

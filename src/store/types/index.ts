@@ -22,3 +22,5 @@ export type * from './people.js';
 export type * from './collections.js';
 export type * from './comments.js';
 export type * from './reviews.js';
+export type * from './events.js';
+export type * from './integrations.js';

@@ -122,8 +122,8 @@ export interface SiteStore {
   shareLinkByKey(siteId: string, key: string): Promise<ShareLinkRecord | null>;
   /** Stores a complete publication (files first, in one transaction); idempotent by `requestKey`. */
   createPublication(input: PublicationInput): Promise<{ publication: PublicationRecord; created: boolean }>;
-  /** Switches the live pointer (one UPDATE) and drops publications older than the last `keep` (default 3). */
-  goLive(siteId: string, publicationId: string, options?: { keep?: number }): Promise<void>;
+  /** Switches the live pointer (one UPDATE), records `site_published` when it moved, and drops publications older than the last `keep` (default 3). */
+  goLive(siteId: string, publicationId: string, options?: { keep?: number; warningCount?: number }): Promise<void>;
   unpublish(organizationId: string, siteId: string): Promise<SiteRecord>;
   publication(siteId: string, publicationId: string): Promise<PublicationRecord | null>;
   publicationFiles(publicationId: string): Promise<PublicationFile[]>;

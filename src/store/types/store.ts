@@ -1,3 +1,5 @@
+import type { EventStore } from './events.js';
+import type { IntegrationStore } from './integrations.js';
 import type { AuditStore, InviteStore, MemberStore, PermissionStore, SamlStore, TeamStore, UserStore } from './people.js';
 import type { BlobStore, BlobStoreOptions } from './blobs.js';
 import type { ChangeRequestStore } from './change-requests.js';
@@ -76,6 +78,9 @@ export interface Store {
   collections: CollectionStore;
   comments: CommentStore;
   reviews: ReviewStore;
+  /** Content events, recorded by the members that commit the facts (issue 28). */
+  events: EventStore;
+  integrations: IntegrationStore;
 }
 
 /**

@@ -10,6 +10,8 @@ export function runOptions(subject: RunSubject): { typedSearchAttributes: Return
     memo: {
       ...(subject.spaceId !== undefined ? { spaceId: subject.spaceId } : {}),
       ...(subject.specId !== undefined ? { specId: subject.specId } : {}),
+      ...(subject.subscriber !== undefined ? { subscriber: subject.subscriber } : {}),
+      ...(subject.eventType !== undefined ? { eventType: subject.eventType } : {}),
       organizationId: subject.organizationId,
     },
   };

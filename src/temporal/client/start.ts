@@ -42,6 +42,11 @@ import {
   type ContentImportInput,
   type ContentImportResult,
   type ContentImportWorkflow,
+  subscriberOf,
+  webhookSignals,
+  webhookWorkflowIds,
+  type WebhookSubscriberInput,
+  type WebhookSubscriberWorkflow,
 } from '../contract/index.js';
 import { runOptions } from './run-options.js';
 import { WorkflowRunError } from './workflow-run-error.js';
@@ -293,6 +298,28 @@ export async function requestSitePublish(starter: WorkflowStarter, input: { orga
     signalArgs: [],
     ...runOptions({ organizationId: input.organizationId, operation: 'site-publish' }),
     staticSummary: `Publish site ${input.siteId} of ${input.organizationId}`,
+  });
+  return workflowId;
+}
+
+/**
+ * Starts (or wakes) the webhook subscriber of an installation, `integration/<name>/installation/<id>`:
+ * signals-with-start it, so there is one per installation and a running one looks for new events at once.
+ */
+export async function startWebhookSubscriber(starter: WorkflowStarter, input: WebhookSubscriberInput): Promise<string> {
+  const workflowId = webhookWorkflowIds.subscriber(input.integrationName, input.installationId);
+  await starter.client.workflow.signalWithStart<WebhookSubscriberWorkflow, []>(workflowTypes.webhookSubscriber, {
+    workflowId,
+    taskQueue: starter.taskQueue,
+    args: [input],
+    signal: webhookSignals.nudge,
+    signalArgs: [],
+    ...runOptions({
+      organizationId: input.organizationId,
+      operation: 'webhook-subscriber',
+      subscriber: subscriberOf(input.integrationName, input.installationId),
+    }),
+    staticSummary: `Webhook deliveries of ${input.integrationName} to installation ${input.installationId} (organization ${input.organizationId})`,
   });
   return workflowId;
 }

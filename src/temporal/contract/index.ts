@@ -16,3 +16,4 @@ export * from './publish.js';
 export * from './workflows.js';
 export * from './search.js';
 export * from './imports.js';
+export * from './webhooks.js';

@@ -12,9 +12,19 @@ export const SpaceIdAttribute: KeywordAttributeKey = { name: 'SpaceId', type: 'K
 export const OrganizationIdAttribute: KeywordAttributeKey = { name: 'OrganizationId', type: 'KEYWORD' };
 export const OperationAttribute: KeywordAttributeKey = { name: 'Operation', type: 'KEYWORD' };
 export const OpenApiSpecIdAttribute: KeywordAttributeKey = { name: 'OpenApiSpecId', type: 'KEYWORD' };
+/** Webhook deliveries: the content event's type, and the subscriber (`<integration>/<installation id>`). */
+export const EventTypeAttribute: KeywordAttributeKey = { name: 'EventType', type: 'KEYWORD' };
+export const SubscriberAttribute: KeywordAttributeKey = { name: 'Subscriber', type: 'KEYWORD' };
 
 /** Every attribute Folio sets; all keywords. */
-export const SEARCH_ATTRIBUTES: readonly KeywordAttributeKey[] = [SpaceIdAttribute, OrganizationIdAttribute, OperationAttribute, OpenApiSpecIdAttribute];
+export const SEARCH_ATTRIBUTES: readonly KeywordAttributeKey[] = [
+  SpaceIdAttribute,
+  OrganizationIdAttribute,
+  OperationAttribute,
+  OpenApiSpecIdAttribute,
+  EventTypeAttribute,
+  SubscriberAttribute,
+];
 
 export type Operation =
   | 'create-space'
@@ -28,7 +38,9 @@ export type Operation =
   | 'apply-template'
   | 'search-index'
   | 'content-import'
-  | 'site-publish';
+  | 'site-publish'
+  | 'webhook-subscriber'
+  | 'webhook-delivery';
 
 /** What a run is about: its organization, its operation and the space or the spec it works on. */
 export interface RunSubject {
@@ -36,6 +48,9 @@ export interface RunSubject {
   operation: Operation;
   spaceId?: string;
   specId?: string;
+  /** Webhook runs: the subscriber (`<integration>/<installation id>`) and, for one delivery, the event's type. */
+  subscriber?: string;
+  eventType?: string;
 }
 
 /** The run's typed search attributes: `SpaceId` or `OpenApiSpecId`, `OrganizationId`, `Operation`. */
@@ -43,6 +58,8 @@ export function searchAttributes(subject: RunSubject): Array<{ key: KeywordAttri
   return [
     ...(subject.spaceId !== undefined ? [{ key: SpaceIdAttribute, value: subject.spaceId }] : []),
     ...(subject.specId !== undefined ? [{ key: OpenApiSpecIdAttribute, value: subject.specId }] : []),
+    ...(subject.subscriber !== undefined ? [{ key: SubscriberAttribute, value: subject.subscriber }] : []),
+    ...(subject.eventType !== undefined ? [{ key: EventTypeAttribute, value: subject.eventType }] : []),
     { key: OrganizationIdAttribute, value: subject.organizationId },
     { key: OperationAttribute, value: subject.operation },
   ];

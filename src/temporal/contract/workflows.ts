@@ -10,6 +10,7 @@ import type { CreateSpaceInput, CreateSpaceResult } from './spaces.js';
 import type { TranslationQueueInput } from './translations.js';
 import type { ApplyTemplateInput, ApplyTemplateResult } from './templates.js';
 import type { ContentImportInput, ContentImportResult } from './imports.js';
+import type { WebhookDeliveryInput, WebhookDeliveryResult, WebhookSubscriberInput } from './webhooks.js';
 
 export const workflowTypes = {
   createSpace: 'createSpaceWorkflow',
@@ -24,6 +25,8 @@ export const workflowTypes = {
   searchIndex: 'searchIndexWorkflow',
   contentImport: 'contentImportWorkflow',
   publishSite: 'publishSiteWorkflow',
+  webhookSubscriber: 'webhookSubscriberWorkflow',
+  webhookDelivery: 'webhookDeliveryWorkflow',
 } as const;
 
 export type CreateSpaceWorkflow = (input: CreateSpaceInput) => Promise<CreateSpaceResult>;
@@ -36,3 +39,5 @@ export type TranslationRunsWorkflow = (input: TranslationQueueInput) => Promise<
 export type ApplyTemplateWorkflow = (input: ApplyTemplateInput) => Promise<ApplyTemplateResult>;
 export type ContentImportWorkflow = (input: ContentImportInput) => Promise<ContentImportResult>;
 export type PublishSiteWorkflow = (input: PublishSiteInput) => Promise<PublishSiteResult>;
+export type WebhookSubscriberWorkflow = (input: WebhookSubscriberInput) => Promise<void>;
+export type WebhookDeliveryWorkflow = (input: WebhookDeliveryInput) => Promise<WebhookDeliveryResult>;

@@ -1,0 +1,142 @@
+/**
+ * Issue 28, item 1: content events are recorded by the store members that commit the facts, numbered per stream
+ * (the space), once per fact (a retried call records nothing twice), and fanned out as pending deliveries to the
+ * installations that cover them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/store/index.js';
+import { createTestStore } from '../helpers/store.js';
+
+let store: Store;
+const ORG = 'events-org';
+
+async function newRevision(spaceId: string, text: string): Promise<string> {
+  const space = (await store.spaces.get(spaceId))!;
+  const { id } = await store.revisions.create({
+    spaceId,
+    parents: space.revisionId ? [space.revisionId] : [],
+    type: 'edits',
+    pages: [{ id: 'p1', kind: 'document', title: 'One', slug: 'one', path: 'one', body: new TextEncoder().encode(`# One\n\n${text}\n`) }],
+    files: [],
+  });
+  return id;
+}
+
+beforeAll(async () => {
+  store = await createTestStore();
+  await store.orgs.create({ id: ORG, title: 'Events' });
+  await store.orgs.create({ id: 'events-other', title: 'Other' });
+});
+afterAll(async () => {
+  await store?.close();
+});
+
+describe('content events', () => {
+  it('a new primary revision is recorded once, numbered in its space, with both revision ids', async () => {
+    const space = await store.spaces.create(ORG, { title: 'A' });
+    const before = (await store.spaces.get(space.id))!.revisionId;
+    const r1 = await newRevision(space.id, 'first');
+    await store.spaces.setPrimaryRevision(space.id, r1);
+    // A retried activity sets the same revision again: no second event.
+    await store.spaces.setPrimaryRevision(space.id, r1);
+    const r2 = await newRevision(space.id, 'second');
+    await store.spaces.setPrimaryRevision(space.id, r2, { expected: r1 });
+    const { items } = await store.events.list(ORG, { limit: 100, stream: space.id });
+    expect(items.map((e) => [e.type, e.seq, e.payload.revisionId, e.payload.previousRevisionId])).toEqual([
+      ['space_content_updated', 1, r1, before],
+      ['space_content_updated', 2, r2, r1],
+    ]);
+    expect(items[0]!.payload).toMatchObject({ eventId: items[0]!.id, type: 'space_content_updated', spaceId: space.id, updatedBy: [] });
+  });
+
+  it('change requests opened, closed and merged; the other organization sees none of it', async () => {
+    const space = await store.spaces.create(ORG, { title: 'B' });
+    const rev = await newRevision(space.id, 'b');
+    const a = await store.changeRequests.create({ spaceId: space.id, revisionId: rev, subject: 'a' });
+    const draft = await store.changeRequests.create({ spaceId: space.id, revisionId: rev, subject: 'd', status: 'draft' });
+    await store.changeRequests.update(space.id, a.id, { status: 'archived' });
+    await store.changeRequests.update(space.id, a.id, { subject: 'renamed' });
+    await store.changeRequests.markMerged(draft.id, rev);
+    await store.changeRequests.markMerged(draft.id, rev);
+    const { items } = await store.events.list(ORG, { limit: 100, stream: space.id });
+    expect(items.map((e) => [e.type, e.seq, e.payload.changeRequestId])).toEqual([
+      ['change_request_opened', 1, a.id],
+      ['change_request_closed', 2, a.id],
+      ['change_request_merged', 3, draft.id],
+    ]);
+    expect((await store.events.list('events-other', { limit: 100 })).items).toEqual([]);
+  });
+
+  it('concurrent changes of one space are numbered 1..n without gaps or duplicates', async () => {
+    const space = await store.spaces.create(ORG, { title: 'C' });
+    const rev = await newRevision(space.id, 'c');
+    await Promise.all(Array.from({ length: 12 }, (_, i) => store.changeRequests.create({ spaceId: space.id, revisionId: rev, subject: `cr${i}` })));
+    const { items } = await store.events.list(ORG, { limit: 100, stream: space.id });
+    expect(items.map((e) => e.seq)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+  });
+
+  it('each event becomes one pending delivery per active installation covering its space', async () => {
+    const s1 = await store.spaces.create(ORG, { title: 'D1' });
+    const s2 = await store.spaces.create(ORG, { title: 'D2' });
+    await store.integrations.publish('events-hook', {
+      organizationId: ORG,
+      title: 'Hook',
+      description: 'd',
+      target: 'all',
+      visibility: 'private',
+      scopes: [],
+      categories: [],
+    });
+    const all = (await store.integrations.install('events-hook', ORG)).installation;
+    await store.integrations.publish('events-hook-2', {
+      organizationId: ORG,
+      title: 'Hook 2',
+      description: 'd',
+      target: 'all',
+      visibility: 'private',
+      scopes: [],
+      categories: [],
+    });
+    const some = (await store.integrations.install('events-hook-2', ORG)).installation;
+    await store.integrations.updateInstallation(some.id, { spaceSelection: 'selected', spaces: [s2.id] });
+    await store.spaces.setPrimaryRevision(s1.id, await newRevision(s1.id, 'x'));
+    await store.spaces.setPrimaryRevision(s2.id, await newRevision(s2.id, 'y'));
+    const forAll = await store.integrations.pendingDeliveries(all.id, 100);
+    const forSome = await store.integrations.pendingDeliveries(some.id, 100);
+    expect(forAll.map((d) => d.event.spaceId)).toEqual([s1.id, s2.id]);
+    expect(forSome.map((d) => d.event.spaceId)).toEqual([s2.id]);
+    expect(await store.integrations.finishDelivery(forSome[0]!.id, 'success', { level: 'info', message: 'delivered' })).toBe(true);
+    expect(await store.integrations.finishDelivery(forSome[0]!.id, 'failed', { level: 'error', message: 'late' })).toBe(false);
+    expect(await store.integrations.pendingDeliveries(some.id, 100)).toEqual([]);
+    expect((await store.integrations.deliveries('events-hook-2', { limit: 10 })).items.map((d) => d.status)).toEqual(['success']);
+    await expect(
+      store.integrations.publish('events-hook', {
+        organizationId: 'events-other',
+        title: 'x',
+        description: 'x',
+        target: 'all',
+        visibility: 'public',
+        scopes: [],
+        categories: [],
+      }),
+    ).rejects.toThrow(/taken/);
+  });
+});
+
+describe('git sync events', () => {
+  it('an operation that ends is recorded once, with its commit, revision and warning count', async () => {
+    const space = await store.spaces.create(ORG, { title: 'G' });
+    const rev = await newRevision(space.id, 'g');
+    await store.spaces.setPrimaryRevision(space.id, rev);
+    const op = { direction: 'import' as const, requestId: 'req-1', startedAt: new Date().toISOString() };
+    await store.gitSync.update(space.id, { operation: { ...op, state: 'running' } });
+    await store.gitSync.update(space.id, { lastImport: { timestamp: '2026-01-01T00:00:00Z', commit: 'c0ffee', requestId: 'req-1', revisionId: rev } });
+    const end = { ...op, state: 'success', endedAt: new Date().toISOString(), warnings: { total: 2, counts: { X: 2 }, warnings: [] } };
+    await store.gitSync.update(space.id, { operation: end });
+    // The activity's recording retried: nothing new happened.
+    await store.gitSync.update(space.id, { operation: { ...end, endedAt: new Date(Date.now() + 5).toISOString() } });
+    const { items } = await store.events.list(ORG, { limit: 100, stream: space.id });
+    expect(items.map((e) => e.type)).toEqual(['space_content_updated', 'space_gitsync_completed']);
+    expect(items[1]!.payload).toMatchObject({ state: 'success', direction: 'import', commitId: 'c0ffee', revisionId: rev, warnings: 2, requestId: 'req-1' });
+  });
+});
