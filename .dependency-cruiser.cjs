@@ -3,7 +3,9 @@
  * folders of the layers below its own, never one of its own layer or above: an upward import would close a loop (the order is the folder graph's
  * longest path from the bottom; a folder that needs one of its own layer moves up a layer).
  * `src/<name>` is one folder (its sub-folders included), except `src/temporal/`, whose client side, worker wiring
- * and contract are folders of their own. A new folder is placed here, or `folder-has-a-layer` fails.
+ * and contract are folders of their own, and a sub-folder listed here itself (`src/translate/run`: a pipeline's run,
+ * which orchestrates its folder's parts with the revision builder and the parse pool, sits above its folder). A new
+ * folder is placed here, or `folder-has-a-layer` fails.
  */
 const LAYERS = [
   [
@@ -35,13 +37,15 @@ const LAYERS = [
   ],
   ['src/change-requests', 'src/comments', 'src/fileimport', 'src/publish', 'src/webhooks'],
   ['src/parse-threads', 'src/templates'],
-  ['src/gitsync'],
+  ['src/gitsync', 'src/translate/run', 'src/webimport/run'],
   ['activities', 'src/api'],
   ['src/temporal/worker', 'workflows'],
   ['src/cli'],
 ];
 const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const folderPath = (f) => (f === 'src/temporal/*.ts' ? '^src/temporal/[^/]+[.]ts$' : f.endsWith('.ts') ? `^${escapeRe(f)}$` : `^${escapeRe(f)}/`);
+/** The folders of LAYERS inside `folder` (a run sub-folder): they have their own layer. */
+const nestedIn = (folder) => LAYERS.flat().filter((f) => f !== folder && !f.endsWith('.ts') && f.startsWith(`${folder}/`));
 const layerRules = LAYERS.flatMap((layer, i) =>
   layer
     .map((folder) => ({ folder, above: [...layer.filter((f) => f !== folder), ...LAYERS.slice(i + 1).flat()] }))
@@ -50,7 +54,7 @@ const layerRules = LAYERS.flatMap((layer, i) =>
       name: 'layers',
       severity: 'error',
       comment: `${folder} (layer ${i}) imports only the folders of the layers below it (.dependency-cruiser.cjs LAYERS)`,
-      from: { path: folderPath(folder) },
+      from: { path: folderPath(folder), ...(nestedIn(folder).length ? { pathNot: nestedIn(folder).map(folderPath) } : {}) },
       to: { path: above.map(folderPath) },
     })),
 );

@@ -42,3 +42,10 @@ export class TranslationEngineNotConfiguredError extends FolioError {
     super('TRANSLATION_ENGINE_NOT_CONFIGURED', `${engine}: ${message}`, { data: { engine } });
   }
 }
+
+/** The source space has no content yet: nothing to translate. Not retried. */
+export class TranslationSourceEmptyError extends FolioError {
+  constructor(spaceId: string) {
+    super('TRANSLATION_SOURCE_EMPTY', `the source space ${spaceId} has no content yet`, { data: { spaceId } });
+  }
+}

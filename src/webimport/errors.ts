@@ -2,7 +2,7 @@
  * Typed errors of the website import: one class per failure, each with a stable `code` and `retryable`. Messages
  * carry credential-free URLs only (the start URL is refused when it holds credentials).
  */
-import { FolioError } from '../errors.js';
+import { FolioError, NotFoundError } from '../errors.js';
 import { redact } from '../redact.js';
 
 export type WebImportErrorCode =
@@ -162,5 +162,19 @@ export class WebImportCancelledError extends WebImportError {
 export class WebImportTargetGoneError extends WebImportError {
   constructor(detail: string) {
     super('WEBIMPORT_TARGET_GONE', `the import target is gone: ${detail}`, { data: { detail } });
+  }
+}
+
+/** The import run is not in the store (of its organization): its workflow has nothing to run. */
+export class ImportRunNotFoundError extends NotFoundError {
+  constructor(runId: string) {
+    super('import run', runId);
+  }
+}
+
+/** The target space is locked (editMode: locked) and the run does not go into a change request. */
+export class ImportTargetLockedError extends FolioError {
+  constructor(spaceId: string) {
+    super('LOCKED', `space ${spaceId} is locked (editMode: locked)`);
   }
 }
