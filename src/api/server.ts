@@ -79,8 +79,9 @@ export async function buildServer(given: ApiDeps, options: { onRoute?: (route: R
   if (ownPool) app.addHook('onClose', async () => ownPool.close());
   if (ownMetrics) app.addHook('onClose', async () => ownMetrics.close());
   installErrorHandler(app);
-  installAuth(app, deps.store);
+  // Text the store cannot hold (a NUL, invalid UTF-8) is refused before the access check looks anything up.
   installRequestTextGuard(app);
+  installAuth(app, deps.store);
   const urls = urlBuilder(() => deps.baseUrl ?? listeningBase(app.server, deps.config));
   // Route modules: one per resource. Each registers its own paths.
   healthRoutes(app, deps);
