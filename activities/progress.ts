@@ -12,43 +12,10 @@
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Progress } from '../src/temporal/contract/index.js';
+import { assertAttemptCurrent } from './attempt-current.js';
+import type { ProgressOptions, ProgressReporter } from './progress-types.js';
 
-/** temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_CANCEL_REQUESTED (@temporalio/proto is CommonJS: no named ESM import under plain Node). */
-const PENDING_ACTIVITY_STATE_CANCEL_REQUESTED = 3;
-
-export interface ProgressReporter<P extends Progress = Progress> {
-  update(p: Partial<P>): void;
-  readonly current: P;
-  /** Sends the current progress now and waits for the signals sent. */
-  flush(): Promise<void>;
-  /** The activity is over (whatever its outcome): a first signal not sent yet is not sent any more; keep-alives stop. */
-  close(): void;
-  /**
-   * Sends the current progress again every `everyMs` until the returned function (or `close`) is called: for a step
-   * that makes no update for a while but is bounded otherwise (parsing, within its budgets), so that heartbeats keep
-   * flowing (the heartbeat timeout does not end a working attempt) and a cancel still reaches the activity.
-   */
-  keepAlive(everyMs?: number): () => void;
-  readonly signal: AbortSignal | undefined;
-  /**
-   * Throws (`options.cancelled`) when this attempt must not change anything any more: a cancel seen by a heartbeat,
-   * or (asked of the server now, since heartbeats are throttled and a cancel may not have reached us yet) the
-   * workflow closed or asked to cancel this activity, or this attempt was superseded by a retry. Call it right
-   * before the point of no return (storing a revision, making it primary, pushing).
-   */
-  assertNotCancelled(operation: string): Promise<void>;
-}
-
-export interface ProgressOptions {
-  /** Name of the workflow's progress signal (from the contract, e.g. `gitSignals.progress`). */
-  signal: string;
-  /** Least time between two signals (heartbeats are throttled by the SDK). Default 2000 ms. */
-  intervalMs?: number;
-  /** Time from the first update to the first signal. Default 300 ms. */
-  firstAfterMs?: number;
-  /** The error `assertNotCancelled` throws. Default: a non-retryable `CANCELLED` ApplicationFailure. */
-  cancelled?: (operation: string) => Error;
-}
+export type { ProgressOptions, ProgressReporter } from './progress-types.js';
 
 function cancelledFailure(operation: string): Error {
   return ApplicationFailure.create({ type: 'CANCELLED', message: `${operation} cancelled`, nonRetryable: true });
@@ -107,23 +74,7 @@ export function progressReporter<P extends Progress = Progress>(phase: string, o
       if (Date.now() - lastSent >= intervalMs) send();
     },
     async assertNotCancelled(operation) {
-      if (!ctx) return;
-      if (ctx.cancellationSignal.aborted) throw cancelled(operation);
-      const execution = ctx.info.workflowExecution;
-      if (!execution) return;
-      const { workflowId, runId } = execution;
-      let client;
-      try {
-        client = ctx.client;
-      } catch {
-        return; // a worker without a client (unit tests): heartbeats are the only channel
-      }
-      const description = await client.workflow.getHandle(workflowId, runId).describe();
-      if (description.status.name !== 'RUNNING') throw cancelled(operation);
-      const pending = description.raw.pendingActivities?.find((a) => a.activityId === ctx.info.activityId);
-      if (!pending || pending.state === PENDING_ACTIVITY_STATE_CANCEL_REQUESTED || (pending.attempt ?? 1) !== ctx.info.attempt) {
-        throw cancelled(operation);
-      }
+      await assertAttemptCurrent(ctx, operation, cancelled);
     },
     close() {
       flushed = true;
