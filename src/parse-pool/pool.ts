@@ -53,9 +53,10 @@ export interface ParsePoolOptions {
   /** CPU time of one task after which its thread is demoted (default 200 ms: an ordinary page takes a few). */
   demoteAfterMs?: number;
   /**
-   * Operation families its threads load before they are ready (default `['openapi']`: a spec's processing is timed
-   * from its start, not from loading its modules); a pool that parses only pages loads none (`[]`), and a thread of
-   * it ended by a budget is replaced faster.
+   * Operation families its threads load before they are ready (default none; Folio's pool, `src/parse-threads/pool.ts`,
+   * loads OpenAPI processing unless told otherwise, so that a spec's processing is timed from its start, not from
+   * loading its modules); a pool that parses only pages loads none, and a thread of it ended by a budget is replaced
+   * faster.
    */
   preload?: string[];
   /**
