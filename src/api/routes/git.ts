@@ -12,12 +12,11 @@ import { enqueueGitRequest, queryGitQueue } from '../../temporal/client/start.js
 import { parseGitRequest, GitRequestError } from '../../gitsync/request.js';
 import { gitRequestId } from '../../gitsync/request-id.js';
 
-/** The response header naming the operation (workflow id) a request started or queued. */
-export const OPERATION_ID_HEADER = 'x-folio-operation-id';
 import { putGitCredentials } from '../../gitsync/credentials.js';
 import { gitInfoObject } from '../../gitsync/info.js';
 import { syncRepoOf } from '../../gitsync/sync-repo.js';
 import { workflowStarter, type ApiDeps } from '../deps.js';
+import { OPERATION_ID_HEADER } from '../operation-id.js';
 import { badRequest, notFound } from '../http-errors.js';
 import { assertSpaceEditable } from '../space-editable.js';
 import { loadSpace } from './spaces.js';

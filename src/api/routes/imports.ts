@@ -11,6 +11,7 @@ import { WorkflowRunError } from '../../temporal/client/workflow-run-error.js';
 import { redact } from '../../redact.js';
 import { actorId, organizationNotFound, requireOrg } from '../auth.js';
 import { workflowStarter, type ApiDeps } from '../deps.js';
+import { OPERATION_ID_HEADER } from '../operation-id.js';
 import { HttpError, badRequest, notFound } from '../http-errors.js';
 import { importRunObject } from '../objects/import-run.js';
 import type { UrlBuilder } from '../objects/urls.js';
@@ -168,7 +169,8 @@ export function importRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuild
   async function start(run: ImportRunRecord, reply: FastifyReply): Promise<void> {
     try {
       const summary = run.source.type === 'website' ? `Import ${redact(run.source.url)} into space ${run.spaceId}` : `Import files into space ${run.spaceId}`;
-      await startContentImport(workflowStarter(deps), { runId: run.id, organizationId: run.organizationId, spaceId: run.spaceId }, summary);
+      const operationId = await startContentImport(workflowStarter(deps), { runId: run.id, organizationId: run.organizationId, spaceId: run.spaceId }, summary);
+      void reply.header(OPERATION_ID_HEADER, operationId);
     } catch (err) {
       await store.imports.update(run.id, { status: 'failed', code: 'NOT_STARTED', reason: 'the workflow service did not take the run; start it again' });
       reply.log.warn({ runId: run.id, cause: redact(err instanceof Error ? err.message : String(err)) }, 'import run not started');

@@ -4,6 +4,7 @@ import { requestSitePublish } from '../../temporal/client/start.js';
 import { organizationNotFound, requireAuth, requireOrg } from '../auth.js';
 import { workflowStarter, type ApiDeps } from '../deps.js';
 import { badRequest, notFound } from '../http-errors.js';
+import { OPERATION_ID_HEADER } from '../operation-id.js';
 import { shareLinkObject, siteObject, siteSpaceObject } from '../objects/site.js';
 import { defaultSiteCustomization } from '../objects/site-customization.js';
 import type { UrlBuilder } from '../objects/urls.js';
@@ -141,8 +142,11 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
   app.post<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId/publish', { schema: noBody }, async (request, reply: FastifyReply) => {
     const site = await loadSite(request, request.params);
     const updated = await sites.update(site.organizationId, site.id, { published: true });
-    await requestSitePublish(workflowStarter(deps), { organizationId: site.organizationId, siteId: site.id });
-    return reply.status(200).send(await siteBody(updated));
+    const operationId = await requestSitePublish(workflowStarter(deps), { organizationId: site.organizationId, siteId: site.id });
+    return reply
+      .status(200)
+      .header(OPERATION_ID_HEADER, operationId)
+      .send(await siteBody(updated));
   });
 
   app.post<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId/unpublish', { schema: noBody }, async (request) => {
