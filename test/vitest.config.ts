@@ -13,6 +13,8 @@
  * - `e2e`: everything else: Folio started (API, worker, the shared Temporal dev server), real git over
  *   `git http-backend`, PostgreSQL, the compiled CLI, external programs. A new test file lands here unless a
  *   project above lists it.
+ * - `stress`: the tests that load the machine themselves (`stress-ng`), alone, after every other project is done
+ *   (`sequence.groupOrder`): a test beside them would run on a machine they starve on purpose.
  *
  * The global setup (./setup/global.ts) starts for each project only what it uses.
  */
@@ -53,6 +55,9 @@ const CORPUS = [
   'test/openapi/{corpus-specs,process}.test.ts',
 ];
 
+/** They start `stress-ng --cpu 2` (test/helpers/hostile-scenario.ts): run alone, last. */
+const STRESS = ['test/e2e/hostile-repository.test.ts'];
+
 /** The time-skipping test server, stub activities, MockActivityEnvironment. */
 const WORKFLOW = ['test/workflows/**/*.test.ts', 'test/api/purge-time-skipping.test.ts', 'test/gitsync/replay.test.ts'];
 
@@ -70,7 +75,8 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: UNIT } },
       { extends: true, test: { name: 'corpus', include: CORPUS } },
       { extends: true, test: { name: 'workflow', include: WORKFLOW } },
-      { extends: true, test: { name: 'e2e', include: ['test/**/*.test.ts'], exclude: [...UNIT, ...CORPUS, ...WORKFLOW, '**/node_modules/**'] } },
+      { extends: true, test: { name: 'e2e', include: ['test/**/*.test.ts'], exclude: [...UNIT, ...CORPUS, ...WORKFLOW, ...STRESS, '**/node_modules/**'] } },
+      { extends: true, test: { name: 'stress', include: STRESS, sequence: { groupOrder: 1 } } },
     ],
   },
 });
