@@ -83,7 +83,7 @@ export async function translationRunsWorkflow(input: TranslationQueueInput): Pro
   const engineQueue = proxyActivities<Activities>({
     taskQueue: input.engineTaskQueue,
     startToCloseTimeout: '30 minutes',
-    heartbeatTimeout: '2 minutes',
+    heartbeatTimeout: input.engineHeartbeatTimeoutMs ?? '2 minutes',
     retry,
   });
   const perBatch = Math.max(1, input.pagesPerBatch ?? 25);

@@ -4,7 +4,7 @@
  * (written here, counting every segment it is sent), PostgreSQL shared by this process (the workflow worker, on the
  * main task queue) and a child process (test/gitsync/worker-process.ts, polling the translation task queue, where
  * the engine activities run). The engine answers two requests (50 segments each), holds the third; the child is
- * killed; a second child resumes the batch after the activity's heartbeat timeout: the run completes, and no
+ * killed; a second child resumes the batch after the activity's heartbeat timeout (15 s, set by the test): the run completes, and no
  * segment of the two answered requests is sent again.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -144,6 +144,8 @@ describe.skipIf(!pg)(`translation resumed after SIGKILL${pg ? '' : ` (skipped: $
           sourceSpaceId: space.id,
           run: requested.runsRequested,
           engineTaskQueue: config.translationTaskQueue,
+          // The held activity is retried on the second child after this, not after the production 2 minutes.
+          engineHeartbeatTimeoutMs: 15_000,
         },
       );
       await heldNow;

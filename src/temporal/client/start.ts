@@ -164,12 +164,13 @@ export async function startOpenApiProcessing(starter: WorkflowStarter, input: Pr
  */
 export async function requestTranslationRun(
   starter: WorkflowStarter,
-  input: { translationId: string; organizationId: string; sourceSpaceId: string; run: number; engineTaskQueue: string },
+  input: { translationId: string; organizationId: string; sourceSpaceId: string; run: number; engineTaskQueue: string; engineHeartbeatTimeoutMs?: number },
 ): Promise<void> {
+  const { translationId, organizationId, engineTaskQueue, engineHeartbeatTimeoutMs } = input;
   await starter.client.workflow.signalWithStart<TranslationRunsWorkflow, [TranslationRunRequest]>(workflowTypes.translationRuns, {
     workflowId: workflowIds.translationRuns(input.translationId),
     taskQueue: starter.taskQueue,
-    args: [{ translationId: input.translationId, organizationId: input.organizationId, engineTaskQueue: input.engineTaskQueue }],
+    args: [{ translationId, organizationId, engineTaskQueue, ...(engineHeartbeatTimeoutMs ? { engineHeartbeatTimeoutMs } : {}) }],
     signal: translationSignals.request,
     signalArgs: [{ run: input.run }],
     ...runOptions({ spaceId: input.sourceSpaceId, organizationId: input.organizationId, operation: 'translation-run' }),

@@ -28,6 +28,11 @@ export interface TranslationQueueInput {
   engineTaskQueue: string;
   /** Pages per translating activity (default 25). */
   pagesPerBatch?: number;
+  /**
+   * Heartbeat timeout of the translating activity, ms (default 2 minutes: it heartbeats every 5 s). Tests that kill
+   * an engine worker set it short, so the retry on another worker starts without waiting minutes.
+   */
+  engineHeartbeatTimeoutMs?: number;
   /** Runs requested and not run yet (continue-as-new carries them over). */
   pending?: number[];
 }
