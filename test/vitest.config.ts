@@ -48,7 +48,6 @@ const UNIT = [
 /** Over ../shared/corpus, nothing started. */
 const CORPUS = [
   'test/cli/{check,roundtrip}.test.ts',
-  'test/document/corpus-documents.test.ts',
   'test/format/export-input-untouched.test.ts',
   'test/format/markdown/{fidelity,minimal-diff}.test.ts',
   'test/format/tree/{corpus-fidelity,corpus-pgsql,export-edits,revision-roundtrip}.test.ts',

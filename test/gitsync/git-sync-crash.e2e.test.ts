@@ -9,18 +9,17 @@
  * before it is primary, then (next attempt) after it is primary but before the activity completes (hold points
  * of ./worker-process.ts, HOLD_AT).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/index.js';
 import { workflowIds } from '../../src/temporal/contract/index.js';
 import type { GitOperationResult, GitSyncRequest } from '../../src/temporal/contract/index.js';
 import { testLogger } from '../helpers/logger.js';
 import { startPostgres, postgresUnavailableReason, type TestPostgres } from '../helpers/postgres.js';
 import { startGitServer, type GitServer } from '../helpers/git-server.js';
-import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
+import { killAll, startWorkerChild, type WorkerChild, type WorkerChildren } from '../helpers/worker-child.js';
 import { testClient, uniqueTaskQueue } from '../helpers/temporal.js';
 import { startHoldingProxy, type HoldingProxy } from './holding-proxy.js';
 
@@ -32,62 +31,11 @@ let store: Store;
 let server: GitServer;
 let proxy: HoldingProxy;
 let work: string;
-const children: ChildProcess[] = [];
-
-interface WorkerProcess {
-  child: ChildProcess;
-  /** Resolves when the process printed `line` (e.g. `held before-primary`). */
-  printed(line: string): Promise<void>;
-  kill(): Promise<void>;
-}
+const children: WorkerChildren = [];
 
 /** Starts ./worker-process.ts (with `env`, e.g. HOLD_AT) and resolves once it polls. */
-async function startWorkerProcess(taskQueue: string, dataDir: string, env: Record<string, string> = {}): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'worker-process.ts')], {
-    cwd: path.resolve(import.meta.dirname, '../..'),
-    env: {
-      ...process.env,
-      DATABASE_URL: pg!.url,
-      TASK_QUEUE: taskQueue,
-      TEMPORAL_ADDRESS: inject('temporalAddress'),
-      WORKFLOW_BUNDLE: inject('workflowBundlePath'),
-      COMPILED_PARSE_THREAD: inject('compiledParseThread'),
-      DATA_DIR: dataDir,
-      FOLIO_VAULT_KEY: 'crash-test-vault-key',
-      FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS,
-      LOG_LEVEL: 'error',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stderr = '';
-  let out = '';
-  const waiters: Array<{ line: string; resolve: () => void }> = [];
-  child.stderr!.on('data', (c: Buffer) => (stderr += String(c)));
-  child.stdout!.on('data', (c: Buffer) => {
-    out += String(c);
-    for (const w of waiters.splice(0)) {
-      if (out.split('\n').includes(w.line)) w.resolve();
-      else waiters.push(w);
-    }
-  });
-  const printed = (line: string) =>
-    new Promise<void>((resolve, reject) => {
-      if (out.split('\n').includes(line)) return resolve();
-      waiters.push({ line, resolve });
-      child.once('exit', (code, signal) => reject(new Error(`worker process exited (${code ?? signal}) before printing ${line}: ${stderr.slice(-2000)}`)));
-    });
-  await printed('ready');
-  return {
-    child,
-    printed,
-    async kill() {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGKILL');
-      await exited;
-    },
-  };
+function startWorkerProcess(taskQueue: string, dataDir: string, env: Record<string, string> = {}): Promise<WorkerChild> {
+  return startWorkerChild(children, { databaseUrl: pg!.url, taskQueue, env: { DATA_DIR: dataDir, FOLIO_VAULT_KEY: 'crash-test-vault-key', ...env } });
 }
 
 beforeAll(async () => {
@@ -104,7 +52,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  killAll(children);
   await proxy?.stop();
   await server?.stop();
   await store?.close();

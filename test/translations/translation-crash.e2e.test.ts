@@ -7,17 +7,16 @@
  * killed; a second child resumes the batch after the activity's heartbeat timeout (15 s, set by the test): the run completes, and no
  * segment of the two answered requests is sent again.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { treeFromFiles } from '../../src/format/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { requestTranslationRun } from '../../src/temporal/client/start.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 import { testLogger } from '../helpers/logger.js';
+import { killAll, startWorkerChild, type WorkerChild, type WorkerChildren } from '../helpers/worker-child.js';
 import { postgresUnavailableReason, startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { startTestWorker, testClient, uniqueTaskQueue, type RunningWorker } from '../helpers/temporal.js';
 import { importIntoSpace } from '../publish/corpus-space.js';
@@ -35,44 +34,15 @@ const requests: Array<{ segments: string[]; answered: boolean }> = [];
 let holding = true;
 let held: () => void = () => undefined;
 const heldNow = new Promise<void>((resolve) => (held = resolve));
-const children: ChildProcess[] = [];
+const children: WorkerChildren = [];
 let workflowWorker: RunningWorker | undefined;
 
-async function startEngineWorker(taskQueue: string): Promise<{ kill(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(import.meta.dirname, '../gitsync/worker-process.ts')], {
-    cwd: path.resolve(import.meta.dirname, '../..'),
-    env: {
-      ...process.env,
-      DATABASE_URL: pg!.url,
-      TASK_QUEUE: taskQueue,
-      TEMPORAL_ADDRESS: inject('temporalAddress'),
-      WORKFLOW_BUNDLE: inject('workflowBundlePath'),
-      FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS,
-      FOLIO_TRANSLATION_ENGINE: 'libretranslate',
-      FOLIO_LIBRETRANSLATE_URL: engineUrl,
-      FOLIO_TRANSLATION_RATE_LIMIT: '1000',
-      LOG_LEVEL: 'error',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+function startEngineWorker(taskQueue: string): Promise<WorkerChild> {
+  return startWorkerChild(children, {
+    databaseUrl: pg!.url,
+    taskQueue,
+    env: { FOLIO_TRANSLATION_ENGINE: 'libretranslate', FOLIO_LIBRETRANSLATE_URL: engineUrl, FOLIO_TRANSLATION_RATE_LIMIT: '1000' },
   });
-  children.push(child);
-  let stderr = '';
-  child.stderr!.on('data', (c: Buffer) => (stderr += String(c)));
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += String(c);
-      if (out.split('\n').includes('ready')) resolve();
-    });
-    child.once('exit', (code, signal) => reject(new Error(`worker process exited (${code ?? signal}): ${stderr.slice(-2000)}`)));
-  });
-  return {
-    async kill() {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGKILL');
-      await exited;
-    },
-  };
 }
 
 beforeAll(async () => {
@@ -105,7 +75,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  killAll(children);
   await workflowWorker?.stop();
   engine?.closeAllConnections();
   await new Promise((r) => engine?.close(r));

@@ -5,16 +5,15 @@
  * is killed, a new one starts, the crawl activity is retried after its heartbeat timeout and resumes from the run's
  * checkpoints: the import completes, and no page fetched before the kill is fetched again.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/index.js';
 import { startContentImport, waitForContentImport } from '../../src/temporal/client/start.js';
 import { testLogger } from '../helpers/logger.js';
+import { killAll, startWorkerChild, type WorkerChild, type WorkerChildren } from '../helpers/worker-child.js';
 import { startPostgres, postgresUnavailableReason, type TestPostgres } from '../helpers/postgres.js';
-import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 import { testClient, uniqueTaskQueue } from '../helpers/temporal.js';
 import { smallSite, startDocSite, type DocSite } from './doc-site.js';
 
@@ -22,43 +21,10 @@ const pg: TestPostgres | null = await startPostgres();
 let store: Store;
 let site: DocSite;
 let work: string;
-const children: ChildProcess[] = [];
+const children: WorkerChildren = [];
 
-async function startWorkerProcess(taskQueue: string, dataDir: string): Promise<{ kill(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(import.meta.dirname, '../gitsync/worker-process.ts')], {
-    cwd: path.resolve(import.meta.dirname, '../..'),
-    env: {
-      ...process.env,
-      DATABASE_URL: pg!.url,
-      TASK_QUEUE: taskQueue,
-      TEMPORAL_ADDRESS: inject('temporalAddress'),
-      WORKFLOW_BUNDLE: inject('workflowBundlePath'),
-      DATA_DIR: dataDir,
-      FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS,
-      WEBIMPORT_DELAY_MS: '0',
-      WEBIMPORT_CONCURRENCY: '2',
-      LOG_LEVEL: 'error',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stderr = '';
-  child.stderr!.on('data', (c: Buffer) => (stderr += String(c)));
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += String(c);
-      if (out.split('\n').includes('ready')) resolve();
-    });
-    child.once('exit', (code, signal) => reject(new Error(`worker process exited (${code ?? signal}): ${stderr.slice(-2000)}`)));
-  });
-  return {
-    async kill() {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGKILL');
-      await exited;
-    },
-  };
+function startWorkerProcess(taskQueue: string, dataDir: string): Promise<WorkerChild> {
+  return startWorkerChild(children, { databaseUrl: pg!.url, taskQueue, env: { DATA_DIR: dataDir, WEBIMPORT_DELAY_MS: '0', WEBIMPORT_CONCURRENCY: '2' } });
 }
 
 beforeAll(async () => {
@@ -69,7 +35,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  killAll(children);
   await site?.stop();
   await store?.close();
   await pg?.stop();
