@@ -92,38 +92,50 @@ function scanOf(repo: (typeof repos)[number]): Promise<Scan> {
 
 describe.skipIf(repos.length === 0)('GitBook corpus fidelity', () => {
   for (const repo of repos) {
-    it(`${repo.name}: GitBook-written pages re-serialize byte-identically (>= 99%)`, async () => {
-      const f = await scanOf(repo);
-      console.log(
-        JSON.stringify({ reserialize: { repo: f.repo, written: f.written, identical: f.identical, percent: f.percent, failures: f.failures.slice(0, 5) } }),
-      );
-      expect(f.identical + f.failures.length).toBe(f.written);
-      expect(f.percent).toBeGreaterThanOrEqual(99);
-    }, SCAN_TIMEOUT);
+    it(
+      `${repo.name}: GitBook-written pages re-serialize byte-identically (>= 99%)`,
+      async () => {
+        const f = await scanOf(repo);
+        console.log(
+          JSON.stringify({ reserialize: { repo: f.repo, written: f.written, identical: f.identical, percent: f.percent, failures: f.failures.slice(0, 5) } }),
+        );
+        expect(f.identical + f.failures.length).toBe(f.written);
+        expect(f.percent).toBeGreaterThanOrEqual(99);
+      },
+      SCAN_TIMEOUT,
+    );
 
-    it(`${repo.name}: parse(serialize(parse(x))) equals parse(x) for every page`, async () => {
-      const f = await scanOf(repo);
-      console.log(JSON.stringify({ repo: repo.name, pages: f.pages, modelRoundTripFailures: f.modelRoundTripFailures.length }));
-      expect(f.modelRoundTripFailures.slice(0, 5)).toEqual([]);
-    }, SCAN_TIMEOUT);
+    it(
+      `${repo.name}: parse(serialize(parse(x))) equals parse(x) for every page`,
+      async () => {
+        const f = await scanOf(repo);
+        console.log(JSON.stringify({ repo: repo.name, pages: f.pages, modelRoundTripFailures: f.modelRoundTripFailures.length }));
+        expect(f.modelRoundTripFailures.slice(0, 5)).toEqual([]);
+      },
+      SCAN_TIMEOUT,
+    );
 
-    it(`${repo.name}: every page's JSON document validates strictly and gives the page's markdown back`, async () => {
-      const f = await scanOf(repo);
-      console.log(
-        JSON.stringify({
-          repo: repo.name,
-          pages: f.pages,
-          blocks: f.blocks,
-          schemaFailures: f.schemaFailures.length,
-          byteFailures: f.byteFailures.length,
-          kept: f.kept,
-        }),
-      );
-      expect(f.schemaFailures.slice(0, 5)).toEqual([]);
-      expect(f.byteFailures.slice(0, 5)).toEqual([]);
-      // Blocks with a document form are converted, not kept whole (a few hold an inline-only construct deep inside).
-      expect(f.coreKept / f.blocks).toBeLessThan(0.01);
-    }, SCAN_TIMEOUT);
+    it(
+      `${repo.name}: every page's JSON document validates strictly and gives the page's markdown back`,
+      async () => {
+        const f = await scanOf(repo);
+        console.log(
+          JSON.stringify({
+            repo: repo.name,
+            pages: f.pages,
+            blocks: f.blocks,
+            schemaFailures: f.schemaFailures.length,
+            byteFailures: f.byteFailures.length,
+            kept: f.kept,
+          }),
+        );
+        expect(f.schemaFailures.slice(0, 5)).toEqual([]);
+        expect(f.byteFailures.slice(0, 5)).toEqual([]);
+        // Blocks with a document form are converted, not kept whole (a few hold an inline-only construct deep inside).
+        expect(f.coreKept / f.blocks).toBeLessThan(0.01);
+      },
+      SCAN_TIMEOUT,
+    );
   }
 
   it('all repositories: >= 99.5% of GitBook-written pages re-serialize byte-identically', async () => {
