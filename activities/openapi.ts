@@ -1,8 +1,10 @@
 import { ApplicationFailure, Context, heartbeat } from '@temporalio/activity';
 import { NotFoundError } from '../src/errors.js';
-import { fetchPolicyFromConfig } from '../src/net/policy.js';
+import { fetchPolicyFromConfig, type FetchPolicy } from '../src/net/policy.js';
 import { processSpecInPool } from '../src/parse-threads/openapi.js';
 import { isFolioError } from '../src/errors.js';
+import type { ProcessSpecFailure } from '../src/openapi/process.js';
+import type { SpecSource } from '../src/store/index.js';
 import { deleteRefreshSchedule, updateRefreshScheduleAfterRun } from '../src/temporal/client/openapi-schedule.js';
 import type { OpenApiFailureDetails, OpenApiProcessCode } from '../src/temporal/contract/index.js';
 import type { ActivityDeps } from './deps.js';
@@ -15,6 +17,43 @@ const MAX_MESSAGE_LENGTH = 500;
 function notFound(err: unknown): never {
   if (err instanceof NotFoundError) throw ApplicationFailure.nonRetryable(err.message, 'NOT_FOUND');
   throw err;
+}
+
+/**
+ * Processes the spec in a thread of the OpenAPI pool, within its time and memory budgets (this event loop stays
+ * free), heartbeating meanwhile: heartbeats are how a cancellation reaches an activity (it ends the thread).
+ */
+async function processWithHeartbeats(deps: ActivityDeps, policy: FetchPolicy, source: SpecSource, input: { specId: string; run: number }) {
+  const beat = setInterval(() => heartbeat({ specId: input.specId, run: input.run }), 2000);
+  try {
+    return await processSpecInPool(openapiPoolOf(deps), source, {
+      fetch: { timeoutMs: deps.config.openapiFetchTimeoutMs, policy },
+      signal: Context.current().cancellationSignal,
+    });
+  } catch (err) {
+    // The pool is busy or closing, or its thread died for another reason than a budget: another attempt may pass.
+    if (isFolioError(err)) throw ApplicationFailure.retryable(err.message.slice(0, MAX_MESSAGE_LENGTH), err.code);
+    throw err;
+  } finally {
+    clearInterval(beat);
+  }
+}
+
+/** A failed processing as the typed failure the workflow records (problems truncated to fit a payload). */
+function processFailure(result: ProcessSpecFailure): ApplicationFailure {
+  const details: OpenApiFailureDetails = {
+    errors: result.errors
+      .slice(0, MAX_FAILURE_PROBLEMS)
+      .map((e) => ({ location: e.location.slice(0, MAX_MESSAGE_LENGTH), message: e.message.slice(0, MAX_MESSAGE_LENGTH) })),
+    errorCount: result.errorCount,
+  };
+  // Timeouts, server and network errors may pass on a retry; a 4xx, a refused address or a bad document will not.
+  return ApplicationFailure.create({
+    type: result.code satisfies OpenApiProcessCode,
+    message: result.message.slice(0, MAX_MESSAGE_LENGTH),
+    details: [details],
+    nonRetryable: !result.retryable,
+  });
 }
 
 export function createOpenApiActivities(deps: ActivityDeps) {
@@ -47,37 +86,8 @@ export function createOpenApiActivities(deps: ActivityDeps) {
     }): Promise<{ versionId: string | null; created: boolean; applied: boolean; warningCount: number }> {
       const spec = await repo.markProgress(input.specId, input.run).catch(notFound);
       const source = await repo.sourceOf(spec).catch(notFound);
-      // Heartbeats are how a cancellation reaches an activity (it ends the processing thread). The spec is
-      // processed in a thread of the OpenAPI pool, within its time and memory budgets: this event loop stays free.
-      const beat = setInterval(() => heartbeat({ specId: input.specId, run: input.run }), 2000);
-      let result;
-      try {
-        result = await processSpecInPool(openapiPoolOf(deps), source, {
-          fetch: { timeoutMs: config.openapiFetchTimeoutMs, policy: fetchPolicy },
-          signal: Context.current().cancellationSignal,
-        });
-      } catch (err) {
-        // The pool is busy or closing, or its thread died for another reason than a budget: another attempt may pass.
-        if (isFolioError(err)) throw ApplicationFailure.retryable(err.message.slice(0, MAX_MESSAGE_LENGTH), err.code);
-        throw err;
-      } finally {
-        clearInterval(beat);
-      }
-      if (!result.ok) {
-        const details: OpenApiFailureDetails = {
-          errors: result.errors
-            .slice(0, MAX_FAILURE_PROBLEMS)
-            .map((e) => ({ location: e.location.slice(0, MAX_MESSAGE_LENGTH), message: e.message.slice(0, MAX_MESSAGE_LENGTH) })),
-          errorCount: result.errorCount,
-        };
-        // Timeouts, server and network errors may pass on a retry; a 4xx, a refused address or a bad document will not.
-        throw ApplicationFailure.create({
-          type: result.code satisfies OpenApiProcessCode,
-          message: result.message.slice(0, MAX_MESSAGE_LENGTH),
-          details: [details],
-          nonRetryable: !result.retryable,
-        });
-      }
+      const result = await processWithHeartbeats(deps, fetchPolicy, source, input);
+      if (!result.ok) throw processFailure(result);
       const out = await repo.recordSuccess(input.specId, input.run, result).catch(notFound);
       logger.info(
         { run: input.run, created: out.created, applied: out.applied, files: Object.keys(result.filesystem).length, warnings: result.warningCount },

@@ -73,50 +73,8 @@ function errorOf(err: unknown): { code: string; message: string } {
   return { code: 'ERROR', message: f.message };
 }
 
-export async function gitQueueWorkflow(initial: GitQueueState): Promise<void> {
-  const state: GitQueueState = { ...initial, runs: initial.runs ?? 1 };
-  let running: GitSyncRequest | null = null;
-  const maxEvents = state.maxHistoryEvents ?? 2000;
-  const idleTimeoutMs = state.idleTimeoutMs ?? 10 * 60 * 1000;
-  const unrecorded: GitQueueOutcome[] = [];
-
-  const remember = (id: string) => {
-    state.seen.push(id);
-    if (state.seen.length > SEEN_IDS) state.seen.splice(0, state.seen.length - SEEN_IDS);
-  };
-  const record = (outcome: GitQueueOutcome) => {
-    state.recent.push(outcome);
-    if (state.recent.length > RECENT_OUTCOMES) state.recent.splice(0, state.recent.length - RECENT_OUTCOMES);
-    if (outcome.status === 'dropped-stale' || outcome.status === 'dropped-overflow' || outcome.status === 'duplicate') state.dropped++;
-    unrecorded.push(outcome);
-  };
-  const maxPending = state.maxPending ?? MAX_PENDING;
-  const maxPendingBytes = state.maxPendingBytes ?? MAX_PENDING_BYTES;
-  const sizeOf = (r: GitSyncRequest) => JSON.stringify(r).length;
-  let pendingBytes = state.pending.reduce((n, r) => n + sizeOf(r), 0);
-  /**
-   * Keeps `pending` within its bounds: drops the oldest request that a newer pending request of the same
-   * direction supersedes (non-forced ones first), recorded as `dropped-overflow` / QUEUE_FULL for operators.
-   * Nothing that decides the end state is lost: the newest request of each direction always stays.
-   */
-  const trimPending = () => {
-    while (state.pending.length > maxPending || (pendingBytes > maxPendingBytes && state.pending.length > 2)) {
-      const superseded = (i: number) => state.pending.slice(i + 1).some((later) => later.direction === state.pending[i]!.direction);
-      let victim = state.pending.findIndex((r, i) => !r.force && superseded(i));
-      if (victim < 0) victim = state.pending.findIndex((_, i) => superseded(i));
-      if (victim < 0) break;
-      const [dropped] = state.pending.splice(victim, 1);
-      pendingBytes -= sizeOf(dropped!);
-      state.processed++;
-      record(
-        outcomeOf(dropped!, 'dropped-overflow', {
-          code: 'QUEUE_FULL',
-          message: `the queue held more than ${maxPending} requests or ${maxPendingBytes} bytes; a newer ${dropped!.direction} supersedes this one`,
-        }),
-      );
-    }
-  };
-  const outcomeOf = (r: GitSyncRequest, status: GitQueueOutcome['status'], extra: Partial<GitQueueOutcome> = {}): GitQueueOutcome => ({
+function outcomeOf(r: GitSyncRequest, status: GitQueueOutcome['status'], extra: Partial<GitQueueOutcome> = {}): GitQueueOutcome {
+  return {
     requestId: r.requestId,
     direction: r.direction,
     timestamp: r.timestamp,
@@ -125,47 +83,145 @@ export async function gitQueueWorkflow(initial: GitQueueState): Promise<void> {
     // A request that will not run hands its credentials to the recorder, which deletes them.
     ...((status === 'dropped-stale' || status === 'dropped-overflow' || status === 'duplicate') && r.credentialId ? { credentialId: r.credentialId } : {}),
     ...extra,
-  });
+  };
+}
 
-  setHandler(enqueueGitRequestSignal, (request) => {
+const sizeOf = (r: GitSyncRequest) => JSON.stringify(r).length;
+
+/** The child workflow of a request: its id, search attributes, memo and summary (never credentials). */
+function childOptions(request: GitSyncRequest) {
+  const isImport = request.direction === 'import';
+  const workflowId = isImport ? workflowIds.gitImport(request.spaceId, request.requestId) : workflowIds.gitExport(request.spaceId, request.requestId);
+  return {
+    workflowId,
+    args: [request] as [GitSyncRequest],
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
+    typedSearchAttributes: searchAttributes({
+      spaceId: request.spaceId,
+      organizationId: request.organizationId,
+      operation: isImport ? 'git-import' : 'git-export',
+    }),
+    memo: {
+      requestId: request.requestId,
+      direction: request.direction,
+      url: request.url,
+      ref: request.ref,
+      timestamp: request.timestamp,
+      force: request.force,
+      ...(request.projectDirectory ? { projectDirectory: request.projectDirectory } : {}),
+    },
+    staticSummary: `Git ${request.direction} of space ${request.spaceId} ${isImport ? 'from' : 'to'} ${request.url} ${request.ref} (event ${request.timestamp}${request.force ? ', force' : ''})`,
+    workflowExecutionTimeout: '2 hours' as const,
+  };
+}
+
+/** The queue's state within one run of the workflow, and what it does with it. */
+class GitQueue {
+  readonly state: GitQueueState;
+  running: GitSyncRequest | null = null;
+  /** Outcomes not handed to the recorder yet. */
+  readonly unrecorded: GitQueueOutcome[] = [];
+  private readonly maxEvents: number;
+  private readonly maxPending: number;
+  private readonly maxPendingBytes: number;
+  private pendingBytes: number;
+
+  constructor(initial: GitQueueState) {
+    this.state = { ...initial, runs: initial.runs ?? 1 };
+    this.maxEvents = this.state.maxHistoryEvents ?? 2000;
+    this.maxPending = this.state.maxPending ?? MAX_PENDING;
+    this.maxPendingBytes = this.state.maxPendingBytes ?? MAX_PENDING_BYTES;
+    this.pendingBytes = this.state.pending.reduce((n, r) => n + sizeOf(r), 0);
+  }
+
+  private remember(id: string): void {
+    const { state } = this;
+    state.seen.push(id);
+    if (state.seen.length > SEEN_IDS) state.seen.splice(0, state.seen.length - SEEN_IDS);
+  }
+
+  record(outcome: GitQueueOutcome): void {
+    const { state } = this;
+    state.recent.push(outcome);
+    if (state.recent.length > RECENT_OUTCOMES) state.recent.splice(0, state.recent.length - RECENT_OUTCOMES);
+    if (outcome.status === 'dropped-stale' || outcome.status === 'dropped-overflow' || outcome.status === 'duplicate') state.dropped++;
+    this.unrecorded.push(outcome);
+  }
+
+  /**
+   * Keeps `pending` within its bounds: drops the oldest request that a newer pending request of the same
+   * direction supersedes (non-forced ones first), recorded as `dropped-overflow` / QUEUE_FULL for operators.
+   * Nothing that decides the end state is lost: the newest request of each direction always stays.
+   */
+  private trimPending(): void {
+    const { state, maxPending, maxPendingBytes } = this;
+    while (state.pending.length > maxPending || (this.pendingBytes > maxPendingBytes && state.pending.length > 2)) {
+      const superseded = (i: number) => state.pending.slice(i + 1).some((later) => later.direction === state.pending[i]!.direction);
+      let victim = state.pending.findIndex((r, i) => !r.force && superseded(i));
+      if (victim < 0) victim = state.pending.findIndex((_, i) => superseded(i));
+      if (victim < 0) break;
+      const [dropped] = state.pending.splice(victim, 1);
+      this.pendingBytes -= sizeOf(dropped!);
+      state.processed++;
+      this.record(
+        outcomeOf(dropped!, 'dropped-overflow', {
+          code: 'QUEUE_FULL',
+          message: `the queue held more than ${maxPending} requests or ${maxPendingBytes} bytes; a newer ${dropped!.direction} supersedes this one`,
+        }),
+      );
+    }
+  }
+
+  /** The signal: queues a request in order, once. */
+  enqueue(request: GitSyncRequest): void {
+    const { state } = this;
     if (state.seen.includes(request.requestId)) {
-      record(outcomeOf(request, 'duplicate', { code: 'DUPLICATE', message: 'the same request was already queued or run' }));
+      this.record(outcomeOf(request, 'duplicate', { code: 'DUPLICATE', message: 'the same request was already queued or run' }));
       return;
     }
-    remember(request.requestId);
+    this.remember(request.requestId);
     state.pending.push(request);
     state.pending.sort(compareRequests);
-    pendingBytes += sizeOf(request);
-    trimPending();
-  });
-  setHandler(gitQueueStateQuery, () => ({
-    spaceId: state.spaceId,
-    running: running ? { requestId: running.requestId, direction: running.direction, timestamp: running.timestamp } : null,
-    pending: state.pending.map((r) => ({ requestId: r.requestId, direction: r.direction, timestamp: r.timestamp })),
-    lastApplied: state.lastApplied,
-    recent: state.recent,
-    processed: state.processed,
-    dropped: state.dropped,
-    runs: state.runs,
-  }));
+    this.pendingBytes += sizeOf(request);
+    this.trimPending();
+  }
 
-  const flushOutcomes = async () => {
-    while (unrecorded.length > 0) {
-      const batch = unrecorded.splice(0, unrecorded.length);
-      await (patched(LOCAL_RECORDER_PATCH) ? localRecorder : remoteRecorder).gitRecordOutcome(state.spaceId, batch);
+  /** The query. */
+  snapshot() {
+    const { state, running } = this;
+    return {
+      spaceId: state.spaceId,
+      running: running ? { requestId: running.requestId, direction: running.direction, timestamp: running.timestamp } : null,
+      pending: state.pending.map((r) => ({ requestId: r.requestId, direction: r.direction, timestamp: r.timestamp })),
+      lastApplied: state.lastApplied,
+      recent: state.recent,
+      processed: state.processed,
+      dropped: state.dropped,
+      runs: state.runs,
+    };
+  }
+
+  async flushOutcomes(): Promise<void> {
+    while (this.unrecorded.length > 0) {
+      const batch = this.unrecorded.splice(0, this.unrecorded.length);
+      await (patched(LOCAL_RECORDER_PATCH) ? localRecorder : remoteRecorder).gitRecordOutcome(this.state.spaceId, batch);
     }
-  };
+  }
 
-  const shouldContinueAsNew = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= maxEvents;
+  shouldContinueAsNew(): boolean {
+    return workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= this.maxEvents;
+  }
 
-  for (;;) {
-    const gotWork = await condition(() => state.pending.length > 0 || unrecorded.length > 0, idleTimeoutMs);
+  /** Runs the pending requests in order (stale ones dropped), until none is left or the history is long enough. */
+  async runPending(): Promise<void> {
+    const { state } = this;
     while (state.pending.length > 0) {
       const request = state.pending.shift()!;
-      pendingBytes -= sizeOf(request);
+      this.pendingBytes -= sizeOf(request);
       state.processed++;
       if (isStale(request, state.lastApplied)) {
-        record(
+        this.record(
           outcomeOf(request, 'dropped-stale', {
             code: 'STALE',
             message: `older than the last applied ${request.direction} (${state.lastApplied[request.direction]})`,
@@ -175,68 +231,60 @@ export async function gitQueueWorkflow(initial: GitQueueState): Promise<void> {
         continue;
       }
       // Shown as running from now on: a query during the flush must not see an idle queue with work left.
-      running = request;
-      if (unrecorded.length > 0) await flushOutcomes();
-      await runOne(request);
-      running = null;
-      if (shouldContinueAsNew()) break;
+      this.running = request;
+      if (this.unrecorded.length > 0) await this.flushOutcomes();
+      await this.runOne(request);
+      this.running = null;
+      if (this.shouldContinueAsNew()) break;
     }
-    if (unrecorded.length > 0) await flushOutcomes();
-    if (shouldContinueAsNew()) {
+  }
+
+  /** One request as a child workflow; its outcome is recorded (a failure too: the queue goes on). */
+  private async runOne(request: GitSyncRequest): Promise<void> {
+    const options = childOptions(request);
+    try {
+      const result: GitOperationResult =
+        request.direction === 'import'
+          ? await executeChild<typeof gitImportWorkflow>('gitImportWorkflow', options)
+          : await executeChild<typeof gitExportWorkflow>('gitExportWorkflow', options);
+      if (result.outcome === 'stale') {
+        this.record(outcomeOf(request, 'dropped-stale', { code: 'STALE', message: result.detail ?? 'older than the last applied operation' }));
+        return;
+      }
+      const prev = this.state.lastApplied[request.direction];
+      if (prev === undefined || Date.parse(request.timestamp) > Date.parse(prev)) this.state.lastApplied[request.direction] = request.timestamp;
+      this.record(outcomeOf(request, result.outcome === 'noop' ? 'noop' : 'succeeded', result.detail ? { message: result.detail } : {}));
+    } catch (err) {
+      if (err instanceof WorkflowExecutionAlreadyStartedError) {
+        this.record(outcomeOf(request, 'duplicate', { code: 'DUPLICATE', message: 'this request already ran' }));
+        return;
+      }
+      const { code, message } = errorOf(err);
+      log.warn('git operation failed', { requestId: request.requestId, direction: request.direction, code });
+      this.record(outcomeOf(request, 'failed', { code, message }));
+    }
+  }
+}
+
+export async function gitQueueWorkflow(initial: GitQueueState): Promise<void> {
+  const queue = new GitQueue(initial);
+  const { state, unrecorded } = queue;
+  const idleTimeoutMs = state.idleTimeoutMs ?? 10 * 60 * 1000;
+  setHandler(enqueueGitRequestSignal, (request) => queue.enqueue(request));
+  setHandler(gitQueueStateQuery, () => queue.snapshot());
+
+  for (;;) {
+    const gotWork = await condition(() => state.pending.length > 0 || unrecorded.length > 0, idleTimeoutMs);
+    await queue.runPending();
+    if (unrecorded.length > 0) await queue.flushOutcomes();
+    if (queue.shouldContinueAsNew()) {
       await condition(allHandlersFinished);
-      if (unrecorded.length > 0) await flushOutcomes();
+      if (unrecorded.length > 0) await queue.flushOutcomes();
       await continueAsNew<typeof gitQueueWorkflow>({ ...state, runs: state.runs + 1 });
     }
     if (!gotWork && state.pending.length === 0) {
       await condition(allHandlersFinished);
       if (state.pending.length === 0 && unrecorded.length === 0) return;
-    }
-  }
-
-  async function runOne(request: GitSyncRequest): Promise<void> {
-    const isImport = request.direction === 'import';
-    const workflowId = isImport ? workflowIds.gitImport(request.spaceId, request.requestId) : workflowIds.gitExport(request.spaceId, request.requestId);
-    const common = {
-      workflowId,
-      args: [request] as [GitSyncRequest],
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
-      typedSearchAttributes: searchAttributes({
-        spaceId: request.spaceId,
-        organizationId: request.organizationId,
-        operation: isImport ? 'git-import' : 'git-export',
-      }),
-      memo: {
-        requestId: request.requestId,
-        direction: request.direction,
-        url: request.url,
-        ref: request.ref,
-        timestamp: request.timestamp,
-        force: request.force,
-        ...(request.projectDirectory ? { projectDirectory: request.projectDirectory } : {}),
-      },
-      staticSummary: `Git ${request.direction} of space ${request.spaceId} ${isImport ? 'from' : 'to'} ${request.url} ${request.ref} (event ${request.timestamp}${request.force ? ', force' : ''})`,
-      workflowExecutionTimeout: '2 hours' as const,
-    };
-    try {
-      const result: GitOperationResult = isImport
-        ? await executeChild<typeof gitImportWorkflow>('gitImportWorkflow', common)
-        : await executeChild<typeof gitExportWorkflow>('gitExportWorkflow', common);
-      if (result.outcome === 'stale') {
-        record(outcomeOf(request, 'dropped-stale', { code: 'STALE', message: result.detail ?? 'older than the last applied operation' }));
-        return;
-      }
-      const prev = state.lastApplied[request.direction];
-      if (prev === undefined || Date.parse(request.timestamp) > Date.parse(prev)) state.lastApplied[request.direction] = request.timestamp;
-      record(outcomeOf(request, result.outcome === 'noop' ? 'noop' : 'succeeded', result.detail ? { message: result.detail } : {}));
-    } catch (err) {
-      if (err instanceof WorkflowExecutionAlreadyStartedError) {
-        record(outcomeOf(request, 'duplicate', { code: 'DUPLICATE', message: 'this request already ran' }));
-        return;
-      }
-      const { code, message } = errorOf(err);
-      log.warn('git operation failed', { requestId: request.requestId, direction: request.direction, code });
-      record(outcomeOf(request, 'failed', { code, message }));
     }
   }
 }

@@ -1,9 +1,11 @@
 import type { Config } from './config.js';
 import { CONFIG_VARIABLES, type ConfigVariable } from './variables.js';
 
-/** The environment variables that make `loadConfig` return `config` (unset ones are left out). */
-export function configToEnv(config: Config): Partial<Record<ConfigVariable, string>> {
-  const env: Record<ConfigVariable, string | undefined> = {
+type ConfigEnv = Record<ConfigVariable, string | undefined>;
+
+/** The server, database, Temporal, logging, bootstrap, storage, webhooks and site serving. */
+function serviceEnv(config: Config) {
+  return {
     PORT: String(config.port),
     HOST: config.host,
     DATA_DIR: config.dataDir,
@@ -28,6 +30,22 @@ export function configToEnv(config: Config): Partial<Record<ConfigVariable, stri
     FOLIO_WEBHOOK_POLL_MS: String(config.webhookPollMs),
     FOLIO_WEBHOOK_MAX_INTERVAL_MS: String(config.webhookMaxIntervalMs),
     FOLIO_WEBHOOK_GIVE_UP_MS: String(config.webhookGiveUpMs),
+    FOLIO_SUPERVISED: config.supervised ? '1' : undefined,
+    TEMPLATES_DIR: config.templatesDir,
+    FOLIO_SITE_HOSTNAMES:
+      Object.keys(config.siteHostnames).length > 0
+        ? Object.entries(config.siteHostnames)
+            .map(([h, b]) => `${h}=${b}`)
+            .join(',')
+        : undefined,
+    FOLIO_WORKER_METRICS_PORT: config.workerMetricsPort ? String(config.workerMetricsPort) : undefined,
+    FOLIO_TEMPORAL_METRICS_PORT: config.temporalMetricsPort ? String(config.temporalMetricsPort) : undefined,
+  } satisfies Partial<ConfigEnv>;
+}
+
+/** Git sync, the parse threads, OpenAPI processing and the outbound fetch. */
+function contentEnv(config: Config) {
+  return {
     FOLIO_GIT_MAX_PAGES: String(config.gitMaxPages),
     FOLIO_GIT_MAX_FILE_BYTES: String(config.gitMaxFileBytes),
     FOLIO_GIT_AUTHOR_NAME: config.gitAuthor.name,
@@ -45,7 +63,12 @@ export function configToEnv(config: Config): Partial<Record<ConfigVariable, stri
     OPENAPI_REFRESH_INTERVAL: config.openapiRefreshInterval,
     FETCH_DENY_PRIVATE_NETWORKS: String(config.fetchDenyPrivateNetworks),
     FETCH_ALLOW_HOSTS: config.fetchAllowHosts.length ? config.fetchAllowHosts.join(',') : undefined,
-    FOLIO_SUPERVISED: config.supervised ? '1' : undefined,
+  } satisfies Partial<ConfigEnv>;
+}
+
+/** Translation engines. */
+function translationEnv(config: Config) {
+  return {
     FOLIO_TRANSLATION_ENGINE: config.translationEngine,
     FOLIO_TRANSLATION_ORG_ENGINES:
       Object.entries(config.translationOrgEngines)
@@ -61,7 +84,12 @@ export function configToEnv(config: Config): Partial<Record<ConfigVariable, stri
     FOLIO_OPENAI_URL: config.openaiUrl,
     FOLIO_OPENAI_API_KEY: config.openaiApiKey,
     FOLIO_OPENAI_MODEL: config.openaiModel,
-    TEMPLATES_DIR: config.templatesDir,
+  } satisfies Partial<ConfigEnv>;
+}
+
+/** Website and file imports. */
+function importEnv(config: Config) {
+  return {
     WEBIMPORT_MAX_PAGES: String(config.webimportMaxPages),
     WEBIMPORT_MAX_BYTES: String(config.webimportMaxBytes),
     WEBIMPORT_MAX_DEPTH: String(config.webimportMaxDepth),
@@ -73,15 +101,12 @@ export function configToEnv(config: Config): Partial<Record<ConfigVariable, stri
     WEBIMPORT_DEADLINE_MS: String(config.webimportDeadlineMs),
     FILE_IMPORT_MAX_ENTRIES: String(config.fileImportMaxEntries),
     FILE_IMPORT_MAX_UNPACKED_BYTES: String(config.fileImportMaxUnpackedBytes),
-    FOLIO_SITE_HOSTNAMES:
-      Object.keys(config.siteHostnames).length > 0
-        ? Object.entries(config.siteHostnames)
-            .map(([h, b]) => `${h}=${b}`)
-            .join(',')
-        : undefined,
-    FOLIO_WORKER_METRICS_PORT: config.workerMetricsPort ? String(config.workerMetricsPort) : undefined,
-    FOLIO_TEMPORAL_METRICS_PORT: config.temporalMetricsPort ? String(config.temporalMetricsPort) : undefined,
-  };
+  } satisfies Partial<ConfigEnv>;
+}
+
+/** The environment variables that make `loadConfig` return `config` (unset ones are left out). */
+export function configToEnv(config: Config): Partial<Record<ConfigVariable, string>> {
+  const env: ConfigEnv = { ...serviceEnv(config), ...contentEnv(config), ...translationEnv(config), ...importEnv(config) };
   const out: Partial<Record<ConfigVariable, string>> = {};
   for (const name of CONFIG_VARIABLES) if (env[name] !== undefined) out[name] = env[name];
   return out;

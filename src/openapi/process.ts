@@ -81,110 +81,119 @@ export async function processSpec(source: SpecSource, options: ProcessSpecOption
   }
 }
 
-async function run(source: SpecSource, options: ProcessSpecOptions): Promise<ProcessSpecSuccess> {
-  const maxFiles = options.maxFiles ?? 500;
-  const maxTotalBytes = options.maxTotalBytes ?? 50 * 1024 * 1024;
-  const fetchOptions: SafeFetchOptions = { ...options.fetch, ...(options.signal ? { signal: options.signal } : {}) };
-
-  let rootText: string;
-  let rootUrl: string | undefined;
+/** The root document's text and, for a URL source, where it came from after redirects. */
+async function readRoot(source: SpecSource, fetchOptions: SafeFetchOptions): Promise<{ rootText: string; rootUrl: string | undefined }> {
   if ('url' in source) {
     const res = await safeFetch(source.url, fetchOptions);
-    rootText = decodeDocumentText(res.body);
-    rootUrl = res.url;
-  } else if ('text' in source && typeof source.text === 'string') {
-    rootText = decodeDocumentText(source.text);
-  } else {
-    throw new SpecParseError([{ location: 'source', message: 'source must be { url } or { text }' }]);
+    return { rootText: decodeDocumentText(res.body), rootUrl: res.url };
   }
-  const isJson = looksLikeJson(rootText);
-  const rootPath = rootUrl !== undefined ? rootPathForUrl(rootUrl, isJson) : defaultRootName(isJson);
-  const root = parseDocumentText(rootText, rootPath, { requireObject: true }) as Record<string, unknown>;
-  const info = readInfo(root);
+  if ('text' in source && typeof source.text === 'string') return { rootText: decodeDocumentText(source.text), rootUrl: undefined };
+  throw new SpecParseError([{ location: 'source', message: 'source must be { url } or { text }' }]);
+}
 
-  const filesystem: Record<string, string> = { [rootPath]: rootText };
-  let totalBytes = Buffer.byteLength(rootText);
-  // A text source has no location: give it a path-only base, so relative refs resolve to local paths,
-  // which are refused like any other local reference.
-  const base = rootUrl ?? `/${rootPath}`;
-  const keyOf = (url: string) => (/^https?:/i.test(url) ? filesystemKey(rootUrl, url) : url === base ? rootPath : url);
-
-  /** `file#/pointer` of the place a `$ref` is written, from ref-parser's base URL (which carries the pointer). */
-  const locate = (baseUrl: string | undefined) => {
-    if (baseUrl === undefined) return rootPath;
-    const hashAt = baseUrl.indexOf('#');
-    const file = hashAt >= 0 ? baseUrl.slice(0, hashAt) : baseUrl;
-    return `${keyOf(file)}${hashAt >= 0 ? baseUrl.slice(hashAt) : ''}`;
-  };
+/** The files of one specification as they are fetched, and the first failure met on the way. */
+interface SpecFiles {
+  filesystem: Record<string, string>;
+  totalBytes: number;
+  fileCount: number;
+  rootPath: string;
+  rootUrl: string | undefined;
+  /** The root's URL; a text source has a path-only base. */
+  base: string;
   /** The failure that made ref-parser give up, kept in its typed form (ref-parser wraps errors). */
-  let firstFailure: unknown;
-  const remember = (err: unknown) => {
-    if (firstFailure === undefined) firstFailure = err;
-    return err;
-  };
-  const limit = semaphore(options.concurrency ?? 6);
-  let fileCount = 0;
+  firstFailure: unknown;
+}
 
-  const resolver = {
+function keyOf(f: SpecFiles, url: string): string {
+  return /^https?:/i.test(url) ? filesystemKey(f.rootUrl, url) : url === f.base ? f.rootPath : url;
+}
+
+/** `file#/pointer` of the place a `$ref` is written, from ref-parser's base URL (which carries the pointer). */
+function locate(f: SpecFiles, baseUrl: string | undefined): string {
+  if (baseUrl === undefined) return f.rootPath;
+  const hashAt = baseUrl.indexOf('#');
+  const file = hashAt >= 0 ? baseUrl.slice(0, hashAt) : baseUrl;
+  return `${keyOf(f, file)}${hashAt >= 0 ? baseUrl.slice(hashAt) : ''}`;
+}
+
+function remember(f: SpecFiles, err: unknown): unknown {
+  if (f.firstFailure === undefined) f.firstFailure = err;
+  return err;
+}
+
+/** Ref-parser's resolver: http(s) references only, within the file count and total size budgets. */
+function refResolver(f: SpecFiles, options: ProcessSpecOptions, fetchOptions: SafeFetchOptions) {
+  const maxFiles = options.maxFiles ?? 500;
+  const maxTotalBytes = options.maxTotalBytes ?? 50 * 1024 * 1024;
+  const limit = semaphore(options.concurrency ?? 6);
+  return {
     order: 1,
     canRead: true,
     async read(file: FileInfo): Promise<string> {
-      const where = locate(file.baseUrl);
+      const where = locate(f, file.baseUrl);
       const ref = file.reference ?? file.url;
       if (!/^https?:\/\//i.test(file.url)) {
-        throw remember(new SpecParseError([{ location: where, message: `$ref "${ref}" points to a local file; only http(s) references are resolved` }]));
+        throw remember(f, new SpecParseError([{ location: where, message: `$ref "${ref}" points to a local file; only http(s) references are resolved` }]));
       }
-      if (++fileCount > maxFiles) {
-        throw remember(new SpecParseError([{ location: where, message: `more than ${maxFiles} external files are referenced` }]));
+      if (++f.fileCount > maxFiles) {
+        throw remember(f, new SpecParseError([{ location: where, message: `more than ${maxFiles} external files are referenced` }]));
       }
       let text: string;
       try {
         const res = await limit(() => safeFetch(file.url, fetchOptions));
         text = decodeDocumentText(res.body);
       } catch (err) {
-        throw remember(err);
+        throw remember(f, err);
       }
-      totalBytes += Buffer.byteLength(text);
-      if (totalBytes > maxTotalBytes) {
+      f.totalBytes += Buffer.byteLength(text);
+      if (f.totalBytes > maxTotalBytes) {
         throw remember(
+          f,
           new FetchFailedError('too-large', file.url, `the specification's files add up to more than ${maxTotalBytes} bytes`, {
             data: { maxBytes: maxTotalBytes },
           }),
         );
       }
-      let key = keyOf(file.url);
+      let key = keyOf(f, file.url);
       // Another URL with the same relative path (the root fetched as `spec.yaml?v=2`, referenced as `spec.yaml`):
       // keep both, the later one under its absolute URL.
-      if (key in filesystem) key = stripCredentials(new URL(file.url).toString());
-      filesystem[key] = text;
+      if (key in f.filesystem) key = stripCredentials(new URL(file.url).toString());
+      f.filesystem[key] = text;
       return text;
     },
   };
-  const parser = {
+}
+
+/** Ref-parser's parser: JSON or YAML within our limits; text files as they are. */
+function refParser(f: SpecFiles) {
+  return {
     order: 1,
     canParse: true,
     allowEmpty: false,
     parse(file: FileInfo & { data: string | Buffer }): unknown {
       const text = decodeDocumentText(file.data);
-      const key = keyOf(file.url);
+      const key = keyOf(f, file.url);
       if (TEXT_EXTENSIONS.test(new URL(file.url, 'file:///').pathname)) return text;
       try {
         return parseDocumentText(text, key);
       } catch (err) {
-        throw remember(err);
+        throw remember(f, err);
       }
     },
   };
+}
 
+/** Resolves the external references and validates the whole; returns the warnings (see classifyValidationFailure). */
+async function validateSpec(f: SpecFiles, root: Record<string, unknown>, options: ProcessSpecOptions, fetchOptions: SafeFetchOptions): Promise<SpecProblem[]> {
   const swagger = new SwaggerParser();
   let warnings: SpecProblem[] = [];
   try {
     await swagger.validate(
-      base,
+      f.base,
       root as never,
       {
-        resolve: { file: false, http: false, folio: resolver, external: true },
-        parse: { json: false, yaml: false, text: false, binary: false, folio: parser },
+        resolve: { file: false, http: false, folio: refResolver(f, options, fetchOptions), external: true },
+        parse: { json: false, yaml: false, text: false, binary: false, folio: refParser(f) },
         // Circular schemas are legal: validate them as they are, never expand them.
         dereference: { circular: 'ignore' },
         mutateInputSchema: true,
@@ -192,15 +201,37 @@ async function run(source: SpecSource, options: ProcessSpecOptions): Promise<Pro
       } as never,
     );
   } catch (err) {
-    if (firstFailure !== undefined) throw firstFailure;
+    if (f.firstFailure !== undefined) throw f.firstFailure;
     if (isStackOverflow(err)) throw new SpecTooComplexError('stack', undefined, '#', { cause: err });
     warnings = classifyValidationFailure(err, (source) => {
-      const key = source === undefined ? rootPath : keyOf(source);
-      return key === rootPath ? '' : key;
+      const key = source === undefined ? f.rootPath : keyOf(f, source);
+      return key === f.rootPath ? '' : key;
     });
   }
-  if (firstFailure !== undefined) throw firstFailure;
+  if (f.firstFailure !== undefined) throw f.firstFailure;
+  return warnings;
+}
 
+async function run(source: SpecSource, options: ProcessSpecOptions): Promise<ProcessSpecSuccess> {
+  const fetchOptions: SafeFetchOptions = { ...options.fetch, ...(options.signal ? { signal: options.signal } : {}) };
+  const { rootText, rootUrl } = await readRoot(source, fetchOptions);
+  const isJson = looksLikeJson(rootText);
+  const rootPath = rootUrl !== undefined ? rootPathForUrl(rootUrl, isJson) : defaultRootName(isJson);
+  const root = parseDocumentText(rootText, rootPath, { requireObject: true }) as Record<string, unknown>;
+  const info = readInfo(root);
+  const files: SpecFiles = {
+    filesystem: { [rootPath]: rootText },
+    totalBytes: Buffer.byteLength(rootText),
+    fileCount: 0,
+    rootPath,
+    rootUrl,
+    // A text source has no location: give it a path-only base, so relative refs resolve to local paths,
+    // which are refused like any other local reference.
+    base: rootUrl ?? `/${rootPath}`,
+    firstFailure: undefined,
+  };
+  const warnings = await validateSpec(files, root, options, fetchOptions);
+  const { filesystem } = files;
   return {
     ok: true,
     filesystem,
@@ -208,7 +239,7 @@ async function run(source: SpecSource, options: ProcessSpecOptions): Promise<Pro
     hash: specContentHash(rootPath, filesystem),
     url: rootUrl === undefined ? undefined : stripCredentials(rootUrl),
     info,
-    bytes: totalBytes,
+    bytes: files.totalBytes,
     warnings: warnings.slice(0, options.maxProblems ?? 100),
     warningCount: warnings.length,
   };

@@ -290,6 +290,128 @@ export interface LoadOptions {
   bodies?: boolean | 'edited';
 }
 
+type PageData = { git?: { oid?: string }; markdownNull?: boolean };
+
+/** Version, config and SUMMARY of the revision; the converter's defaults for one that did not come from it. */
+async function revisionMeta(data: JsonObject): Promise<Pick<RevisionModel, 'version' | 'config' | 'summary'>> {
+  const meta = (data as { model?: Pick<RevisionModel, 'version' | 'config' | 'summary'> }).model;
+  if (meta) return meta;
+  const empty = (await importTree(new Map())).revision;
+  return { version: empty.version, config: empty.config, summary: empty.summary };
+}
+
+function flattenRecords(list: PageRecord[], out: PageRecord[] = []): PageRecord[] {
+  for (const p of list) {
+    out.push(p);
+    flattenRecords(p.children, out);
+  }
+  return out;
+}
+
+/** Decoded texts of the given body blobs, read once each, 500 to a query (a query per body cost ~0.5 s on a 345-page space). */
+async function readTexts(store: Store, hashes: string[]): Promise<Map<string, string>> {
+  // A page's markdown keeps a leading BOM (the importer decodes with ignoreBOM), so the body read back must too.
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  const texts = new Map<string, string>();
+  for (let i = 0; i < hashes.length; i += 500) {
+    const chunk = hashes.slice(i, i + 500);
+    const got = await store.blobs.getMany(chunk);
+    for (const h of chunk) texts.set(h, got.has(h) ? decoder.decode(got.get(h)!) : '');
+  }
+  return texts;
+}
+
+interface PageBodies {
+  bodies: Map<string, string>;
+  bodyHashes: Map<string, string>;
+  markdownInSource: Set<string>;
+}
+
+/** The markdown of the text pages (as `readBodies` asks), and the body blob of each page by its git oid. */
+async function readPageBodies(
+  store: Store,
+  spaceId: string,
+  flat: PageRecord[],
+  readBodies: NonNullable<LoadOptions['bodies']>,
+  hashByGitOid: Map<string, string>,
+): Promise<PageBodies> {
+  const withBody = flat.filter((p) => p.bodyHash);
+  // A raw page's body is its file's bytes, not text: it is never decoded, only found by git oid (export).
+  for (const p of withBody) {
+    const git = (p.data as PageData).git;
+    if (git?.oid && (p.data as PageData).markdownNull === true) hashByGitOid.set(git.oid, p.bodyHash as string);
+  }
+  const textBodies = withBody.filter((p) => (p.data as PageData).markdownNull !== true);
+  // The recorded sha256 of each page's git blob: a page whose body has that hash is its blob's text, unedited.
+  const shas = spaceBlobShas(spaceId);
+  const markdownInSource = new Set<string>();
+  for (const p of textBodies) {
+    const fact = blobSha256Of(p.data);
+    const oid = (p.data as PageData).git?.oid;
+    if (!fact || fact.oid !== oid) continue;
+    shas.set(fact.oid, fact.sha256);
+    if (readBodies === 'edited' && fact.sha256 === p.bodyHash) markdownInSource.add(p.id);
+  }
+  // Bodies are content-addressed: read each distinct blob once.
+  const distinct = readBodies ? [...new Set(textBodies.filter((p) => !markdownInSource.has(p.id)).map((p) => p.bodyHash as string))] : [];
+  const texts = await readTexts(store, distinct);
+  const bodies = new Map<string, string>();
+  const bodyHashes = new Map<string, string>();
+  for (const p of textBodies) {
+    bodyHashes.set(p.id, p.bodyHash as string);
+    bodies.set(p.id, texts.get(p.bodyHash as string) ?? '');
+    const git = (p.data as PageData).git;
+    if (git?.oid) hashByGitOid.set(git.oid, p.bodyHash as string);
+  }
+  return { bodies, bodyHashes, markdownInSource };
+}
+
+function pageToModel(p: PageRecord, bodies: Map<string, string>): PageModel {
+  const stored = p.data as Record<string, unknown>;
+  const modelKind = stored.modelKind as string | undefined;
+  const markdownNull = stored.markdownNull === true;
+  const document = modelKind !== 'computed' && p.kind === 'document';
+  const children = p.children.map((c) => pageToModel(c, bodies));
+  // One object filled key by key (the stored data without the record's own keys), its keys in the order the spreads
+  // `{ ...defaults, ...data, id, title, slug, children, kind, … }` gave. Those spreads, after deleting the record's
+  // keys from a copy, allocated 6 KB and took 60 µs per page (30 MB of garbage per loaded 5,000-page revision); key by
+  // key, 0.6 KB and 7 µs.
+  // Pages written through the API (change requests) carry fewer fields than imported ones: defaults make them whole
+  // (an empty `derived` fingerprint marks them as edited, so export writes them).
+  const page: Record<string, unknown> = document
+    ? { titleSource: 'heading', hidden: false, noIndex: false, frontMatter: null, frontMatterValid: true, derived: '', references: [] }
+    : {};
+  for (const key of Object.keys(stored)) if (!RECORD_KEYS.has(key)) page[key] = stored[key];
+  page.id = p.id;
+  page.title = p.title;
+  page.slug = p.slug ?? '';
+  page.children = children;
+  if (modelKind === 'computed') page.kind = 'computed';
+  else if (document) {
+    page.kind = 'document';
+    page.path = p.path ?? '';
+    page.markdown = markdownNull ? null : (bodies.get(p.id) ?? '');
+  } else page.kind = p.kind;
+  return page as unknown as PageModel;
+}
+
+function fileToModel(f: FileRecord, fileHashes: Map<string, string>, hashByGitOid: Map<string, string>): FileModel {
+  if (f.hash) fileHashes.set(f.id, f.hash);
+  if (f.hash && f.git?.oid) hashByGitOid.set(f.git.oid, f.hash);
+  const data = f.data as { role?: FileModel['role']; referenced?: boolean; modelSize?: number };
+  const file: FileModel = {
+    id: f.id,
+    name: f.name,
+    path: f.path ?? f.name,
+    contentType: f.contentType ?? 'application/octet-stream',
+    role: data.role ?? 'asset',
+    referenced: data.referenced ?? true,
+  };
+  if (data.modelSize !== undefined) file.size = data.modelSize;
+  if (f.git) file.git = { oid: f.git.oid, path: f.git.path };
+  return file;
+}
+
 /**
  * The revision as a model, or null when the revision is unknown. A revision that did not come from the
  * converter (pages written through the API only) gets the converter's defaults for config and SUMMARY, so it
@@ -299,106 +421,16 @@ export async function loadRevisionModel(store: Store, revisionId: string, option
   const readBodies = options.bodies ?? true;
   const revision = await store.revisions.get(revisionId);
   if (!revision) return null;
-  let meta = (revision.data as { model?: Pick<RevisionModel, 'version' | 'config' | 'summary'> }).model;
-  if (!meta) {
-    const empty = (await importTree(new Map())).revision;
-    meta = { version: empty.version, config: empty.config, summary: empty.summary };
-  }
+  const meta = await revisionMeta(revision.data);
   const [pages, files] = await Promise.all([store.revisions.pages(revisionId), store.revisions.files(revisionId)]);
   const hashByGitOid = new Map<string, string>();
-  // A page's markdown keeps a leading BOM (the importer decodes with ignoreBOM), so the body read back must too.
-  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-  const bodies = new Map<string, string>();
-  const collect = (list: PageRecord[], out: PageRecord[]) => {
-    for (const p of list) {
-      out.push(p);
-      collect(p.children, out);
-    }
-  };
-  const flat: PageRecord[] = [];
-  collect(pages, flat);
-  const withBody = flat.filter((p) => p.bodyHash);
-  // A raw page's body is its file's bytes, not text: it is never decoded, only found by git oid (export).
-  for (const p of withBody) {
-    const git = (p.data as { git?: { oid?: string }; markdownNull?: boolean }).git;
-    if (git?.oid && (p.data as { markdownNull?: boolean }).markdownNull === true) hashByGitOid.set(git.oid, p.bodyHash as string);
-  }
-  const textBodies = withBody.filter((p) => (p.data as { markdownNull?: boolean }).markdownNull !== true);
-  // The recorded sha256 of each page's git blob: a page whose body has that hash is its blob's text, unedited.
-  const shas = spaceBlobShas(revision.spaceId);
-  const markdownInSource = new Set<string>();
-  for (const p of textBodies) {
-    const fact = blobSha256Of(p.data);
-    const oid = (p.data as { git?: { oid?: string } }).git?.oid;
-    if (!fact || fact.oid !== oid) continue;
-    shas.set(fact.oid, fact.sha256);
-    if (readBodies === 'edited' && fact.sha256 === p.bodyHash) markdownInSource.add(p.id);
-  }
-  // Bodies are content-addressed: read each distinct blob once.
-  const distinct = readBodies ? [...new Set(textBodies.filter((p) => !markdownInSource.has(p.id)).map((p) => p.bodyHash as string))] : [];
-  const texts = new Map<string, string>();
-  // One query per 500 bodies (a query per body cost ~0.5 s on a 345-page space).
-  for (let i = 0; i < distinct.length; i += 500) {
-    const chunk = distinct.slice(i, i + 500);
-    const got = await store.blobs.getMany(chunk);
-    for (const h of chunk) texts.set(h, got.has(h) ? decoder.decode(got.get(h)!) : '');
-  }
-  const bodyHashes = new Map<string, string>();
-  for (const p of textBodies) {
-    bodyHashes.set(p.id, p.bodyHash as string);
-    bodies.set(p.id, texts.get(p.bodyHash as string) ?? '');
-    const git = (p.data as { git?: { oid?: string } }).git;
-    if (git?.oid) hashByGitOid.set(git.oid, p.bodyHash as string);
-  }
-  const toModel = (p: PageRecord): PageModel => {
-    const stored = p.data as Record<string, unknown>;
-    const modelKind = stored.modelKind as string | undefined;
-    const markdownNull = stored.markdownNull === true;
-    const document = modelKind !== 'computed' && p.kind === 'document';
-    const children = p.children.map(toModel);
-    // One object filled key by key (the stored data without the record's own keys), its keys in the order the spreads
-    // `{ ...defaults, ...data, id, title, slug, children, kind, … }` gave. Those spreads, after deleting the record's
-    // keys from a copy, allocated 6 KB and took 60 µs per page (30 MB of garbage per loaded 5,000-page revision); key by
-    // key, 0.6 KB and 7 µs.
-    // Pages written through the API (change requests) carry fewer fields than imported ones: defaults make them whole
-    // (an empty `derived` fingerprint marks them as edited, so export writes them).
-    const page: Record<string, unknown> = document
-      ? { titleSource: 'heading', hidden: false, noIndex: false, frontMatter: null, frontMatterValid: true, derived: '', references: [] }
-      : {};
-    for (const key of Object.keys(stored)) if (!RECORD_KEYS.has(key)) page[key] = stored[key];
-    page.id = p.id;
-    page.title = p.title;
-    page.slug = p.slug ?? '';
-    page.children = children;
-    if (modelKind === 'computed') page.kind = 'computed';
-    else if (document) {
-      page.kind = 'document';
-      page.path = p.path ?? '';
-      page.markdown = markdownNull ? null : (bodies.get(p.id) ?? '');
-    } else page.kind = p.kind;
-    return page as unknown as PageModel;
-  };
+  const flat = flattenRecords(pages);
+  const { bodies, bodyHashes, markdownInSource } = await readPageBodies(store, revision.spaceId, flat, readBodies, hashByGitOid);
   const fileHashes = new Map<string, string>();
-  const toFile = (f: FileRecord): FileModel => {
-    if (f.hash) fileHashes.set(f.id, f.hash);
-    if (f.hash && f.git?.oid) hashByGitOid.set(f.git.oid, f.hash);
-    const data = f.data as { role?: FileModel['role']; referenced?: boolean; modelSize?: number };
-    const file: FileModel = {
-      id: f.id,
-      name: f.name,
-      path: f.path ?? f.name,
-      contentType: f.contentType ?? 'application/octet-stream',
-      role: data.role ?? 'asset',
-      referenced: data.referenced ?? true,
-    };
-    if (data.modelSize !== undefined) file.size = data.modelSize;
-    if (f.git) file.git = { oid: f.git.oid, path: f.git.path };
-    return file;
-  };
   const model: RevisionModel = {
     ...meta,
-    pages: pages.map(toModel),
-    files: files.map(toFile),
+    pages: pages.map((p) => pageToModel(p, bodies)),
+    files: files.map((f) => fileToModel(f, fileHashes, hashByGitOid)),
   };
   return {
     spaceId: revision.spaceId,

@@ -7,7 +7,18 @@ import { checkLimit, countRows, decodeCursor, paginate } from './cursor.js';
 import { recordEvent } from './events.js';
 import { newId } from './ids.js';
 import { json, sqlState, toDate, toDateOrNull } from './sql-helpers.js';
-import type { ImportRunRecord, ImportRunSource, ImportRunStatus, ImportRunStore, ImportUrlRecord, Json, JsonObject, Sql, SqlParam } from './types/index.js';
+import type {
+  ImportRunPatch,
+  ImportRunRecord,
+  ImportRunSource,
+  ImportRunStatus,
+  ImportRunStore,
+  ImportUrlRecord,
+  Json,
+  JsonObject,
+  Sql,
+  SqlParam,
+} from './types/index.js';
 
 interface RunRow {
   id: string;
@@ -99,107 +110,126 @@ function urlFromRow(row: UrlRow): ImportUrlRecord {
   };
 }
 
-export function createImportRunStore(sql: Sql): ImportRunStore {
-  async function getById(id: string): Promise<ImportRunRecord | null> {
-    const rows = await sql.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM import_runs WHERE id = $1`, [id]);
-    return rows[0] ? runFromRow(rows[0]) : null;
-  }
+async function getRunById(sql: Sql, id: string): Promise<ImportRunRecord | null> {
+  const rows = await sql.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM import_runs WHERE id = $1`, [id]);
+  return rows[0] ? runFromRow(rows[0]) : null;
+}
 
-  return {
-    async create(input) {
-      const id = newId();
-      try {
-        const rows = await sql.query<RunRow>(
-          `INSERT INTO import_runs (id, organization_id, space_id, change_request_id, page_id, source, status, created_by)
-           VALUES ($1, $2, $3, $4, $5, $6::jsonb, 'pending', $7) RETURNING ${RUN_COLUMNS}`,
-          [id, input.organizationId, input.spaceId, input.changeRequestId ?? null, input.pageId ?? null, json(input.source), input.createdBy ?? null],
-        );
-        return runFromRow(rows[0]!);
-      } catch (err) {
-        if (sqlState(err) === '23503') throw new NotFoundError('space', input.spaceId);
-        throw err;
-      }
+async function createRun(sql: Sql, input: Parameters<ImportRunStore['create']>[0]): Promise<ImportRunRecord> {
+  const id = newId();
+  try {
+    const rows = await sql.query<RunRow>(
+      `INSERT INTO import_runs (id, organization_id, space_id, change_request_id, page_id, source, status, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6::jsonb, 'pending', $7) RETURNING ${RUN_COLUMNS}`,
+      [id, input.organizationId, input.spaceId, input.changeRequestId ?? null, input.pageId ?? null, json(input.source), input.createdBy ?? null],
+    );
+    return runFromRow(rows[0]!);
+  } catch (err) {
+    if (sqlState(err) === '23503') throw new NotFoundError('space', input.spaceId);
+    throw err;
+  }
+}
+
+async function listRuns(sql: Sql, organizationId: string, options: Parameters<ImportRunStore['list']>[1]): ReturnType<ImportRunStore['list']> {
+  const limit = checkLimit(options);
+  const after = decodeCursor('import-runs', options.page);
+  const where = ['organization_id = $1'];
+  const params: SqlParam[] = [organizationId];
+  if (options.spaceId !== undefined) {
+    params.push(options.spaceId);
+    where.push(`space_id = $${params.length}`);
+  }
+  if (options.changeRequestId !== undefined) {
+    params.push(options.changeRequestId);
+    where.push(`change_request_id = $${params.length}`);
+  }
+  if (options.status === 'active') where.push(`status IN ('pending', 'in-progress')`);
+  else if (options.status !== undefined) {
+    params.push(options.status);
+    where.push(`status = $${params.length}`);
+  }
+  const total = await countRows(sql, `import_runs WHERE ${where.join(' AND ')}`, params);
+  if (after !== null) {
+    params.push(after);
+    where.push(`seq < $${params.length}`);
+  }
+  params.push(limit + 1);
+  const rows = await sql.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM import_runs WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT $${params.length}`, params);
+  return { ...paginate('import-runs', rows, limit, runFromRow), total };
+}
+
+/** The SET clause of a run update (`$1` is the run id). */
+function runUpdateSets(id: string, patch: ImportRunPatch): { sets: string[]; params: SqlParam[] } {
+  const sets: string[] = ['updated_at = now()'];
+  const params: SqlParam[] = [id];
+  const set = (column: string, value: SqlParam, cast = '') => {
+    params.push(value);
+    sets.push(`${column} = $${params.length}${cast}`);
+  };
+  if (patch.status !== undefined) {
+    set('status', patch.status);
+    if (patch.status === 'in-progress') sets.push('started_at = COALESCE(started_at, now())');
+    if (FINAL.includes(patch.status)) sets.push('completed_at = now()');
+  }
+  if (patch.reason !== undefined) set('reason', patch.reason);
+  if (patch.code !== undefined) set('code', patch.code);
+  if (patch.revisionId !== undefined) set('revision_id', patch.revisionId);
+  if (patch.importedResources !== undefined) set('imported_resources', patch.importedResources);
+  if (patch.totalResources !== undefined) set('total_resources', patch.totalResources);
+  if (patch.currentUrl !== undefined) set('current_url', patch.currentUrl);
+  if (patch.warnings !== undefined) set('warnings', json(patch.warnings), '::jsonb');
+  return { sets, params };
+}
+
+async function recordRunFinished(tx: Sql, run: ImportRunRecord): Promise<void> {
+  await recordEvent(tx, {
+    organizationId: run.organizationId,
+    type: 'import_run_finished',
+    stream: run.spaceId ?? `import:${run.id}`,
+    spaceId: run.spaceId,
+    payload: {
+      importRunId: run.id,
+      status: run.status,
+      ...(run.spaceId ? { spaceId: run.spaceId } : {}),
+      ...(run.revisionId ? { revisionId: run.revisionId } : {}),
+      warnings: Array.isArray(run.warnings) ? run.warnings.length : 0,
     },
+  });
+}
+
+async function updateRun(sql: Sql, id: string, patch: ImportRunPatch): Promise<ImportRunRecord> {
+  const { sets, params } = runUpdateSets(id, patch);
+  // A finished run keeps what it finished with; `pending` never follows `in-progress`.
+  const guard = `status NOT IN ('completed', 'failed', 'cancelled')${patch.status === 'pending' ? ` AND status = 'pending'` : ''}`;
+  const updated = await sql.transaction(async (tx) => {
+    const rows = await tx.query<RunRow>(`UPDATE import_runs SET ${sets.join(', ')} WHERE id = $1 AND ${guard} RETURNING ${RUN_COLUMNS}`, params);
+    const run = rows[0] ? runFromRow(rows[0]) : null;
+    // The guard lets a run finish once: this is the one update that finished it.
+    if (run && FINAL.includes(run.status)) await recordRunFinished(tx, run);
+    return run;
+  });
+  if (updated) return updated;
+  const current = await getRunById(sql, id);
+  if (!current) throw new NotFoundError('import run', id);
+  return current;
+}
+
+/** The runs themselves. */
+function createRunMethods(sql: Sql): Pick<ImportRunStore, 'create' | 'get' | 'list' | 'update'> {
+  return {
+    create: (input) => createRun(sql, input),
     async get(organizationId, id) {
-      const run = await getById(id);
+      const run = await getRunById(sql, id);
       return run && run.organizationId === organizationId ? run : null;
     },
-    async list(organizationId, options) {
-      const limit = checkLimit(options);
-      const after = decodeCursor('import-runs', options.page);
-      const where = ['organization_id = $1'];
-      const params: SqlParam[] = [organizationId];
-      if (options.spaceId !== undefined) {
-        params.push(options.spaceId);
-        where.push(`space_id = $${params.length}`);
-      }
-      if (options.changeRequestId !== undefined) {
-        params.push(options.changeRequestId);
-        where.push(`change_request_id = $${params.length}`);
-      }
-      if (options.status === 'active') where.push(`status IN ('pending', 'in-progress')`);
-      else if (options.status !== undefined) {
-        params.push(options.status);
-        where.push(`status = $${params.length}`);
-      }
-      const total = await countRows(sql, `import_runs WHERE ${where.join(' AND ')}`, params);
-      if (after !== null) {
-        params.push(after);
-        where.push(`seq < $${params.length}`);
-      }
-      params.push(limit + 1);
-      const rows = await sql.query<RunRow>(
-        `SELECT ${RUN_COLUMNS} FROM import_runs WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT $${params.length}`,
-        params,
-      );
-      return { ...paginate('import-runs', rows, limit, runFromRow), total };
-    },
-    async update(id, patch) {
-      const sets: string[] = ['updated_at = now()'];
-      const params: SqlParam[] = [id];
-      const set = (column: string, value: SqlParam, cast = '') => {
-        params.push(value);
-        sets.push(`${column} = $${params.length}${cast}`);
-      };
-      if (patch.status !== undefined) {
-        set('status', patch.status);
-        if (patch.status === 'in-progress') sets.push('started_at = COALESCE(started_at, now())');
-        if (FINAL.includes(patch.status)) sets.push('completed_at = now()');
-      }
-      if (patch.reason !== undefined) set('reason', patch.reason);
-      if (patch.code !== undefined) set('code', patch.code);
-      if (patch.revisionId !== undefined) set('revision_id', patch.revisionId);
-      if (patch.importedResources !== undefined) set('imported_resources', patch.importedResources);
-      if (patch.totalResources !== undefined) set('total_resources', patch.totalResources);
-      if (patch.currentUrl !== undefined) set('current_url', patch.currentUrl);
-      if (patch.warnings !== undefined) set('warnings', json(patch.warnings), '::jsonb');
-      // A finished run keeps what it finished with; `pending` never follows `in-progress`.
-      const guard = `status NOT IN ('completed', 'failed', 'cancelled')${patch.status === 'pending' ? ` AND status = 'pending'` : ''}`;
-      const updated = await sql.transaction(async (tx) => {
-        const rows = await tx.query<RunRow>(`UPDATE import_runs SET ${sets.join(', ')} WHERE id = $1 AND ${guard} RETURNING ${RUN_COLUMNS}`, params);
-        const run = rows[0] ? runFromRow(rows[0]) : null;
-        // The guard lets a run finish once: this is the one update that finished it.
-        if (run && FINAL.includes(run.status))
-          await recordEvent(tx, {
-            organizationId: run.organizationId,
-            type: 'import_run_finished',
-            stream: run.spaceId ?? `import:${run.id}`,
-            spaceId: run.spaceId,
-            payload: {
-              importRunId: run.id,
-              status: run.status,
-              ...(run.spaceId ? { spaceId: run.spaceId } : {}),
-              ...(run.revisionId ? { revisionId: run.revisionId } : {}),
-              warnings: Array.isArray(run.warnings) ? run.warnings.length : 0,
-            },
-          });
-        return run;
-      });
-      if (updated) return updated;
-      const current = await getById(id);
-      if (!current) throw new NotFoundError('import run', id);
-      return current;
-    },
+    list: (organizationId, options) => listRuns(sql, organizationId, options),
+    update: (id, patch) => updateRun(sql, id, patch),
+  };
+}
+
+/** A run's per-URL checkpoints. */
+function createUrlMethods(sql: Sql): Pick<ImportRunStore, 'addUrls' | 'recordUrl' | 'urls' | 'counts'> {
+  return {
     async addUrls(runId, urls) {
       if (urls.length === 0) return [];
       const added: string[] = [];
@@ -268,4 +298,8 @@ export function createImportRunStore(sql: Sql): ImportRunStore {
       return { pages: Number(r.pages), assets: Number(r.assets), done: Number(r.done), total: Number(r.total), bytes: Number(r.bytes ?? 0) };
     },
   };
+}
+
+export function createImportRunStore(sql: Sql): ImportRunStore {
+  return { ...createRunMethods(sql), ...createUrlMethods(sql) };
 }

@@ -275,104 +275,133 @@ async function copyFromBase(tx: Sql, id: string, base: string, prepared: Prepare
   }
 }
 
-export function createRevisionStore(sql: Sql, blobs: BlobBackend): RevisionStore {
-  async function requireRevision(id: string): Promise<void> {
-    const rows = await sql.query('SELECT 1 FROM revisions WHERE id = $1', [id]);
-    if (rows.length === 0) throw new NotFoundError('revision', String(id));
-  }
+async function requireRevision(sql: Sql, id: string): Promise<void> {
+  const rows = await sql.query('SELECT 1 FROM revisions WHERE id = $1', [id]);
+  if (rows.length === 0) throw new NotFoundError('revision', String(id));
+}
 
-  /** The content of a page body or file: one joined query in the database blob store. */
-  async function readContent(table: string, idColumn: string, hashColumn: string, revisionId: string, id: string): Promise<Uint8Array | null> {
-    if (blobs.kind === 'database') {
-      const rows = await sql.query<{ bytes: unknown }>(
-        `SELECT b.bytes FROM ${table} r JOIN blobs b ON b.hash = r.${hashColumn} WHERE r.revision_id = $1 AND r.${idColumn} = $2`,
-        [revisionId, id],
-      );
-      return rows[0] && rows[0].bytes !== null ? toBytes(rows[0].bytes) : null;
+/** The content of a page body or file: one joined query in the database blob store. */
+async function readContent(
+  sql: Sql,
+  blobs: BlobBackend,
+  table: string,
+  idColumn: string,
+  hashColumn: string,
+  revisionId: string,
+  id: string,
+): Promise<Uint8Array | null> {
+  if (blobs.kind === 'database') {
+    const rows = await sql.query<{ bytes: unknown }>(
+      `SELECT b.bytes FROM ${table} r JOIN blobs b ON b.hash = r.${hashColumn} WHERE r.revision_id = $1 AND r.${idColumn} = $2`,
+      [revisionId, id],
+    );
+    return rows[0] && rows[0].bytes !== null ? toBytes(rows[0].bytes) : null;
+  }
+  const rows = await sql.query<{ hash: string | null }>(`SELECT ${hashColumn} AS hash FROM ${table} WHERE revision_id = $1 AND ${idColumn} = $2`, [
+    revisionId,
+    id,
+  ]);
+  const hash = rows[0]?.hash;
+  return hash ? blobs.get(hash) : null;
+}
+
+/** The revision's own fields, checked. */
+function checkRevisionHeader(input: RevisionInput): { spaceId: string; key: string | null; data: JsonObject; base: string | null } {
+  if (!input || typeof input !== 'object') throw new ValidationError('revision input must be an object');
+  const spaceId = checkId('space', input.spaceId);
+  if (!Array.isArray(input.parents) || !input.parents.every((p) => typeof p === 'string'))
+    throw new ValidationError('parents must be an array of revision ids');
+  if (typeof input.type !== 'string' || !/^[a-z][a-z0-9-]{0,63}$/.test(input.type))
+    throw new ValidationError('revision type must be a lowercase word such as edits or git-import');
+  const key = optionalString(input.idempotencyKey, 'idempotencyKey', 500);
+  if (input.git !== undefined && (typeof input.git !== 'object' || typeof input.git?.oid !== 'string'))
+    throw new ValidationError('git must be an object with an oid');
+  const data = jsonObject(input.data, 'revision data');
+  const base = input.base === undefined || input.base === null ? null : checkId('revision', input.base);
+  return { spaceId, key, data, base };
+}
+
+/** Every parent exists; the base is a revision of this space (a page is never copied from another space's revision). */
+async function checkParentsAndBase(tx: Sql, spaceId: string, parents: string[], base: string | null): Promise<void> {
+  if (parents.length > 0) {
+    const found = await tx.query<{ id: string }>('SELECT id FROM revisions WHERE id = ANY($1::text[])', [parents]);
+    const missing = parents.filter((p) => !found.some((f) => f.id === p));
+    if (missing.length > 0) throw new ValidationError(`unknown parent revision: ${missing[0]}`, { parents: missing });
+  }
+  if (base !== null) {
+    const found = await tx.query<{ space_id: string }>('SELECT space_id FROM revisions WHERE id = $1', [base]);
+    if (found[0]?.space_id !== spaceId) throw new ValidationError(`unknown base revision: ${base}`, { base });
+  }
+}
+
+/** Stores the new bytes and checks that every referenced blob exists, under the shared blob lock. */
+async function storeAndCheckBlobs(tx: Sql, blobs: BlobBackend, prepared: Prepared, base: string | null): Promise<void> {
+  // The blob lock, shared, until the commit: the collector (exclusive) cannot delete a blob between the check
+  // below and this revision's rows naming it (they have no foreign key: migration 017). `storeWithin` takes it
+  // when it stores bytes.
+  if (prepared.bytes.size === 0 && (prepared.refs.size > 0 || base !== null)) await tx.query('SELECT pg_advisory_xact_lock_shared($1)', [BLOB_GC_LOCK_KEY]);
+  await blobs.storeWithin(tx, prepared.bytes);
+  if (prepared.refs.size > 0) {
+    const found = await tx.query<{ hash: string }>('SELECT hash FROM blobs WHERE hash = ANY($1::text[])', [[...prepared.refs]]);
+    const have = new Set(found.map((f) => f.hash));
+    const missing = [...prepared.refs].filter((h) => !have.has(h));
+    if (missing.length > 0) throw new ValidationError(`unknown blob: ${missing[0]}`, { blobs: missing.slice(0, 10) });
+  }
+}
+
+/** The page and file rows of revision `id`, the given ones then those copied from the base. */
+async function insertContentRows(tx: Sql, id: string, base: string | null, prepared: Prepared): Promise<void> {
+  const pageRows = prepared.pageRows.map((r) => [id, ...r]);
+  const fileRows = prepared.fileRows.map((r) => [id, ...r]);
+  try {
+    await insertRows(
+      tx,
+      'revision_pages',
+      ['revision_id', 'page_id', 'ord', 'parent_id', 'position', 'kind', 'title', 'slug', 'path', 'data', 'body_hash'],
+      pageRows,
+      {
+        casts: [undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, 'jsonb'],
+      },
+    );
+    await insertRows(tx, 'revision_files', ['revision_id', 'file_id', 'ord', 'name', 'path', 'content_type', 'size', 'git', 'data', 'hash'], fileRows, {
+      casts: [undefined, undefined, undefined, undefined, undefined, undefined, undefined, 'jsonb', 'jsonb'],
+    });
+    if (base !== null) await copyFromBase(tx, id, base, prepared);
+  } catch (err) {
+    if (sqlState(err) === '23503') throw new ValidationError('a page or file references an unknown blob');
+    throw err;
+  }
+}
+
+async function createRevision(sql: Sql, blobs: BlobBackend, input: RevisionInput): ReturnType<RevisionStore['create']> {
+  const { spaceId, key, data, base } = checkRevisionHeader(input);
+  const prepared = prepare(input);
+
+  return sql.transaction(async (tx) => {
+    const space = await tx.query<{ deleted_at: unknown }>('SELECT deleted_at FROM spaces WHERE id = $1 FOR SHARE', [spaceId]);
+    if (!space[0]) throw new NotFoundError('space', spaceId);
+    if (space[0].deleted_at !== null) throw new ConflictError('the space is deleted', { spaceId });
+    const id = newId();
+    const inserted = await tx.query<{ id: string }>(
+      `INSERT INTO revisions (id, space_id, parents, type, git, data, idempotency_key, page_count, file_count)
+       VALUES ($1, $2, $3::text[], $4, $5::jsonb, $6::jsonb, $7, $8, $9)
+       ON CONFLICT (space_id, idempotency_key) DO NOTHING RETURNING id`,
+      [id, spaceId, input.parents, input.type, json(input.git), json(data), key, prepared.pageCount, prepared.fileCount],
+    );
+    if (inserted.length === 0) {
+      const existing = await tx.query<{ id: string }>('SELECT id FROM revisions WHERE space_id = $1 AND idempotency_key = $2', [spaceId, key]);
+      return { id: existing[0]!.id, created: false };
     }
-    const rows = await sql.query<{ hash: string | null }>(`SELECT ${hashColumn} AS hash FROM ${table} WHERE revision_id = $1 AND ${idColumn} = $2`, [
-      revisionId,
-      id,
-    ]);
-    const hash = rows[0]?.hash;
-    return hash ? blobs.get(hash) : null;
-  }
+    await checkParentsAndBase(tx, spaceId, input.parents, base);
+    await storeAndCheckBlobs(tx, blobs, prepared, base);
+    await insertContentRows(tx, id, base, prepared);
+    return { id, created: true };
+  });
+}
 
+export function createRevisionStore(sql: Sql, blobs: BlobBackend): RevisionStore {
   return {
-    async create(input) {
-      if (!input || typeof input !== 'object') throw new ValidationError('revision input must be an object');
-      const spaceId = checkId('space', input.spaceId);
-      if (!Array.isArray(input.parents) || !input.parents.every((p) => typeof p === 'string'))
-        throw new ValidationError('parents must be an array of revision ids');
-      if (typeof input.type !== 'string' || !/^[a-z][a-z0-9-]{0,63}$/.test(input.type))
-        throw new ValidationError('revision type must be a lowercase word such as edits or git-import');
-      const key = optionalString(input.idempotencyKey, 'idempotencyKey', 500);
-      if (input.git !== undefined && (typeof input.git !== 'object' || typeof input.git?.oid !== 'string'))
-        throw new ValidationError('git must be an object with an oid');
-      const data = jsonObject(input.data, 'revision data');
-      const base = input.base === undefined || input.base === null ? null : checkId('revision', input.base);
-      const prepared = prepare(input);
-
-      return sql.transaction(async (tx) => {
-        const space = await tx.query<{ deleted_at: unknown }>('SELECT deleted_at FROM spaces WHERE id = $1 FOR SHARE', [spaceId]);
-        if (!space[0]) throw new NotFoundError('space', spaceId);
-        if (space[0].deleted_at !== null) throw new ConflictError('the space is deleted', { spaceId });
-        const id = newId();
-        const inserted = await tx.query<{ id: string }>(
-          `INSERT INTO revisions (id, space_id, parents, type, git, data, idempotency_key, page_count, file_count)
-           VALUES ($1, $2, $3::text[], $4, $5::jsonb, $6::jsonb, $7, $8, $9)
-           ON CONFLICT (space_id, idempotency_key) DO NOTHING RETURNING id`,
-          [id, spaceId, input.parents, input.type, json(input.git), json(data), key, prepared.pageCount, prepared.fileCount],
-        );
-        if (inserted.length === 0) {
-          const existing = await tx.query<{ id: string }>('SELECT id FROM revisions WHERE space_id = $1 AND idempotency_key = $2', [spaceId, key]);
-          return { id: existing[0]!.id, created: false };
-        }
-        if (input.parents.length > 0) {
-          const found = await tx.query<{ id: string }>('SELECT id FROM revisions WHERE id = ANY($1::text[])', [input.parents]);
-          const missing = input.parents.filter((p) => !found.some((f) => f.id === p));
-          if (missing.length > 0) throw new ValidationError(`unknown parent revision: ${missing[0]}`, { parents: missing });
-        }
-        if (base !== null) {
-          // The base is a revision of this space: a page is never copied from another space's revision.
-          const found = await tx.query<{ space_id: string }>('SELECT space_id FROM revisions WHERE id = $1', [base]);
-          if (found[0]?.space_id !== spaceId) throw new ValidationError(`unknown base revision: ${base}`, { base });
-        }
-        // The blob lock, shared, until the commit: the collector (exclusive) cannot delete a blob between the check
-        // below and this revision's rows naming it (they have no foreign key: migration 017). `storeWithin` takes it
-        // when it stores bytes.
-        if (prepared.bytes.size === 0 && (prepared.refs.size > 0 || base !== null))
-          await tx.query('SELECT pg_advisory_xact_lock_shared($1)', [BLOB_GC_LOCK_KEY]);
-        await blobs.storeWithin(tx, prepared.bytes);
-        if (prepared.refs.size > 0) {
-          const found = await tx.query<{ hash: string }>('SELECT hash FROM blobs WHERE hash = ANY($1::text[])', [[...prepared.refs]]);
-          const have = new Set(found.map((f) => f.hash));
-          const missing = [...prepared.refs].filter((h) => !have.has(h));
-          if (missing.length > 0) throw new ValidationError(`unknown blob: ${missing[0]}`, { blobs: missing.slice(0, 10) });
-        }
-        const pageRows = prepared.pageRows.map((r) => [id, ...r]);
-        const fileRows = prepared.fileRows.map((r) => [id, ...r]);
-        try {
-          await insertRows(
-            tx,
-            'revision_pages',
-            ['revision_id', 'page_id', 'ord', 'parent_id', 'position', 'kind', 'title', 'slug', 'path', 'data', 'body_hash'],
-            pageRows,
-            {
-              casts: [undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, 'jsonb'],
-            },
-          );
-          await insertRows(tx, 'revision_files', ['revision_id', 'file_id', 'ord', 'name', 'path', 'content_type', 'size', 'git', 'data', 'hash'], fileRows, {
-            casts: [undefined, undefined, undefined, undefined, undefined, undefined, undefined, 'jsonb', 'jsonb'],
-          });
-          if (base !== null) await copyFromBase(tx, id, base, prepared);
-        } catch (err) {
-          if (sqlState(err) === '23503') throw new ValidationError('a page or file references an unknown blob');
-          throw err;
-        }
-        return { id, created: true };
-      });
-    },
+    create: (input) => createRevision(sql, blobs, input),
 
     async get(id) {
       if (typeof id !== 'string' || id === '') return null;
@@ -382,7 +411,7 @@ export function createRevisionStore(sql: Sql, blobs: BlobBackend): RevisionStore
 
     async pages(revisionId) {
       const rows = await sql.query<PageRow>(`SELECT ${PAGE_COLUMNS} FROM revision_pages WHERE revision_id = $1 ORDER BY ord`, [revisionId]);
-      if (rows.length === 0) await requireRevision(revisionId);
+      if (rows.length === 0) await requireRevision(sql, revisionId);
       return buildTree(rows);
     },
 
@@ -392,12 +421,12 @@ export function createRevisionStore(sql: Sql, blobs: BlobBackend): RevisionStore
     },
 
     async pageBody(revisionId, pageId) {
-      return readContent('revision_pages', 'page_id', 'body_hash', revisionId, pageId);
+      return readContent(sql, blobs, 'revision_pages', 'page_id', 'body_hash', revisionId, pageId);
     },
 
     async files(revisionId) {
       const rows = await sql.query<FileRow>(`SELECT ${FILE_COLUMNS} FROM revision_files WHERE revision_id = $1 ORDER BY ord`, [revisionId]);
-      if (rows.length === 0) await requireRevision(revisionId);
+      if (rows.length === 0) await requireRevision(sql, revisionId);
       return rows.map(fileFromRow);
     },
 
@@ -407,7 +436,7 @@ export function createRevisionStore(sql: Sql, blobs: BlobBackend): RevisionStore
     },
 
     async fileBytes(revisionId, fileId) {
-      return readContent('revision_files', 'file_id', 'hash', revisionId, fileId);
+      return readContent(sql, blobs, 'revision_files', 'file_id', 'hash', revisionId, fileId);
     },
 
     async listForSpace(spaceId, options) {

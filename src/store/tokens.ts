@@ -60,48 +60,66 @@ function tokenFromRow(row: TokenRow): TokenRecord {
   };
 }
 
+/** A personal token is issued for a member of the organization (not a disabled one). */
+async function checkOrgAndMember(tx: Sql, organizationId: string, userId: string | null): Promise<void> {
+  const org = await tx.query('SELECT 1 FROM organizations WHERE id = $1', [organizationId]);
+  if (org.length === 0) throw new NotFoundError('organization', String(organizationId));
+  if (userId === null) return;
+  const member = await tx.query('SELECT 1 FROM organization_members WHERE organization_id = $1 AND user_id = $2 AND NOT disabled', [organizationId, userId]);
+  if (member.length === 0) throw new NotFoundError('member', String(userId));
+}
+
+type CreatedToken = Awaited<ReturnType<TokenStore['create']>>;
+
+interface NewToken {
+  organizationId: string;
+  token: string;
+  hash: string;
+  label: string | null;
+  scope: TokenScope;
+  expiresAt: Date | null;
+  userId: string | null;
+}
+
+/** Inserts the token, or returns the same token already stored for the same owner (idempotent create). */
+async function insertOrReuseToken(tx: Sql, t: NewToken): Promise<CreatedToken> {
+  const id = newId();
+  try {
+    const inserted = await tx.query<TokenRow>(
+      `INSERT INTO api_tokens (id, organization_id, token_sha256, label, scope, expires_at, user_id) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (token_sha256) DO NOTHING RETURNING ${COLUMNS}`,
+      [id, t.organizationId, t.hash, t.label, t.scope, t.expiresAt, t.userId],
+    );
+    if (inserted.length > 0) return { id, token: t.token, record: tokenFromRow(inserted[0]!) };
+  } catch (err) {
+    if (sqlState(err) === '23503') throw new NotFoundError('organization', String(t.organizationId));
+    throw err;
+  }
+  const existing = await tx.query<TokenRow>(`SELECT ${COLUMNS} FROM api_tokens WHERE token_sha256 = $1`, [t.hash]);
+  const row = existing[0]!;
+  if (row.organization_id !== t.organizationId) throw new ConflictError('this token already belongs to another organization');
+  if (row.revoked_at !== null) throw new ConflictError('this token was revoked');
+  if (row.user_id !== t.userId) throw new ConflictError('this token already belongs to another user');
+  return { id: row.id, token: t.token, record: tokenFromRow(row) };
+}
+
+async function createToken(sql: Sql, organizationId: string, options: Parameters<TokenStore['create']>[1] = {}): Promise<CreatedToken> {
+  const token = options.token === undefined ? generateToken() : checkToken(options.token);
+  const label = options.label ?? null;
+  if (label !== null && (typeof label !== 'string' || label.length > 200)) throw new ValidationError('token label must be a string of at most 200 characters');
+  const scope = checkScope(options.scope ?? 'write');
+  const expiresAt = checkExpiry(options.expiresAt);
+  const hash = sha256Hex(token);
+  return sql.transaction(async (tx) => {
+    const userId = options.userId ?? null;
+    await checkOrgAndMember(tx, organizationId, userId);
+    return insertOrReuseToken(tx, { organizationId, token, hash, label, scope, expiresAt, userId });
+  });
+}
+
 /** API tokens: only their sha256 is stored; the clear token is returned once, by `create`. */
 export function createTokenStore(sql: Sql): TokenStore {
   return {
-    async create(organizationId, options = {}) {
-      const token = options.token === undefined ? generateToken() : checkToken(options.token);
-      const label = options.label ?? null;
-      if (label !== null && (typeof label !== 'string' || label.length > 200))
-        throw new ValidationError('token label must be a string of at most 200 characters');
-      const scope = checkScope(options.scope ?? 'write');
-      const expiresAt = checkExpiry(options.expiresAt);
-      const hash = sha256Hex(token);
-      return sql.transaction(async (tx) => {
-        const org = await tx.query('SELECT 1 FROM organizations WHERE id = $1', [organizationId]);
-        if (org.length === 0) throw new NotFoundError('organization', String(organizationId));
-        const userId = options.userId ?? null;
-        if (userId !== null) {
-          // A personal token is issued for a member of the organization (not a disabled one).
-          const member = await tx.query('SELECT 1 FROM organization_members WHERE organization_id = $1 AND user_id = $2 AND NOT disabled', [
-            organizationId,
-            userId,
-          ]);
-          if (member.length === 0) throw new NotFoundError('member', String(userId));
-        }
-        const id = newId();
-        try {
-          const inserted = await tx.query<TokenRow>(
-            `INSERT INTO api_tokens (id, organization_id, token_sha256, label, scope, expires_at, user_id) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (token_sha256) DO NOTHING RETURNING ${COLUMNS}`,
-            [id, organizationId, hash, label, scope, expiresAt, userId],
-          );
-          if (inserted.length > 0) return { id, token, record: tokenFromRow(inserted[0]!) };
-        } catch (err) {
-          if (sqlState(err) === '23503') throw new NotFoundError('organization', String(organizationId));
-          throw err;
-        }
-        const existing = await tx.query<TokenRow>(`SELECT ${COLUMNS} FROM api_tokens WHERE token_sha256 = $1`, [hash]);
-        const row = existing[0]!;
-        if (row.organization_id !== organizationId) throw new ConflictError('this token already belongs to another organization');
-        if (row.revoked_at !== null) throw new ConflictError('this token was revoked');
-        if (row.user_id !== userId) throw new ConflictError('this token already belongs to another user');
-        return { id: row.id, token, record: tokenFromRow(row) };
-      });
-    },
+    create: (organizationId, options) => createToken(sql, organizationId, options),
     async verify(token) {
       if (typeof token !== 'string' || token.length === 0 || token.length > 512) return null;
       const rows = await sql.query<{ id: string; organization_id: string; scope: string; stale: boolean; user_id: string | null }>(

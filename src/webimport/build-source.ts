@@ -109,21 +109,24 @@ async function keepInlineImages(files: readonly InlineImageFile[], blobs: BlobSt
   }
 }
 
-export async function buildSiteSource(o: BuildSourceOptions): Promise<BuiltSource> {
-  const scope = new ImportScope(o.startUrl);
-  const warnings: CrawlWarning[] = [];
-  const pagesRows = o.urls.filter(isHtmlRow);
-  const analysisOf = new Map(pagesRows.map((u) => [u.url, u.analysis as unknown as AnalyzedPage]));
-  const plan = planSite(
-    scope,
-    pagesRows.map((u) => ({ key: u.url, title: analysisOf.get(u.url)!.title, nav: analysisOf.get(u.url)!.nav })),
-  );
+/** What the pages and files of one build go into. */
+interface SiteBuild {
+  o: BuildSourceOptions;
+  plan: SitePlan;
+  tree: SourceTree;
+  assetBlobs: Map<string, string>;
+  /** Fetched URL → path of its space file. */
+  fileOfUrl: Map<string, string>;
+  warnings: CrawlWarning[];
+}
 
-  // Space files: every other fetched URL (images, downloads, non-HTML pages, pages that could not be read), one file per content.
-  const tree: SourceTree = new Map();
-  const assetBlobs = new Map<string, string>();
+/**
+ * Space files: every other fetched URL (images, downloads, non-HTML pages, pages that could not be read), one file per
+ * content; a URL not imported gets its warning.
+ */
+function addSpaceFiles(b: SiteBuild): void {
+  const { o, tree, assetBlobs, fileOfUrl, warnings } = b;
   const fileByHash = new Map<string, string>();
-  const fileOfUrl = new Map<string, string>();
   const takenNames = new Set<string>();
   for (const u of o.urls) {
     if (u.status === 'failed' || u.status === 'skipped') {
@@ -156,6 +159,62 @@ export async function buildSiteSource(o: BuildSourceOptions): Promise<BuiltSourc
     }
     fileOfUrl.set(u.url, path);
   }
+}
+
+/** The page's links to imported pages or files and its assets, as paths relative to the page's `.md` file. */
+function pageTargets(b: SiteBuild, file: string, analysis: AnalyzedPage): Pick<ConvertOptions, 'linkTargets' | 'assetTargets'> {
+  const linkTargets: Record<string, string> = {};
+  const assetTargets: Record<string, string> = {};
+  for (const link of analysis.links) {
+    const key = pageKey(link);
+    if (!key) continue;
+    const target = b.plan.files.get(key) ?? b.fileOfUrl.get(key);
+    if (target) linkTargets[link] = relativePath(file, target);
+  }
+  for (const asset of analysis.assets) {
+    const key = pageKey(asset);
+    const target = key ? b.fileOfUrl.get(key) : undefined;
+    if (target) assetTargets[asset] = relativePath(file, target);
+  }
+  return { linkTargets, assetTargets };
+}
+
+/** One page's markdown, converted in the pool; a page that cannot be converted is kept as its HTML, with a warning. */
+async function convertPage(b: SiteBuild, row: ImportUrlRecord, file: string, analysis: AnalyzedPage): Promise<string> {
+  const { o, tree, assetBlobs, warnings } = b;
+  const bytes = await o.blobs.get(row.blobHash!);
+  if (!bytes) throw new Error(`blob ${row.blobHash} of ${row.url} is missing`);
+  const html = Buffer.from(bytes).toString('utf8');
+  try {
+    const result = await o.convert(html, { pageUrl: row.finalUrl ?? row.url, ...pageTargets(b, file, analysis), pageFile: file });
+    await keepInlineImages(result.files ?? [], o.blobs, tree, assetBlobs);
+    for (const w of result.warnings) warnings.push({ code: w.code, message: `${row.url}: ${w.message}`, url: row.url });
+    return result.markdown;
+  } catch (err) {
+    if (o.signal?.aborted) throw err;
+    // Kept, not lost: an empty page pointing at its HTML, which stays a space file.
+    const kept = `.gitbook/assets/${assetName(row.url, 'text/html').replace(/\.html$/, '')}-${row.blobHash!.slice(0, 8)}.html`;
+    tree.set(kept, { oid: `sha256:${row.blobHash}`, mode: '100644', size: bytes.byteLength, read: async () => bytes });
+    assetBlobs.set(kept, row.blobHash!);
+    warnings.push({
+      code: 'WEBIMPORT_PAGE_NOT_CONVERTED',
+      message: `${row.url} could not be converted (${err instanceof Error ? err.message : String(err)}); its HTML is kept as a space file`,
+      url: row.url,
+    });
+    return `The content of this page could not be converted; its original HTML is [kept as a file](${relativePath(file, kept)}).\n`;
+  }
+}
+
+export async function buildSiteSource(o: BuildSourceOptions): Promise<BuiltSource> {
+  const scope = new ImportScope(o.startUrl);
+  const pagesRows = o.urls.filter(isHtmlRow);
+  const analysisOf = new Map(pagesRows.map((u) => [u.url, u.analysis as unknown as AnalyzedPage]));
+  const plan = planSite(
+    scope,
+    pagesRows.map((u) => ({ key: u.url, title: analysisOf.get(u.url)!.title, nav: analysisOf.get(u.url)!.nav })),
+  );
+  const b: SiteBuild = { o, plan, tree: new Map(), assetBlobs: new Map(), fileOfUrl: new Map(), warnings: [] };
+  addSpaceFiles(b);
 
   // Pages: converted in the pool, `concurrency` at a time.
   let converted = 0;
@@ -166,43 +225,9 @@ export async function buildSiteSource(o: BuildSourceOptions): Promise<BuiltSourc
       o.signal?.throwIfAborted();
       const file = plan.files.get(row.url)!;
       const analysis = analysisOf.get(row.url)!;
-      const linkTargets: Record<string, string> = {};
-      const assetTargets: Record<string, string> = {};
-      for (const link of analysis.links) {
-        const key = pageKey(link);
-        if (!key) continue;
-        const target = plan.files.get(key) ?? fileOfUrl.get(key);
-        if (target) linkTargets[link] = relativePath(file, target);
-      }
-      for (const asset of analysis.assets) {
-        const key = pageKey(asset);
-        const target = key ? fileOfUrl.get(key) : undefined;
-        if (target) assetTargets[asset] = relativePath(file, target);
-      }
-      const bytes = await o.blobs.get(row.blobHash!);
-      if (!bytes) throw new Error(`blob ${row.blobHash} of ${row.url} is missing`);
-      const html = Buffer.from(bytes).toString('utf8');
-      let markdown: string;
-      try {
-        const result = await o.convert(html, { pageUrl: row.finalUrl ?? row.url, linkTargets, assetTargets, pageFile: file });
-        markdown = result.markdown;
-        await keepInlineImages(result.files ?? [], o.blobs, tree, assetBlobs);
-        for (const w of result.warnings) warnings.push({ code: w.code, message: `${row.url}: ${w.message}`, url: row.url });
-      } catch (err) {
-        if (o.signal?.aborted) throw err;
-        // Kept, not lost: an empty page pointing at its HTML, which stays a space file.
-        const kept = `.gitbook/assets/${assetName(row.url, 'text/html').replace(/\.html$/, '')}-${row.blobHash!.slice(0, 8)}.html`;
-        tree.set(kept, { oid: `sha256:${row.blobHash}`, mode: '100644', size: bytes.byteLength, read: async () => bytes });
-        assetBlobs.set(kept, row.blobHash!);
-        warnings.push({
-          code: 'WEBIMPORT_PAGE_NOT_CONVERTED',
-          message: `${row.url} could not be converted (${err instanceof Error ? err.message : String(err)}); its HTML is kept as a space file`,
-          url: row.url,
-        });
-        markdown = `The content of this page could not be converted; its original HTML is [kept as a file](${relativePath(file, kept)}).\n`;
-      }
+      const markdown = await convertPage(b, row, file, analysis);
       const front = analysis.description ? `---\ndescription: ${yamlString(analysis.description)}\n---\n\n` : '';
-      tree.set(file, textEntry(`${front}# ${analysis.title.replace(/\s+/g, ' ').trim()}\n\n${markdown.trim()}\n`));
+      b.tree.set(file, textEntry(`${front}# ${analysis.title.replace(/\s+/g, ' ').trim()}\n\n${markdown.trim()}\n`));
       converted++;
       o.onProgress(converted, pagesRows.length, row.url);
     }
@@ -210,6 +235,6 @@ export async function buildSiteSource(o: BuildSourceOptions): Promise<BuiltSourc
   const settled = await Promise.allSettled(work);
   const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
-  tree.set('SUMMARY.md', textEntry(summaryOf(plan)));
-  return { tree, assetBlobs, plan, pages: pagesRows.length, warnings };
+  b.tree.set('SUMMARY.md', textEntry(summaryOf(plan)));
+  return { tree: b.tree, assetBlobs: b.assetBlobs, plan, pages: pagesRows.length, warnings: b.warnings };
 }

@@ -27,62 +27,75 @@ function body(request: FastifyRequest): Record<string, unknown> {
   return b as Record<string, unknown>;
 }
 
-/** OpenAPI specifications of an organization and their versions (`/v1/orgs/{org}/openapi…`). */
-export function openApiRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
+/** 404 for an organization that is not the caller's, whether it exists or not. */
+async function checkOrg(deps: ApiDeps, request: FastifyRequest, organizationId: string): Promise<void> {
+  requireOrg(request, organizationId);
+  const org = await deps.store.orgs.get(organizationId);
+  if (!org) throw organizationNotFound(organizationId);
+}
+
+async function loadSpec(deps: ApiDeps, request: FastifyRequest, params: SpecParams): Promise<OpenApiSpecRecord> {
+  await checkOrg(deps, request, params.organizationId);
+  const spec = await deps.store.openapi.getBySlug(params.organizationId, params.specSlug);
+  if (!spec) throw notFound(`OpenAPI spec not found: ${params.specSlug}`);
+  return spec;
+}
+
+async function loadVersion(
+  deps: ApiDeps,
+  request: FastifyRequest,
+  params: VersionParams | SpecParams,
+): Promise<{ spec: OpenApiSpecRecord; version: OpenApiVersionRecord }> {
+  const repo = deps.store.openapi;
+  const spec = await loadSpec(deps, request, params);
+  const versionId = 'versionId' in params ? params.versionId : 'latest';
+  const version = versionId === 'latest' ? await repo.latestVersion(spec.id) : await repo.getVersion(spec.id, versionId);
+  if (!version) throw notFound(versionId === 'latest' ? `OpenAPI spec ${spec.slug} has no version yet` : `OpenAPI spec version not found: ${versionId}`);
+  return { spec, version };
+}
+
+/**
+ * Schedules (URL source) and starts processing of a spec just created or updated, and answers `status`.
+ * When Temporal does not take it, the answer is 503: a spec created by this request is removed again (the
+ * request can be repeated as is); an updated one keeps its new source and its previous state, and a PUT
+ * processes it again.
+ */
+async function processAndReply(
+  deps: ApiDeps,
+  urls: UrlBuilder,
+  reply: FastifyReply,
+  spec: OpenApiSpecRecord,
+  trigger: 'create' | 'update',
+  status: number,
+): Promise<FastifyReply> {
   const repo = deps.store.openapi;
   const control = { client: deps.temporal, config: deps.config, repo };
-
-  /** 404 for an organization that is not the caller's, whether it exists or not. */
-  async function checkOrg(request: FastifyRequest, organizationId: string): Promise<void> {
-    requireOrg(request, organizationId);
-    const org = await deps.store.orgs.get(organizationId);
-    if (!org) throw organizationNotFound(organizationId);
-  }
-
-  async function loadSpec(request: FastifyRequest, params: SpecParams): Promise<OpenApiSpecRecord> {
-    await checkOrg(request, params.organizationId);
-    const spec = await repo.getBySlug(params.organizationId, params.specSlug);
-    if (!spec) throw notFound(`OpenAPI spec not found: ${params.specSlug}`);
-    return spec;
-  }
-
-  async function loadVersion(request: FastifyRequest, params: VersionParams | SpecParams): Promise<{ spec: OpenApiSpecRecord; version: OpenApiVersionRecord }> {
-    const spec = await loadSpec(request, params);
-    const versionId = 'versionId' in params ? params.versionId : 'latest';
-    const version = versionId === 'latest' ? await repo.latestVersion(spec.id) : await repo.getVersion(spec.id, versionId);
-    if (!version) throw notFound(versionId === 'latest' ? `OpenAPI spec ${spec.slug} has no version yet` : `OpenAPI spec version not found: ${versionId}`);
-    return { spec, version };
-  }
-
-  /**
-   * Schedules (URL source) and starts processing of a spec just created or updated, and answers `status`.
-   * When Temporal does not take it, the answer is 503: a spec created by this request is removed again (the
-   * request can be repeated as is); an updated one keeps its new source and its previous state, and a PUT
-   * processes it again.
-   */
-  async function processAndReply(reply: FastifyReply, spec: OpenApiSpecRecord, trigger: 'create' | 'update', status: number): Promise<FastifyReply> {
-    let started: OpenApiSpecRecord;
-    try {
-      await syncRefreshSchedule(control, spec);
-      started = (await startOpenApiProcessing(control, spec, trigger)).spec;
-    } catch (err) {
-      if (!(err instanceof WorkflowServiceUnavailableError)) throw err;
-      const cause = err.cause instanceof Error ? err.cause.message : String(err.cause);
-      reply.log.warn({ specId: spec.id, trigger, cause: redact(cause) }, 'OpenAPI processing not started: the workflow service failed');
-      if (trigger === 'create') {
-        await deleteRefreshSchedule(deps.temporal, spec.id).catch(() => false);
-        await repo.delete(spec.id);
-      }
-      return reply
-        .status(503)
-        .header('retry-after', '10')
-        .send({ error: { code: 503, message: err.message } });
+  let started: OpenApiSpecRecord;
+  try {
+    await syncRefreshSchedule(control, spec);
+    started = (await startOpenApiProcessing(control, spec, trigger)).spec;
+  } catch (err) {
+    if (!(err instanceof WorkflowServiceUnavailableError)) throw err;
+    const cause = err.cause instanceof Error ? err.cause.message : String(err.cause);
+    reply.log.warn({ specId: spec.id, trigger, cause: redact(cause) }, 'OpenAPI processing not started: the workflow service failed');
+    if (trigger === 'create') {
+      await deleteRefreshSchedule(deps.temporal, spec.id).catch(() => false);
+      await repo.delete(spec.id);
     }
-    return reply.status(status).send(openApiSpecObject(started, urls));
+    return reply
+      .status(503)
+      .header('retry-after', '10')
+      .send({ error: { code: 503, message: err.message } });
   }
+  return reply.status(status).send(openApiSpecObject(started, urls));
+}
+
+/** The specs: list, create, get, create-or-update, visibility, delete. */
+function registerSpecRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
+  const repo = deps.store.openapi;
 
   app.get<{ Params: { organizationId: string } }>('/v1/orgs/:organizationId/openapi', async (request) => {
-    await checkOrg(request, request.params.organizationId);
+    await checkOrg(deps, request, request.params.organizationId);
     const result = await repo.list(request.params.organizationId, pageQuery(request.query as Record<string, unknown>));
     return listEnvelope(
       result.items.map((s) => openApiSpecObject(s, urls)),
@@ -96,17 +109,17 @@ export function openApiRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuil
     { bodyLimit: SOURCE_BODY_LIMIT_BYTES, schema: createSpec },
     async (request, reply) => {
       const { organizationId } = request.params;
-      await checkOrg(request, organizationId);
+      await checkOrg(deps, request, organizationId);
       const b = body(request);
       const slug = checkSlug(b.slug);
       const source = checkSource(b.source);
       const created = await repo.create(organizationId, { slug, source });
-      return processAndReply(reply, created, 'create', 201);
+      return processAndReply(deps, urls, reply, created, 'create', 201);
     },
   );
 
   app.get<{ Params: SpecParams }>('/v1/orgs/:organizationId/openapi/:specSlug', async (request) => {
-    return openApiSpecObject(await loadSpec(request, request.params), urls);
+    return openApiSpecObject(await loadSpec(deps, request, request.params), urls);
   });
 
   // Create or update; the same source processes the spec again now.
@@ -115,7 +128,7 @@ export function openApiRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuil
     { bodyLimit: SOURCE_BODY_LIMIT_BYTES, schema: putSpec },
     async (request, reply) => {
       const { organizationId, specSlug } = request.params;
-      await checkOrg(request, organizationId);
+      await checkOrg(deps, request, organizationId);
       const source = checkSource(body(request).source);
       let spec = await repo.getBySlug(organizationId, specSlug);
       let status = 200;
@@ -125,12 +138,12 @@ export function openApiRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuil
       } else {
         spec = (await repo.setSource(spec.id, source)).spec;
       }
-      return processAndReply(reply, spec, status === 201 ? 'create' : 'update', status);
+      return processAndReply(deps, urls, reply, spec, status === 201 ? 'create' : 'update', status);
     },
   );
 
   app.patch<{ Params: SpecParams }>('/v1/orgs/:organizationId/openapi/:specSlug', { schema: patchSpec }, async (request) => {
-    const spec = await loadSpec(request, request.params);
+    const spec = await loadSpec(deps, request, request.params);
     const visibility = checkVisibility(body(request).visibility);
     return openApiSpecObject(await repo.setVisibility(spec.id, visibility), urls);
   });
@@ -138,16 +151,21 @@ export function openApiRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuil
   // As in the platform API: 205 when the spec was deleted, 204 when there was no such spec.
   app.delete<{ Params: SpecParams }>('/v1/orgs/:organizationId/openapi/:specSlug', async (request, reply) => {
     const { organizationId, specSlug } = request.params;
-    await checkOrg(request, organizationId);
+    await checkOrg(deps, request, organizationId);
     const spec = await repo.getBySlug(organizationId, specSlug);
     if (!spec) return reply.status(204).send();
     await deleteRefreshSchedule(deps.temporal, spec.id);
     const deleted = await repo.delete(spec.id);
     return reply.status(deleted ? 205 : 204).send();
   });
+}
+
+/** A spec's versions and their content (`latest` or by id). */
+function registerVersionRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
+  const repo = deps.store.openapi;
 
   app.get<{ Params: SpecParams }>('/v1/orgs/:organizationId/openapi/:specSlug/versions', async (request) => {
-    const spec = await loadSpec(request, request.params);
+    const spec = await loadSpec(deps, request, request.params);
     const result = await repo.listVersions(spec.id, pageQuery(request.query as Record<string, unknown>));
     return listEnvelope(
       result.items.map((v) => openApiVersionObject(spec, v, urls)),
@@ -157,32 +175,38 @@ export function openApiRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuil
   });
 
   app.get<{ Params: SpecParams }>('/v1/orgs/:organizationId/openapi/:specSlug/versions/latest', async (request) => {
-    const { spec, version } = await loadVersion(request, request.params);
+    const { spec, version } = await loadVersion(deps, request, request.params);
     return openApiVersionObject(spec, version, urls);
   });
 
   app.get<{ Params: SpecParams }>('/v1/orgs/:organizationId/openapi/:specSlug/versions/latest/content', async (request) => {
-    const { spec, version } = await loadVersion(request, request.params);
+    const { spec, version } = await loadVersion(deps, request, request.params);
     return openApiContentObject(spec, version, await repo.versionContent(version), urls);
   });
 
   app.get<{ Params: SpecParams }>('/v1/orgs/:organizationId/openapi/:specSlug/versions/latest/content/raw', async (request) => {
-    const { version } = await loadVersion(request, request.params);
+    const { version } = await loadVersion(deps, request, request.params);
     return openApiRawContentObject(await repo.versionContent(version));
   });
 
   app.get<{ Params: VersionParams }>('/v1/orgs/:organizationId/openapi/:specSlug/versions/:versionId', async (request) => {
-    const { spec, version } = await loadVersion(request, request.params);
+    const { spec, version } = await loadVersion(deps, request, request.params);
     return openApiVersionObject(spec, version, urls);
   });
 
   app.get<{ Params: VersionParams }>('/v1/orgs/:organizationId/openapi/:specSlug/versions/:versionId/content', async (request) => {
-    const { spec, version } = await loadVersion(request, request.params);
+    const { spec, version } = await loadVersion(deps, request, request.params);
     return openApiContentObject(spec, version, await repo.versionContent(version), urls);
   });
 
   app.get<{ Params: VersionParams }>('/v1/orgs/:organizationId/openapi/:specSlug/versions/:versionId/content/raw', async (request) => {
-    const { version } = await loadVersion(request, request.params);
+    const { version } = await loadVersion(deps, request, request.params);
     return openApiRawContentObject(await repo.versionContent(version));
   });
+}
+
+/** OpenAPI specifications of an organization and their versions (`/v1/orgs/{org}/openapi…`). */
+export function openApiRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
+  registerSpecRoutes(app, deps, urls);
+  registerVersionRoutes(app, deps, urls);
 }

@@ -1,6 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { redact } from '../../redact.js';
-import type { GlossaryOperation, JsonObject, TranslationRecord } from '../../store/index.js';
+import type { GlossaryEntryRecord, GlossaryOperation, JsonObject, TranslationRecord, TranslationStore } from '../../store/index.js';
 import { requestTranslationRun } from '../../temporal/client/start.js';
 import { isTranslationLanguage, TRANSLATION_LANGUAGES } from '../../translate/languages.js';
 import { organizationNotFound, requireOrg } from '../auth.js';
@@ -108,112 +108,134 @@ function glossaryOperations(value: unknown): GlossaryOperation[] {
   });
 }
 
-/** Translations of an organization's spaces and its glossary (`/v1/orgs/{org}/translations…`). */
-export function translationRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
+/** The caller's organization (404 otherwise); true when the caller may edit. */
+async function checkOrg(deps: ApiDeps, request: FastifyRequest, organizationId: string): Promise<boolean> {
+  const auth = requireOrg(request, organizationId);
+  const org = await deps.store.orgs.get(organizationId);
+  if (!org) throw organizationNotFound(organizationId);
+  return auth.scope === 'write';
+}
+
+async function loadTranslation(deps: ApiDeps, request: FastifyRequest, params: TranslationParams): Promise<{ t: TranslationRecord; canEdit: boolean }> {
+  const canEdit = await checkOrg(deps, request, params.organizationId);
+  const t = await deps.store.translations.get(params.organizationId, params.translationId);
+  if (!t) throw notFound(`translation not found: ${params.translationId}`);
+  return { t, canEdit };
+}
+
+async function translationView(deps: ApiDeps, urls: UrlBuilder, t: TranslationRecord, canEdit: boolean): Promise<Record<string, unknown>> {
+  const repo = deps.store.translations;
+  const [latest, totals] = await Promise.all([repo.latestRun(t.id), repo.totals(t.id)]);
+  return translationObject(t, latest, totals, urls, canEdit);
+}
+
+/** The checked body of a new translation: the target language and a source space of the organization in another one. */
+async function newTranslation(deps: ApiDeps, organizationId: string, b: Record<string, unknown>): Promise<Parameters<TranslationStore['create']>[1]> {
+  const target = language(b.language, 'language');
+  const source = b.source as { space?: unknown; language?: unknown } | undefined;
+  if (!source || typeof source !== 'object' || Array.isArray(source)) throw badRequest('source must be { space, language }');
+  const sourceLanguage = language(source.language, 'source.language');
+  if (sourceLanguage === target) throw badRequest('language must differ from source.language');
+  if (typeof source.space !== 'string' || source.space === '') throw badRequest('source.space must be a space id');
+  const space = await deps.store.spaces.get(source.space);
+  // Another organization's space reads as one that does not exist.
+  if (!space || space.organizationId !== organizationId) throw badRequest(`source.space: space not found: ${source.space.slice(0, 100)}`);
+  return {
+    sourceSpaceId: space.id,
+    sourceLanguage,
+    language: target,
+    instructions: instructions(b.instructions),
+  };
+}
+
+/** Requests a run of the translation's workflow: 204, or 503 when the workflow service did not take it. */
+async function requestRun(deps: ApiDeps, t: TranslationRecord, reply: FastifyReply): Promise<FastifyReply> {
+  const requested = await deps.store.translations.requestRun(t.organizationId, t.id);
+  try {
+    await requestTranslationRun(workflowStarter(deps), {
+      translationId: t.id,
+      organizationId: t.organizationId,
+      sourceSpaceId: t.sourceSpaceId,
+      run: requested.runsRequested,
+      engineTaskQueue: deps.config.translationTaskQueue,
+    });
+  } catch (err) {
+    // The workflow service did not take it: the caller repeats the request (a later run covers this one).
+    reply.log.warn({ translationId: t.id, cause: redact(err instanceof Error ? err.message : String(err)) }, 'translation run not started');
+    return reply
+      .status(503)
+      .header('retry-after', '10')
+      .send({ error: { code: 503, message: 'the workflow service is unavailable; the run was not started, try again' } });
+  }
+  return reply.status(204).send();
+}
+
+/** The translations: list, create, get, instructions, delete, run. */
+function registerTranslationRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
   const repo = deps.store.translations;
 
-  async function checkOrg(request: FastifyRequest, organizationId: string): Promise<boolean> {
-    const auth = requireOrg(request, organizationId);
-    const org = await deps.store.orgs.get(organizationId);
-    if (!org) throw organizationNotFound(organizationId);
-    return auth.scope === 'write';
-  }
-
-  async function load(request: FastifyRequest, params: TranslationParams): Promise<{ t: TranslationRecord; canEdit: boolean }> {
-    const canEdit = await checkOrg(request, params.organizationId);
-    const t = await repo.get(params.organizationId, params.translationId);
-    if (!t) throw notFound(`translation not found: ${params.translationId}`);
-    return { t, canEdit };
-  }
-
-  async function object(t: TranslationRecord, canEdit: boolean): Promise<Record<string, unknown>> {
-    const [latest, totals] = await Promise.all([repo.latestRun(t.id), repo.totals(t.id)]);
-    return translationObject(t, latest, totals, urls, canEdit);
-  }
-
   app.get<{ Params: OrgParams }>('/v1/orgs/:organizationId/translations', async (request) => {
-    const canEdit = await checkOrg(request, request.params.organizationId);
+    const canEdit = await checkOrg(deps, request, request.params.organizationId);
     const result = await repo.list(request.params.organizationId, pageQuery(request.query as Record<string, unknown>));
     const items = [];
-    for (const t of result.items) items.push(await object(t, canEdit));
+    for (const t of result.items) items.push(await translationView(deps, urls, t, canEdit));
     return listEnvelope(items, result.next, result.total);
   });
 
   app.post<{ Params: OrgParams }>('/v1/orgs/:organizationId/translations', { schema: createTranslation }, async (request, reply) => {
     const { organizationId } = request.params;
-    const canEdit = await checkOrg(request, organizationId);
-    const b = body(request);
-    const target = language(b.language, 'language');
-    const source = b.source as { space?: unknown; language?: unknown } | undefined;
-    if (!source || typeof source !== 'object' || Array.isArray(source)) throw badRequest('source must be { space, language }');
-    const sourceLanguage = language(source.language, 'source.language');
-    if (sourceLanguage === target) throw badRequest('language must differ from source.language');
-    if (typeof source.space !== 'string' || source.space === '') throw badRequest('source.space must be a space id');
-    const space = await deps.store.spaces.get(source.space);
-    // Another organization's space reads as one that does not exist.
-    if (!space || space.organizationId !== organizationId) throw badRequest(`source.space: space not found: ${source.space.slice(0, 100)}`);
-    const created = await repo.create(organizationId, {
-      sourceSpaceId: space.id,
-      sourceLanguage,
-      language: target,
-      instructions: instructions(b.instructions),
-    });
-    return reply.status(201).send(await object(created, canEdit));
+    const canEdit = await checkOrg(deps, request, organizationId);
+    const created = await repo.create(organizationId, await newTranslation(deps, organizationId, body(request)));
+    return reply.status(201).send(await translationView(deps, urls, created, canEdit));
   });
 
   app.get<{ Params: TranslationParams }>('/v1/orgs/:organizationId/translations/:translationId', async (request) => {
-    const { t, canEdit } = await load(request, request.params);
-    return object(t, canEdit);
+    const { t, canEdit } = await loadTranslation(deps, request, request.params);
+    return translationView(deps, urls, t, canEdit);
   });
 
   app.put<{ Params: TranslationParams }>('/v1/orgs/:organizationId/translations/:translationId', { schema: putTranslation }, async (request) => {
-    const { t, canEdit } = await load(request, request.params);
+    const { t, canEdit } = await loadTranslation(deps, request, request.params);
     const b = body(request);
     if (!('instructions' in b)) throw badRequest('instructions is required');
-    return object(await repo.setInstructions(t.organizationId, t.id, instructions(b.instructions)), canEdit);
+    return translationView(deps, urls, await repo.setInstructions(t.organizationId, t.id, instructions(b.instructions)), canEdit);
   });
 
   app.delete<{ Params: TranslationParams }>('/v1/orgs/:organizationId/translations/:translationId', async (request, reply) => {
-    await checkOrg(request, request.params.organizationId);
+    await checkOrg(deps, request, request.params.organizationId);
     const deleted = await repo.delete(request.params.organizationId, request.params.translationId);
     return reply.status(deleted ? 205 : 204).send();
   });
 
   app.post<{ Params: TranslationParams }>('/v1/orgs/:organizationId/translations/:translationId/run', { schema: noBody }, async (request, reply) => {
-    const { t } = await load(request, request.params);
-    const requested = await repo.requestRun(t.organizationId, t.id);
-    try {
-      await requestTranslationRun(workflowStarter(deps), {
-        translationId: t.id,
-        organizationId: t.organizationId,
-        sourceSpaceId: t.sourceSpaceId,
-        run: requested.runsRequested,
-        engineTaskQueue: deps.config.translationTaskQueue,
-      });
-    } catch (err) {
-      // The workflow service did not take it: the caller repeats the request (a later run covers this one).
-      reply.log.warn({ translationId: t.id, cause: redact(err instanceof Error ? err.message : String(err)) }, 'translation run not started');
-      return reply
-        .status(503)
-        .header('retry-after', '10')
-        .send({ error: { code: 503, message: 'the workflow service is unavailable; the run was not started, try again' } });
-    }
-    return reply.status(204).send();
+    const { t } = await loadTranslation(deps, request, request.params);
+    return requestRun(deps, t, reply);
   });
+}
+
+/** Glossary entries sorted by their term in `by` (entries without one last), for `orderBy`. */
+async function glossaryByLanguage(deps: ApiDeps, organizationId: string, by: string): Promise<GlossaryEntryRecord[]> {
+  const all = await deps.store.translations.glossary.all(organizationId);
+  all.sort((a, b) => {
+    const x = a.translations[by];
+    const y = b.translations[by];
+    if (x === undefined || y === undefined) return x === y ? 0 : x === undefined ? 1 : -1;
+    return x.localeCompare(y, by);
+  });
+  return all;
+}
+
+/** The organization's glossary: list (optionally ordered by one language's terms), batch of operations, one entry. */
+function registerGlossaryRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
+  const repo = deps.store.translations;
 
   app.get<{ Params: OrgParams }>('/v1/orgs/:organizationId/translations-glossary', async (request) => {
-    await checkOrg(request, request.params.organizationId);
+    await checkOrg(deps, request, request.params.organizationId);
     const query = request.query as Record<string, unknown>;
     const page = pageQuery(query);
     if (query.orderBy !== undefined && query.orderBy !== '') {
       const by = language(query.orderBy, 'orderBy');
-      const all = await repo.glossary.all(request.params.organizationId);
-      all.sort((a, b) => {
-        const x = a.translations[by];
-        const y = b.translations[by];
-        if (x === undefined || y === undefined) return x === y ? 0 : x === undefined ? 1 : -1;
-        return x.localeCompare(y, by);
-      });
+      const all = await glossaryByLanguage(deps, request.params.organizationId, by);
       const { items, next } = paginateArray(`glossary:${by}`, all, page);
       return listEnvelope(
         items.map((e) => glossaryEntryObject(e, urls)),
@@ -230,7 +252,7 @@ export function translationRoutes(app: FastifyInstance, deps: ApiDeps, urls: Url
   });
 
   app.put<{ Params: OrgParams }>('/v1/orgs/:organizationId/translations-glossary', { schema: putGlossary }, async (request, reply) => {
-    await checkOrg(request, request.params.organizationId);
+    await checkOrg(deps, request, request.params.organizationId);
     const b = body(request);
     if (!('operations' in b)) throw badRequest('operations is required');
     const operations = glossaryOperations(b.operations);
@@ -245,9 +267,15 @@ export function translationRoutes(app: FastifyInstance, deps: ApiDeps, urls: Url
   });
 
   app.get<{ Params: EntryParams }>('/v1/orgs/:organizationId/translations-glossary/:glossaryEntryId', async (request) => {
-    await checkOrg(request, request.params.organizationId);
+    await checkOrg(deps, request, request.params.organizationId);
     const entry = await repo.glossary.get(request.params.organizationId, request.params.glossaryEntryId);
     if (!entry) throw notFound(`glossary entry not found: ${request.params.glossaryEntryId}`);
     return glossaryEntryObject(entry, urls);
   });
+}
+
+/** Translations of an organization's spaces and its glossary (`/v1/orgs/{org}/translations…`). */
+export function translationRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
+  registerTranslationRoutes(app, deps, urls);
+  registerGlossaryRoutes(app, deps, urls);
 }

@@ -1,9 +1,9 @@
 import { loadConfig } from '../../config/config.js';
 import { FolioError } from '../../errors.js';
 import { createLogger } from '../../log.js';
-import type { TokenRecord } from '../../store/index.js';
+import type { Store, TokenRecord } from '../../store/index.js';
 import { parseTokenLifetime } from '../../store/token-lifetime.js';
-import { parseArgs, stringOption } from '../args.js';
+import { parseArgs, stringOption, type ParsedArgs } from '../args.js';
 import { openConfiguredStore } from '../open-store.js';
 
 const USAGE = [
@@ -20,6 +20,71 @@ function status(t: TokenRecord, now: Date): string {
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : '-');
+
+async function createToken(store: Store, org: string, args: ParsedArgs, expiresAt: Date | null): Promise<number> {
+  const userRef = stringOption(args, 'user');
+  const user = userRef === undefined ? undefined : userRef.includes('@') ? await store.users.byEmail(userRef) : await store.users.get(userRef);
+  if (userRef !== undefined && (!user || !(await store.members.get(org, user.id)))) {
+    process.stderr.write(`folio: ${userRef} is not a member of organization ${org}\n`);
+    return 1;
+  }
+  const { token, record } = await store.tokens.create(org, {
+    label: stringOption(args, 'label'),
+    scope: args.options['read-only'] === true ? 'read' : 'write',
+    expiresAt,
+    ...(user ? { userId: user.id } : {}),
+  });
+  process.stdout.write(`${token}\n`);
+  process.stderr.write(
+    `Token ${record.id} (${record.userId ? `personal, user ${record.userId}, ` : 'service, '}${record.scope}${record.expiresAt ? `, expires ${record.expiresAt.toISOString()}` : ''}) is shown once; store it now.\n`,
+  );
+  return 0;
+}
+
+async function listTokens(store: Store, org: string, json: boolean): Promise<number> {
+  const now = new Date();
+  const tokens = await store.tokens.list(org);
+  if (json) {
+    process.stdout.write(
+      JSON.stringify(
+        tokens.map((t) => ({
+          id: t.id,
+          label: t.label,
+          scope: t.scope,
+          user: t.userId,
+          status: status(t, now),
+          createdAt: iso(t.createdAt),
+          expiresAt: t.expiresAt?.toISOString() ?? null,
+          revokedAt: t.revokedAt?.toISOString() ?? null,
+          lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
+        })),
+      ) + '\n',
+    );
+    return 0;
+  }
+  process.stdout.write(['id', 'label', 'scope', 'user', 'status', 'created', 'expires', 'revoked', 'last used'].join('\t') + '\n');
+  for (const t of tokens) {
+    process.stdout.write(
+      [t.id, t.label ?? '-', t.scope, t.userId ?? '-', status(t, now), iso(t.createdAt), iso(t.expiresAt), iso(t.revokedAt), iso(t.lastUsedAt)].join('\t') +
+        '\n',
+    );
+  }
+  return 0;
+}
+
+async function revokeToken(store: Store, org: string, tokenId: string): Promise<number> {
+  try {
+    const revoked = await store.tokens.revoke(org, tokenId);
+    process.stdout.write(`revoked token ${revoked.id} (${revoked.label ?? 'no label'}) of organization ${org}\n`);
+    return 0;
+  } catch (err) {
+    if (err instanceof FolioError && err.code === 'NOT_FOUND') {
+      process.stderr.write(`folio: organization ${org} has no token ${tokenId}\n`);
+      return 1;
+    }
+    throw err;
+  }
+}
 
 /**
  * `folio token create|list|revoke`: API tokens of an organization. `create` prints the token once (only its
@@ -52,66 +117,9 @@ export async function run(argv: string[]): Promise<number> {
       process.stderr.write(`folio: organization ${org} does not exist (create it with \`folio org create ${org} --title …\`)\n`);
       return 1;
     }
-    if (sub === 'create') {
-      const userRef = stringOption(args, 'user');
-      const user = userRef === undefined ? undefined : userRef.includes('@') ? await store.users.byEmail(userRef) : await store.users.get(userRef);
-      if (userRef !== undefined && (!user || !(await store.members.get(org, user.id)))) {
-        process.stderr.write(`folio: ${userRef} is not a member of organization ${org}\n`);
-        return 1;
-      }
-      const { token, record } = await store.tokens.create(org, {
-        label: stringOption(args, 'label'),
-        scope: args.options['read-only'] === true ? 'read' : 'write',
-        expiresAt,
-        ...(user ? { userId: user.id } : {}),
-      });
-      process.stdout.write(`${token}\n`);
-      process.stderr.write(
-        `Token ${record.id} (${record.userId ? `personal, user ${record.userId}, ` : 'service, '}${record.scope}${record.expiresAt ? `, expires ${record.expiresAt.toISOString()}` : ''}) is shown once; store it now.\n`,
-      );
-      return 0;
-    }
-    if (sub === 'list') {
-      const now = new Date();
-      const tokens = await store.tokens.list(org);
-      if (args.options.json === true) {
-        process.stdout.write(
-          JSON.stringify(
-            tokens.map((t) => ({
-              id: t.id,
-              label: t.label,
-              scope: t.scope,
-              user: t.userId,
-              status: status(t, now),
-              createdAt: iso(t.createdAt),
-              expiresAt: t.expiresAt?.toISOString() ?? null,
-              revokedAt: t.revokedAt?.toISOString() ?? null,
-              lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
-            })),
-          ) + '\n',
-        );
-        return 0;
-      }
-      process.stdout.write(['id', 'label', 'scope', 'user', 'status', 'created', 'expires', 'revoked', 'last used'].join('\t') + '\n');
-      for (const t of tokens) {
-        process.stdout.write(
-          [t.id, t.label ?? '-', t.scope, t.userId ?? '-', status(t, now), iso(t.createdAt), iso(t.expiresAt), iso(t.revokedAt), iso(t.lastUsedAt)].join('\t') +
-            '\n',
-        );
-      }
-      return 0;
-    }
-    try {
-      const revoked = await store.tokens.revoke(org, tokenId!);
-      process.stdout.write(`revoked token ${revoked.id} (${revoked.label ?? 'no label'}) of organization ${org}\n`);
-      return 0;
-    } catch (err) {
-      if (err instanceof FolioError && err.code === 'NOT_FOUND') {
-        process.stderr.write(`folio: organization ${org} has no token ${tokenId}\n`);
-        return 1;
-      }
-      throw err;
-    }
+    if (sub === 'create') return await createToken(store, org, args, expiresAt);
+    if (sub === 'list') return await listTokens(store, org, args.options.json === true);
+    return await revokeToken(store, org, tokenId!);
   } finally {
     await store.close();
   }
