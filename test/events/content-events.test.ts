@@ -62,9 +62,56 @@ describe('content events', () => {
     expect(items.map((e) => [e.type, e.seq, e.payload.changeRequestId])).toEqual([
       ['change_request_opened', 1, a.id],
       ['change_request_closed', 2, a.id],
-      ['change_request_merged', 3, draft.id],
+      ['change_request_updated', 3, a.id],
+      ['change_request_merged', 4, draft.id],
     ]);
+    expect(items[2]!.payload).toMatchObject({ changes: ['subject'], status: 'archived' });
     expect((await store.events.list('events-other', { limit: 100 })).items).toEqual([]);
+  });
+
+  it('change requests updated: new content, a new subject, back to draft; nothing when nothing changed', async () => {
+    const space = await store.spaces.create(ORG, { title: 'U' });
+    const rev = await newRevision(space.id, 'u');
+    const cr = await store.changeRequests.create({ spaceId: space.id, revisionId: rev, subject: 's' });
+    const edited = await newRevision(space.id, 'u2');
+    await store.changeRequests.setRevision(cr.id, edited, rev);
+    // Retried with the same revision (the activity ran twice): no second event.
+    await store.changeRequests.setRevision(cr.id, edited, edited);
+    await store.changeRequests.update(space.id, cr.id, { subject: 's' });
+    await store.changeRequests.update(space.id, cr.id, { subject: 't', status: 'draft' });
+    await store.changeRequests.update(space.id, cr.id, { status: 'open' });
+    const { items } = await store.events.list(ORG, { limit: 100, stream: space.id });
+    expect(items.map((e) => [e.type, e.payload.changes ?? null])).toEqual([
+      ['change_request_opened', null],
+      ['change_request_updated', ['revision']],
+      ['change_request_updated', ['subject', 'status']],
+      ['change_request_opened', null],
+    ]);
+    expect(items[1]!.payload).toMatchObject({ changeRequestId: cr.id, revisionId: edited, previousRevisionId: rev });
+  });
+
+  it('comments created (comments and replies) and updated (text, resolution; not reactions), in their space’s stream', async () => {
+    const space = await store.spaces.create(ORG, { title: 'K' });
+    const rev = await newRevision(space.id, 'k');
+    const cr = await store.changeRequests.create({ spaceId: space.id, revisionId: rev, subject: 'k' });
+    const scope = { spaceId: space.id, changeRequestId: cr.id };
+    const c = await store.comments.create({ ...scope, organizationId: ORG, postedBy: 'user-a', body: 'Hello', revisionId: rev });
+    const reply = await store.comments.reply(scope, c.id, { postedBy: 'user-b', body: 'Hi' });
+    await store.comments.update(scope, c.id, { actor: 'user-a', body: 'Hello!' });
+    await store.comments.update(scope, c.id, { actor: 'user-a', body: 'Hello!', addedReactions: ['👍'] });
+    await store.comments.update(scope, c.id, { actor: 'user-b', resolved: true });
+    await store.comments.update(scope, c.id, { actor: 'user-b', resolved: true });
+    await store.comments.updateReply(scope, c.id, reply.id, { actor: 'user-b', body: 'Hi!' });
+    const { items } = await store.events.list(ORG, { limit: 100, stream: space.id });
+    expect(items.slice(1).map((e) => [e.type, e.payload.commentId, e.payload.replyId ?? null, e.payload.changes ?? null])).toEqual([
+      ['comment_created', c.id, null, null],
+      ['comment_created', c.id, reply.id, null],
+      ['comment_updated', c.id, null, ['body']],
+      ['comment_updated', c.id, null, ['resolved']],
+      ['comment_updated', c.id, reply.id, ['body']],
+    ]);
+    expect(items[1]!.payload).toMatchObject({ spaceId: space.id, changeRequestId: cr.id, postedBy: 'user-a' });
+    expect(JSON.stringify(items.map((e) => e.payload))).not.toContain('Hello');
   });
 
   it('concurrent changes of one space are numbered 1..n without gaps or duplicates', async () => {
