@@ -122,6 +122,37 @@ describe('content events', () => {
     expect(items.map((e) => e.seq)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
   });
 
+  it('a site’s events go to the installations whose site selection covers the site; a site of another organization is refused', async () => {
+    const [a, b] = [await store.sites.create(ORG, { title: 'Site A' }), await store.sites.create(ORG, { title: 'Site B' })];
+    const theirs = await store.sites.create('events-other', { title: 'Theirs' });
+    await store.integrations.publish('site-hook', {
+      organizationId: ORG,
+      title: 'Sites',
+      description: 'd',
+      target: 'site',
+      visibility: 'private',
+      scopes: [],
+      categories: [],
+    });
+    const installation = (await store.integrations.install('site-hook', ORG)).installation;
+    await expect(store.integrations.updateInstallation(installation.id, { siteSelection: 'selected', sites: [theirs.id] })).rejects.toThrow(/site not found/);
+    const updated = await store.integrations.updateInstallation(installation.id, { siteSelection: 'selected', sites: [b.id] });
+    expect(updated).toMatchObject({ siteSelection: 'selected', sites: [b.id], spaceSelection: 'all' });
+    for (const site of [a, b]) {
+      const { publication } = await store.sites.createPublication({
+        siteId: site.id,
+        requestKey: 'k1',
+        structure: { siteSpaces: [] },
+        files: [],
+        rendered: 0,
+        reused: 0,
+      });
+      await store.sites.goLive(site.id, publication.id);
+    }
+    const pending = await store.integrations.pendingDeliveries(installation.id, 100);
+    expect(pending.map((d) => [d.event.type, d.event.payload.siteId])).toEqual([['site_published', b.id]]);
+  });
+
   it('each event becomes one pending delivery per active installation covering its space', async () => {
     const s1 = await store.spaces.create(ORG, { title: 'D1' });
     const s2 = await store.spaces.create(ORG, { title: 'D2' });

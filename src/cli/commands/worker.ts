@@ -4,6 +4,7 @@ import { createLogger } from '../../log.js';
 import { installRuntime } from '../../temporal/worker/runtime.js';
 import { ensureSearchAttributes } from '../../temporal/client/search-attributes.js';
 import { createActivityWorker, createWorker } from '../../temporal/worker/worker.js';
+import { sweepWebhookSubscribers } from '../../temporal/client/webhook-subscribers.js';
 import { openConfiguredStore } from '../open-store.js';
 import { createSpecPool } from '../../parse-threads/spec-pool.js';
 import { ParsePool } from '../../parse-threads/pool.js';
@@ -81,6 +82,17 @@ export async function run(): Promise<number> {
       { address, namespace: config.temporalNamespace, taskQueue: config.taskQueue, translationTaskQueue: config.translationTaskQueue },
       'worker started',
     );
+    // Every installation's webhook subscriber runs (a missing one started, a running one woken): no event stays pending.
+    const stopSweep = new AbortController();
+    const sweep = sweepWebhookSubscribers({
+      connection: native,
+      namespace: config.temporalNamespace,
+      taskQueue: config.taskQueue,
+      store,
+      config,
+      logger,
+      signal: stopSweep.signal,
+    });
     // The SDK runtime shuts the worker down on SIGINT/SIGTERM; run() resolves when it has drained.
     // Under `folio start`, a closed stdin means the supervisor is gone: drain and exit too.
     if (config.supervised) {
@@ -93,6 +105,8 @@ export async function run(): Promise<number> {
       process.stdin.resume();
     }
     await Promise.all([worker.run(), translationWorker.run()]);
+    stopSweep.abort();
+    await sweep;
     // Stop watching stdin, or the open pipe would keep this process alive after the worker drained.
     process.stdin.destroy();
     await native.close();
