@@ -266,7 +266,10 @@ export const ACCESS: Readonly<Record<string, RouteAccess>> = {
 
   // Integrations: publishing checks the admin role on the body's organization (the integration may not exist yet);
   // installing, the admin role on the organization it installs on; the rest is the owning organization's.
+  'GET /v1/integrations': read('caller'),
   [`POST ${INTEGRATION}`]: read('caller'),
+  [`PUT ${INTEGRATION}/dev`]: needs('admin', 'integration'),
+  [`DELETE ${INTEGRATION}/dev`]: needs('admin', 'integration'),
   [`GET ${INTEGRATION}`]: read('integration'),
   [`DELETE ${INTEGRATION}`]: needs('admin', 'integration'),
   [`GET ${INTEGRATION}/installations`]: needs('admin', 'integration'),

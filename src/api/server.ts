@@ -31,6 +31,7 @@ import { collectionRoutes } from './routes/collections.js';
 import { commentRoutes } from './routes/comments.js';
 import { reviewRoutes } from './routes/reviews.js';
 import { integrationRoutes } from './routes/integrations.js';
+import { integrationDevRoutes } from './routes/integration-dev.js';
 import { gitPushRoutes } from './routes/git-push.js';
 import { siteServing } from './site-serving.js';
 import { ParsePool } from '../parse-threads/pool.js';
@@ -108,6 +109,7 @@ export async function buildServer(given: ApiDeps, options: { onRoute?: (route: R
   commentRoutes(app, deps, urls);
   reviewRoutes(app, deps, urls);
   integrationRoutes(app, deps, urls);
+  integrationDevRoutes(app, deps, urls);
   gitPushRoutes(app, deps);
   siteServing(app, { store: deps.store, hostnames: deps.config.siteHostnames, publicUrl: deps.baseUrl ?? deps.config.publicUrl });
   await app.ready();

@@ -1,7 +1,7 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { newId } from './ids.js';
 import { recordEvent } from './events.js';
-import type { ChangeRequestRecord, ChangeRequestStatus, ChangeRequestStore, Sql, SqlParam } from './types/index.js';
+import type { ChangeRequestRecord, ChangeRequestStatus, ChangeRequestStore, JsonObject, Sql, SqlParam } from './types/index.js';
 
 interface Row {
   id: string;
@@ -57,7 +57,12 @@ function afterSeq(page: string | undefined): number {
 }
 
 /** A change request's event, in the transaction that changed it (its space's stream). */
-async function recordChangeRequestEvent(tx: Sql, type: 'change_request_opened' | 'change_request_merged' | 'change_request_closed', cr: ChangeRequestRecord) {
+async function recordChangeRequestEvent(
+  tx: Sql,
+  type: 'change_request_opened' | 'change_request_updated' | 'change_request_merged' | 'change_request_closed',
+  cr: ChangeRequestRecord,
+  extra: JsonObject = {},
+) {
   const [space] = await tx.query<{ organization_id: string }>('SELECT organization_id FROM spaces WHERE id = $1', [cr.spaceId]);
   if (!space) return;
   await recordEvent(tx, {
@@ -71,6 +76,7 @@ async function recordChangeRequestEvent(tx: Sql, type: 'change_request_opened' |
       number: cr.number,
       revisionId: cr.revisionId,
       ...(cr.mergedRevisionId ? { mergedRevisionId: cr.mergedRevisionId } : {}),
+      ...extra,
     },
   });
 }
@@ -160,7 +166,10 @@ export function createChangeRequestStore(sql: Sql): ChangeRequestStore {
 
     async update(spaceId, id, patch) {
       return sql.transaction(async (tx) => {
-        const before = await tx.query<{ status: string }>('SELECT status FROM change_requests WHERE space_id = $1 AND id = $2 FOR UPDATE', [spaceId, id]);
+        const before = await tx.query<{ status: string; subject: string }>(
+          'SELECT status, subject FROM change_requests WHERE space_id = $1 AND id = $2 FOR UPDATE',
+          [spaceId, id],
+        );
         const rows = await tx.query<Row>(
           `UPDATE change_requests SET subject = COALESCE($3, subject), status = COALESCE($4, status), updated_at = now()
            WHERE space_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
@@ -170,18 +179,29 @@ export function createChangeRequestStore(sql: Sql): ChangeRequestStore {
         const cr = fromRow(rows[0]);
         if (before[0].status !== cr.status && cr.status === 'open') await recordChangeRequestEvent(tx, 'change_request_opened', cr);
         if (before[0].status !== cr.status && cr.status === 'archived') await recordChangeRequestEvent(tx, 'change_request_closed', cr);
+        // What opened/closed does not say: a new subject, a status of neither (draft).
+        const changes = [
+          ...(before[0].subject !== cr.subject ? ['subject'] : []),
+          ...(before[0].status !== cr.status && cr.status !== 'open' && cr.status !== 'archived' ? ['status'] : []),
+        ];
+        if (changes.length > 0) await recordChangeRequestEvent(tx, 'change_request_updated', cr, { changes, status: cr.status });
         return cr;
       });
     },
 
     async setRevision(id, revisionId, expected, options = {}) {
-      const rows = await sql.query<Row>(
-        `UPDATE change_requests SET revision_id = $2, revision_initial = COALESCE($4, revision_initial), updated_at = now()
-         WHERE id = $1 AND revision_id = $3 AND status <> 'merged' RETURNING ${COLUMNS}`,
-        [id, revisionId, expected, options.revisionInitial ?? null],
-      );
-      if (!rows[0]) throw new ConflictError('the change request changed meanwhile (or was merged); retry');
-      return fromRow(rows[0]);
+      return sql.transaction(async (tx) => {
+        const rows = await tx.query<Row>(
+          `UPDATE change_requests SET revision_id = $2, revision_initial = COALESCE($4, revision_initial), updated_at = now()
+           WHERE id = $1 AND revision_id = $3 AND status <> 'merged' RETURNING ${COLUMNS}`,
+          [id, revisionId, expected, options.revisionInitial ?? null],
+        );
+        if (!rows[0]) throw new ConflictError('the change request changed meanwhile (or was merged); retry');
+        const cr = fromRow(rows[0]);
+        // New content (an edit, an update from the space); setting the same revision again changes nothing.
+        if (revisionId !== expected) await recordChangeRequestEvent(tx, 'change_request_updated', cr, { changes: ['revision'], previousRevisionId: expected });
+        return cr;
+      });
     },
 
     async markMerged(id, mergedRevisionId, mergedBy = null) {

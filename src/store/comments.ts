@@ -1,5 +1,6 @@
 import { NotFoundError } from '../errors.js';
 import { checkLimit, countRows, decodeCursor, paginate } from './cursor.js';
+import { recordEvent } from './events.js';
 import { newId } from './ids.js';
 import { json, toDate, toDateOrNull } from './sql-helpers.js';
 import type {
@@ -10,6 +11,7 @@ import type {
   CommentReplyRecord,
   CommentScope,
   CommentStore,
+  JsonObject,
   Sql,
   SqlParam,
 } from './types/index.js';
@@ -160,6 +162,26 @@ async function react(tx: Sql, commentId: string, replyId: string | null, change:
     await tx.query('DELETE FROM comment_reactions WHERE target_id = $1 AND user_id = $2 AND emoji = ANY($3::text[])', [target, change.actor, removed]);
 }
 
+/**
+ * A comment's event, in the transaction that posted or changed it (its space's stream): `comment_created` for a
+ * comment or a reply, `comment_updated` when its text or its resolution changed (reactions are not events).
+ */
+async function recordCommentEvent(tx: Sql, type: 'comment_created' | 'comment_updated', row: CommentRow, extra: JsonObject = {}): Promise<void> {
+  await recordEvent(tx, {
+    organizationId: row.organization_id,
+    type,
+    stream: row.space_id,
+    spaceId: row.space_id,
+    payload: {
+      spaceId: row.space_id,
+      changeRequestId: row.change_request_id,
+      commentId: row.id,
+      ...(row.page_id ? { pageId: row.page_id } : {}),
+      ...extra,
+    },
+  });
+}
+
 async function createComment(sql: Sql, input: Parameters<CommentStore['create']>[0]): Promise<CommentRecord> {
   return sql.transaction(async (tx) => {
     const space = await tx.query('SELECT 1 FROM spaces WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL FOR SHARE', [
@@ -191,6 +213,7 @@ async function createComment(sql: Sql, input: Parameters<CommentStore['create']>
         input.reviewId ?? null,
       ],
     );
+    await recordCommentEvent(tx, 'comment_created', rows[0]!, { postedBy: input.postedBy });
     return (await commentsFromRows(tx, rows))[0]!;
   });
 }
@@ -203,7 +226,12 @@ async function updateComment(sql: Sql, scope: CommentScope, id: string, change: 
       await tx.query('UPDATE comments SET body = $2, edited_at = now() WHERE id = $1', [id, change.body]);
     if (change.resolved === true && row.resolved_at === null)
       await tx.query('UPDATE comments SET resolved_at = now(), resolved_by = $2 WHERE id = $1', [id, change.actor]);
-    if (change.resolved === false) await tx.query('UPDATE comments SET resolved_at = NULL, resolved_by = NULL WHERE id = $1', [id]);
+    if (change.resolved === false && row.resolved_at !== null) await tx.query('UPDATE comments SET resolved_at = NULL, resolved_by = NULL WHERE id = $1', [id]);
+    const changes = [
+      ...(change.body !== undefined && change.body !== row.body ? ['body'] : []),
+      ...(change.resolved !== undefined && change.resolved !== (row.resolved_at !== null) ? ['resolved'] : []),
+    ];
+    if (changes.length > 0) await recordCommentEvent(tx, 'comment_updated', row, { changes, updatedBy: change.actor });
     await react(tx, id, null, change);
     return (await commentsFromRows(tx, [(await loadComment(tx, scope, id))!]))[0]!;
   });
@@ -251,11 +279,13 @@ function replyMembers(sql: Sql): Pick<CommentStore, 'reply' | 'getReply' | 'repl
   return {
     async reply(scope, commentId, input) {
       return sql.transaction(async (tx) => {
-        if (!(await loadComment(tx, scope, commentId, 'FOR SHARE'))) throw new NotFoundError('comment', commentId);
+        const comment = await loadComment(tx, scope, commentId, 'FOR SHARE');
+        if (!comment) throw new NotFoundError('comment', commentId);
         const rows = await tx.query<ReplyRow>(
           `INSERT INTO comment_replies (id, comment_id, posted_by, body) VALUES ($1, $2, $3, $4) RETURNING ${REPLY_COLUMNS}`,
           [newId(), commentId, input.postedBy, input.body],
         );
+        await recordCommentEvent(tx, 'comment_created', comment, { replyId: rows[0]!.id, postedBy: input.postedBy });
         return (await repliesFromRows(tx, rows))[0]!;
       });
     },
@@ -280,8 +310,11 @@ function replyMembers(sql: Sql): Pick<CommentStore, 'reply' | 'getReply' | 'repl
       return sql.transaction(async (tx) => {
         const row = await loadReply(tx, scope, commentId, replyId, 'FOR UPDATE');
         if (!row) throw new NotFoundError('comment reply', replyId);
-        if (change.body !== undefined && change.body !== row.body)
+        if (change.body !== undefined && change.body !== row.body) {
           await tx.query('UPDATE comment_replies SET body = $2, edited_at = now() WHERE id = $1', [replyId, change.body]);
+          const comment = (await loadComment(tx, scope, commentId))!;
+          await recordCommentEvent(tx, 'comment_updated', comment, { replyId, changes: ['body'], updatedBy: change.actor });
+        }
         await react(tx, commentId, replyId, change);
         return (await repliesFromRows(tx, [(await loadReply(tx, scope, commentId, replyId))!]))[0]!;
       });

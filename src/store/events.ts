@@ -34,8 +34,8 @@ export function eventFromRow(r: EventRow): ContentEventRecord {
 /**
  * Records a content event in `tx` (the transaction that commits the fact): numbers it in its stream (the stream's
  * counter row stays locked until commit, so numbers follow commit order) and writes one pending delivery per active
- * installation of the organization that covers it (all spaces, or the event's space among its selected ones; an
- * event of no space goes to every installation).
+ * installation of the organization that covers it (all spaces, or the event's space among its selected ones; the
+ * same for a site event and the selected sites; an event of neither goes to every installation).
  */
 export async function recordEvent(tx: Sql, input: ContentEventInput): Promise<ContentEventRecord> {
   const [counter] = await tx.query<{ last_seq: string | number }>(
@@ -55,8 +55,10 @@ export async function recordEvent(tx: Sql, input: ContentEventInput): Promise<Co
      SELECT 'dlv_' || replace(gen_random_uuid()::text, '-', ''), i.id, $2 FROM integration_installations i
      WHERE i.organization_id = $1 AND i.status = 'active'
        AND ($3::text IS NULL OR i.space_selection = 'all'
-            OR EXISTS (SELECT 1 FROM integration_installation_spaces s WHERE s.installation_id = i.id AND s.space_id = $3))`,
-    [input.organizationId, event.position, input.spaceId ?? null],
+            OR EXISTS (SELECT 1 FROM integration_installation_spaces s WHERE s.installation_id = i.id AND s.space_id = $3))
+       AND ($4::text IS NULL OR i.site_selection = 'all'
+            OR EXISTS (SELECT 1 FROM integration_installation_sites t WHERE t.installation_id = i.id AND t.site_id = $4))`,
+    [input.organizationId, event.position, input.spaceId ?? null, input.siteId ?? null],
   );
   return event;
 }

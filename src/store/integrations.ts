@@ -12,6 +12,7 @@ import type {
   IntegrationVisibility,
   JsonObject,
   Sql,
+  SqlParam,
 } from './types/index.js';
 
 interface IntegrationRow {
@@ -26,12 +27,13 @@ interface IntegrationRow {
   scopes: string[];
   categories: string[];
   has_webhook: boolean;
+  dev_all: boolean | null;
   created_at: unknown;
   updated_at: unknown;
 }
 
-const INTEGRATION_COLUMNS =
-  'name, organization_id, version, title, description, summary, target, visibility, scopes, categories, (webhook_url IS NOT NULL) AS has_webhook, created_at, updated_at';
+const INTEGRATION_COLUMNS = `name, organization_id, version, title, description, summary, target, visibility, scopes, categories,
+  (webhook_url IS NOT NULL) AS has_webhook, CASE WHEN dev_tunnel_url IS NULL THEN NULL ELSE dev_all END AS dev_all, created_at, updated_at`;
 
 const integrationFromRow = (r: IntegrationRow): IntegrationRecord => ({
   name: r.name,
@@ -45,6 +47,7 @@ const integrationFromRow = (r: IntegrationRow): IntegrationRecord => ({
   scopes: r.scopes,
   categories: r.categories,
   hasWebhook: r.has_webhook,
+  devMode: r.dev_all === null ? null : { all: r.dev_all },
   createdAt: toDate(r.created_at),
   updatedAt: toDate(r.updated_at),
 });
@@ -57,13 +60,16 @@ interface InstallationRow {
   status: string;
   space_selection: string;
   spaces: string[] | null;
+  site_selection: string;
+  sites: string[] | null;
   configuration: JsonObject;
   created_at: unknown;
   updated_at: unknown;
 }
 
 const INSTALLATION_COLUMNS = `i.id, i.seq, i.integration_name, i.organization_id, i.status, i.space_selection, i.configuration, i.created_at, i.updated_at,
-  ARRAY(SELECT s.space_id FROM integration_installation_spaces s WHERE s.installation_id = i.id ORDER BY s.space_id) AS spaces`;
+  ARRAY(SELECT s.space_id FROM integration_installation_spaces s WHERE s.installation_id = i.id ORDER BY s.space_id) AS spaces, i.site_selection,
+  ARRAY(SELECT t.site_id FROM integration_installation_sites t WHERE t.installation_id = i.id ORDER BY t.site_id) AS sites`;
 
 const installationFromRow = (r: InstallationRow): InstallationRecord => ({
   id: r.id,
@@ -72,6 +78,8 @@ const installationFromRow = (r: InstallationRow): InstallationRecord => ({
   status: r.status as InstallationRecord['status'],
   spaceSelection: r.space_selection === 'selected' ? 'selected' : 'all',
   spaces: r.spaces ?? [],
+  siteSelection: r.site_selection === 'selected' ? 'selected' : 'all',
+  sites: r.sites ?? [],
   configuration: r.configuration,
   createdAt: toDate(r.created_at),
   updatedAt: toDate(r.updated_at),
@@ -152,29 +160,62 @@ async function publish(sql: Sql, name: string, input: Parameters<IntegrationStor
   });
 }
 
+/** Replaces an installation's selected spaces or sites (each of its organization; ValidationError naming the first that is not). */
+async function selectObjects(tx: Sql, id: string, organizationId: string, kind: 'space' | 'site', ids: string[]): Promise<void> {
+  const table = kind === 'space' ? 'spaces' : 'sites';
+  const live = kind === 'space' ? 'AND deleted_at IS NULL' : '';
+  const found = await tx.query<{ id: string }>(`SELECT id FROM ${table} WHERE id = ANY($1::text[]) AND organization_id = $2 ${live}`, [ids, organizationId]);
+  const missing = ids.filter((s) => !found.some((f) => f.id === s));
+  if (missing.length > 0) throw new ValidationError(`${kind} not found: ${missing[0]!.slice(0, 100)}`);
+  await tx.query(`DELETE FROM integration_installation_${table} WHERE installation_id = $1`, [id]);
+  for (const objectId of new Set(ids))
+    await tx.query(`INSERT INTO integration_installation_${table} (installation_id, ${kind}_id) VALUES ($1, $2)`, [id, objectId]);
+}
+
 async function updateInstallation(sql: Sql, id: string, patch: Parameters<IntegrationStore['updateInstallation']>[1]): Promise<InstallationRecord> {
   return sql.transaction(async (tx) => {
     const rows = await tx.query<{ organization_id: string }>('SELECT organization_id FROM integration_installations WHERE id = $1 FOR UPDATE', [id]);
     if (!rows[0]) throw new NotFoundError('installation', id);
-    if (patch.spaces !== undefined) {
-      const found = await tx.query<{ id: string }>('SELECT id FROM spaces WHERE id = ANY($1::text[]) AND organization_id = $2 AND deleted_at IS NULL', [
-        patch.spaces,
-        rows[0].organization_id,
-      ]);
-      const missing = patch.spaces.filter((s) => !found.some((f) => f.id === s));
-      if (missing.length > 0) throw new ValidationError(`space not found: ${missing[0]!.slice(0, 100)}`);
-      await tx.query('DELETE FROM integration_installation_spaces WHERE installation_id = $1', [id]);
-      for (const spaceId of new Set(patch.spaces))
-        await tx.query('INSERT INTO integration_installation_spaces (installation_id, space_id) VALUES ($1, $2)', [id, spaceId]);
-    }
+    if (patch.spaces !== undefined) await selectObjects(tx, id, rows[0].organization_id, 'space', patch.spaces);
+    if (patch.sites !== undefined) await selectObjects(tx, id, rows[0].organization_id, 'site', patch.sites);
     await tx.query(
       `UPDATE integration_installations SET space_selection = COALESCE($2, space_selection), status = COALESCE($3, status),
-         configuration = COALESCE($4::jsonb, configuration), updated_at = now() WHERE id = $1`,
-      [id, patch.spaceSelection ?? null, patch.status ?? null, json(patch.configuration)],
+         configuration = COALESCE($4::jsonb, configuration), site_selection = COALESCE($5, site_selection), updated_at = now() WHERE id = $1`,
+      [id, patch.spaceSelection ?? null, patch.status ?? null, json(patch.configuration), patch.siteSelection ?? null],
     );
     const out = await tx.query<InstallationRow>(`SELECT ${INSTALLATION_COLUMNS} FROM integration_installations i WHERE i.id = $1`, [id]);
     return installationFromRow(out[0]!);
   });
+}
+
+/** Integrations by name: public ones and those of the caller's organizations, with the spec's filters. */
+async function listIntegrations(sql: Sql, options: Parameters<IntegrationStore['list']>[0]) {
+  const params: unknown[] = [options.organizationIds];
+  let where = "(visibility = 'public' OR organization_id = ANY($1::text[]))";
+  if (options.owner !== undefined) where += ` AND organization_id = $${params.push(options.owner)}`;
+  if (options.target !== undefined) where += ` AND target = $${params.push(options.target)}`;
+  if (options.category !== undefined) where += ` AND categories @> jsonb_build_array($${params.push(options.category)}::text)`;
+  if (options.search) where += ` AND (name ILIKE $${params.push(`%${options.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)} OR title ILIKE $${params.length})`;
+  const from = options.page ? pageName(options.page) : '';
+  const rows = await sql.query<IntegrationRow>(
+    `SELECT ${INTEGRATION_COLUMNS} FROM integrations WHERE ${where} AND name > $${params.push(from)} ORDER BY name LIMIT $${params.push(options.limit + 1)}`,
+    params as SqlParam[],
+  );
+  const counted = await sql.query<{ n: string | number }>(`SELECT count(*) AS n FROM integrations WHERE ${where}`, params.slice(0, -2) as SqlParam[]);
+  const items = rows.slice(0, options.limit).map(integrationFromRow);
+  const total = Number(counted[0]?.n ?? 0);
+  return rows.length > options.limit ? { items, next: { page: nameCursor(items[items.length - 1]!.name) }, total } : { items, total };
+}
+
+const nameCursor = (name: string) => Buffer.from(JSON.stringify(['intg', name])).toString('base64url');
+function pageName(page: string): string {
+  try {
+    const [k, n] = JSON.parse(Buffer.from(page, 'base64url').toString('utf8')) as [unknown, unknown];
+    if (k === 'intg' && typeof n === 'string') return n;
+  } catch {
+    // fall through
+  }
+  throw new ValidationError('page is not a valid cursor for this list');
 }
 
 export function createIntegrationStore(sql: Sql): IntegrationStore {
@@ -225,6 +266,27 @@ export function createIntegrationStore(sql: Sql): IntegrationStore {
       ];
       const total = Number(n);
       return rows.length > options.limit ? { items, next: { page: cursor('inst', Number(rows[options.limit - 1]!.seq)) }, total } : { items, total };
+    },
+    async setDevMode(name, dev) {
+      const rows = await sql.query('UPDATE integrations SET dev_tunnel_url = $2, dev_all = $3 WHERE name = $1 RETURNING name', [
+        name,
+        dev?.tunnelUrl ?? null,
+        dev?.all ?? false,
+      ]);
+      return rows.length > 0;
+    },
+    async devTunnel(name) {
+      const rows = await sql.query<{ dev_tunnel_url: unknown; dev_all: boolean }>('SELECT dev_tunnel_url, dev_all FROM integrations WHERE name = $1', [name]);
+      const r = rows[0];
+      return r && r.dev_tunnel_url !== null ? { url: toBytes(r.dev_tunnel_url), all: r.dev_all } : null;
+    },
+    list: (options) => listIntegrations(sql, options),
+    async subscribers(afterSeq, limit) {
+      const rows = await sql.query<{ seq: string | number; id: string; integration_name: string; organization_id: string }>(
+        'SELECT seq, id, integration_name, organization_id FROM integration_installations WHERE seq > $1 ORDER BY seq LIMIT $2',
+        [afterSeq, limit],
+      );
+      return rows.map((r) => ({ seq: Number(r.seq), id: r.id, integrationName: r.integration_name, organizationId: r.organization_id }));
     },
     updateInstallation: (id, patch) => updateInstallation(sql, id, patch),
     async pendingDeliveries(installationId, limit) {

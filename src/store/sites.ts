@@ -442,6 +442,7 @@ export function createSiteStore(sql: Sql): SiteStore {
             organizationId: rows[0]!.organization_id,
             type: 'site_published',
             stream: `site:${siteId}`,
+            siteId,
             payload: { siteId, publicationId, ...(options.warningCount !== undefined ? { warnings: options.warningCount } : {}) },
           });
         // Older publications go, but the last few stay so that a reader that resolved one a moment ago still finds its files.

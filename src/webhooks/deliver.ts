@@ -6,7 +6,7 @@
  */
 import { guardedFetch } from '../net/guarded-fetch.js';
 import type { FetchPolicy } from '../net/policy.js';
-import type { Store } from '../store/index.js';
+import type { DeliveryRecord, Store } from '../store/index.js';
 import type { FieldSealer } from '../vault/index.js';
 import { signWebhook, WEBHOOK_HEADERS } from './signature.js';
 
@@ -27,7 +27,7 @@ export type AttemptOutcome =
   | { outcome: 'retry'; reason: string };
 
 /** Where sealed webhook fields are bound (the AAD): to the integration's name. */
-export const webhookContext = (integrationName: string, field: 'url' | 'secret') => `integration:${integrationName}:webhook-${field}`;
+export const webhookContext = (integrationName: string, field: 'url' | 'secret' | 'dev-tunnel') => `integration:${integrationName}:webhook-${field}`;
 
 /** The request body: the event's payload as recorded, with the installation's id (the spec's InstallationEvent). */
 export function webhookBody(payload: Record<string, unknown>, installationId: string): string {
@@ -41,31 +41,51 @@ function describeError(err: unknown): string {
   return err instanceof Error ? err.name : 'ERROR';
 }
 
+type Target = { url: string; secret: string; tunnel: boolean } | { outcome: 'undeliverable' | 'retry'; reason: string };
+
+/**
+ * Where a delivery goes: the development tunnel while development mode is on (of every installation with `all`,
+ * else of the installations on the integration's own organization), else the webhook; signed with the webhook's
+ * secret either way.
+ */
+async function targetOf(deps: DeliverDeps, delivery: DeliveryRecord): Promise<Target> {
+  const { store } = deps;
+  const [sealed, tunnel, integration] = await Promise.all([
+    store.integrations.webhook(delivery.integrationName),
+    store.integrations.devTunnel(delivery.integrationName),
+    store.integrations.get(delivery.integrationName),
+  ]);
+  if (!sealed || !integration) return { outcome: 'undeliverable', reason: 'the integration has no webhook address' };
+  const toTunnel = tunnel !== null && (tunnel.all || delivery.event.organizationId === integration.organizationId);
+  try {
+    return {
+      url: toTunnel
+        ? deps.sealer.open(tunnel.url, webhookContext(delivery.integrationName, 'dev-tunnel'))
+        : deps.sealer.open(sealed.url, webhookContext(delivery.integrationName, 'url')),
+      secret: deps.sealer.open(sealed.secret, webhookContext(delivery.integrationName, 'secret')),
+      tunnel: toTunnel,
+    };
+  } catch {
+    // Sealed with another vault key (FOLIO_VAULT_KEY differs between the API and this worker): say so in the trace.
+    return { outcome: 'retry', reason: 'the webhook address or secret does not open with this worker’s vault key (FOLIO_VAULT_KEY)' };
+  }
+}
+
 /** Makes one attempt; records it in the delivery's trace; ends the delivery on success. */
 export async function attemptDelivery(deps: DeliverDeps, deliveryId: string): Promise<AttemptOutcome> {
   const { store } = deps;
   const delivery = await store.integrations.delivery(deliveryId);
   if (!delivery || delivery.status !== 'pending') return { outcome: 'finished' };
-  const sealed = await store.integrations.webhook(delivery.integrationName);
-  if (!sealed) {
-    const reason = 'the integration has no webhook address';
-    await store.integrations.finishDelivery(deliveryId, 'failed', { level: 'error', message: reason });
-    return { outcome: 'undeliverable', reason };
+  const target = await targetOf(deps, delivery);
+  if ('outcome' in target) {
+    if (target.outcome === 'undeliverable') await store.integrations.finishDelivery(deliveryId, 'failed', { level: 'error', message: target.reason });
+    else await store.integrations.recordAttempt(deliveryId, { level: 'error', message: `attempt ${delivery.attempts + 1}: ${target.reason}` });
+    return target;
   }
-  let url: string;
-  let secret: string;
-  try {
-    url = deps.sealer.open(sealed.url, webhookContext(delivery.integrationName, 'url'));
-    secret = deps.sealer.open(sealed.secret, webhookContext(delivery.integrationName, 'secret'));
-  } catch {
-    // Sealed with another vault key (FOLIO_VAULT_KEY differs between the API and this worker): say so in the trace.
-    const reason = 'the webhook address or secret does not open with this worker’s vault key (FOLIO_VAULT_KEY)';
-    await store.integrations.recordAttempt(deliveryId, { level: 'error', message: `attempt ${delivery.attempts + 1}: ${reason}` });
-    return { outcome: 'retry', reason };
-  }
+  const { url, secret } = target;
   const body = webhookBody(delivery.event.payload, delivery.installationId);
   const timestamp = Math.floor(Date.now() / 1000);
-  const host = new URL(url).host;
+  const host = `${new URL(url).host}${target.tunnel ? ' (development tunnel)' : ''}`;
   const attempt = delivery.attempts + 1;
   try {
     const response = await guardedFetch(url, {

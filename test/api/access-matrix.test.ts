@@ -207,7 +207,17 @@ describe('the route × role matrix, from the access table', () => {
         const res = await fetch(base + path, { headers: { authorization: `Bearer ${caller.token}` } });
         expect(res.status, `${path} as ${caller.name}`).toBe(404);
       }
+      // Development mode of their integration: not found either, and left as it was.
+      for (const method of ['PUT', 'DELETE']) {
+        const res = await fetch(`${base}/v1/integrations/matrix-theirs/dev`, {
+          method,
+          headers: { authorization: `Bearer ${caller.token}`, ...(method === 'PUT' ? { 'content-type': 'application/json' } : {}) },
+          body: method === 'PUT' ? JSON.stringify({ tunnelUrl: 'https://tunnel.example/' }) : undefined,
+        });
+        expect(res.status, `${method} dev as ${caller.name}`).toBe(404);
+      }
     }
+    expect(await store.integrations.devTunnel('matrix-theirs')).toBeNull();
   });
 });
 

@@ -368,7 +368,7 @@ describe('every spec route Folio implements: success bodies validate strictly', 
     await call('GET', `/v1/orgs/${org()}/change-requests?status=open&contributor=${reviewer.id}`);
   });
 
-  it('integrations: publish, read, installations (install, list, read, update), events with their trace, delete', async () => {
+  it('integrations: publish, read, list, installations (install, list, read, update), events with their trace, development mode, delete', async () => {
     const hook = await call('POST', '/v1/integrations/contract-hook', {
       organization: org(),
       title: 'Contract hook',
@@ -406,6 +406,14 @@ describe('every spec route Folio implements: success bodies validate strictly', 
     const one = await call('GET', `/v1/integrations/contract-hook/events/${delivery!.id}`);
     expect(one.event.payload).toMatchObject({ eventId: delivery!.event.id, installationId: installation.id });
     expect(one.trace.logs.at(-1)).toMatchObject({ level: 'error', message: 'ended by the test' });
+    const sites = await call('PATCH', `/v1/integrations/contract-hook/installations/${installation.id}`, { site_selection: 'selected', sites: [] });
+    expect(sites).toMatchObject({ site_selection: 'selected', space_selection: 'selected' });
+    const listed = await call('GET', '/v1/integrations?limit=100');
+    expect(listed.items.map((i: { name: string }) => i.name)).toContain('contract-hook');
+    await call('PUT', '/v1/integrations/contract-hook/dev', { tunnelUrl: 'http://127.0.0.1:9/tunnel', all: false }, 204);
+    expect((await folio.store.integrations.get('contract-hook'))!.devMode).toEqual({ all: false });
+    await call('DELETE', '/v1/integrations/contract-hook/dev', undefined, 205);
+    expect((await folio.store.integrations.get('contract-hook'))!.devMode).toBeNull();
     await call('DELETE', '/v1/integrations/contract-hook', undefined, 204);
     expect((await folio.request('GET', '/v1/integrations/contract-hook')).status).toBe(404);
   });

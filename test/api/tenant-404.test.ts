@@ -264,6 +264,9 @@ const ROUTES: Route[] = [
   { method: 'PATCH', path: (i) => `/v1/integrations/${i.integration}/installations/${i.installation}`, body: { status: 'paused' } },
   { method: 'GET', path: (i) => `/v1/integrations/${i.integration}/events`, owner: 200 },
   { method: 'GET', path: (i) => `/v1/integrations/${i.integration}/events/${i.event}`, owner: 200 },
+  // Development mode: the owner is refused for its own reason (no webhook secret to sign with), others get 404.
+  { method: 'PUT', path: (i) => `/v1/integrations/${i.integration}/dev`, body: { tunnelUrl: 'https://tunnel.example/' }, owner: 400 },
+  { method: 'DELETE', path: (i) => `/v1/integrations/${i.integration}/dev` },
 ];
 
 /** An id of the same shape and length that names nothing. */

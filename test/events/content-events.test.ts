@@ -62,9 +62,56 @@ describe('content events', () => {
     expect(items.map((e) => [e.type, e.seq, e.payload.changeRequestId])).toEqual([
       ['change_request_opened', 1, a.id],
       ['change_request_closed', 2, a.id],
-      ['change_request_merged', 3, draft.id],
+      ['change_request_updated', 3, a.id],
+      ['change_request_merged', 4, draft.id],
     ]);
+    expect(items[2]!.payload).toMatchObject({ changes: ['subject'], status: 'archived' });
     expect((await store.events.list('events-other', { limit: 100 })).items).toEqual([]);
+  });
+
+  it('change requests updated: new content, a new subject, back to draft; nothing when nothing changed', async () => {
+    const space = await store.spaces.create(ORG, { title: 'U' });
+    const rev = await newRevision(space.id, 'u');
+    const cr = await store.changeRequests.create({ spaceId: space.id, revisionId: rev, subject: 's' });
+    const edited = await newRevision(space.id, 'u2');
+    await store.changeRequests.setRevision(cr.id, edited, rev);
+    // Retried with the same revision (the activity ran twice): no second event.
+    await store.changeRequests.setRevision(cr.id, edited, edited);
+    await store.changeRequests.update(space.id, cr.id, { subject: 's' });
+    await store.changeRequests.update(space.id, cr.id, { subject: 't', status: 'draft' });
+    await store.changeRequests.update(space.id, cr.id, { status: 'open' });
+    const { items } = await store.events.list(ORG, { limit: 100, stream: space.id });
+    expect(items.map((e) => [e.type, e.payload.changes ?? null])).toEqual([
+      ['change_request_opened', null],
+      ['change_request_updated', ['revision']],
+      ['change_request_updated', ['subject', 'status']],
+      ['change_request_opened', null],
+    ]);
+    expect(items[1]!.payload).toMatchObject({ changeRequestId: cr.id, revisionId: edited, previousRevisionId: rev });
+  });
+
+  it('comments created (comments and replies) and updated (text, resolution; not reactions), in their space’s stream', async () => {
+    const space = await store.spaces.create(ORG, { title: 'K' });
+    const rev = await newRevision(space.id, 'k');
+    const cr = await store.changeRequests.create({ spaceId: space.id, revisionId: rev, subject: 'k' });
+    const scope = { spaceId: space.id, changeRequestId: cr.id };
+    const c = await store.comments.create({ ...scope, organizationId: ORG, postedBy: 'user-a', body: 'Hello', revisionId: rev });
+    const reply = await store.comments.reply(scope, c.id, { postedBy: 'user-b', body: 'Hi' });
+    await store.comments.update(scope, c.id, { actor: 'user-a', body: 'Hello!' });
+    await store.comments.update(scope, c.id, { actor: 'user-a', body: 'Hello!', addedReactions: ['👍'] });
+    await store.comments.update(scope, c.id, { actor: 'user-b', resolved: true });
+    await store.comments.update(scope, c.id, { actor: 'user-b', resolved: true });
+    await store.comments.updateReply(scope, c.id, reply.id, { actor: 'user-b', body: 'Hi!' });
+    const { items } = await store.events.list(ORG, { limit: 100, stream: space.id });
+    expect(items.slice(1).map((e) => [e.type, e.payload.commentId, e.payload.replyId ?? null, e.payload.changes ?? null])).toEqual([
+      ['comment_created', c.id, null, null],
+      ['comment_created', c.id, reply.id, null],
+      ['comment_updated', c.id, null, ['body']],
+      ['comment_updated', c.id, null, ['resolved']],
+      ['comment_updated', c.id, reply.id, ['body']],
+    ]);
+    expect(items[1]!.payload).toMatchObject({ spaceId: space.id, changeRequestId: cr.id, postedBy: 'user-a' });
+    expect(JSON.stringify(items.map((e) => e.payload))).not.toContain('Hello');
   });
 
   it('concurrent changes of one space are numbered 1..n without gaps or duplicates', async () => {
@@ -73,6 +120,37 @@ describe('content events', () => {
     await Promise.all(Array.from({ length: 12 }, (_, i) => store.changeRequests.create({ spaceId: space.id, revisionId: rev, subject: `cr${i}` })));
     const { items } = await store.events.list(ORG, { limit: 100, stream: space.id });
     expect(items.map((e) => e.seq)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+  });
+
+  it('a site’s events go to the installations whose site selection covers the site; a site of another organization is refused', async () => {
+    const [a, b] = [await store.sites.create(ORG, { title: 'Site A' }), await store.sites.create(ORG, { title: 'Site B' })];
+    const theirs = await store.sites.create('events-other', { title: 'Theirs' });
+    await store.integrations.publish('site-hook', {
+      organizationId: ORG,
+      title: 'Sites',
+      description: 'd',
+      target: 'site',
+      visibility: 'private',
+      scopes: [],
+      categories: [],
+    });
+    const installation = (await store.integrations.install('site-hook', ORG)).installation;
+    await expect(store.integrations.updateInstallation(installation.id, { siteSelection: 'selected', sites: [theirs.id] })).rejects.toThrow(/site not found/);
+    const updated = await store.integrations.updateInstallation(installation.id, { siteSelection: 'selected', sites: [b.id] });
+    expect(updated).toMatchObject({ siteSelection: 'selected', sites: [b.id], spaceSelection: 'all' });
+    for (const site of [a, b]) {
+      const { publication } = await store.sites.createPublication({
+        siteId: site.id,
+        requestKey: 'k1',
+        structure: { siteSpaces: [] },
+        files: [],
+        rendered: 0,
+        reused: 0,
+      });
+      await store.sites.goLive(site.id, publication.id);
+    }
+    const pending = await store.integrations.pendingDeliveries(installation.id, 100);
+    expect(pending.map((d) => [d.event.type, d.event.payload.siteId])).toEqual([['site_published', b.id]]);
   });
 
   it('each event becomes one pending delivery per active installation covering its space', async () => {

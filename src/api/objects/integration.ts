@@ -37,7 +37,7 @@ export function installationObject(installation: InstallationRecord, urls: UrlBu
     id: installation.id,
     status: installation.status,
     space_selection: installation.spaceSelection,
-    site_selection: 'all' as const,
+    site_selection: installation.siteSelection,
     spaces: installation.spaces.length,
     configuration: installation.configuration,
     createdAt: iso(installation.createdAt)!,

@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { atLeast } from '../../people/roles.js';
 import type { IntegrationRecord, IntegrationTarget, IntegrationVisibility } from '../../store/index.js';
 import { startWebhookSubscriber } from '../../temporal/client/start.js';
+import { webhookSubscriberInput } from '../../temporal/client/webhook-subscribers.js';
 import { fieldSealer } from '../../vault/index.js';
 import { webhookContext } from '../../webhooks/deliver.js';
 import { insufficientRole, integrationNotFound, organizationNotFound, requireAuth, type AuthContext } from '../auth.js';
@@ -55,6 +56,8 @@ const updateInstallationBody = {
     externalIds: { type: 'array', maxItems: 5, items: { type: 'string' } },
     /** Folio's extension: the selected spaces (with `space_selection: "selected"`). */
     spaces: { type: 'array', maxItems: 1000, items: { type: 'string' } },
+    /** Folio's extension: the selected sites (with `site_selection: "selected"`). */
+    sites: { type: 'array', maxItems: 1000, items: { type: 'string' } },
     status: { type: 'string', enum: ['active', 'paused'] },
   },
 } as const;
@@ -180,17 +183,7 @@ function installationRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilde
       const auth = requireAuth(request);
       await requireOrgAdmin(auth, request.body.organization);
       const { installation, created } = await deps.store.integrations.install(request.params.integrationName, request.body.organization);
-      await startWebhookSubscriber(workflowStarter(deps), {
-        organizationId: installation.organizationId,
-        integrationName: installation.integrationName,
-        installationId: installation.id,
-        pollMs: deps.config.webhookPollMs,
-        retry: {
-          initialMs: Math.min(5_000, deps.config.webhookMaxIntervalMs),
-          maxIntervalMs: deps.config.webhookMaxIntervalMs,
-          giveUpMs: deps.config.webhookGiveUpMs,
-        },
-      });
+      await startWebhookSubscriber(workflowStarter(deps), webhookSubscriberInput(deps.config, installation));
       const location = urls.api(`/integrations/${installation.integrationName}/installations/${installation.id}`);
       return reply
         .status(created ? 201 : 200)
@@ -208,18 +201,29 @@ function installationRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilde
     { schema: { body: updateInstallationBody } },
     async (request) => {
       const installation = await loadInstallation(deps, request, true);
-      const body = request.body as { space_selection?: 'all' | 'selected'; spaces?: string[]; status?: 'active' | 'paused'; configuration?: never };
+      const body = request.body as {
+        space_selection?: 'all' | 'selected';
+        spaces?: string[];
+        site_selection?: 'all' | 'selected';
+        sites?: string[];
+        status?: 'active' | 'paused';
+        configuration?: never;
+      };
       if (body.spaces !== undefined && body.space_selection !== 'selected') throw badRequest('body.spaces needs space_selection "selected"');
+      if (body.sites !== undefined && body.site_selection !== 'selected') throw badRequest('body.sites needs site_selection "selected"');
       try {
         const updated = await deps.store.integrations.updateInstallation(installation.id, {
           spaceSelection: body.space_selection,
           spaces: body.space_selection === 'all' ? [] : body.spaces,
+          siteSelection: body.site_selection,
+          sites: body.site_selection === 'all' ? [] : body.sites,
           status: body.status,
           configuration: body.configuration,
         });
         return installationObject(updated, urls);
       } catch (err) {
-        if (err instanceof Error && err.name === 'ValidationError') throw badRequest(`body.spaces: ${err.message}`);
+        if (err instanceof Error && err.name === 'ValidationError')
+          throw badRequest(`body.${err.message.startsWith('site') ? 'sites' : 'spaces'}: ${err.message}`);
         throw err;
       }
     },

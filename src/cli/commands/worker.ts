@@ -4,7 +4,10 @@ import { createLogger } from '../../log.js';
 import { installRuntime } from '../../temporal/worker/runtime.js';
 import { ensureSearchAttributes } from '../../temporal/client/search-attributes.js';
 import { createActivityWorker, createWorker } from '../../temporal/worker/worker.js';
+import { sweepWebhookSubscribers } from '../../temporal/client/webhook-subscribers.js';
 import { openConfiguredStore } from '../open-store.js';
+import type { Store } from '../../store/index.js';
+import type { Logger } from '../../log.js';
 import { createSpecPool } from '../../parse-threads/spec-pool.js';
 import { ParsePool } from '../../parse-threads/pool.js';
 import { parsePoolOptions } from '../../parse-pool/from-config.js';
@@ -20,6 +23,34 @@ function hostPort(host: string, port: number): string {
 
 /** How long the worker's store waits for an absent database server on connect (see openStore's connectWaitMs). */
 export const WORKER_STORE_CONNECT_WAIT_MS = 20_000;
+
+/**
+ * Warm-up while the worker connects: parse threads started, converter compiled, converter version computed; the
+ * store's connections opened and the parse cache's rows of other converter versions deleted (the first import
+ * waited behind that delete in the single-session embedded database).
+ */
+function warmUp(parsePool: ParsePool, store: Store, logger: Logger): Promise<unknown> {
+  return Promise.all([
+    warmUpParsePool(parsePool).then(
+      () => converterVersion(),
+      (err: unknown) => logger.warn({ err }, 'worker warm-up failed (the first import starts the parse threads itself)'),
+    ),
+    Promise.all([store.health(), store.health()]).then(
+      () => pruneParseCacheNow(store, logger),
+      (err: unknown) => logger.warn({ err }, 'worker warm-up: the store did not answer (the first import connects itself)'),
+    ),
+  ]);
+}
+
+/** Under `folio start`, a closed stdin means the supervisor is gone: drain and exit too. */
+function stopWhenStdinEnds(workers: Array<{ getState(): string; shutdown(): void }>): void {
+  const stop = () => {
+    for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+  };
+  process.stdin.on('end', stop);
+  process.stdin.on('error', stop);
+  process.stdin.resume();
+}
 
 /** `folio worker`: one Folio worker polling TEMPORAL_ADDRESS, on DATABASE_URL (or the embedded store). */
 export async function run(): Promise<number> {
@@ -50,19 +81,8 @@ export async function run(): Promise<number> {
       ? await startMetricsServer(metrics, { host: config.host, port: config.workerMetricsPort })
       : null;
     if (metricsServer) logger.info({ url: `http://${hostPort(config.host, metricsServer.port)}/metrics` }, 'worker metrics listening');
-    // Warm-up while the worker connects: parse threads started, converter compiled, converter version computed; the
-    // store's connections opened and the parse cache's rows of other converter versions deleted (the first import
-    // waited behind that delete in the single-session embedded database).
-    const warming = Promise.all([
-      warmUpParsePool(parsePool).then(
-        () => converterVersion(),
-        (err: unknown) => logger.warn({ err }, 'worker warm-up failed (the first import starts the parse threads itself)'),
-      ),
-      Promise.all([store.health(), store.health()]).then(
-        () => pruneParseCacheNow(store, logger),
-        (err: unknown) => logger.warn({ err }, 'worker warm-up: the store did not answer (the first import connects itself)'),
-      ),
-    ]);
+    // Warm-up (threads, converter, store) while the worker connects.
+    const warming = warmUp(parsePool, store, logger);
     const { worker, connection: native } = await createWorker({
       deps: { store, config, logger, parsePool, openapiPool, metrics },
       address,
@@ -81,18 +101,23 @@ export async function run(): Promise<number> {
       { address, namespace: config.temporalNamespace, taskQueue: config.taskQueue, translationTaskQueue: config.translationTaskQueue },
       'worker started',
     );
+    // Every installation's webhook subscriber runs (a missing one started, a running one woken): no event stays pending.
+    const sweep = new AbortController();
+    const swept = sweepWebhookSubscribers({
+      connection: native,
+      namespace: config.temporalNamespace,
+      taskQueue: config.taskQueue,
+      store,
+      config,
+      logger,
+      signal: sweep.signal,
+    });
     // The SDK runtime shuts the worker down on SIGINT/SIGTERM; run() resolves when it has drained.
     // Under `folio start`, a closed stdin means the supervisor is gone: drain and exit too.
-    if (config.supervised) {
-      const stop = () => {
-        if (worker.getState() === 'RUNNING') worker.shutdown();
-        if (translationWorker.getState() === 'RUNNING') translationWorker.shutdown();
-      };
-      process.stdin.on('end', stop);
-      process.stdin.on('error', stop);
-      process.stdin.resume();
-    }
+    if (config.supervised) stopWhenStdinEnds([worker, translationWorker]);
     await Promise.all([worker.run(), translationWorker.run()]);
+    sweep.abort();
+    await swept;
     // Stop watching stdin, or the open pipe would keep this process alive after the worker drained.
     process.stdin.destroy();
     await native.close();

@@ -9,8 +9,11 @@ import type { Sql } from './sql.js';
 export type ContentEventType =
   | 'space_content_updated'
   | 'change_request_opened'
+  | 'change_request_updated'
   | 'change_request_merged'
   | 'change_request_closed'
+  | 'comment_created'
+  | 'comment_updated'
   | 'site_published'
   | 'space_gitsync_completed'
   | 'import_run_finished'
@@ -24,6 +27,8 @@ export interface ContentEventInput {
   /** The ordering stream: the space id for space events, `site:<id>`, `openapi:<id>`, … otherwise. */
   stream: string;
   spaceId?: string | null;
+  /** The site a site event is of: it goes to the installations whose site selection covers it. */
+  siteId?: string | null;
   /** The event's own members (ids, counts; never content). `eventId` and `type` are added. */
   payload: JsonObject;
 }

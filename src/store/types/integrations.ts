@@ -19,6 +19,8 @@ export interface IntegrationRecord {
   categories: string[];
   /** Whether a webhook address and secret are set (both sealed; the store never holds them in clear). */
   hasWebhook: boolean;
+  /** Development mode: set while a tunnel receives the events (`all`: of every installation, else of the owner's). */
+  devMode: { all: boolean } | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -44,6 +46,9 @@ export interface InstallationRecord {
   spaceSelection: 'all' | 'selected';
   /** The selected spaces (empty with `all`). */
   spaces: string[];
+  siteSelection: 'all' | 'selected';
+  /** The selected sites (empty with `all`). */
+  sites: string[];
   configuration: JsonObject;
   createdAt: Date;
   updatedAt: Date;
@@ -78,11 +83,34 @@ export interface IntegrationStore {
   install(name: string, organizationId: string): Promise<{ installation: InstallationRecord; created: boolean }>;
   installation(id: string): Promise<InstallationRecord | null>;
   installations(name: string, options: { limit: number; page?: string }): Promise<CountedPage<InstallationRecord>>;
-  /** The space selection (spaces must belong to the installation's organization; ValidationError otherwise) and status. */
+  /** Every installation (any integration), in installation order after `afterSeq`: what the worker's start-up sweep resumes. */
+  subscribers(afterSeq: number, limit: number): Promise<Array<{ seq: number; id: string; integrationName: string; organizationId: string }>>;
+  /** The space and site selections (of the installation's organization; ValidationError otherwise) and status. */
   updateInstallation(
     id: string,
-    patch: { spaceSelection?: 'all' | 'selected'; spaces?: string[]; status?: InstallationStatus; configuration?: JsonObject },
+    patch: {
+      spaceSelection?: 'all' | 'selected';
+      spaces?: string[];
+      siteSelection?: 'all' | 'selected';
+      sites?: string[];
+      status?: InstallationStatus;
+      configuration?: JsonObject;
+    },
   ): Promise<InstallationRecord>;
+  /** Sets (a sealed tunnel address) or ends (null) development mode; false when the integration is unknown. */
+  setDevMode(name: string, dev: { tunnelUrl: Uint8Array; all: boolean } | null): Promise<boolean>;
+  /** The sealed tunnel address of development mode, or null when it is off. */
+  devTunnel(name: string): Promise<{ url: Uint8Array; all: boolean } | null>;
+  /** Integrations, by name: the public ones and those of `organizationIds`, optionally filtered. */
+  list(options: {
+    organizationIds: string[];
+    limit: number;
+    page?: string;
+    search?: string;
+    owner?: string;
+    target?: IntegrationTarget;
+    category?: string;
+  }): Promise<CountedPage<IntegrationRecord>>;
   /** The installation's pending deliveries, oldest event first. */
   pendingDeliveries(installationId: string, limit: number): Promise<DeliveryRecord[]>;
   delivery(id: string): Promise<DeliveryRecord | null>;
