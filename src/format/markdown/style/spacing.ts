@@ -71,6 +71,24 @@ export function recordSpacing(tree: Root, text: string): void {
 }
 
 /**
+ * A blockquote GitBook closed with empty `>` lines (an empty paragraph left at its end, a hard break
+ * before its end) keeps them: `data.emptyLinesAfter` is their count, written back by the serializer.
+ */
+export function recordQuoteEnds(tree: Root, text: string): void {
+  const walk = (node: Nodes): void => {
+    // An empty line ending an unclosed code block is its content, not the quote's.
+    if (node.type === 'blockquote' && node.position?.end.offset !== undefined && node.children.length > 0 && node.children.at(-1)!.type !== 'code') {
+      const lines = text.slice(node.position.start.offset!, node.position.end.offset).split('\n');
+      let n = 0;
+      for (let i = lines.length - 1; i > 0 && /^[ \t]*>[ \t]*$/.test(lines[i]!); i--) n++;
+      if (n > 0) ((node.data ??= {}) as Record<string, unknown>).emptyLinesAfter = n;
+    }
+    if ('children' in node) for (const c of node.children as Nodes[]) walk(c);
+  };
+  walk(tree);
+}
+
+/**
  * Last line of a flow node. Inside a blockquote a list's position runs over the following
  * blank `>` line(s): those are separating blank lines, not part of the list.
  */
