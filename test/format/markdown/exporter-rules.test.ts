@@ -171,6 +171,12 @@ describe('GitBook exporter syntax the tree does not keep, recorded in the model'
     expect(reserialize(text)).toBe(text);
   });
 
+  it('lines after a hard break in a numbered item keep the 2021 exporter four-space indent', () => {
+    const text =
+      '# T\n\n1. Select the project you wish to add new environments to in the Project selector. \\\n    ![](../../.gitbook/assets/project_selector.png) \n2. In the sidebar, click **Project Settings**. \n';
+    expect(reserialize(text)).toBe(text);
+  });
+
   it('image alt text HTML-encoded by the exporter keeps `&amp;`', () => {
     const text = '# T\n\n![Build &amp; Deploy Home](../.gitbook/assets/main.png)\n\n![Pick](a.png)\n';
     expect(reserialize(text)).toBe(text);
