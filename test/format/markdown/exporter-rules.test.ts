@@ -135,6 +135,48 @@ describe('GitBook exporter syntax the tree does not keep, recorded in the model'
     expect(reserialize(text)).toBe(text);
   });
 
+  it('a `-` starting a line before `>` is escaped (`\\->` arrows in prose, list items and quotes)', () => {
+    const text =
+      '# T\n\n\\-> 함수 호출에는 비용이 들어간다!\n\n1. 변수들을 스택에 PUSH\n\n  \\-> 속도가 더 빨라질 수 있다.\n\n> * 실행 사이클 : CPU 로 가져온 명령어를 실행하는 사이클 \\\n>   \\-> 제어장치가 명령어 레지스터에 담긴 값을 해석하고&#x20;\n';
+    expect(reserialize(text)).toBe(text);
+  });
+
+  it('text inside `<mark>` is escaped as prose (a mark is formatting, not HTML content)', () => {
+    const text = '# T\n\n> <mark style="color:purple;">deposit\\_params / tally\\_params - we see the following</mark>\n';
+    expect(reserialize(text)).toBe(text);
+  });
+
+  it('a centred legacy table keeps its `:---:` delimiter row', () => {
+    const text = '# T\n\nThe `TYPE` prefix could be:\n\n| prefix | plugin type |\n| :---: | :---: |\n| `in` | input |\n| `out` | output |\n\nSee \\(a\\).\n\n';
+    expect(reserialize(text)).toBe(text);
+  });
+
+  it('spaces at the start or end of a padded table cell are kept and counted in the column width', () => {
+    for (const text of [
+      '# T\n\n| Parameter       | Value   | Comment     |\n| --------------- | ------- | ----------- |\n| UXRCE\\_DDS\\_CFG | 102     |  TELEM 2    |\n',
+      '# T\n\n| Payment Type         | Valid Origin Types                                                                 | Valid Destination Types |\n| -------------------- | ---------------------------------------------------------------------------------- | ----------------------- |\n| `REMITTANCE`         | `ACCOUNT`, `WALLET`, `PAYMENT_LINK`, `CARD`, `PAYMENT_INITIATION`, `BANK_ACCOUNT`  | `BANK_ACCOUNT`          |\n',
+    ]) {
+      expect(reserialize(text)).toBe(text);
+    }
+  });
+
+  it('a blockquote keeps the empty `>` lines that end it', () => {
+    const text =
+      '# T\n\n> Lazy Loading 은 성능 향상을 위한 최적화&#x20;\n>\n> * lazy loading 이 적용된 코드는\n> * Lazy Loading 과 N+1 문제는 필연적이다!&#x20;\n>\n>\n\n```python\nx = 1\n```\n';
+    expect(reserialize(text)).toBe(text);
+  });
+
+  it('an empty footnote definition keeps the space after its label', () => {
+    const text = '# T\n\n익명 클래스는 단 한번만[^1]\n\n[^1]: \n';
+    expect(reserialize(text)).toBe(text);
+  });
+
+  it('lines after a hard break in a numbered item keep the 2021 exporter four-space indent', () => {
+    const text =
+      '# T\n\n1. Select the project you wish to add new environments to in the Project selector. \\\n    ![](../../.gitbook/assets/project_selector.png) \n2. In the sidebar, click **Project Settings**. \n';
+    expect(reserialize(text)).toBe(text);
+  });
+
   it('image alt text HTML-encoded by the exporter keeps `&amp;`', () => {
     const text = '# T\n\n![Build &amp; Deploy Home](../.gitbook/assets/main.png)\n\n![Pick](a.png)\n';
     expect(reserialize(text)).toBe(text);

@@ -11,6 +11,7 @@ import { relaxDelimiterEscapes, relaxTildes, tree } from './delimiter-escapes.js
 import { verifyPlainDelimiters } from './plain-delimiters.js';
 import { encodeAttentionAfterNaN } from './nan-reference.js';
 import { defaultHandlers } from 'mdast-util-to-markdown';
+import { gfmFootnoteToMarkdown } from 'mdast-util-gfm-footnote';
 
 /** `{% tag %}` … `{% endtag %}` blocks, children written as flow content. */
 export const liquidBlockHandler: Handle = (node: LiquidBlock, _parent, state: State, info: Info) => {
@@ -48,6 +49,19 @@ function withListIndent(base: Handle): Handle {
   };
 }
 
+/** A blockquote keeps the empty `>` lines that ended it (style/spacing.ts `recordQuoteEnds`). */
+const blockquoteHandler: Handle = (node, parent, state, info) => {
+  const out = (defaultHandlers.blockquote as Handle)(node, parent, state, info);
+  const n = (node.data as { emptyLinesAfter?: number } | undefined)?.emptyLinesAfter ?? 0;
+  return out + '\n>'.repeat(n);
+};
+
+/** An empty footnote definition: GitBook writes the space after `[^label]:` all the same. */
+const footnoteDefinitionHandler: Handle = (node, parent, state, info) => {
+  const out = (gfmFootnoteToMarkdown().handlers!.footnoteDefinition as Handle)(node, parent, state, info);
+  return (node as { children: unknown[] }).children.length === 0 && out.endsWith(':') ? out + ' ' : out;
+};
+
 /** Blank lines recorded in the model (`data.blankBefore`) win over the default single blank line. */
 export const spacingJoin: Join = (_left, right) => {
   const b = (right.data as { blankBefore?: number } | undefined)?.blankBefore;
@@ -62,9 +76,9 @@ const SPANS: Unsafe['notInConstruct'] = ['autolink', 'destinationLiteral', 'dest
 
 /** Escapes driven by the detected style, on top of mdast-util-to-markdown's defaults. */
 export function styleUnsafe(style: Style): Unsafe[] {
-  // GitBook escapes a `-` that starts a line's text before a digit (`\-1 is returned`, `* \-10V`), where
-  // mdast-util-to-markdown only escapes one before whitespace or `-`.
-  const out: Unsafe[] = [markerUnsafe, ...destinationUnsafe(style), { atBreak: true, character: '-', after: '\\d' }];
+  // GitBook escapes a `-` that starts a line's text before a digit or `>` (`\-1 is returned`, `* \-10V`,
+  // `\-> arrow`), where mdast-util-to-markdown only escapes one before whitespace or `-`.
+  const out: Unsafe[] = [markerUnsafe, ...destinationUnsafe(style), { atBreak: true, character: '-', after: '[\\d>]' }];
   if (style.escapeLiquid) {
     // Liquid-looking text that is not a block: GitBook writes `\{% … %\}`.
     out.push({ character: '{', after: '%', inConstruct: 'phrasing', notInConstruct: SPANS });
@@ -110,6 +124,8 @@ export function toMarkdownOptions(style: Style): ToMarkdownOptions {
       definition: destinationHandler(style, 'definition'),
       table: tableHandler(style),
       code: codeHandler,
+      blockquote: blockquoteHandler,
+      footnoteDefinition: footnoteDefinitionHandler,
       list: withListIndent(defaultHandlers.list as Handle),
       paragraph: withWhitespace(defaultHandlers.paragraph as Handle, style),
       heading: withWhitespace(defaultHandlers.heading as Handle, style),

@@ -4,6 +4,9 @@ import { verifiedCandidate } from './verified-candidate.js';
 
 const VOID = new Set(['br', 'img', 'hr', 'input', 'source', 'wbr', 'col', 'area', 'embed', 'meta', 'link']);
 
+/** Elements GitBook writes for a text mark (a colour): their content is prose, escaped as such (`<mark>deposit\_params</mark>`). */
+const FORMATTING = new Set(['mark']);
+
 /**
  * Whether `node` sits inside an inline HTML element opened by an earlier sibling
  * (`<code>sql_identifier</code>` in a table cell). GitBook writes such text as HTML content,
@@ -17,7 +20,7 @@ export function insideInlineHtml(parent: Nodes | undefined, node: Nodes): boolea
     if (sib.type !== 'html') continue;
     for (const m of sib.value.matchAll(/<(\/?)([A-Za-z][\w-]*)[^>]*?(\/?)>/g)) {
       const name = m[2]!.toLowerCase();
-      if (VOID.has(name) || m[3] === '/') continue;
+      if (VOID.has(name) || FORMATTING.has(name) || m[3] === '/') continue;
       depth += m[1] ? -1 : 1;
       if (depth < 0) depth = 0;
     }

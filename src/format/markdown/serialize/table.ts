@@ -26,13 +26,13 @@ export function tableHandler(style: Style): Handle {
     const containerPhrasing = state.containerPhrasing;
     state.containerPhrasing = function (this: State, ...args: Parameters<State['containerPhrasing']>) {
       if (args[0].type !== 'tableCell') return containerPhrasing.apply(this, args);
-      const space = pad ? undefined : (args[0].data as CellSpaceData | undefined)?.cellSpace;
+      const space = (args[0].data as CellSpaceData | undefined)?.cellSpace;
       const cell = relaxTildes(
         verifyPlainDelimiters(this, cellTree, () => verifyHtmlContent(this, cellTree, () => containerPhrasing.apply(this, args))),
         style,
         cellTree,
       );
-      // The spaces of an unpadded cell beyond the one the handler writes on each side.
+      // The spaces of a cell beyond the one the handler writes on each side (padded: counted in the column width).
       return space && cell !== '' ? space[0].slice(1) + cell + space[1].slice(1) : cell;
     } as State['containerPhrasing'];
     let out: string;

@@ -177,7 +177,7 @@ export function detectStyle(text: string, tree: Root): Style {
         case 'table': {
           const lines = src.split('\n');
           const delim = lines[1] ?? '';
-          if (/\|\s*:?-{3}:?\s*\|/.test(delim) && /^\|?\s*:-{3}\s*\|/.test(delim)) tableLegacyDelim++;
+          if (/\|\s*:?-{3}:?\s*\|/.test(delim) && /^\|?\s*(?::-{3}:?|-{3}:)\s*\|/.test(delim)) tableLegacyDelim++;
           const header = lines[0] ?? '';
           const delimCells = delim
             .split('|')

@@ -71,6 +71,53 @@ export function recordSpacing(tree: Root, text: string): void {
 }
 
 /**
+ * GitBook's 2021 exporter indents the lines after a hard break inside a numbered item by four spaces
+ * where the item's content sits at three (`1. Select the project \` / `    ![](…)`): an item whose
+ * lines after hard breaks all share an indentation other than its content's records it as `data.breakIndent`.
+ */
+export function recordBreakIndents(tree: Root, text: string): void {
+  const walk = (node: Nodes): void => {
+    if (node.type === 'listItem' && node.position?.start.offset !== undefined && node.children[0]?.position) {
+      const itemColumn = node.position.start.column - 1;
+      const content = node.children[0].position.start.column - 1 - itemColumn;
+      const indents = new Set<number>();
+      for (const p of node.children) {
+        if (p.type !== 'paragraph') continue;
+        for (const b of p.children) {
+          if (b.type !== 'break' || b.position?.start.offset === undefined) continue;
+          const lineStart = text.indexOf('\n', b.position.start.offset) + 1;
+          const indent = /^ */.exec(text.slice(lineStart, lineStart + 64))![0].length;
+          if (text[lineStart + indent] === '>' || lineStart === 0) indents.add(-1);
+          else indents.add(indent - itemColumn);
+        }
+      }
+      const [only] = indents;
+      if (indents.size === 1 && only !== undefined && only > content && only <= content + 1) ((node.data ??= {}) as Record<string, unknown>).breakIndent = only;
+    }
+    if ('children' in node) for (const c of node.children as Nodes[]) walk(c);
+  };
+  walk(tree);
+}
+
+/**
+ * A blockquote GitBook closed with empty `>` lines (an empty paragraph left at its end, a hard break
+ * before its end) keeps them: `data.emptyLinesAfter` is their count, written back by the serializer.
+ */
+export function recordQuoteEnds(tree: Root, text: string): void {
+  const walk = (node: Nodes): void => {
+    // An empty line ending an unclosed code block is its content, not the quote's.
+    if (node.type === 'blockquote' && node.position?.end.offset !== undefined && node.children.length > 0 && node.children.at(-1)!.type !== 'code') {
+      const lines = text.slice(node.position.start.offset!, node.position.end.offset).split('\n');
+      let n = 0;
+      for (let i = lines.length - 1; i > 0 && /^[ \t]*>[ \t]*$/.test(lines[i]!); i--) n++;
+      if (n > 0) ((node.data ??= {}) as Record<string, unknown>).emptyLinesAfter = n;
+    }
+    if ('children' in node) for (const c of node.children as Nodes[]) walk(c);
+  };
+  walk(tree);
+}
+
+/**
  * Last line of a flow node. Inside a blockquote a list's position runs over the following
  * blank `>` line(s): those are separating blank lines, not part of the list.
  */
