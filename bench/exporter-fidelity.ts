@@ -224,6 +224,11 @@ async function main(): Promise<void> {
   if (diffDir && set === 'held') throw new Error('the held half is measured, never diffed: --diff-dir is refused with --set held');
   const present = list.filter((t) => existsSync(t.gitDir));
   for (const t of list) if (!existsSync(t.gitDir)) process.stderr.write(`exporter-fidelity: ${t.name}: no mirror at ${t.gitDir}, skipped\n`);
+  if (present.length === 0) {
+    process.stderr.write('exporter-fidelity: no mirror to measure (fetch the repositories of bench/fidelity-repos.json first); nothing measured\n');
+    process.stdout.write(`${JSON.stringify({ set, skipped: 'no mirror present', repositories: [] })}\n`);
+    return;
+  }
   const figs: RepoFigure[] = [];
   for (const t of present) {
     process.stderr.write(`exporter-fidelity: ${t.name} …\n`);
