@@ -79,6 +79,8 @@ export function configToEnv(config: Config): Partial<Record<ConfigVariable, stri
             .map(([h, b]) => `${h}=${b}`)
             .join(',')
         : undefined,
+    FOLIO_CHROMIUM_PATH: config.chromiumPath,
+    FOLIO_PDF_BUDGET_MS: String(config.pdfBudgetMs),
     FOLIO_WORKER_METRICS_PORT: config.workerMetricsPort ? String(config.workerMetricsPort) : undefined,
     FOLIO_TEMPORAL_METRICS_PORT: config.temporalMetricsPort ? String(config.temporalMetricsPort) : undefined,
   };
