@@ -23,6 +23,9 @@ import {
   type ProcessOpenApiSpecInput,
   type ProcessOpenApiSpecWorkflow,
   publishSignals,
+  pdfExportWorkflowId,
+  type PdfExportInput,
+  type PdfExportWorkflow,
   publishWorkflowId,
   type PublishSiteWorkflow,
   type PurgeSpaceWorkflow,
@@ -321,5 +324,27 @@ export async function startWebhookSubscriber(starter: WorkflowStarter, input: We
     }),
     staticSummary: `Webhook deliveries of ${input.integrationName} to installation ${input.installationId} (organization ${input.organizationId})`,
   });
+  return workflowId;
+}
+
+/**
+ * Starts the print run of a PDF export, `space/<spaceId>/pdf/<exportId>/<attempt>`: once per attempt (a run of that
+ * id, running or closed, is never started again; a failed export is printed again as its next attempt).
+ */
+export async function startPdfExport(starter: WorkflowStarter, input: PdfExportInput): Promise<string> {
+  const workflowId = pdfExportWorkflowId(input.spaceId, input.exportId, input.attempt);
+  try {
+    await starter.client.workflow.start<PdfExportWorkflow>(workflowTypes.pdfExport, {
+      workflowId,
+      taskQueue: starter.taskQueue,
+      args: [input],
+      ...runOptions({ spaceId: input.spaceId, organizationId: input.organizationId, operation: 'pdf-export' }),
+      staticSummary: `PDF export ${input.exportId} of space ${input.spaceId} (attempt ${input.attempt})`,
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
   return workflowId;
 }
