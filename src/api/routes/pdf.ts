@@ -95,7 +95,10 @@ export function pdfRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder)
     request.raw.once('close', () => (connection.closed = true));
     const record = await settled(link.record, connection);
     if (record.status === 'failed')
-      throw unprocessable(record.error?.code ?? 'PDF_FAILED', `the PDF export failed (${record.error?.code ?? 'PDF_FAILED'}): ${record.error?.message ?? 'unknown error'}`);
+      throw unprocessable(
+        record.error?.code ?? 'PDF_FAILED',
+        `the PDF export failed (${record.error?.code ?? 'PDF_FAILED'}): ${record.error?.message ?? 'unknown error'}`,
+      );
     if (record.status === 'running')
       return reply
         .status(202)

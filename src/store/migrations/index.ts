@@ -22,6 +22,7 @@ import { migration as comments } from './021_comments.js';
 import { migration as changeRequestReviews } from './022_change_request_reviews.js';
 import { migration as eventsIntegrations } from './023_events_integrations.js';
 import { migration as pdfExports } from './024_pdf_exports.js';
+import { migration as sitePublishState } from './025_site_publish_state.js';
 
 /**
  * Every migration, in order. To add one: create `NNN_name.ts` exporting `migration: Migration`
@@ -51,4 +52,5 @@ export const migrations: readonly Migration[] = [
   changeRequestReviews,
   eventsIntegrations,
   pdfExports,
+  sitePublishState,
 ];

@@ -23,6 +23,8 @@ import {
   type ProcessOpenApiSpecInput,
   type ProcessOpenApiSpecWorkflow,
   publishSignals,
+  type PublishSiteInput,
+  type PublishTrigger,
   pdfExportWorkflowId,
   type PdfExportInput,
   type PdfExportWorkflow,
@@ -291,14 +293,14 @@ export async function cancelContentImport(client: Client, organizationId: string
  * Asks for a publish run of the site: signals-with-start `site/<siteId>/publish`, so one run per site goes at a
  * time and requests made during a run are coalesced into one more run.
  */
-export async function requestSitePublish(starter: WorkflowStarter, input: { organizationId: string; siteId: string }): Promise<string> {
+export async function requestSitePublish(starter: WorkflowStarter, input: PublishSiteInput): Promise<string> {
   const workflowId = publishWorkflowId(input.siteId);
-  await starter.client.workflow.signalWithStart<PublishSiteWorkflow, []>(workflowTypes.publishSite, {
+  await starter.client.workflow.signalWithStart<PublishSiteWorkflow, [PublishTrigger]>(workflowTypes.publishSite, {
     workflowId,
     taskQueue: starter.taskQueue,
     args: [input],
     signal: publishSignals.request,
-    signalArgs: [],
+    signalArgs: [input.trigger ?? { kind: 'request' }],
     ...runOptions({ organizationId: input.organizationId, operation: 'site-publish' }),
     staticSummary: `Publish site ${input.siteId} of ${input.organizationId}`,
   });
