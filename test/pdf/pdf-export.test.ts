@@ -4,6 +4,8 @@
  * contents entry names; the sheets are numbered; the browser reached nothing outside the export.
  */
 import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runPdfExport } from '../../src/pdf/export.js';
 import { planSections } from '../../src/pdf/sections.js';
@@ -90,4 +92,33 @@ describe('PDF export of a corpus space', () => {
       pos = found + 1;
     }
   }, 300_000);
+
+  it('gives the page no network: a remote image and a stylesheet are refused, reported, and never fetched', async () => {
+    const hits: string[] = [];
+    const server = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.end('x');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const space = (await store.spaces.create(org, { title: 'Remote' })).id;
+      const markdown = `# Remote\n\n![pixel](${origin}/pixel.png)\n\n<img src="${origin}/raw.png">\n\nText after.\n`;
+      const { id: revisionId } = await store.revisions.create({
+        spaceId: space,
+        parents: [],
+        type: 'edits',
+        pages: [{ id: 'premote', kind: 'document', title: 'Remote', slug: 'remote', path: 'remote', body: new TextEncoder().encode(markdown) }],
+        files: [],
+      });
+      const { record } = await store.pdfExports.ensure({ organizationId: org, spaceId: space, changeRequestId: null, revisionId, pageId: null, only: false });
+      const outcome = await runPdfExport(deps(), { organizationId: org, exportId: record.id, attempt: record.attempt });
+      expect(outcome.record.status).toBe('succeeded');
+      expect(outcome.record.warnings).toContain(`request refused while printing: ${origin}/pixel.png`);
+      expect(hits).toEqual([]);
+      expect(squash(text((await store.blobs.get(outcome.record.blobHash!))!))).toContain('Text after.');
+    } finally {
+      server.close();
+    }
+  }, 120_000);
 });
