@@ -93,7 +93,7 @@ describe('PDF export of a corpus space', () => {
     }
   }, 300_000);
 
-  it('gives the page no network: a remote image and a stylesheet are refused, reported, and never fetched', async () => {
+  it('gives the page no network: remote images are refused, reported, and never fetched', async () => {
     const hits: string[] = [];
     const server = createServer((req, res) => {
       hits.push(req.url ?? '');
