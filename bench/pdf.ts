@@ -9,6 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadConfig } from '../src/config/config.js';
 import { importTree, readWorkingTree } from '../src/format/index.js';
 import { createLogger } from '../src/log.js';
 import { ParsePool } from '../src/parse-threads/pool.js';
@@ -23,7 +24,7 @@ import { arg, median, projectDirectoryOf } from './_helpers.js';
 
 const repo = arg('repo', 'GitbookIO+git-sync-normalization');
 const runs = Number(process.env.BENCH_RUNS ?? 3);
-const chromium = process.env.FOLIO_CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chromium = loadConfig().chromiumPath;
 const dir = join(corpusDir(), repo);
 if (!existsSync(dir)) throw new Error(`corpus repository not found: ${dir}`);
 
