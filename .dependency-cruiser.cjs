@@ -36,7 +36,7 @@ const LAYERS = [
     'src/webimport',
   ],
   ['src/change-requests', 'src/comments', 'src/fileimport', 'src/publish', 'src/webhooks'],
-  ['src/parse-threads', 'src/templates'],
+  ['src/parse-threads', 'src/pdf', 'src/templates'],
   ['src/gitsync', 'src/translate/run', 'src/webimport/run'],
   ['activities', 'src/api'],
   ['src/temporal/worker', 'workflows'],

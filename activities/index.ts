@@ -10,6 +10,7 @@ import { createTemplateActivities } from './templates.js';
 import { createSearchIndexActivities } from './search-index.js';
 import { createContentImportActivities } from './content-import.js';
 import { createPublishActivities } from './publish.js';
+import { createPdfActivities } from './pdf.js';
 import { createWebhookActivities } from './webhooks.js';
 
 export type { ActivityDeps } from './deps.js';
@@ -31,6 +32,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSearchIndexActivities(scoped),
     ...createContentImportActivities(scoped),
     ...createPublishActivities(scoped),
+    ...createPdfActivities(scoped),
     ...createWebhookActivities(scoped),
   });
   return withActivityMetrics(deps.metrics, activities);

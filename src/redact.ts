@@ -7,8 +7,8 @@ const URL_USERINFO = /([a-z][a-z0-9+.-]*:\/\/)([^/\s@]+)@/gi;
 // The word "token" after "bearer" is prose ("a valid bearer token is required"), not a credential.
 const BEARER = /(bearer\s+)(?!token\b)[A-Za-z0-9._~+/=-]+/gi;
 
-/** The path segment after `/storage/uploads/`: a signed upload URL's secret (the store keeps only its hash). */
-const UPLOAD_SECRET = /(\/storage\/uploads\/)[^/?#\s"'<>]+/gi;
+/** The path segment after `/storage/uploads/` or `/pdf-exports/`: a signed URL's secret (the store keeps only its hash). */
+const UPLOAD_SECRET = /(\/storage\/uploads\/|\/pdf-exports\/)[^/?#\s"'<>]+/gi;
 /**
  * Query parameters that carry a secret: a share link's key (`?share=`), tokens, API keys, signatures of signed URLs
  * (S3's `X-Amz-Signature`/`X-Amz-Credential`/`X-Amz-Security-Token`, Google's `X-Goog-Signature`), passwords.

@@ -39,6 +39,7 @@ const REQUIREMENTS: Record<string, Requirement> = {
   },
   wget: { pkg: 'wget', why: 'the baseline of the website-import benchmark', present: () => has('wget') },
   chromium: { pkg: 'chromium', why: 'the browser tests of published sites', present: () => existsSync('/usr/bin/chromium') },
+  poppler: { pkg: 'poppler-utils', why: 'pdftotext and pdfinfo, which read the PDF exports in the tests', present: () => has('pdftotext', ['-v']) },
   'stress-ng': { pkg: 'stress-ng', why: 'the CPU load of the hostile-repository test and benchmark', present: () => has('stress-ng', ['--version']) },
 };
 

@@ -14,6 +14,7 @@ import type { applyTemplateWorkflow } from './apply-template.js';
 import type { searchIndexWorkflow } from './search-index.js';
 import type { contentImportWorkflow } from './content-import.js';
 import type { publishSiteWorkflow } from './publish-site.js';
+import type { pdfExportWorkflow } from './pdf-export.js';
 import type { webhookDeliveryWorkflow, webhookSubscriberWorkflow } from './webhooks.js';
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -32,6 +33,7 @@ export type ContractCheck = [
   Assert<Same<typeof searchIndexWorkflow, contract.SearchIndexWorkflow>>,
   Assert<Same<typeof contentImportWorkflow, contract.ContentImportWorkflow>>,
   Assert<Same<typeof publishSiteWorkflow, contract.PublishSiteWorkflow>>,
+  Assert<Same<typeof pdfExportWorkflow, contract.PdfExportWorkflow>>,
   Assert<Same<typeof webhookSubscriberWorkflow, contract.WebhookSubscriberWorkflow>>,
   Assert<Same<typeof webhookDeliveryWorkflow, contract.WebhookDeliveryWorkflow>>,
   Assert<Same<(typeof contract.workflowTypes)[keyof typeof contract.workflowTypes], keyof typeof import('./index.js')>>,

@@ -10,4 +10,5 @@ export { applyTemplateWorkflow } from './apply-template.js';
 export { searchIndexWorkflow } from './search-index.js';
 export { contentImportWorkflow } from './content-import.js';
 export { publishSiteWorkflow } from './publish-site.js';
+export { pdfExportWorkflow } from './pdf-export.js';
 export { webhookSubscriberWorkflow, webhookDeliveryWorkflow } from './webhooks.js';

@@ -1,6 +1,7 @@
-import { proxyActivities, setCurrentDetails, upsertMemo } from '@temporalio/workflow';
+import { patched, proxyActivities, setCurrentDetails, upsertMemo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { SearchIndexInput, SearchIndexResult } from '../src/temporal/contract/index.js';
+import { requestPublishOnNewRevision } from './publish-on-revision.js';
 
 const { searchIndexSpace } = proxyActivities<Activities>({
   startToCloseTimeout: '30 minutes',
@@ -10,9 +11,11 @@ const { searchIndexSpace } = proxyActivities<Activities>({
 
 /**
  * `space/<spaceId>/search-index/<revisionId>`: brings the space's search index to its primary revision. Started
- * after every change of the primary revision (git import, change-request merge); idempotent, incremental.
+ * after every change of the primary revision (git import, change-request merge); idempotent, incremental. It also
+ * asks the sites that publish on a new revision of the space for a publish run (./publish-on-revision.ts).
  */
 export async function searchIndexWorkflow(input: SearchIndexInput): Promise<SearchIndexResult> {
+  if (patched('publish-on-new-revision')) await requestPublishOnNewRevision(input);
   setCurrentDetails(`**indexing** revision ${input.revisionId}`);
   const result = await searchIndexSpace(input);
   upsertMemo({ outcome: result.outcome, pages: result.pages, reindexed: result.reindexed });

@@ -243,6 +243,9 @@ export const ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /v1/org/:organizationId/imports/:importRunId': read('org'),
   'POST /v1/org/:organizationId/imports/:importRunId/cancel': needs('edit', 'org'),
   'POST /v1/orgs/:organizationId/storage/upload': needs('edit', 'org'),
+  // PDF exports (a temporary URL; the download itself, `/pdf-exports/:token`, is outside /v1: its secret is the permission).
+  'GET /v1/spaces/:spaceId/pdf': read('space'),
+  [`GET ${CR}/pdf`]: read('space'),
   'GET /v1/orgs/:organizationId/sites': read('org'),
   'POST /v1/orgs/:organizationId/sites': needs('create', 'org', {
     body: { spaces: (b) => (Array.isArray(obj(b).spaces) ? (obj(b).spaces as unknown[]).flatMap(str) : []), role: 'read', missing: 'not-found' },

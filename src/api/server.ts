@@ -22,6 +22,7 @@ import { searchRoutes } from './routes/search.js';
 import { importRoutes } from './routes/imports.js';
 import { siteRoutes } from './routes/sites.js';
 import { storageRoutes } from './routes/storage.js';
+import { pdfRoutes } from './routes/pdf.js';
 import { memberRoutes } from './routes/members.js';
 import { inviteRoutes } from './routes/invites.js';
 import { teamRoutes } from './routes/teams.js';
@@ -99,6 +100,7 @@ export async function buildServer(given: ApiDeps, options: { onRoute?: (route: R
   searchRoutes(app, deps, urls);
   importRoutes(app, deps, urls);
   storageRoutes(app, deps, urls);
+  pdfRoutes(app, deps, urls);
   siteRoutes(app, deps, urls);
   memberRoutes(app, deps, urls);
   inviteRoutes(app, deps, urls);

@@ -63,6 +63,8 @@ function contentEnv(config: Config) {
     OPENAPI_REFRESH_INTERVAL: config.openapiRefreshInterval,
     FETCH_DENY_PRIVATE_NETWORKS: String(config.fetchDenyPrivateNetworks),
     FETCH_ALLOW_HOSTS: config.fetchAllowHosts.length ? config.fetchAllowHosts.join(',') : undefined,
+    FOLIO_CHROMIUM_PATH: config.chromiumPath,
+    FOLIO_PDF_BUDGET_MS: String(config.pdfBudgetMs),
   } satisfies Partial<ConfigEnv>;
 }
 

@@ -108,6 +108,9 @@ export interface Config {
   fileImportMaxUnpackedBytes: number;
   /** FOLIO_SITE_HOSTNAMES: host name → site basename; a request for that host is served the published site. */
   siteHostnames: Record<string, string>;
+  /** FOLIO_CHROMIUM_PATH: the Chromium that prints PDF exports; FOLIO_PDF_BUDGET_MS: the time one export may take, whole. */
+  chromiumPath: string;
+  pdfBudgetMs: number;
   /** FOLIO_WORKER_METRICS_PORT: the worker's Prometheus port (`GET /metrics`, bound on HOST); 0: none. */
   workerMetricsPort: number;
   /** FOLIO_TEMPORAL_METRICS_PORT: the worker's Temporal SDK runtime metrics (Prometheus, bound on HOST); 0: none. */
@@ -244,6 +247,8 @@ export function loadConfig(env: Env = process.env): Config {
     fileImportMaxEntries: int(env, 'FILE_IMPORT_MAX_ENTRIES', 20_000, { min: 1, max: 1_000_000 }),
     fileImportMaxUnpackedBytes: int(env, 'FILE_IMPORT_MAX_UNPACKED_BYTES', 256 * 1024 * 1024, { min: 1, max: 2 * 1024 * 1024 * 1024 }),
     siteHostnames: siteHostnames(get(env, 'FOLIO_SITE_HOSTNAMES')),
+    chromiumPath: get(env, 'FOLIO_CHROMIUM_PATH') ?? '/usr/bin/chromium',
+    pdfBudgetMs: int(env, 'FOLIO_PDF_BUDGET_MS', 10 * 60 * 1000, { min: 1000, max: 60 * 60 * 1000 }),
     workerMetricsPort: int(env, 'FOLIO_WORKER_METRICS_PORT', 0, { max: 65535 }),
     temporalMetricsPort: int(env, 'FOLIO_TEMPORAL_METRICS_PORT', 0, { max: 65535 }),
   };

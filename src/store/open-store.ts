@@ -11,6 +11,7 @@ import { migrations } from './migrations/index.js';
 import { createOpenApiStore } from './openapi.js';
 import { createImportRunStore } from './imports.js';
 import { createStorageUploadStore } from './storage-uploads.js';
+import { createPdfExportStore } from './pdf-exports.js';
 import { createOrgStore } from './orgs.js';
 import { attachSql } from './raw-sql.js';
 import { createRevisionStore } from './revisions.js';
@@ -103,6 +104,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     imports: createImportRunStore(sql),
     sites: createSiteStore(sql),
     uploads: createStorageUploadStore(sql, blobs),
+    pdfExports: createPdfExportStore(sql),
     users: createUserStore(sql),
     members: createMemberStore(sql),
     teams: createTeamStore(sql),

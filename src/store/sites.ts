@@ -10,6 +10,7 @@ import type {
   PublicationRecord,
   ShareLinkRecord,
   SiteCreateInput,
+  SitePublishState,
   SitePatch,
   SiteRecord,
   SiteSpaceRecord,
@@ -19,7 +20,7 @@ import type {
 } from './types/index.js';
 
 const SITE_COLUMNS =
-  'id, seq, organization_id, title, type, visibility, basename, published, default_site_space_id, live_publication_id, created_at, updated_at';
+  'id, seq, organization_id, title, type, visibility, basename, published, default_site_space_id, live_publication_id, publish_on_new_revision, publish_state, created_at, updated_at';
 const VISIBILITIES: readonly SiteVisibility[] = ['public', 'unlisted', 'share-link', 'visitor-auth'];
 const SITE_TYPES = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'];
 /** A basename is one URL path segment: `/sites/<basename>/…`. */
@@ -38,6 +39,8 @@ interface SiteRow {
   published: boolean;
   default_site_space_id: string | null;
   live_publication_id: string | null;
+  publish_on_new_revision: boolean;
+  publish_state: unknown;
   created_at: unknown;
   updated_at: unknown;
 }
@@ -53,6 +56,8 @@ function siteFromRow(row: SiteRow): SiteRecord {
     published: row.published,
     defaultSiteSpaceId: row.default_site_space_id,
     livePublicationId: row.live_publication_id,
+    publishOnNewRevision: row.publish_on_new_revision,
+    publishState: (typeof row.publish_state === 'string' ? JSON.parse(row.publish_state) : (row.publish_state ?? null)) as SitePublishState | null,
     createdAt: toDate(row.created_at),
     updatedAt: toDate(row.updated_at),
   };
@@ -283,6 +288,7 @@ export function createSiteStore(sql: Sql): SiteStore {
         if (patch.visibility !== undefined) set('visibility', checkSiteVisibility(patch.visibility));
         if (patch.basename !== undefined) set('basename', checkBasename(patch.basename));
         if (patch.published !== undefined) set('published', patch.published);
+        if (patch.publishOnNewRevision !== undefined) set('publish_on_new_revision', patch.publishOnNewRevision);
         if (patch.defaultSiteSpaceId !== undefined) {
           const ss = await tx.query('SELECT 1 FROM site_spaces WHERE id = $1 AND site_id = $2', [patch.defaultSiteSpaceId, id]);
           if (ss.length === 0) throw new ValidationError(`defaultSiteSpace ${patch.defaultSiteSpaceId} is not a site space of this site`);
@@ -451,6 +457,19 @@ export function createSiteStore(sql: Sql): SiteStore {
           [siteId, publicationId, keep],
         );
       });
+    },
+
+    async setPublishState(siteId, state) {
+      await sql.query('UPDATE sites SET publish_state = $2::jsonb WHERE id = $1', [siteId, json(state)]);
+    },
+
+    async publishingOnNewRevision(spaceId) {
+      const rows = await sql.query<{ id: string; organization_id: string }>(
+        `SELECT DISTINCT s.id, s.organization_id FROM sites s JOIN site_spaces ss ON ss.site_id = s.id
+         WHERE ss.space_id = $1 AND s.publish_on_new_revision AND s.published ORDER BY s.id`,
+        [spaceId],
+      );
+      return rows.map((r) => ({ id: r.id, organizationId: r.organization_id }));
     },
 
     async unpublish(organizationId, siteId) {

@@ -191,6 +191,7 @@ describe('the route × role matrix, from the access table', () => {
     const theirs = await store.spaces.create(OTHER, { title: 'Theirs' });
     const theirCollection = await store.collections.create(OTHER, { title: 'Theirs' });
     const paths = [`/v1/orgs/${OTHER}`, `/v1/orgs/${OTHER}/members`, `/v1/spaces/${theirs.id}`, `/v1/spaces/${theirs.id}/permissions/users`];
+    paths.push(`/v1/spaces/${theirs.id}/pdf`, `/v1/spaces/${theirs.id}/change-requests/1/pdf`);
     paths.push(`/v1/orgs/${OTHER}/collections`, `/v1/collections/${theirCollection.id}`, `/v1/collections/${theirCollection.id}/spaces`);
     await store.integrations.publish('matrix-theirs', {
       organizationId: OTHER,

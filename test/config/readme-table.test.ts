@@ -66,6 +66,7 @@ describe('configuration documented in docs/configuration.md', () => {
       'src/temporal/install-binaries.ts': 'PYTHON, of the installer',
       'src/project-root.ts': 'FOLIO_CORPUS, of the tests and benchmarks',
       'bench/openapi.ts': 'BENCH_RUNS',
+      'bench/pdf.ts': 'BENCH_RUNS',
       'bench/git-transport.ts': 'BENCH_RUNS',
       'bench/git-sync.ts': 'BENCH_RUNS',
       'bench/format-markdown.ts': 'BENCH_RUNS',

@@ -19,6 +19,7 @@ describe('redact: secrets in paths and queries', () => {
     const secret = 'Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWo';
     expect(redact(`PUT /storage/uploads/${secret}`)).toBe('PUT /storage/uploads/***');
     expect(redact(`https://folio.test/storage/uploads/${secret}?x=1`)).toBe('https://folio.test/storage/uploads/***?x=1');
+    expect(redact(`GET /pdf-exports/${secret}`)).toBe('GET /pdf-exports/***');
     expect(redact('/sites/handbook/?share=AbC123_-xyz')).toBe('/sites/handbook/?share=***');
     expect(redact('/sites/handbook/guide/?q=install&share=AbC123&page=2')).toBe('/sites/handbook/guide/?q=install&share=***&page=2');
     expect(redact('https://s3.test/b/k?X-Amz-Credential=AKIA%2F1&X-Amz-Signature=deadbeef')).toBe(

@@ -7,7 +7,13 @@ export function publishedSiteUrl(site: SiteRecord, urls: UrlBuilder): string {
   return urls.api('/').replace(/\/v1\/$/, `/sites/${encodeURIComponent(site.basename)}/`);
 }
 
-/** The official `Site` object. */
+/**
+ * The official `Site` object, with one member of Folio's own (the spec has none for it): `folioPublishing`, the
+ * site's publishing as Folio runs it: `publishOnNewRevision` (publish on every new primary revision of its spaces:
+ * a change-request merge, a git import, …) and `last`, the last publish run: `status` (running, succeeded,
+ * failed), `trigger`, `progress` (`done` of `total` pages), `warningCount` and the first 50 `warnings`, `error`,
+ * `publicationId`, `startedAt`, `finishedAt`; null before the first run.
+ */
 export function siteObject(site: SiteRecord, siteSpaces: number, urls: UrlBuilder) {
   const published = site.published && site.livePublicationId !== null;
   return {
@@ -33,6 +39,7 @@ export function siteObject(site: SiteRecord, siteSpaces: number, urls: UrlBuilde
     siteSpaces,
     createdAt: iso(site.createdAt)!,
     features: [],
+    folioPublishing: { publishOnNewRevision: site.publishOnNewRevision, last: site.publishState },
     urls: {
       location: urls.api(`/orgs/${site.organizationId}/sites/${site.id}`),
       app: urls.app(`/o/${site.organizationId}/sites/${site.id}`),

@@ -50,7 +50,14 @@ const createSite = {
 const patchSite = {
   body: {
     type: 'object',
-    properties: { title: { type: 'string' }, visibility: { type: 'string' }, basename: { type: 'string' }, defaultSiteSpace: { type: 'string' } },
+    properties: {
+      title: { type: 'string' },
+      visibility: { type: 'string' },
+      basename: { type: 'string' },
+      defaultSiteSpace: { type: 'string' },
+      // Folio's own: publish on every new primary revision of the site's spaces.
+      publishOnNewRevision: { type: 'boolean' },
+    },
   },
 };
 const addSiteSpace = { body: { type: 'object', required: ['spaceId'], properties: { spaceId: { type: 'string' }, path: { type: 'string' } } } };
@@ -128,6 +135,7 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
       ...(b.visibility !== undefined ? { visibility: b.visibility as string } : {}),
       ...(b.basename !== undefined ? { basename: b.basename as string } : {}),
       ...(defaultSiteSpace !== undefined ? { defaultSiteSpaceId: defaultSiteSpace } : {}),
+      ...(typeof b.publishOnNewRevision === 'boolean' ? { publishOnNewRevision: b.publishOnNewRevision } : {}),
     });
     return siteBody(updated);
   });

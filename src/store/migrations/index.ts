@@ -22,6 +22,8 @@ import { migration as comments } from './021_comments.js';
 import { migration as changeRequestReviews } from './022_change_request_reviews.js';
 import { migration as eventsIntegrations } from './023_events_integrations.js';
 import { migration as integrationDevSites } from './024_integration_dev_sites.js';
+import { migration as pdfExports } from './025_pdf_exports.js';
+import { migration as sitePublishState } from './026_site_publish_state.js';
 
 /**
  * Every migration, in order. To add one: create `NNN_name.ts` exporting `migration: Migration`
@@ -51,4 +53,6 @@ export const migrations: readonly Migration[] = [
   changeRequestReviews,
   eventsIntegrations,
   integrationDevSites,
+  pdfExports,
+  sitePublishState,
 ];

@@ -24,3 +24,4 @@ export type * from './comments.js';
 export type * from './reviews.js';
 export type * from './events.js';
 export type * from './integrations.js';
+export type * from './pdf-exports.js';

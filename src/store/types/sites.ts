@@ -14,8 +14,34 @@ export interface SiteRecord {
   defaultSiteSpaceId: string | null;
   /** The publication served now (null before the first publish run ends). */
   livePublicationId: string | null;
+  /** Publish again on every new primary revision of one of its spaces (a change-request merge, a git import, …). */
+  publishOnNewRevision: boolean;
+  /** The last publish run as the publish workflow recorded it; null before the first. */
+  publishState: SitePublishState | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+export interface SitePublishWarning {
+  code: string;
+  message: string;
+  path?: string;
+}
+
+/** A publish run of a site, as it goes and once done. */
+export interface SitePublishState {
+  status: 'running' | 'succeeded' | 'failed';
+  /** What asked for it: the API (`POST …/publish`) or a new primary revision of the space named. */
+  trigger: { kind: 'request' } | { kind: 'new-revision'; spaceId: string; revisionId: string };
+  /** Pages rendered so far, of how many. */
+  progress: { done: number; total: number } | null;
+  warningCount: number;
+  /** The first 50 warnings. */
+  warnings: SitePublishWarning[];
+  error: { code: string; message: string } | null;
+  publicationId: string | null;
+  startedAt: string;
+  finishedAt: string | null;
 }
 
 export interface SiteCreateInput {
@@ -33,6 +59,7 @@ export interface SitePatch {
   basename?: string;
   published?: boolean;
   defaultSiteSpaceId?: string;
+  publishOnNewRevision?: boolean;
 }
 
 export interface SiteSpaceRecord {
@@ -125,6 +152,10 @@ export interface SiteStore {
   /** Switches the live pointer (one UPDATE), records `site_published` when it moved, and drops publications older than the last `keep` (default 3). */
   goLive(siteId: string, publicationId: string, options?: { keep?: number; warningCount?: number }): Promise<void>;
   unpublish(organizationId: string, siteId: string): Promise<SiteRecord>;
+  /** Records the state of the site's publish run (replaces the last one). */
+  setPublishState(siteId: string, state: SitePublishState): Promise<void>;
+  /** The published sites that publish on a new primary revision of `spaceId`. */
+  publishingOnNewRevision(spaceId: string): Promise<Array<{ id: string; organizationId: string }>>;
   publication(siteId: string, publicationId: string): Promise<PublicationRecord | null>;
   publicationFiles(publicationId: string): Promise<PublicationFile[]>;
   publicationFile(publicationId: string, path: string): Promise<{ hash: string; contentType: string } | null>;

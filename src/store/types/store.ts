@@ -16,6 +16,7 @@ import type { SearchStore } from './search.js';
 import type { SiteStore } from './sites.js';
 import type { SpaceStore, SpaceTemplateStore } from './spaces.js';
 import type { StorageUploadStore } from './storage-uploads.js';
+import type { PdfExportStore } from './pdf-exports.js';
 import type { TranslationStore } from './translations.js';
 import type { VaultStore } from './vault.js';
 
@@ -68,6 +69,7 @@ export interface Store {
   imports: ImportRunStore;
   sites: SiteStore;
   uploads: StorageUploadStore;
+  pdfExports: PdfExportStore;
   users: UserStore;
   members: MemberStore;
   teams: TeamStore;

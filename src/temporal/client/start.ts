@@ -23,6 +23,11 @@ import {
   type ProcessOpenApiSpecInput,
   type ProcessOpenApiSpecWorkflow,
   publishSignals,
+  type PublishSiteInput,
+  type PublishTrigger,
+  pdfExportWorkflowId,
+  type PdfExportInput,
+  type PdfExportWorkflow,
   publishWorkflowId,
   type PublishSiteWorkflow,
   type PurgeSpaceWorkflow,
@@ -289,14 +294,14 @@ export async function cancelContentImport(client: Client, organizationId: string
  * Asks for a publish run of the site: signals-with-start `site/<siteId>/publish`, so one run per site goes at a
  * time and requests made during a run are coalesced into one more run.
  */
-export async function requestSitePublish(starter: WorkflowStarter, input: { organizationId: string; siteId: string }): Promise<string> {
+export async function requestSitePublish(starter: WorkflowStarter, input: PublishSiteInput): Promise<string> {
   const workflowId = publishWorkflowId(input.siteId);
-  await starter.client.workflow.signalWithStart<PublishSiteWorkflow, []>(workflowTypes.publishSite, {
+  await starter.client.workflow.signalWithStart<PublishSiteWorkflow, [PublishTrigger]>(workflowTypes.publishSite, {
     workflowId,
     taskQueue: starter.taskQueue,
     args: [input],
     signal: publishSignals.request,
-    signalArgs: [],
+    signalArgs: [input.trigger ?? { kind: 'request' }],
     ...runOptions({ organizationId: input.organizationId, operation: 'site-publish' }),
     staticSummary: `Publish site ${input.siteId} of ${input.organizationId}`,
   });
@@ -322,5 +327,27 @@ export async function startWebhookSubscriber(starter: WorkflowStarter, input: We
     }),
     staticSummary: `Webhook deliveries of ${input.integrationName} to installation ${input.installationId} (organization ${input.organizationId})`,
   });
+  return workflowId;
+}
+
+/**
+ * Starts the print run of a PDF export, `space/<spaceId>/pdf/<exportId>/<attempt>`: once per attempt (a run of that
+ * id, running or closed, is never started again; a failed export is printed again as its next attempt).
+ */
+export async function startPdfExport(starter: WorkflowStarter, input: PdfExportInput): Promise<string> {
+  const workflowId = pdfExportWorkflowId(input.spaceId, input.exportId, input.attempt);
+  try {
+    await starter.client.workflow.start<PdfExportWorkflow>(workflowTypes.pdfExport, {
+      workflowId,
+      taskQueue: starter.taskQueue,
+      args: [input],
+      ...runOptions({ spaceId: input.spaceId, organizationId: input.organizationId, operation: 'pdf-export' }),
+      staticSummary: `PDF export ${input.exportId} of space ${input.spaceId} (attempt ${input.attempt})`,
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
   return workflowId;
 }

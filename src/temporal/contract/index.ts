@@ -13,6 +13,7 @@ export * from './openapi.js';
 export * from './translations.js';
 export * from './templates.js';
 export * from './publish.js';
+export * from './pdf.js';
 export * from './workflows.js';
 export * from './search.js';
 export * from './imports.js';

@@ -5,7 +5,12 @@
 export interface PublishSiteInput {
   organizationId: string;
   siteId: string;
+  /** What asked for the first run (default: a request through the API). */
+  trigger?: PublishTrigger;
 }
+
+/** What asked for a publish run: the API, or a new primary revision of one of the site's spaces. */
+export type PublishTrigger = { kind: 'request' } | { kind: 'new-revision'; spaceId: string; revisionId: string };
 
 export interface PublishSiteRunResult {
   publicationId: string;
@@ -23,7 +28,7 @@ export interface PublishSiteResult {
 }
 
 export const publishSignals = {
-  /** No arguments: publish again once the current run ends. */
+  /** Publish again once the current run ends; its argument (optional): the PublishTrigger. */
   request: 'publishRequested',
 } as const;
 

@@ -39,6 +39,7 @@ export type Operation =
   | 'search-index'
   | 'content-import'
   | 'site-publish'
+  | 'pdf-export'
   | 'webhook-subscriber'
   | 'webhook-delivery';
 

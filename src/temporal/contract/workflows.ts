@@ -5,6 +5,7 @@
 import type { GitOperationResult, GitQueueState, GitSyncRequest } from './git.js';
 import type { ProcessOpenApiSpecInput, ProcessOpenApiSpecResult, RefreshOpenApiSpecInput } from './openapi.js';
 import type { PublishSiteInput, PublishSiteResult } from './publish.js';
+import type { PdfExportInput, PdfExportResult } from './pdf.js';
 import type { PurgeSpaceInput, PurgeSpaceResult } from './purge.js';
 import type { CreateSpaceInput, CreateSpaceResult } from './spaces.js';
 import type { TranslationQueueInput } from './translations.js';
@@ -25,6 +26,7 @@ export const workflowTypes = {
   searchIndex: 'searchIndexWorkflow',
   contentImport: 'contentImportWorkflow',
   publishSite: 'publishSiteWorkflow',
+  pdfExport: 'pdfExportWorkflow',
   webhookSubscriber: 'webhookSubscriberWorkflow',
   webhookDelivery: 'webhookDeliveryWorkflow',
 } as const;
@@ -39,5 +41,6 @@ export type TranslationRunsWorkflow = (input: TranslationQueueInput) => Promise<
 export type ApplyTemplateWorkflow = (input: ApplyTemplateInput) => Promise<ApplyTemplateResult>;
 export type ContentImportWorkflow = (input: ContentImportInput) => Promise<ContentImportResult>;
 export type PublishSiteWorkflow = (input: PublishSiteInput) => Promise<PublishSiteResult>;
+export type PdfExportWorkflow = (input: PdfExportInput) => Promise<PdfExportResult>;
 export type WebhookSubscriberWorkflow = (input: WebhookSubscriberInput) => Promise<void>;
 export type WebhookDeliveryWorkflow = (input: WebhookDeliveryInput) => Promise<WebhookDeliveryResult>;
