@@ -11,6 +11,7 @@ import { createSearchIndexActivities } from './search-index.js';
 import { createContentImportActivities } from './content-import.js';
 import { createPublishActivities } from './publish.js';
 import { createWebhookActivities } from './webhooks.js';
+import { createChangeRequestActivities } from './change-requests.js';
 
 export type { ActivityDeps } from './deps.js';
 
@@ -32,6 +33,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createContentImportActivities(scoped),
     ...createPublishActivities(scoped),
     ...createWebhookActivities(scoped),
+    ...createChangeRequestActivities(scoped),
   });
   return withActivityMetrics(deps.metrics, activities);
 }

@@ -11,3 +11,4 @@ export { searchIndexWorkflow } from './search-index.js';
 export { contentImportWorkflow } from './content-import.js';
 export { publishSiteWorkflow } from './publish-site.js';
 export { webhookSubscriberWorkflow, webhookDeliveryWorkflow } from './webhooks.js';
+export { changeRequestMergeWorkflow } from './change-request-merge.js';

@@ -47,6 +47,9 @@ import {
   webhookWorkflowIds,
   type WebhookSubscriberInput,
   type WebhookSubscriberWorkflow,
+  type ChangeRequestMergeInput,
+  type ChangeRequestMergeResult,
+  type ChangeRequestMergeWorkflow,
 } from '../contract/index.js';
 import { runOptions } from './run-options.js';
 import { WorkflowRunError } from './workflow-run-error.js';
@@ -322,4 +325,36 @@ export async function startWebhookSubscriber(starter: WorkflowStarter, input: We
     staticSummary: `Webhook deliveries of ${input.integrationName} to installation ${input.installationId} (organization ${input.organizationId})`,
   });
   return workflowId;
+}
+
+/**
+ * Runs `space/<id>/change-request/<crId>/<update|merge>` and waits for its result; a second request while one runs
+ * joins it. A typed failure (CONFLICT with the conflicting pages and blocks, NOT_FOUND, VALIDATION, …) is a
+ * WorkflowRunError with that code and the failure's details as its data.
+ */
+export async function runChangeRequestMerge(starter: WorkflowStarter, input: ChangeRequestMergeInput): Promise<ChangeRequestMergeResult> {
+  const workflowId = workflowIds.changeRequestMerge(input.spaceId, input.changeRequestId, input.operation);
+  try {
+    try {
+      return await starter.client.workflow.execute<ChangeRequestMergeWorkflow>(workflowTypes.changeRequestMerge, {
+        workflowId,
+        taskQueue: starter.taskQueue,
+        args: [input],
+        ...runOptions({ spaceId: input.spaceId, organizationId: input.organizationId, operation: `change-request-${input.operation}` }),
+        staticSummary: `${input.operation === 'merge' ? 'Merge' : 'Update'} change request ${input.changeRequestId} of space ${input.spaceId}`,
+        workflowExecutionTimeout: '30 minutes',
+        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+      });
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      return (await starter.client.workflow.getHandle(workflowId).result()) as ChangeRequestMergeResult;
+    }
+  } catch (err) {
+    const cause = err instanceof WorkflowFailedError ? err.cause : undefined;
+    if (cause instanceof ApplicationFailure && cause.type) {
+      const data = cause.details?.[0];
+      throw new WorkflowRunError(cause.type, cause.message, err, data && typeof data === 'object' ? (data as Record<string, unknown>) : {});
+    }
+    throw err;
+  }
 }

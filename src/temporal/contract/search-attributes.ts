@@ -40,7 +40,9 @@ export type Operation =
   | 'content-import'
   | 'site-publish'
   | 'webhook-subscriber'
-  | 'webhook-delivery';
+  | 'webhook-delivery'
+  | 'change-request-update'
+  | 'change-request-merge';
 
 /** What a run is about: its organization, its operation and the space or the spec it works on. */
 export interface RunSubject {

@@ -10,6 +10,7 @@ import type { CreateSpaceInput, CreateSpaceResult } from './spaces.js';
 import type { TranslationQueueInput } from './translations.js';
 import type { ApplyTemplateInput, ApplyTemplateResult } from './templates.js';
 import type { ContentImportInput, ContentImportResult } from './imports.js';
+import type { ChangeRequestMergeInput, ChangeRequestMergeResult } from './change-requests.js';
 import type { WebhookDeliveryInput, WebhookDeliveryResult, WebhookSubscriberInput } from './webhooks.js';
 
 export const workflowTypes = {
@@ -27,6 +28,7 @@ export const workflowTypes = {
   publishSite: 'publishSiteWorkflow',
   webhookSubscriber: 'webhookSubscriberWorkflow',
   webhookDelivery: 'webhookDeliveryWorkflow',
+  changeRequestMerge: 'changeRequestMergeWorkflow',
 } as const;
 
 export type CreateSpaceWorkflow = (input: CreateSpaceInput) => Promise<CreateSpaceResult>;
@@ -41,3 +43,4 @@ export type ContentImportWorkflow = (input: ContentImportInput) => Promise<Conte
 export type PublishSiteWorkflow = (input: PublishSiteInput) => Promise<PublishSiteResult>;
 export type WebhookSubscriberWorkflow = (input: WebhookSubscriberInput) => Promise<void>;
 export type WebhookDeliveryWorkflow = (input: WebhookDeliveryInput) => Promise<WebhookDeliveryResult>;
+export type ChangeRequestMergeWorkflow = (input: ChangeRequestMergeInput) => Promise<ChangeRequestMergeResult>;
