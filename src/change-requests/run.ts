@@ -1,5 +1,6 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import type { ChangeRequestRecord, JsonObject, SpaceRecord, Store } from '../store/index.js';
+import { assertEditable, assertMergeable } from './status.js';
 import { conflictError, contentOf, threeWayMerge, type MergeOptions } from './merge.js';
 
 /**
@@ -34,7 +35,7 @@ async function revisionData(store: Store, primary: string, other: string): Promi
 /** Merges the primary content into the change request (`POST …/update`); the change request's base becomes the primary revision. */
 export async function updateChangeRequest(store: Store, input: ChangeRequestStepInput, options: MergeOptions): Promise<ChangeRequestStepOutcome> {
   const { space, cr } = await load(store, input);
-  if (cr.status === 'merged') throw new ValidationError(`change request ${cr.number} is already merged`);
+  assertEditable(cr.number, cr.status);
   const primary = space.revisionId;
   if (!primary || primary === cr.revisionInitial) return { outcome: 'done', revisionId: cr.revisionId, alreadyDone: true };
   const merged = await threeWayMerge(store, cr.revisionInitial, primary, cr.revisionId, options);
@@ -71,7 +72,7 @@ export async function mergeChangeRequest(
 ): Promise<ChangeRequestStepOutcome> {
   const { space, cr } = await load(store, input);
   if (cr.status === 'merged') return { outcome: 'done', revisionId: cr.mergedRevisionId!, alreadyDone: true };
-  if (cr.status === 'archived') throw new ValidationError(`change request ${cr.number} is archived; reopen it (status "open") before merging`);
+  assertMergeable(cr.number, cr.status);
   const primary = space.revisionId;
   if (!primary) throw new ValidationError('the space has no content yet');
   // A retry after the primary content moved to this change request's merge: only the marking is left.

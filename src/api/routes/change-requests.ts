@@ -8,6 +8,7 @@ import { WorkflowRunError } from '../../temporal/client/workflow-run-error.js';
 import { badRequest, conflict, notFound, unprocessable } from '../http-errors.js';
 import { ParseBudgetExceededError, ParseTaskFailedError } from '../../parse-pool/errors.js';
 import { ValidationError } from '../../errors.js';
+import { assertEditable, assertMergeable, assertStatusMove } from '../../change-requests/status.js';
 import { changeRequestObject } from '../objects/change-request.js';
 import { fileObject, revisionObject } from '../objects/revision.js';
 import type { UrlBuilder } from '../objects/urls.js';
@@ -98,9 +99,7 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
     return list.map((cr) => changeRequestObject(cr, space.revisionId, urls, users, comments.get(cr.id) ?? 0));
   };
   const object = async (cr: ChangeRequestRecord, space: SpaceRecord) => (await objects([cr], space))[0]!;
-  const open = (cr: ChangeRequestRecord) => {
-    if (cr.status === 'merged') throw badRequest(`change request ${cr.number} is already merged`);
-  };
+  const open = (cr: ChangeRequestRecord) => assertEditable(cr.number, cr.status);
 
   app.post<{ Params: { spaceId: string }; Body: { subject?: string } }>(
     '/v1/spaces/:spaceId/change-requests',
@@ -163,7 +162,8 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
     },
     async (request) => {
       const { space, cr } = await load(request);
-      open(cr);
+      if (cr.status === 'merged') throw badRequest(`change request ${cr.number} is already merged`);
+      if (request.body?.status) assertStatusMove(cr.number, cr.status, request.body.status);
       const updated = await crs.update(space.id, cr.id, { subject: request.body?.subject, status: request.body?.status });
       return object(updated, space);
     },
@@ -245,8 +245,8 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
       const auth = requireAuth(request);
       const { space, cr } = await load(request);
       assertSpaceEditable(space);
-      open(cr);
-      if (cr.status === 'archived') throw badRequest(`change request ${cr.number} is archived; reopen it (status "open") before merging`);
+      if (cr.status === 'merged') throw badRequest(`change request ${cr.number} is already merged`);
+      assertMergeable(cr.number, cr.status);
       if (!space.revisionId) throw badRequest('the space has no content yet');
       // Not behind: the change request's content. Behind: three-way, page by page and block by block (a workflow).
       const result = await runStep(space, cr, 'merge', actorId(auth));
