@@ -50,6 +50,9 @@ import {
   type ChangeRequestMergeInput,
   type ChangeRequestMergeResult,
   type ChangeRequestMergeWorkflow,
+  type DuplicateSpaceInput,
+  type DuplicateSpaceResult,
+  type DuplicateSpaceWorkflow,
 } from '../contract/index.js';
 import { runOptions } from './run-options.js';
 import { WorkflowRunError } from './workflow-run-error.js';
@@ -355,6 +358,25 @@ export async function runChangeRequestMerge(starter: WorkflowStarter, input: Cha
       const data = cause.details?.[0];
       throw new WorkflowRunError(cause.type, cause.message, err, data && typeof data === 'object' ? (data as Record<string, unknown>) : {});
     }
+    throw err;
+  }
+}
+
+/** Runs `space/<sourceId>/duplicate/<newId>` and waits for the copy; a typed failure is a WorkflowRunError with its code. */
+export async function duplicateSpace(starter: WorkflowStarter, input: DuplicateSpaceInput): Promise<DuplicateSpaceResult> {
+  try {
+    return await starter.client.workflow.execute<DuplicateSpaceWorkflow>(workflowTypes.duplicateSpace, {
+      workflowId: workflowIds.duplicateSpace(input.sourceSpaceId, input.space.spaceId),
+      taskQueue: starter.taskQueue,
+      args: [input],
+      ...runOptions({ spaceId: input.space.spaceId, organizationId: input.organizationId, operation: 'duplicate-space' }),
+      staticSummary: `Duplicate space ${input.sourceSpaceId} as ${input.space.spaceId}`,
+      workflowExecutionTimeout: '1 hour',
+    });
+  } catch (err) {
+    const cause = err instanceof WorkflowFailedError ? err.cause : undefined;
+    const failure = cause && 'cause' in cause && cause.cause instanceof ApplicationFailure ? cause.cause : cause;
+    if (failure instanceof ApplicationFailure && failure.type) throw new WorkflowRunError(failure.type, failure.message, err);
     throw err;
   }
 }

@@ -42,7 +42,8 @@ export type Operation =
   | 'webhook-subscriber'
   | 'webhook-delivery'
   | 'change-request-update'
-  | 'change-request-merge';
+  | 'change-request-merge'
+  | 'duplicate-space';
 
 /** What a run is about: its organization, its operation and the space or the spec it works on. */
 export interface RunSubject {

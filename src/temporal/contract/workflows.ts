@@ -6,7 +6,7 @@ import type { GitOperationResult, GitQueueState, GitSyncRequest } from './git.js
 import type { ProcessOpenApiSpecInput, ProcessOpenApiSpecResult, RefreshOpenApiSpecInput } from './openapi.js';
 import type { PublishSiteInput, PublishSiteResult } from './publish.js';
 import type { PurgeSpaceInput, PurgeSpaceResult } from './purge.js';
-import type { CreateSpaceInput, CreateSpaceResult } from './spaces.js';
+import type { CreateSpaceInput, CreateSpaceResult, DuplicateSpaceInput, DuplicateSpaceResult } from './spaces.js';
 import type { TranslationQueueInput } from './translations.js';
 import type { ApplyTemplateInput, ApplyTemplateResult } from './templates.js';
 import type { ContentImportInput, ContentImportResult } from './imports.js';
@@ -29,6 +29,7 @@ export const workflowTypes = {
   webhookSubscriber: 'webhookSubscriberWorkflow',
   webhookDelivery: 'webhookDeliveryWorkflow',
   changeRequestMerge: 'changeRequestMergeWorkflow',
+  duplicateSpace: 'duplicateSpaceWorkflow',
 } as const;
 
 export type CreateSpaceWorkflow = (input: CreateSpaceInput) => Promise<CreateSpaceResult>;
@@ -44,3 +45,4 @@ export type PublishSiteWorkflow = (input: PublishSiteInput) => Promise<PublishSi
 export type WebhookSubscriberWorkflow = (input: WebhookSubscriberInput) => Promise<void>;
 export type WebhookDeliveryWorkflow = (input: WebhookDeliveryInput) => Promise<WebhookDeliveryResult>;
 export type ChangeRequestMergeWorkflow = (input: ChangeRequestMergeInput) => Promise<ChangeRequestMergeResult>;
+export type DuplicateSpaceWorkflow = (input: DuplicateSpaceInput) => Promise<DuplicateSpaceResult>;
