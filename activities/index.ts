@@ -12,6 +12,7 @@ import { createContentImportActivities } from './content-import.js';
 import { createPublishActivities } from './publish.js';
 import { createPdfActivities } from './pdf.js';
 import { createWebhookActivities } from './webhooks.js';
+import { createChangeRequestActivities } from './change-requests.js';
 
 export type { ActivityDeps } from './deps.js';
 
@@ -34,6 +35,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createPublishActivities(scoped),
     ...createPdfActivities(scoped),
     ...createWebhookActivities(scoped),
+    ...createChangeRequestActivities(scoped),
   });
   return withActivityMetrics(deps.metrics, activities);
 }

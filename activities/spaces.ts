@@ -1,9 +1,23 @@
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, heartbeat } from '@temporalio/activity';
+import { copySpaceContent, type CopyContentInput } from '../src/change-requests/duplicate.js';
+import { FolioError } from '../src/errors.js';
 import type { CreateSpaceInput, CreateSpaceResult } from '../src/temporal/contract/index.js';
 import type { ActivityDeps } from './deps.js';
 
 export function createSpaceActivities({ store }: ActivityDeps) {
   return {
+    /** `POST /spaces/{id}/duplicate`: the source's revision made the new space's content (idempotent, src/change-requests/duplicate.ts). */
+    async spaceCopyContent(input: CopyContentInput): Promise<{ revisionId: string }> {
+      const beat = setInterval(() => heartbeat(), 5000);
+      try {
+        return await copySpaceContent(store, input);
+      } catch (err) {
+        if (err instanceof FolioError && err.code === 'NOT_FOUND') throw ApplicationFailure.nonRetryable(err.message, 'NOT_FOUND');
+        throw err;
+      } finally {
+        clearInterval(beat);
+      }
+    },
     /** Idempotent: a space that already exists (a retry) is returned as it is. */
     async createSpace(input: CreateSpaceInput): Promise<CreateSpaceResult> {
       const org = await store.orgs.get(input.organizationId);

@@ -12,3 +12,5 @@ export { contentImportWorkflow } from './content-import.js';
 export { publishSiteWorkflow } from './publish-site.js';
 export { pdfExportWorkflow } from './pdf-export.js';
 export { webhookSubscriberWorkflow, webhookDeliveryWorkflow } from './webhooks.js';
+export { changeRequestMergeWorkflow } from './change-request-merge.js';
+export { duplicateSpaceWorkflow } from './duplicate-space.js';

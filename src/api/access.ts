@@ -152,6 +152,8 @@ export const ACCESS: Readonly<Record<string, RouteAccess>> = {
   [`GET ${SPACE_PERMISSIONS}/aggregate`]: read('space'),
   // A space moves with the admin role on it; the collection it moves into needs `create` there (checked by the route).
   'POST /v1/spaces/:spaceId/move': needs('admin', 'space'),
+  // A copy of the space beside it: `create` there (the organization's or its collection's role reaches the space).
+  'POST /v1/spaces/:spaceId/duplicate': needs('create', 'space'),
 
   // Collections: guests list what was given them; creating one in a collection needs `create` there too (the route).
   'GET /v1/orgs/:organizationId/collections': read('org', { guests: true }),

@@ -1,3 +1,4 @@
+import { spaceDuplicateRoutes } from './routes/space-duplicate.js';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest, type RouteOptions } from 'fastify';
 import { redact } from '../redact.js';
 import { installAuth } from './auth.js';
@@ -90,6 +91,7 @@ export async function buildServer(given: ApiDeps, options: { onRoute?: (route: R
   metricsRoutes(app, deps.metrics!);
   orgRoutes(app, deps, urls);
   spaceRoutes(app, deps, urls);
+  spaceDuplicateRoutes(app, deps, urls);
   contentRoutes(app, deps, urls, { mergedFrom: mergedFromResolver(deps, urls) });
   changeRequestRoutes(app, deps, urls);
   gitRoutes(app, deps);

@@ -1,5 +1,6 @@
 import { ConflictError } from '../errors.js';
 import type { FileInput, FileRecord, PageInput, Store } from '../store/index.js';
+import type { BlockConflict, BlockMergeResult } from './block-merge.js';
 import { toEditable, toFileInputs, toPageInputs, type EditablePage } from './tree.js';
 
 /** What a page is, for three-way comparison (its place in the tree excluded). */
@@ -42,6 +43,10 @@ export interface MergeConflict {
   kind: 'page' | 'file';
   id: string;
   reason: string;
+  /** A page's content conflicts: the ranges of top-level blocks (of its document) both sides changed differently. */
+  blocks?: BlockConflict[];
+  /** The page's front matter and title (in its markdown) were changed differently on both sides. */
+  head?: boolean;
 }
 
 export interface MergeResult {
@@ -50,18 +55,75 @@ export interface MergeResult {
   files: FileInput[];
 }
 
+/** The three-way merge of one page's markdown (the block merge of ./block-merge.ts, run where its budgets hold). */
+export type MergeBody = (base: string, ours: string, theirs: string) => Promise<BlockMergeResult>;
+
+export interface MergeOptions {
+  /** Merges a page's markdown both sides changed; without it, such a page is a conflict. */
+  mergeBody?: MergeBody;
+}
+
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+/**
+ * One page present on both sides: each of its fields (kind, title, slug, metadata) is taken from the side that
+ * changed it; a body both sides changed is merged block by block. Returns the page or the conflict's details.
+ */
+async function mergePage(
+  store: Store,
+  b: EditablePage | undefined,
+  o: EditablePage,
+  t: EditablePage,
+  options: MergeOptions,
+): Promise<{ page: EditablePage } | Omit<MergeConflict, 'kind' | 'id'>> {
+  const fo = fingerprint(o);
+  const ft = fingerprint(t);
+  const fb = fingerprint(b);
+  if (ft === fb || ft === fo) return { page: o };
+  if (fo === fb) return { page: t };
+  if (!b) return { reason: 'created on both sides with different content' };
+  const fields = ['kind', 'title', 'slug', 'data'] as const;
+  const page: EditablePage = { ...o };
+  for (const field of fields) {
+    const [vb, vo, vt] = [b[field], o[field], t[field]].map((v) => JSON.stringify(v ?? null));
+    if (vt === vb || vt === vo) continue;
+    if (vo !== vb) return { reason: `its ${field === 'data' ? 'metadata' : field} was changed on both sides` };
+    (page as unknown as Record<string, unknown>)[field] = t[field];
+  }
+  if (t.bodyHash === b.bodyHash || t.bodyHash === o.bodyHash) return { page };
+  if (o.bodyHash === b.bodyHash) return { page: { ...page, bodyHash: t.bodyHash } };
+  if (!options.mergeBody || !b.bodyHash || !o.bodyHash || !t.bodyHash) return { reason: 'its content was changed on both sides' };
+  const bodies = await store.blobs.getMany([b.bodyHash, o.bodyHash, t.bodyHash]);
+  const text = (hash: string) => {
+    const bytes = bodies.get(hash);
+    if (!bytes) throw new Error(`page body blob ${hash} is missing from the store`);
+    return decoder.decode(bytes);
+  };
+  const merged = await options.mergeBody(text(b.bodyHash), text(o.bodyHash), text(t.bodyHash));
+  if (!merged.merged) {
+    const where = merged.blocks.map(
+      (c) => `primary blocks ${c.primary.from}–${c.primary.to - 1}, change request blocks ${c.changeRequest.from}–${c.changeRequest.to - 1}`,
+    );
+    if (merged.head) where.unshift('front matter and title');
+    return { reason: `the same blocks were changed on both sides (${where.join('; ')})`, blocks: merged.blocks, ...(merged.head ? { head: true } : {}) };
+  }
+  return { page: { ...page, bodyHash: await store.blobs.put(encoder.encode(merged.text)) } };
+}
+
 /**
  * Three-way merge of `theirs` (a change request) into `ours` (the primary content) from their common `base`,
- * page by page and file by file. For each page, its content (kind, title, slug, metadata, body) and its parent
- * are compared with the base on each side: a side that did not change one takes the other side's; both
- * changing it differently is a conflict, and so is one side deleting a page the other edited or moved. A
- * page's position among its siblings is not compared by index (siblings inserted or deleted shift it): the
- * order of a parent's children is the side's that reordered them (the primary's otherwise), with the other
- * side's new or moved-in pages after their preceding sibling there. A page whose parent the merge deletes,
- * or moves that would make a cycle, are conflicts. Returns the merged tree, or the conflicts (nothing is
- * written either way).
+ * page by page and file by file. For each page, its fields (kind, title, slug, metadata) and its parent are
+ * compared with the base on each side: a side that did not change one takes the other side's; both changing it
+ * differently is a conflict, and so is one side deleting a page the other edited or moved. A page's markdown both
+ * sides changed is merged block by block (`options.mergeBody`, ./block-merge.ts): edits of different blocks merge,
+ * edits of the same block are a conflict naming the blocks. A page's position among its siblings is not compared
+ * by index (siblings inserted or deleted shift it): the order of a parent's children is the side's that reordered
+ * them (the primary's otherwise), with the other side's new or moved-in pages after their preceding sibling there.
+ * A page whose parent the merge deletes, or moves that would make a cycle, are conflicts. Returns the merged tree,
+ * or the conflicts (nothing of either side is written or lost: the merged page bodies are new blobs).
  */
-export async function threeWayMerge(store: Store, baseId: string, oursId: string, theirsId: string): Promise<MergeResult> {
+export async function threeWayMerge(store: Store, baseId: string, oursId: string, theirsId: string, options: MergeOptions = {}): Promise<MergeResult> {
   const load = async (id: string) => {
     const pages = toEditable(await store.revisions.pages(id));
     return { pages, flat: flat(pages), files: await store.revisions.files(id) };
@@ -93,14 +155,12 @@ export async function threeWayMerge(store: Store, baseId: string, oursId: string
     // Present on both sides (or created on one or both).
     let page: EditablePage;
     if (o && t) {
-      const fo = fingerprint(o.page);
-      const ft = fingerprint(t.page);
-      if (ft === fb || ft === fo) page = o.page;
-      else if (fo === fb) page = t.page;
-      else {
-        pageConflict(id, b ? 'edited on both sides' : 'created on both sides with different content');
+      const one = await mergePage(store, b?.page, o.page, t.page, options);
+      if (!('page' in one)) {
+        conflicts.push({ kind: 'page', id, ...one });
         continue;
       }
+      page = one.page;
     } else page = (o ?? t)!.page;
     let parent: string | null;
     if (o && t) {

@@ -16,6 +16,7 @@ import type { parseSitemap } from '../webimport/sitemap.js';
 import type { renderPageBody } from '../publish/render/index.js';
 import type { convertInputFile } from '../fileimport/convert-file.js';
 import type { verifySamlResponse } from '../people/saml-verify.js';
+import type { mergePageText } from '../change-requests/block-merge.js';
 
 /** An operation of a module loaded on first use. */
 function lazy<F extends (...args: never[]) => unknown>(load: () => Promise<F>): (...args: Parameters<F>) => Promise<Awaited<ReturnType<F>>> {
@@ -44,6 +45,8 @@ export const parseOperations = {
     const { documentToMarkdown: toMarkdown } = await import('../document/index.js');
     return (document: unknown, options: { original?: string; title?: string }): ReturnType<typeof documentToMarkdown> => toMarkdown(document, options);
   }),
+  /** Change-request merges: the three-way merge of one page's markdown, block by block (src/change-requests/block-merge.ts). */
+  'page.merge3': lazy<typeof mergePageText>(async () => (await import('../change-requests/block-merge.js')).mergePageText),
   /** OpenAPI processing of a spec (fetches through the guard, `$ref`s, validation): `processSpecInPool`. */
   'openapi.process': lazy<typeof processSpecInThread>(async () => (await import('../openapi/process-in-thread.js')).processSpecInThread),
   /** The segments of a page to translate (src/translate/). */

@@ -176,6 +176,8 @@ export function createChangeRequestStore(sql: Sql): ChangeRequestStore {
           [spaceId, id, patch.subject ?? null, patch.status ?? null],
         );
         if (!rows[0] || !before[0]) throw new NotFoundError('change request', id);
+        // A merge that committed since the caller read the change request: merged is final.
+        if (before[0].status === 'merged' && patch.status && patch.status !== 'merged') throw new ValidationError('the change request is already merged');
         const cr = fromRow(rows[0]);
         if (before[0].status !== cr.status && cr.status === 'open') await recordChangeRequestEvent(tx, 'change_request_opened', cr);
         if (before[0].status !== cr.status && cr.status === 'archived') await recordChangeRequestEvent(tx, 'change_request_closed', cr);

@@ -360,6 +360,42 @@ describe('change requests', () => {
     expect((await call('GET', `/v1/spaces/${spaceId}/content/pages`)).pages.map((p: { id: string }) => p.id)).toEqual([a]);
   });
 
+  it('behind: edits of different blocks of one page merge (update and merge, as workflows); the same block is a 409 naming page and blocks', async () => {
+    const { spaceId, a } = await seeded();
+    const page = (...paragraphs: string[]) => `# Alpha\n\n${paragraphs.join('\n\n')}\n`;
+    const setup = await newCr(spaceId, 'blocks');
+    await call('POST', `/v1/spaces/${spaceId}/change-requests/${setup}/content`, {
+      changes: [{ operation: 'update_page', page: a, document: { markdown: page('one', 'two', 'three') } }],
+    });
+    await call('POST', `/v1/spaces/${spaceId}/change-requests/${setup}/merge`);
+    const edit = (cr: string, markdown: string) =>
+      call('POST', `/v1/spaces/${spaceId}/change-requests/${cr}/content`, { changes: [{ operation: 'update_page', page: a, document: { markdown } }] });
+    const [first, second, third, clash] = [await newCr(spaceId, '1'), await newCr(spaceId, '2'), await newCr(spaceId, '3'), await newCr(spaceId, '4')];
+    await edit(first, page('one!', 'two', 'three'));
+    await edit(second, page('one', 'two', 'three!'));
+    await edit(third, page('one', 'two?', 'three'));
+    await edit(clash, page('one?', 'two', 'three'));
+    await call('POST', `/v1/spaces/${spaceId}/change-requests/${first}/merge`);
+    // Behind by the first merge: merged block by block.
+    await call('POST', `/v1/spaces/${spaceId}/change-requests/${second}/merge`);
+    expect(await markdown(spaceId, a)).toBe(page('one!', 'two', 'three!'));
+    // Update: the primary content's edits come into the change request, its own edit kept.
+    expect((await call('POST', `/v1/spaces/${spaceId}/change-requests/${third}/update`)).result).toBe('update');
+    expect(await markdown(spaceId, a, third)).toBe(page('one!', 'two?', 'three!'));
+    expect((await call('GET', `/v1/spaces/${spaceId}/change-requests/${third}`)).outdated).toBe(false);
+    // The same block changed on both sides: 409 naming the page and the block; nothing of either side changes.
+    const primary = (await folio.store.spaces.get(spaceId))!.revisionId;
+    const refused = await folio.request('POST', `/v1/spaces/${spaceId}/change-requests/${clash}/merge`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toContain(`page ${a}`);
+    expect(refused.body.error.message).toMatch(/primary blocks 0–0, change request blocks 0–0/);
+    expect((await folio.request('POST', `/v1/spaces/${spaceId}/change-requests/${clash}/update`)).status).toBe(409);
+    expect((await folio.store.spaces.get(spaceId))!.revisionId).toBe(primary);
+    expect(await markdown(spaceId, a, clash)).toBe(page('one?', 'two', 'three'));
+    await call('POST', `/v1/spaces/${spaceId}/change-requests/${third}/merge`);
+    expect(await markdown(spaceId, a)).toBe(page('one!', 'two?', 'three!'));
+  });
+
   it('editMode locked blocks edits and merges with a clear 403', async () => {
     const { spaceId, a } = await seeded();
     const cr = await newCr(spaceId);

@@ -138,6 +138,8 @@ describe('every spec route Folio implements: success bodies validate strictly', 
     const merged = (await folio.store.spaces.get(space))!.revisionId!;
     // The merge revision's semantic changes: a document page and a group page edited.
     await call('GET', `/v1/spaces/${space}/revisions/${merged}/changes`);
+    // A copy of the space (a workflow): the new Space.
+    expect((await call('POST', `/v1/spaces/${space}/duplicate`, {}, 201)).id).not.toBe(space);
     await call('POST', `/v1/spaces/${space}/content/template`, { id: 'runbook' }, 201);
     const withCounts = await call('GET', `/v1/spaces/${space}`);
     expect(withCounts).toMatchObject({ changeRequests: 2, changeRequestsOpen: 1, defaultLevel: 'read' });

@@ -205,6 +205,7 @@ const ROUTES: Route[] = [
   { method: 'DELETE', path: (i) => `/v1/spaces/${i.space}/permissions/teams/${i.team}` },
   { method: 'GET', path: (i) => `/v1/spaces/${i.space}/permissions/aggregate`, owner: 200 },
   { method: 'POST', path: (i) => `/v1/spaces/${i.space}/move`, body: { parent: null } },
+  { method: 'POST', path: (i) => `/v1/spaces/${i.space}/duplicate`, body: {} },
   { method: 'GET', path: (i) => `/v1/orgs/${i.org}/collections`, owner: 200 },
   { method: 'POST', path: (i) => `/v1/orgs/${i.org}/collections`, body: { title: 'Intruder' } },
   { method: 'GET', path: (i) => `/v1/collections/${i.collection}`, owner: 200 },

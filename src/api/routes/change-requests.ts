@@ -1,14 +1,14 @@
-import type { JsonObject } from '../../store/index.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { applyContentChanges, type ContentChange } from '../../change-requests/apply-changes.js';
-import { conflictError, contentOf, threeWayMerge } from '../../change-requests/merge.js';
 import type { ChangeRequestRecord, ChangeRequestStatus, RevisionRecord, SpaceRecord } from '../../store/index.js';
 import { actorId, requireAuth } from '../auth.js';
 import { workflowStarter, type ApiDeps } from '../deps.js';
-import { startSearchIndex } from '../../temporal/client/start.js';
+import { runChangeRequestMerge } from '../../temporal/client/start.js';
+import { WorkflowRunError } from '../../temporal/client/workflow-run-error.js';
 import { badRequest, conflict, notFound, unprocessable } from '../http-errors.js';
 import { ParseBudgetExceededError, ParseTaskFailedError } from '../../parse-pool/errors.js';
 import { ValidationError } from '../../errors.js';
+import { assertEditable, assertMergeable, assertStatusMove } from '../../change-requests/status.js';
 import { changeRequestObject } from '../objects/change-request.js';
 import { fileObject, revisionObject } from '../objects/revision.js';
 import type { UrlBuilder } from '../objects/urls.js';
@@ -99,9 +99,7 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
     return list.map((cr) => changeRequestObject(cr, space.revisionId, urls, users, comments.get(cr.id) ?? 0));
   };
   const object = async (cr: ChangeRequestRecord, space: SpaceRecord) => (await objects([cr], space))[0]!;
-  const open = (cr: ChangeRequestRecord) => {
-    if (cr.status === 'merged') throw badRequest(`change request ${cr.number} is already merged`);
-  };
+  const open = (cr: ChangeRequestRecord) => assertEditable(cr.number, cr.status);
 
   app.post<{ Params: { spaceId: string }; Body: { subject?: string } }>(
     '/v1/spaces/:spaceId/change-requests',
@@ -164,7 +162,8 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
     },
     async (request) => {
       const { space, cr } = await load(request);
-      open(cr);
+      if (cr.status === 'merged') throw badRequest(`change request ${cr.number} is already merged`);
+      if (request.body?.status) assertStatusMove(cr.number, cr.status, request.body.status);
       const updated = await crs.update(space.id, cr.id, { subject: request.body?.subject, status: request.body?.status });
       return object(updated, space);
     },
@@ -219,12 +218,24 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
     },
   );
 
-  /** Revision-level data (converter config, SUMMARY layout) of the primary content, else of the change request. */
-  const revisionData = async (primary: string, other: string): Promise<JsonObject> => {
-    const [a, b] = await Promise.all([deps.store.revisions.get(primary), deps.store.revisions.get(other)]);
-    const pick = (a?.data as { model?: unknown } | undefined)?.model ? a : b;
-    const { changeRequestId: _drop, ...data } = (pick?.data ?? {}) as Record<string, unknown>;
-    return data as JsonObject;
+  /** Runs the update or the merge as its workflow; a conflict is a 409 naming the pages and blocks. */
+  const runStep = async (space: SpaceRecord, cr: ChangeRequestRecord, operation: 'update' | 'merge', actor: string | null) => {
+    try {
+      return await runChangeRequestMerge(workflowStarter(deps), {
+        organizationId: space.organizationId,
+        spaceId: space.id,
+        changeRequestId: cr.id,
+        operation,
+        actor,
+      });
+    } catch (err) {
+      if (!(err instanceof WorkflowRunError)) throw err;
+      if (err.code === 'CONFLICT') throw conflict(err.message, err.data);
+      if (err.code === 'NOT_FOUND') throw notFound(err.message);
+      if (err.code === 'VALIDATION') throw badRequest(err.message);
+      if (err.code === 'PAGE_TOO_COMPLEX') throw unprocessable('PAGE_TOO_COMPLEX', err.message);
+      throw err;
+    }
   };
 
   app.post(
@@ -234,38 +245,12 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
       const auth = requireAuth(request);
       const { space, cr } = await load(request);
       assertSpaceEditable(space);
-      open(cr);
-      if (cr.status === 'archived') throw badRequest(`change request ${cr.number} is archived; reopen it (status "open") before merging`);
-      const primary = space.revisionId!;
-      // Not behind: the merge result is the change request's content. Behind: three-way, per page.
-      const merged =
-        primary === cr.revisionInitial
-          ? await contentOf(deps.store, cr.revisionId)
-          : await threeWayMerge(deps.store, cr.revisionInitial, primary, cr.revisionId);
-      if (merged.conflicts.length > 0) throw conflictError(merged.conflicts);
-      const { pages, files } = merged;
-      const carried = await revisionData(primary, cr.revisionId);
-      const { id } = await deps.store.revisions.create({
-        spaceId: space.id,
-        parents: [primary, cr.revisionId],
-        type: 'merge',
-        data: { ...carried, changeRequestId: cr.id },
-        pages,
-        files,
-        idempotencyKey: `merge/${cr.id}/${cr.revisionId}/${primary}`,
-      });
-      try {
-        await deps.store.spaces.setPrimaryRevision(space.id, id, { expected: primary });
-      } catch (err) {
-        if ((err as { code?: string }).code === 'CONFLICT') throw conflict('the primary content changed during the merge; retry');
-        throw err;
-      }
-      await crs.markMerged(cr.id, id, actorId(auth));
-      // The merge stands either way; a search index left behind catches up with the next change of the space.
-      await startSearchIndex(workflowStarter(deps), { spaceId: space.id, organizationId: space.organizationId, revisionId: id }).catch((err: unknown) =>
-        request.log.warn({ err, spaceId: space.id, revisionId: id }, 'could not start the search indexing of the merged revision'),
-      );
-      return { revision: id, result: 'merge' };
+      if (cr.status === 'merged') throw badRequest(`change request ${cr.number} is already merged`);
+      assertMergeable(cr.number, cr.status);
+      if (!space.revisionId) throw badRequest('the space has no content yet');
+      // Not behind: the change request's content. Behind: three-way, page by page and block by block (a workflow).
+      const result = await runStep(space, cr, 'merge', actorId(auth));
+      return { revision: result.revisionId, result: 'merge' };
     },
   );
 
@@ -275,20 +260,9 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
     async (request) => {
       const { space, cr } = await load(request);
       open(cr);
-      const primary = space.revisionId!;
-      if (primary === cr.revisionInitial) return { revision: cr.revisionId, result: 'update' };
-      const merged = await threeWayMerge(deps.store, cr.revisionInitial, primary, cr.revisionId);
-      if (merged.conflicts.length > 0) throw conflictError(merged.conflicts);
-      const { id } = await deps.store.revisions.create({
-        spaceId: space.id,
-        parents: [cr.revisionId, primary],
-        type: 'update',
-        data: await revisionData(primary, cr.revisionId),
-        pages: merged.pages,
-        files: merged.files,
-      });
-      await crs.setRevision(cr.id, id, cr.revisionId, { revisionInitial: primary });
-      return { revision: id, result: 'update' };
+      if (!space.revisionId || space.revisionId === cr.revisionInitial) return { revision: cr.revisionId, result: 'update' };
+      const result = await runStep(space, cr, 'update', null);
+      return { revision: result.revisionId, result: 'update' };
     },
   );
 

@@ -52,6 +52,12 @@ import {
   webhookWorkflowIds,
   type WebhookSubscriberInput,
   type WebhookSubscriberWorkflow,
+  type ChangeRequestMergeInput,
+  type ChangeRequestMergeResult,
+  type ChangeRequestMergeWorkflow,
+  type DuplicateSpaceInput,
+  type DuplicateSpaceResult,
+  type DuplicateSpaceWorkflow,
 } from '../contract/index.js';
 import { runOptions } from './run-options.js';
 import { WorkflowRunError } from './workflow-run-error.js';
@@ -350,4 +356,55 @@ export async function startPdfExport(starter: WorkflowStarter, input: PdfExportI
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }
   return workflowId;
+}
+
+/**
+ * Runs `space/<id>/change-request/<crId>/<update|merge>` and waits for its result; a second request while one runs
+ * joins it. A typed failure (CONFLICT with the conflicting pages and blocks, NOT_FOUND, VALIDATION, …) is a
+ * WorkflowRunError with that code and the failure's details as its data.
+ */
+export async function runChangeRequestMerge(starter: WorkflowStarter, input: ChangeRequestMergeInput): Promise<ChangeRequestMergeResult> {
+  const workflowId = workflowIds.changeRequestMerge(input.spaceId, input.changeRequestId, input.operation);
+  try {
+    try {
+      return await starter.client.workflow.execute<ChangeRequestMergeWorkflow>(workflowTypes.changeRequestMerge, {
+        workflowId,
+        taskQueue: starter.taskQueue,
+        args: [input],
+        ...runOptions({ spaceId: input.spaceId, organizationId: input.organizationId, operation: `change-request-${input.operation}` }),
+        staticSummary: `${input.operation === 'merge' ? 'Merge' : 'Update'} change request ${input.changeRequestId} of space ${input.spaceId}`,
+        workflowExecutionTimeout: '30 minutes',
+        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+      });
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      return (await starter.client.workflow.getHandle(workflowId).result()) as ChangeRequestMergeResult;
+    }
+  } catch (err) {
+    const cause = err instanceof WorkflowFailedError ? err.cause : undefined;
+    if (cause instanceof ApplicationFailure && cause.type) {
+      const data = cause.details?.[0];
+      throw new WorkflowRunError(cause.type, cause.message, err, data && typeof data === 'object' ? (data as Record<string, unknown>) : {});
+    }
+    throw err;
+  }
+}
+
+/** Runs `space/<sourceId>/duplicate/<newId>` and waits for the copy; a typed failure is a WorkflowRunError with its code. */
+export async function duplicateSpace(starter: WorkflowStarter, input: DuplicateSpaceInput): Promise<DuplicateSpaceResult> {
+  try {
+    return await starter.client.workflow.execute<DuplicateSpaceWorkflow>(workflowTypes.duplicateSpace, {
+      workflowId: workflowIds.duplicateSpace(input.sourceSpaceId, input.space.spaceId),
+      taskQueue: starter.taskQueue,
+      args: [input],
+      ...runOptions({ spaceId: input.space.spaceId, organizationId: input.organizationId, operation: 'duplicate-space' }),
+      staticSummary: `Duplicate space ${input.sourceSpaceId} as ${input.space.spaceId}`,
+      workflowExecutionTimeout: '1 hour',
+    });
+  } catch (err) {
+    const cause = err instanceof WorkflowFailedError ? err.cause : undefined;
+    const failure = cause && 'cause' in cause && cause.cause instanceof ApplicationFailure ? cause.cause : cause;
+    if (failure instanceof ApplicationFailure && failure.type) throw new WorkflowRunError(failure.type, failure.message, err);
+    throw err;
+  }
 }

@@ -5,7 +5,7 @@ import { FolioError } from '../../errors.js';
  * `CONFLICT`, …), so callers outside `src/temporal/` act on it without knowing Temporal's failure classes.
  */
 export class WorkflowRunError extends FolioError {
-  constructor(code: string, message: string, cause: unknown) {
-    super(code, message, { cause, retryable: false });
+  constructor(code: string, message: string, cause: unknown, data: Record<string, unknown> = {}) {
+    super(code, message, { cause, retryable: false, data });
   }
 }

@@ -9,6 +9,8 @@ export const workflowIds = {
   translationRuns: (translationId: string) => `translation/${translationId}/runs`,
   applyTemplate: (spaceId: string, key: string) => `space/${spaceId}/template/${key}`,
   contentImport: (organizationId: string, runId: string) => `org/${organizationId}/import/${runId}`,
+  duplicateSpace: (sourceSpaceId: string, spaceId: string) => `space/${sourceSpaceId}/duplicate/${spaceId}`,
+  changeRequestMerge: (spaceId: string, changeRequestId: string, operation: string) => `space/${spaceId}/change-request/${changeRequestId}/${operation}`,
 };
 
 /** Id of the schedule that re-processes a URL spec. */

@@ -18,3 +18,4 @@ export * from './workflows.js';
 export * from './search.js';
 export * from './imports.js';
 export * from './webhooks.js';
+export * from './change-requests.js';

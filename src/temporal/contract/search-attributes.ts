@@ -41,7 +41,10 @@ export type Operation =
   | 'site-publish'
   | 'pdf-export'
   | 'webhook-subscriber'
-  | 'webhook-delivery';
+  | 'webhook-delivery'
+  | 'change-request-update'
+  | 'change-request-merge'
+  | 'duplicate-space';
 
 /** What a run is about: its organization, its operation and the space or the spec it works on. */
 export interface RunSubject {

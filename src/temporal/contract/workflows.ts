@@ -7,10 +7,11 @@ import type { ProcessOpenApiSpecInput, ProcessOpenApiSpecResult, RefreshOpenApiS
 import type { PublishSiteInput, PublishSiteResult } from './publish.js';
 import type { PdfExportInput, PdfExportResult } from './pdf.js';
 import type { PurgeSpaceInput, PurgeSpaceResult } from './purge.js';
-import type { CreateSpaceInput, CreateSpaceResult } from './spaces.js';
+import type { CreateSpaceInput, CreateSpaceResult, DuplicateSpaceInput, DuplicateSpaceResult } from './spaces.js';
 import type { TranslationQueueInput } from './translations.js';
 import type { ApplyTemplateInput, ApplyTemplateResult } from './templates.js';
 import type { ContentImportInput, ContentImportResult } from './imports.js';
+import type { ChangeRequestMergeInput, ChangeRequestMergeResult } from './change-requests.js';
 import type { WebhookDeliveryInput, WebhookDeliveryResult, WebhookSubscriberInput } from './webhooks.js';
 
 export const workflowTypes = {
@@ -29,6 +30,8 @@ export const workflowTypes = {
   pdfExport: 'pdfExportWorkflow',
   webhookSubscriber: 'webhookSubscriberWorkflow',
   webhookDelivery: 'webhookDeliveryWorkflow',
+  changeRequestMerge: 'changeRequestMergeWorkflow',
+  duplicateSpace: 'duplicateSpaceWorkflow',
 } as const;
 
 export type CreateSpaceWorkflow = (input: CreateSpaceInput) => Promise<CreateSpaceResult>;
@@ -44,3 +47,5 @@ export type PublishSiteWorkflow = (input: PublishSiteInput) => Promise<PublishSi
 export type PdfExportWorkflow = (input: PdfExportInput) => Promise<PdfExportResult>;
 export type WebhookSubscriberWorkflow = (input: WebhookSubscriberInput) => Promise<void>;
 export type WebhookDeliveryWorkflow = (input: WebhookDeliveryInput) => Promise<WebhookDeliveryResult>;
+export type ChangeRequestMergeWorkflow = (input: ChangeRequestMergeInput) => Promise<ChangeRequestMergeResult>;
+export type DuplicateSpaceWorkflow = (input: DuplicateSpaceInput) => Promise<DuplicateSpaceResult>;
