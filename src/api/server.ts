@@ -33,6 +33,7 @@ import { reviewRoutes } from './routes/reviews.js';
 import { integrationRoutes } from './routes/integrations.js';
 import { gitPushRoutes } from './routes/git-push.js';
 import { siteServing } from './site-serving.js';
+import { previewRoutes } from './routes/previews.js';
 import { ParsePool } from '../parse-threads/pool.js';
 import { parsePoolOptions } from '../parse-pool/from-config.js';
 
@@ -109,6 +110,7 @@ export async function buildServer(given: ApiDeps, options: { onRoute?: (route: R
   reviewRoutes(app, deps, urls);
   integrationRoutes(app, deps, urls);
   gitPushRoutes(app, deps);
+  previewRoutes(app, deps);
   siteServing(app, { store: deps.store, hostnames: deps.config.siteHostnames, publicUrl: deps.baseUrl ?? deps.config.publicUrl });
   await app.ready();
   return app;
