@@ -139,6 +139,8 @@ export const ACCESS: Readonly<Record<string, RouteAccess>> = {
   'POST /v1/orgs/:organizationId/spaces': needs('create', 'org'),
   'GET /v1/orgs/:organizationId/spaces': read('org', { guests: true }),
   'GET /v1/spaces/:spaceId': read('space', { deleted: true }),
+  'GET /v1/spaces/:spaceId/preview': read('space'),
+  'GET /v1/spaces/:spaceId/preview/*': read('space'),
   'PATCH /v1/spaces/:spaceId': needs('admin', 'space'),
   'DELETE /v1/spaces/:spaceId': needs('admin', 'space', { deleted: true, absentPasses: true }),
   'POST /v1/spaces/:spaceId/restore': needs('admin', 'space', { deleted: true }),

@@ -36,6 +36,7 @@ import { integrationRoutes } from './routes/integrations.js';
 import { integrationDevRoutes } from './routes/integration-dev.js';
 import { gitPushRoutes } from './routes/git-push.js';
 import { siteServing } from './site-serving.js';
+import { previewRoutes } from './routes/previews.js';
 import { ParsePool } from '../parse-threads/pool.js';
 import { parsePoolOptions } from '../parse-pool/from-config.js';
 
@@ -115,6 +116,7 @@ export async function buildServer(given: ApiDeps, options: { onRoute?: (route: R
   integrationRoutes(app, deps, urls);
   integrationDevRoutes(app, deps, urls);
   gitPushRoutes(app, deps);
+  previewRoutes(app, deps);
   siteServing(app, { store: deps.store, hostnames: deps.config.siteHostnames, publicUrl: deps.baseUrl ?? deps.config.publicUrl });
   await app.ready();
   return app;

@@ -38,6 +38,7 @@ export type { TreeComparison } from './roundtrip.js';
 export { readWorkingTree, gitBlobOid, treeFromFiles, memoryEntry, applyChanges } from './source-tree.js';
 export { documents, allPages } from './summary/from-revision.js';
 export { leadingEmoji } from './page-codec.js';
+export { resolveReference, type ReferenceIndex } from './resolve-reference.js';
 export { inlinePageCodec, pageCodecOperations } from './page-codec-runner.js';
 export type { PageCodecRunner, DecodedPageSummary } from './page-codec-runner.js';
 export { parsePageFile, serializePageFile } from './markdown/index.js';

@@ -6,6 +6,8 @@ import type { PublicationFile, PublishedSiteSpace, SiteRecord, Store } from '../
 import { COPY_JS, COPY_JS_PATH } from './copy-script.js';
 import { CSP_META_TAG } from './csp.js';
 import { esc } from './escape.js';
+import { IncludeLoader } from './includes.js';
+import { katexAssets, mathCssPath } from './katex-assets.js';
 import { pageHtml, SEARCH_SHELL_PATH, searchShellHtml } from './layout.js';
 import type { NavItem } from './navigation.js';
 import { RENDERER_VERSION, type RenderedPage, type RenderLink, type RenderPageInput, type RenderSpec, type RenderWarning } from './render/index.js';
@@ -13,7 +15,7 @@ import { SITE_CSS } from './style.js';
 import { isAllowedLinkUrl, refusedSchemeLabel } from '../url-policy/index.js';
 
 /** Part of every key: a change of the frame (layout, CSS) re-renders every page. */
-const LAYOUT_VERSION = 'folio-layout-3';
+const LAYOUT_VERSION = 'folio-layout-4';
 const CSS_HASH = createHash('sha256').update(SITE_CSS).digest('hex').slice(0, 16);
 export const CSS_PATH = `_static/site.${CSS_HASH}.css`;
 
@@ -84,7 +86,7 @@ interface PlannedPage {
 }
 
 /** Site-relative addresses: the default site space at the root, the others under their path. */
-function pageAddress(prefix: string, page: DocumentPage): { href: string; htmlPath: string; twinPath: string; rootPrefix: string } {
+export function pageAddress(prefix: string, page: DocumentPage): { href: string; htmlPath: string; twinPath: string; rootPrefix: string } {
   const segments = page.path.split('/').filter((s) => s !== '');
   const href = prefix + segments.map((s) => `${encodeURIComponent(s)}/`).join('');
   const dir = prefix + segments.map((s) => `${s}/`).join('');
@@ -97,11 +99,11 @@ function pageAddress(prefix: string, page: DocumentPage): { href: string; htmlPa
   };
 }
 
-function fileAddress(file: FileModel, hash: string): string {
+export function fileAddress(file: FileModel, hash: string): string {
   return `_files/${hash.slice(0, 32)}/${encodeURIComponent(file.name)}`;
 }
 
-function documentsOf(pages: PageModel[]): DocumentPage[] {
+export function documentsOf(pages: PageModel[]): DocumentPage[] {
   const out: DocumentPage[] = [];
   const walk = (list: PageModel[]) => {
     for (const p of list) {
@@ -114,7 +116,7 @@ function documentsOf(pages: PageModel[]): DocumentPage[] {
 }
 
 /** The sidebar of a site space; a link entry whose URL the URL policy refuses keeps its title without a link (`refused`). */
-function navOf(pages: PageModel[], hrefs: Map<string, string>, refused: (title: string, url: string) => void): NavItem[] {
+export function navOf(pages: PageModel[], hrefs: Map<string, string>, refused: (title: string, url: string) => void): NavItem[] {
   return pages
     .filter((p) => p.kind === 'document' || p.kind === 'group' || p.kind === 'link')
     .map((p): NavItem => {
@@ -135,6 +137,27 @@ function navOf(pages: PageModel[], hrefs: Map<string, string>, refused: (title: 
       }
       return { kind: 'group', title: p.title, href: null, children: navOf(p.children, hrefs, refused) };
     });
+}
+
+/** Where the destinations of a page's references lead on the site (pages by address, files by `_files/…`). */
+export function pageLinks(
+  page: DocumentPage,
+  hrefs: Map<string, string>,
+  fileLinks: Map<string, RenderLink>,
+  titles: Map<string, string>,
+): Record<string, RenderLink> {
+  const links: Record<string, RenderLink> = {};
+  for (const ref of page.references ?? []) {
+    const t = ref.target;
+    if (t.kind === 'page') {
+      const href = hrefs.get(t.pageId);
+      if (href !== undefined) links[ref.url] = { href: t.anchor ? `${href}#${t.anchor}` : href, title: titles.get(t.pageId) ?? '' };
+    } else if (t.kind === 'file') {
+      const link = fileLinks.get(t.fileId);
+      if (link) links[ref.url] = link;
+    }
+  }
+  return links;
 }
 
 interface LoadedSiteSpace {
@@ -198,6 +221,7 @@ export async function publishSite(deps: PublishDeps, input: { organizationId: st
   // Addresses of every page and file first: links across the site need them.
   const planned: PlannedPage[] = [];
   const spaceHrefs: Array<{ prefix: string; hrefs: Map<string, string>; fileLinks: Map<string, RenderLink> }> = [];
+  const includeLoaders: IncludeLoader[] = [];
   loaded.forEach((ss, index) => {
     const prefix = ss.record.default ? '' : `${ss.record.path}/`;
     const hrefs = new Map<string, string>();
@@ -220,6 +244,19 @@ export async function publishSite(deps: PublishDeps, input: { organizationId: st
       else warn({ code: 'PUBLISH_BROKEN_LINK', message: `redirect ${r.from} → ${r.to} names no page`, path: r.from });
     }
     spaceHrefs.push({ prefix, hrefs, fileLinks });
+    includeLoaders.push(
+      new IncludeLoader(
+        store,
+        ss.model,
+        ss.fileHashes,
+        (t) => {
+          if (t.fileId !== undefined) return fileLinks.get(t.fileId);
+          const href = t.pageId !== undefined ? hrefs.get(t.pageId) : undefined;
+          return href === undefined ? undefined : { href: t.anchor ? `${href}#${t.anchor}` : href, title: titles.get(t.pageId!) ?? '' };
+        },
+        documentsOf(ss.model.pages),
+      ),
+    );
   });
   const titles = new Map(planned.map((p) => [p.page.id, p.page.title]));
   const siteModel = {
@@ -267,23 +304,17 @@ export async function publishSite(deps: PublishDeps, input: { organizationId: st
 
   put(CSS_PATH, 'text/css; charset=utf-8', sha(SITE_CSS), SITE_CSS);
   put(COPY_JS_PATH, 'text/javascript; charset=utf-8', sha(COPY_JS), COPY_JS);
+  // KaTeX's stylesheet and fonts, on a site whose pages may hold math.
+  const katex = planned.some((p) => p.page.markdown?.includes('$$')) ? katexAssets() : null;
+  for (const f of katex?.files ?? []) put(f.path, f.contentType, f.hash, f.content);
   let done = 0;
   for (const p of planned) {
     const ss = loaded[p.siteSpace]!;
     const { hrefs, fileLinks } = spaceHrefs[p.siteSpace]!;
     const markdown = p.page.markdown;
-    const links: Record<string, RenderLink> = {};
+    const included = markdown !== null ? await includeLoaders[p.siteSpace]!.forPage(p.page, markdown) : null;
+    const links: Record<string, RenderLink> = { ...included?.links, ...pageLinks(p.page, hrefs, fileLinks, titles) };
     const specDeps: Record<string, string> = {};
-    for (const ref of p.page.references ?? []) {
-      const t = ref.target;
-      if (t.kind === 'page') {
-        const href = hrefs.get(t.pageId);
-        if (href !== undefined) links[ref.url] = { href: t.anchor ? `${href}#${t.anchor}` : href, title: titles.get(t.pageId) ?? '' };
-      } else if (t.kind === 'file') {
-        const link = fileLinks.get(t.fileId);
-        if (link) links[ref.url] = link;
-      }
-    }
     const slugs = markdown ? [...markdown.matchAll(/\{%\s*openapi-(?:operation|schemas|webhook)\b[^%]*?\bspec="([^"]+)"/g)].map((m) => m[1]!) : [];
     for (const slug of new Set(slugs)) {
       const v = await specOf(slug);
@@ -291,10 +322,26 @@ export async function publishSite(deps: PublishDeps, input: { organizationId: st
     }
     const pageMeta = { id: p.page.id, title: p.page.title, description: p.page.description ?? '', twinHref: p.twinPath };
     const bodyHash = sha(markdown ?? `raw:${p.page.raw?.reason ?? ''}`);
-    const inputKey = sha([RENDERER_VERSION, LAYOUT_VERSION, CSS_PATH, bodyHash, pageMeta, navHashes[p.siteSpace], siteHash, ss.language, links, specDeps]);
+    const inputKey = sha([
+      RENDERER_VERSION,
+      LAYOUT_VERSION,
+      CSS_PATH,
+      bodyHash,
+      pageMeta,
+      navHashes[p.siteSpace],
+      siteHash,
+      ss.language,
+      links,
+      specDeps,
+      included?.key ?? '',
+      katex?.cssPath ?? '',
+    ]);
     const old = before.get(p.htmlPath);
-    if (old && old.inputKey === inputKey) {
+    // The html file's key carries the page's math stylesheet (`<key>|<path>`): a reused page keeps it.
+    if (old && (old.inputKey === inputKey || old.inputKey.startsWith(`${inputKey}|`))) {
       files.push(old);
+      const mathFile = before.get(old.inputKey.slice(inputKey.length + 1));
+      if (mathFile) files.push(mathFile);
       reused++;
     } else {
       let body;
@@ -313,9 +360,12 @@ export async function publishSite(deps: PublishDeps, input: { organizationId: st
           const bytes = hash ? await store.blobs.get(hash) : null;
           if (bytes) specs[`src:${ref.url}`] = { rootPath: 'spec', filesystem: { spec: new TextDecoder().decode(bytes) } };
         }
-        body = await deps.render({ markdown, rootPrefix: p.rootPrefix, links, specs });
+        body = await deps.render({ markdown, rootPrefix: p.rootPrefix, links, specs, includes: included?.includes ?? {} });
       }
       for (const w of body.warnings) warn({ ...w, path: p.htmlPath });
+      const mathPath = 'mathCss' in body && body.mathCss ? mathCssPath(body.mathCss) : null;
+      if (mathPath !== null) put(mathPath, 'text/css; charset=utf-8', sha(body.mathCss), body.mathCss!);
+      const stylesheets = 'math' in body && body.math && katex ? [katex.cssPath, ...(mathPath !== null ? [mathPath] : [])] : [];
       const html = pageHtml({
         site: { title: site.title, noindex: siteModel.noindex, language: ss.language, cssHref: CSS_PATH },
         siteSpaces: siteModel.spaces.map((s, i) => ({ ...s, current: i === p.siteSpace })),
@@ -323,9 +373,11 @@ export async function publishSite(deps: PublishDeps, input: { organizationId: st
         page: pageMeta,
         rootPrefix: p.rootPrefix,
         body,
+        stylesheets,
       });
       // A page whose code could not be highlighted yet (a thread still loading its grammars) is rendered again next time.
-      put(p.htmlPath, 'text/html; charset=utf-8', body.plainCode ? `${inputKey}:plain-code` : inputKey, html);
+      const key = 'plainCode' in body && body.plainCode ? `${inputKey}:plain-code` : mathPath !== null ? `${inputKey}|${mathPath}` : inputKey;
+      put(p.htmlPath, 'text/html; charset=utf-8', key, html);
       rendered++;
     }
     // The markdown twin: the page's own markdown (what an assistant reads best).

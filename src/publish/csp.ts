@@ -1,7 +1,7 @@
 import { COPY_JS_INTEGRITY } from './copy-script.js';
 
 /**
- * The Content Security Policy of published pages: no script may run but the copy button's (by its hash, ./copy-script.ts), styles and images from the site only (images
+ * The Content Security Policy of published pages: no script may run but the copy button's (by its hash, ./copy-script.ts), styles, fonts (KaTeX's) and images from the site only (images
  * also https and data:), forms only to the site, no `<base>`. Served sites send it as a header (with
  * `frame-ancestors`); every HTML file of a publication also carries it as a `<meta http-equiv>` so a site written by
  * `folio site export` keeps it on any static host (a `<meta>` policy cannot hold `frame-ancestors`).
@@ -10,6 +10,7 @@ const DIRECTIVES = [
   "default-src 'none'",
   `script-src '${COPY_JS_INTEGRITY}'`,
   "style-src 'self'",
+  "font-src 'self'",
   "img-src 'self' https: data:",
   "form-action 'self'",
   "base-uri 'none'",

@@ -12,11 +12,13 @@ export interface LayoutInput {
   page: { id: string; title: string; description?: string; twinHref: string };
   rootPrefix: string;
   body: RenderedPage;
+  /** Site-relative stylesheets the page needs besides the site's (KaTeX's and the page's math styles). */
+  stylesheets?: string[];
 }
 
 /**
- * The banner: the site's title, its site spaces (when more than one); on a page, a link to the navigation (shown on
- * narrow screens, where the article comes first) and the search form (a GET to `~search`).
+ * The banner: the site's title, its site spaces (when more than one); on a page, the label of the navigation drawer
+ * (shown on narrow screens, where the article comes first) and the search form (a GET to `~search`).
  */
 function siteHeader(title: string, siteSpaces: LayoutInput['siteSpaces'], rootPrefix: string, page = true): string {
   const spaces =
@@ -27,7 +29,7 @@ function siteHeader(title: string, siteSpaces: LayoutInput['siteSpaces'], rootPr
       : '';
   return `<header class="site-header"><a class="site-title" href="${esc(rootPrefix || './')}">${esc(title)}</a>${spaces}${
     page
-      ? `<a class="menu-link" href="#site-nav">Menu</a><form class="search" role="search" action="${esc(rootPrefix)}~search" method="get"><label for="search-q">Search</label><input id="search-q" type="search" name="q"><button type="submit">Go</button></form>`
+      ? `<label class="menu-link" for="nav-drawer">Menu</label><form class="search" role="search" action="${esc(rootPrefix)}~search" method="get"><label for="search-q">Search</label><input id="search-q" type="search" name="q"><button type="submit">Go</button></form>`
       : ''
   }</header>`;
 }
@@ -93,14 +95,15 @@ ${CSP_META_TAG}
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(page.title)} | ${esc(site.title)}</title>
 ${page.description ? `<meta name="description" content="${esc(page.description)}">\n` : ''}${site.noindex ? '<meta name="robots" content="noindex, nofollow">\n' : ''}<link rel="stylesheet" href="${esc(rootPrefix + site.cssHref)}">
-<link rel="alternate" type="text/markdown" href="${esc(rootPrefix + page.twinHref)}">
+${(input.stylesheets ?? []).map((href) => `<link rel="stylesheet" href="${esc(rootPrefix + href)}">\n`).join('')}<link rel="alternate" type="text/markdown" href="${esc(rootPrefix + page.twinHref)}">
 <script src="${esc(rootPrefix + COPY_JS_PATH)}" integrity="${COPY_JS_INTEGRITY}" defer></script>
 </head>
 <body>
 <a class="skip-link" href="#content">Skip to content</a>
+<input type="checkbox" id="nav-drawer" class="nav-toggle" aria-controls="site-nav" aria-label="Show the navigation">
 ${siteHeader(site.title, input.siteSpaces, rootPrefix)}
 <div class="layout">
-<nav class="sidebar" id="site-nav" aria-label="Pages">${navigationHtml(input.nav, page.id, rootPrefix)}</nav>
+<nav class="sidebar" id="site-nav" aria-label="Pages"><label class="drawer-close" for="nav-drawer">Close</label>${navigationHtml(input.nav, page.id, rootPrefix)}</nav>
 <main id="content" tabindex="-1"><article>
 <h1>${esc(page.title)}</h1>
 ${page.description ? `<p class="description">${esc(page.description)}</p>\n` : ''}${body.html}

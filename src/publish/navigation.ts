@@ -7,6 +7,8 @@ export interface NavItem {
   /** Page id (documents). */
   id?: string;
   hidden?: boolean;
+  /** A change request's preview: the page differs from the revision the change request started from. */
+  changed?: boolean;
   children: NavItem[];
 }
 
@@ -38,7 +40,8 @@ export function navigationHtml(items: NavItem[], currentId: string | null, rootP
     if (n.href === null || !isAllowedLinkUrl(n.href)) return `<span>${esc(n.title)}</span>`;
     const href = isAbsoluteAllowedUrl(n.href) ? n.href : rootPrefix + n.href;
     const current = n.id !== undefined && n.id === currentId ? ' aria-current="page"' : '';
-    return `<a href="${esc(href || './')}"${current}>${esc(n.title)}</a>`;
+    const changed = n.changed ? ' <span class="changed-mark">changed</span>' : '';
+    return `<a href="${esc(href || './')}"${current}>${esc(n.title)}</a>${changed}`;
   };
   const list = (nodes: NavItem[]): string => {
     const lis = nodes

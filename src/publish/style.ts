@@ -22,8 +22,13 @@ a{color:var(--accent)}
 .sidebar details{border:0;padding:0;margin:0}
 .sidebar summary{font-weight:400;list-style-position:outside}
 .sidebar .has-pages>a::after{content:" ›"}
-.menu-link{display:none}
-@media (max-width:60rem){.menu-link{display:inline}.layout>main{order:1}.layout>.sidebar{order:2;border-top:1px solid var(--line)}}
+.menu-link,.drawer-close{display:none}
+.nav-toggle{position:absolute;opacity:0;width:1px;height:1px;margin:0}
+@media (max-width:60rem){.menu-link,.drawer-close{display:inline-block;cursor:pointer;padding:.3rem .7rem;border:1px solid var(--line);border-radius:4px}
+.nav-toggle:focus-visible+.site-header .menu-link{outline:2px solid var(--accent)}
+.layout>.sidebar{display:none;position:fixed;inset:0 auto 0 0;width:min(20rem,85vw);overflow:auto;z-index:20;background:var(--bg);padding:1rem;border-right:1px solid var(--line);box-shadow:0 0 0 100vmax rgba(0,0,0,.35)}
+.nav-toggle:checked~.layout>.sidebar{display:block}
+.drawer-close{margin-bottom:.75rem}}
 .sidebar .group{font-weight:600;margin-top:1rem;text-transform:uppercase;font-size:.78rem;letter-spacing:.04em;color:var(--muted)}
 main{min-width:0;padding:1rem 0 3rem}
 .description{color:var(--muted);font-size:1.1rem}
@@ -36,6 +41,13 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:
 .line-numbers code{counter-reset:line}
 .line-numbers .line::before{counter-increment:line;content:counter(line);display:inline-block;width:2.5em;margin-right:1em;text-align:right;color:var(--muted)}
 .wrap pre{white-space:pre-wrap}
+.expandable-code{position:relative}
+.code-expand{position:absolute;opacity:0;width:1px;height:1px}
+.expandable-code .code-expand+pre{max-height:calc(10lh + 1.6rem);overflow:hidden}
+.code-expand:checked+pre{max-height:none;overflow:auto}
+.code-expand-label{display:inline-block;cursor:pointer;font-size:.85rem;color:var(--accent);padding:.2rem 0}
+.code-expand:checked~.code-expand-label{display:none}
+.code-expand:focus-visible~.code-expand-label{outline:2px solid var(--accent)}
 .code-block{margin:1rem 0}
 .copy-code{position:absolute;top:.4rem;right:.4rem;font-size:.75rem;padding:.1rem .5rem;border:1px solid var(--line);border-radius:4px;background:var(--bg);color:var(--fg);cursor:pointer}
 .pl-c{color:#59636e}.pl-c1,.pl-s .pl-v,.pl-ent,.pl-mh,.pl-mb{color:#0550ae}.pl-e,.pl-en{color:#6639ba}.pl-k{color:#cf222e}.pl-s,.pl-pds,.pl-sr,.pl-s .pl-pse .pl-s1{color:#0a3069}.pl-v,.pl-smw{color:#953800}.pl-mi1{color:#116329;background:#dafbe1}.pl-md{color:#82071e;background:#ffebe9}.pl-ii,.pl-c2{color:#f6f8fa;background:#82071e}.pl-mi{font-style:italic}.pl-mb{font-weight:700}
@@ -87,5 +99,7 @@ summary{cursor:pointer;font-weight:600}
 .search-results .snippet{margin:.2rem 0 0 1rem}
 mark{background:#fff1a8;color:inherit}
 @media (prefers-color-scheme:dark){mark{background:#5c4d00}}
+.changed-mark{font-size:.7rem;text-transform:uppercase;letter-spacing:.04em;padding:0 .3rem;border-radius:3px;background:#fff1a8;color:#1d1d1f}
+.preview-banner{background:var(--code);border-bottom:1px solid var(--line);padding:.4rem 1.5rem;font-size:.9rem}
 .site-footer{border-top:1px solid var(--line);padding:1rem 1.5rem;color:var(--muted);font-size:.85rem}
 `;

@@ -58,7 +58,7 @@ describe('rendering GitBook blocks', () => {
     expect(html).toMatch(/<details class="expandable"><summary>More<\/summary>\s*<p>Hidden <em>text<\/em><\/p>\s*<\/details>/);
     expect(html).toMatch(/<ol class="stepper">\s*<li class="step">\s*<p>One<\/p>/);
     expect(html).toContain('<div class="column w-50">');
-    expect(html).toContain('<div class="math math-display" role="math" aria-label="x^2"><code>x^2</code></div>');
+    expect(html).toMatch(/<div class="math math-display"><span class="katex-display">.*<annotation encoding="application\/x-tex">x\^2<\/annotation>/);
   });
 
   it('resolves links, images, cards and files through the page links; reports the broken ones', () => {
@@ -194,5 +194,64 @@ describe('syntax highlighting at build time', () => {
     const plain = fromHtml(render(`\`\`\`js\n${huge}\`\`\`\n`).html, { fragment: true });
     expect(selectAll('span.line', plain).length).toBe(huge.split('\n').length - 1);
     expect(selectAll('[class^=pl-]', plain)).toEqual([]);
+  });
+});
+
+describe('math, emoji and reusable content (issue 33)', () => {
+  it('typesets $$ math with KaTeX to HTML and MathML, without inline styles; invalid TeX stays as source with a warning', () => {
+    const out = render('Inline $$E=mc^2$$ here.\n\n$$\n\\frac{a}{b} + \\sqrt{x^2}\n$$\n\n$$\n\\frac{1}{\n$$\n');
+    const tree = fromHtml(out.html, { fragment: true });
+    expect(selectAll('.math-inline .katex math annotation', tree).map((n) => toText(n))).toEqual(['E=mc^2']);
+    expect(selectAll('.math-display .katex-display .katex-html .mfrac', tree).length).toBe(1);
+    expect(selectAll('[style]', tree)).toEqual([]);
+    expect(out.math).toBe(true);
+    // KaTeX's inline styles became classes of the page's math stylesheet, which carries their declarations.
+    const cls = selectAll('.katex-html [class*="m-"]', tree).flatMap((n) => (n.properties.className as string[]).filter((c) => /^m-[0-9a-f]{10}$/.test(c)));
+    expect(cls.length).toBeGreaterThan(3);
+    for (const c of cls) expect(out.mathCss).toContain(`.${c}{`);
+    expect(out.mathCss).toMatch(/height:[\d.]+em!important/);
+    expect(toText(selectAll('.math-source', tree)[0]!)).toBe('\\frac{1}{');
+    expect(out.warnings.map((w) => w.code)).toEqual(['PUBLISH_MATH_INVALID']);
+  });
+
+  it('renders :shortcode: emoji as the character, never inside code; unknown names stay as written', () => {
+    const out = render('Ship it :sparkles: :heavy\\_plus\\_sign: :+1: :not_an_emoji_name:\n\n`:sparkles:`\n\n```\n:sparkles:\n```\n');
+    const tree = fromHtml(out.html, { fragment: true });
+    expect(toText(selectAll('p', tree)[0]!)).toBe('Ship it ✨ ➕ 👍 :not_an_emoji_name:');
+    expect(selectAll('code', tree).map((n) => toText(n))).toEqual([':sparkles:', ':sparkles:']);
+  });
+
+  it('expands {% include %} with the included file (front matter dropped); a missing include is a typed warning', () => {
+    const includes = {
+      '../.gitbook/includes/prereq.md': '---\ntitle: Prerequisites\n---\n\n{% hint style="info" %}\nYou need **Node** :rocket:\n{% endhint %}\n',
+    };
+    const out = render('Before\n\n{% include "../.gitbook/includes/prereq.md" %}\n\n{% include "../.gitbook/includes/gone.md" %}\n\nAfter\n', { includes });
+    const tree = fromHtml(out.html, { fragment: true });
+    expect(toText(selectAll('.hint', tree)[0]!)).toContain('You need Node 🚀');
+    expect(out.html).not.toContain('Prerequisites');
+    expect(out.html).not.toContain('include');
+    expect(out.warnings).toEqual([{ code: 'PUBLISH_INCLUDE_MISSING', message: 'reusable content not found: ../.gitbook/includes/gone.md' }]);
+  });
+});
+
+describe('code block options as GitBook writes them (issue 33)', () => {
+  it('title, line numbers (not for one line), wrap and expandable from {% code %}; the same from the HTML <pre data-*> form', () => {
+    const long = Array.from({ length: 12 }, (_, i) => `x${i}`).join('\n');
+    const md = `{% code title="a.js" lineNumbers="true" expandable="true" %}\n\`\`\`js\n${long}\n\`\`\`\n{% endcode %}\n\n{% code lineNumbers="true" overflow="wrap" %}\n\`\`\`\none line\n\`\`\`\n{% endcode %}\n\n<pre class="language-yaml" data-title="x.yaml" data-line-numbers data-overflow="wrap"><code class="lang-yaml"><strong>a: 1\n</strong>b: 2\nc: 3\n</code></pre>\n`;
+    const tree = fromHtml(render(md).html, { fragment: true });
+    const figures = selectAll('figure.code-block', tree);
+    expect(figures.map((f) => f.properties.className)).toEqual([
+      ['code-block', 'line-numbers', 'expandable-code'],
+      ['code-block', 'wrap'],
+      ['code-block', 'line-numbers', 'wrap'],
+    ]);
+    expect(selectAll('figcaption', tree).map((n) => toText(n))).toEqual(['a.js', 'x.yaml']);
+    // Expandable: a checkbox and its label, no script.
+    const box = selectAll('input.code-expand', figures[0]!)[0]!;
+    expect(selectAll('label.code-expand-label', figures[0]!)[0]!.properties.htmlFor).toEqual([box.properties.id]);
+    expect(toText(selectAll('label', figures[0]!)[0]!)).toBe('Show all 12 lines');
+    // The HTML form's lines, one span each (the bold line included) for the line numbers.
+    expect(selectAll('.line', figures[2]!).map((n) => toText(n))).toEqual(['a: 1', 'b: 2', 'c: 3']);
+    expect(selectAll('.line strong', figures[2]!).map((n) => toText(n))).toEqual(['a: 1']);
   });
 });

@@ -30,10 +30,13 @@ export interface RenderPageInput {
   links: Record<string, RenderLink>;
   /** OpenAPI documents by `spec:<slug>` or `src:<destination>`. */
   specs: Record<string, RenderSpec>;
+  /** Reusable content (`{% include "…" %}`): the included file's markdown by the path as written in the page. */
+  includes?: Record<string, string>;
 }
 
 export interface RenderWarning {
-  code: 'PUBLISH_BROKEN_LINK' | 'PUBLISH_UNSUPPORTED_BLOCK' | 'PUBLISH_SPEC_MISSING' | 'PUBLISH_HTML_REMOVED';
+  code:
+    'PUBLISH_BROKEN_LINK' | 'PUBLISH_UNSUPPORTED_BLOCK' | 'PUBLISH_SPEC_MISSING' | 'PUBLISH_HTML_REMOVED' | 'PUBLISH_INCLUDE_MISSING' | 'PUBLISH_MATH_INVALID';
   message: string;
 }
 
@@ -45,6 +48,9 @@ export interface RenderedPage {
   warnings: RenderWarning[];
   /** Code in a language was left plain because the highlighter was not loaded yet (the page is rendered again next time). */
   plainCode?: boolean;
+  /** The page has typeset math: it links KaTeX's stylesheet, and `mathCss` (KaTeX's inline styles as classes). */
+  math?: boolean;
+  mathCss?: string;
 }
 
 /** Resolution of destinations while one page renders; collects the broken ones. */

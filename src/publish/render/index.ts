@@ -17,7 +17,9 @@ import { fileBlock } from './file.js';
 import { identifyHeadings } from './headings.js';
 import { hintBlock } from './hint.js';
 import { imageHandler, linkHandler, referenceHandler } from './links.js';
-import { inlineMathHandler, mathHandler } from './math.js';
+import { mathHandlers, MathStyles } from './math.js';
+import { replaceEmojiShortcodes } from './emoji.js';
+import { includeBlock } from './include.js';
 import { openapiBlock } from './openapi.js';
 import { sanitizeHtml } from './raw-html.js';
 import { stepBlock, stepperBlock } from './stepper.js';
@@ -31,7 +33,7 @@ export { loadHighlighter, waitForHighlighter } from './highlight.js';
 export type { RenderPageInput, RenderedPage, RenderLink, RenderSpec, RenderWarning } from './context.js';
 
 /** Bump when the output of the renderer changes: it is part of every output file's key. */
-export const RENDERER_VERSION = 'folio-render-3';
+export const RENDERER_VERSION = 'folio-render-4';
 
 const BLOCKS: BlockRenderer[] = [
   hintBlock,
@@ -52,6 +54,12 @@ const BLOCKS: BlockRenderer[] = [
 ];
 const BY_NAME = new Map(BLOCKS.flatMap((b) => b.names.map((n) => [n, b] as const)));
 
+/** What every markdown tree (the page's, an included file's) goes through before it becomes hast. */
+function prepare(tree: Root): void {
+  groupExpandables(tree);
+  replaceEmojiShortcodes(tree);
+}
+
 /**
  * One page's markdown → the HTML of its article: Folio's parser (the same as git import) → mdast →
  * `remark-rehype` with a handler for every GitBook block → `rehype-stringify`. Runs in a parse-pool thread.
@@ -61,11 +69,13 @@ export function renderPageBody(input: RenderPageInput): RenderedPage {
   const highlight = new HighlightBudget();
   const page = parsePageFile(input.markdown);
   const mdast = page.document as Root;
-  groupExpandables(mdast);
+  prepare(mdast);
+  const include = includeBlock(input.includes ?? {}, prepare);
+  const math = new MathStyles();
   let counter = 0;
   const nextId = (prefix: string) => `${prefix}-${++counter}`;
   const liquid = (state: State, node: LiquidBlock) => {
-    const renderer = BY_NAME.get(node.name);
+    const renderer = node.name === 'include' ? include : BY_NAME.get(node.name);
     const ctx: BlockContext = { state, links, nextId };
     if (!renderer) {
       links.warn('PUBLISH_UNSUPPORTED_BLOCK', `block not rendered: {% ${node.name} %}`);
@@ -77,13 +87,12 @@ export function renderPageBody(input: RenderPageInput): RenderedPage {
     liquidBlock: liquid,
     liquidTag: () => undefined,
     code: codeHandler(highlight),
-    math: mathHandler,
-    inlineMath: inlineMathHandler,
+    ...mathHandlers(math, links),
     link: linkHandler(links),
     image: imageHandler(links),
     linkReference: referenceHandler,
     imageReference: referenceHandler,
-    html: (_state: State, node: Html): ElementContent[] => sanitizeHtml(node.value, links),
+    html: (_state: State, node: Html): ElementContent[] => sanitizeHtml(node.value, links, nextId),
     yaml: () => undefined,
   };
   const processor = unified()
@@ -94,5 +103,14 @@ export function renderPageBody(input: RenderPageInput): RenderedPage {
   const html = processor.stringify(hast as never);
   const summary = toText(hast).replace(/\s+/g, ' ').trim().slice(0, 300);
   void text;
-  return { html: String(html), headings, summary, warnings: links.warnings, ...(highlight.missed ? { plainCode: true } : {}) };
+  const mathCss = math.css();
+  return {
+    html: String(html),
+    headings,
+    summary,
+    warnings: links.warnings,
+    ...(highlight.missed ? { plainCode: true } : {}),
+    ...(math.used ? { math: true } : {}),
+    ...(mathCss !== null ? { mathCss } : {}),
+  };
 }

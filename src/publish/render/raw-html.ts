@@ -1,6 +1,7 @@
 import type { Element, ElementContent, Nodes } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import type { LinkResolver } from './context.js';
+import { codeFigure, htmlCodeOptions, intoLines } from './code.js';
 
 /** Elements kept from HTML written in pages; anything else is unwrapped (its text kept), scripts and styles dropped. */
 const ALLOWED = new Set([
@@ -75,7 +76,7 @@ const DROPPED = new Set([
 ]);
 const KEPT_PROPERTIES = new Set(['href', 'src', 'alt', 'title', 'id', 'width', 'height', 'colSpan', 'rowSpan', 'align', 'open', 'start', 'dataSize']);
 
-function clean(node: ElementContent, links: LinkResolver, removed: Set<string>): ElementContent[] {
+function clean(node: ElementContent, links: LinkResolver, removed: Set<string>, nextId: (prefix: string) => string): ElementContent[] {
   if (node.type === 'text') return [node];
   if (node.type !== 'element') return [];
   const tag = node.tagName;
@@ -83,7 +84,7 @@ function clean(node: ElementContent, links: LinkResolver, removed: Set<string>):
     removed.add(tag);
     return [];
   }
-  const children = node.children.flatMap((c) => clean(c, links, removed));
+  const children = node.children.flatMap((c) => clean(c, links, removed, nextId));
   if (!ALLOWED.has(tag)) {
     removed.add(tag);
     return children;
@@ -108,7 +109,13 @@ function clean(node: ElementContent, links: LinkResolver, removed: Set<string>):
     properties.loading = 'lazy';
     if (properties.alt === undefined) properties.alt = '';
   }
-  return [{ type: 'element', tagName: tag, properties, children }];
+  const element: Element = { type: 'element', tagName: tag, properties, children };
+  const code = tag === 'pre' ? htmlCodeOptions(node.properties) : null;
+  if (code === null) return [element];
+  const inner = children.find((c): c is Element => c.type === 'element' && c.tagName === 'code');
+  if (inner && code.lineNumbers) intoLines(inner);
+  element.properties.tabIndex = 0;
+  return [codeFigure(element, code, nextId)];
 }
 
 /**
@@ -116,10 +123,10 @@ function clean(node: ElementContent, links: LinkResolver, removed: Set<string>):
  * elements and attributes (no scripts, styles, frames or event handlers); its links and images are
  * resolved like markdown ones. What was removed is reported once per page.
  */
-export function sanitizeHtml(html: string, links: LinkResolver): ElementContent[] {
+export function sanitizeHtml(html: string, links: LinkResolver, nextId: (prefix: string) => string = (p) => p): ElementContent[] {
   const tree = fromHtml(html, { fragment: true });
   const removed = new Set<string>();
-  const out = (tree.children as Nodes[]).flatMap((c) => clean(c as ElementContent, links, removed));
+  const out = (tree.children as Nodes[]).flatMap((c) => clean(c as ElementContent, links, removed, nextId));
   const notable = [...removed].filter((t) => DROPPED.has(t));
   if (notable.length > 0) links.warn('PUBLISH_HTML_REMOVED', `HTML elements not published: ${notable.join(', ')}`);
   return out;
