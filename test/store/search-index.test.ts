@@ -192,6 +192,36 @@ function defineSearchSuite(name: string, open: () => Promise<Store>) {
       expect(await store.search.similarWord({ organizationId: other, word: 'colection' })).toBeNull();
     });
 
+    it('finds rare words through the GIN index on the space and organization routes (EXPLAIN), statistics refreshed after indexing', async () => {
+      const acme = (await store.orgs.create({ title: 'indexed' })).id;
+      const vocabulary = Array.from({ length: 400 }, (_, i) => `word${i.toString(36)}`);
+      const spaces: string[] = [];
+      for (let s = 0; s < 2; s++) {
+        const { spaceId, revisionId } = await spaceWithRevision(store, acme, 'en');
+        spaces.push(spaceId);
+        const upsert = Array.from({ length: 400 }, (_, i) => {
+          const words = (k: number) => Array.from({ length: 30 }, (_, j) => vocabulary[(i * 7 + j * 13 + k) % vocabulary.length]).join(' ');
+          const rare = i === 17 ? ' zeppelin' : '';
+          return page(`p${i}`, i, `Page ${i}`, [
+            ['', '', words(0)],
+            ['one', 'One', words(1) + rare],
+            ['two', 'Two', words(2)],
+          ]);
+        });
+        await store.search.apply({ spaceId, organizationId: acme, revisionId, config: 'english', keep: [], upsert });
+      }
+      const usesIndex = /search_sections_document/;
+      const org = { organizationId: acme, query: 'zeppelin', limit: 10 };
+      expect(await store.search.explain(org)).toMatch(usesIndex);
+      expect(await store.search.explain({ ...org, spaceIds: [spaces[0]!] })).toMatch(usesIndex);
+      expect((await searchPages(store, org)).items.map((p) => [p.spaceId, p.pageId, p.sections[0]?.anchor]).sort()).toEqual(
+        spaces.map((s) => [s, 'p17', 'one']).sort(),
+      );
+      expect((await searchPages(store, { ...org, spaceIds: [spaces[1]!] })).items.map((p) => p.spaceId)).toEqual([spaces[1]]);
+      // Only stop words: nothing can match, nothing to plan.
+      expect(await store.search.explain({ ...org, query: 'the' })).toBeNull();
+    });
+
     it('refuses an empty or too long query', async () => {
       await expect(searchPages(store, { organizationId: org, query: '  ', limit: 10 })).rejects.toMatchObject({ code: 'VALIDATION' });
       await expect(searchPages(store, { organizationId: org, query: 'x'.repeat(513), limit: 10 })).rejects.toMatchObject({ code: 'VALIDATION' });
