@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type SearchPageInput, type Store } from '../../src/store/index.js';
-import { searchConfigName } from '../../src/search/languages.js';
+import { detectLanguage, searchConfigName } from '../../src/search/languages.js';
+import { indexSpace } from '../../src/search/index-space.js';
+import { searchSections } from '../../src/search/sections.js';
+import { testLogger } from '../helpers/logger.js';
 import { searchPages, searchPagesTolerant } from '../../src/search/query.js';
 import { storedPage } from '../../src/search/stored-page.js';
 import { rawSql } from '../../src/store/raw-sql.js';
@@ -220,6 +223,35 @@ function defineSearchSuite(name: string, open: () => Promise<Store>) {
       expect((await searchPages(store, { ...org, spaceIds: [spaces[1]!] })).items.map((p) => p.spaceId)).toEqual([spaces[1]]);
       // Only stop words: nothing can match, nothing to plan.
       expect(await store.search.explain({ ...org, query: 'the' })).toBeNull();
+    });
+
+    it('stems a space without a language in the language detected from its pages', async () => {
+      const prose = (n: number) =>
+        `# Security ${n}\n\nThis guide explains how an attacker could try the exploitation of a weakness in the server, and how ` +
+        `administrators should configure their deployments to reduce the risks. Every section describes the steps to follow.\n`;
+      const spaces: Record<string, string> = {};
+      for (const language of [null, 'fr']) {
+        const space = await store.spaces.create(org, { title: 'no language', ...(language ? { language } : {}) });
+        const pages = [0, 1, 2].map((i) => ({
+          id: `p${i}`,
+          kind: 'document' as const,
+          title: `Security ${i}`,
+          path: `p${i}`,
+          body: new TextEncoder().encode(prose(i)),
+        }));
+        const { id } = await store.revisions.create({ spaceId: space.id, parents: [], type: 'edits', pages, files: [] });
+        await store.spaces.setPrimaryRevision(space.id, id);
+        const deps = { store, logger: testLogger('index'), extract: async (md: string) => searchSections(md), detectLanguage, progress: () => {} };
+        expect(await indexSpace(deps, { spaceId: space.id, organizationId: org })).toMatchObject({ outcome: 'indexed', pages: 3 });
+        // Detected again, the same: nothing to rebuild.
+        expect(await indexSpace(deps, { spaceId: space.id, organizationId: org })).toMatchObject({ outcome: 'current' });
+        spaces[language ?? 'none'] = space.id;
+      }
+      expect(await store.search.state(spaces.none!)).toMatchObject({ config: 'english' });
+      const found = await searchPages(store, { organizationId: org, spaceIds: [spaces.none!], query: 'exploit', limit: 10 });
+      expect(found.items.map((p) => p.pageId).sort()).toEqual(['p0', 'p1', 'p2']);
+      // The space's own language wins over what its text looks like.
+      expect(await store.search.state(spaces.fr!)).toMatchObject({ config: 'french' });
     });
 
     it('refuses an empty or too long query', async () => {
