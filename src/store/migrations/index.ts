@@ -21,6 +21,7 @@ import { migration as collections } from './020_collections.js';
 import { migration as comments } from './021_comments.js';
 import { migration as changeRequestReviews } from './022_change_request_reviews.js';
 import { migration as eventsIntegrations } from './023_events_integrations.js';
+import { migration as translationRunInput } from './024_translation_run_input.js';
 
 /**
  * Every migration, in order. To add one: create `NNN_name.ts` exporting `migration: Migration`
@@ -49,4 +50,5 @@ export const migrations: readonly Migration[] = [
   comments,
   changeRequestReviews,
   eventsIntegrations,
+  translationRunInput,
 ];
