@@ -27,6 +27,12 @@ export function createSearchIndexActivities(deps: ActivityDeps) {
               last = details;
               heartbeat(details);
             },
+            // Past its budget the language stays undetermined (no stemming), the pages are still indexed.
+            detectLanguage: (sample) =>
+              pool.runWith(task, 'search.detectLanguage', sample).catch((err: unknown) => {
+                if (err instanceof ParseBudgetExceededError) return 'und';
+                throw err;
+              }),
             extract: async (markdown) => {
               try {
                 return await pool.runWith(task, 'page.searchSections', markdown);

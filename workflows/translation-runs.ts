@@ -105,7 +105,8 @@ export async function translationRunsWorkflow(input: TranslationQueueInput): Pro
       Object.assign(view, { pagesTotal: begun.pageIds.length, pagesDone: 0, segmentsTotal: 0, segmentsDone: 0, segmentsSent: 0 });
       setCurrentDetails(`**run ${run}** · translating ${begun.pageIds.length} pages with ${begun.engine}`);
       const before: TranslationBatchCounts = { pages: 0, segments: 0, sent: 0, fromMemory: 0, words: 0, pagesTranslated: 0 };
-      for (let i = 0; i < begun.pageIds.length; i += perBatch) {
+      // A run that keeps the previous result (nothing new) has no batch to translate.
+      for (let i = 0; i < (begun.reuse ? 0 : begun.pageIds.length); i += perBatch) {
         const added = await engineQueue.translationTranslatePages({
           ...ref,
           sourceRevisionId: begun.sourceRevisionId,
@@ -124,7 +125,9 @@ export async function translationRunsWorkflow(input: TranslationQueueInput): Pro
       const done = await main.translationFinishRun({ ...ref, sourceRevisionId: begun.sourceRevisionId });
       view.lastCompleted = run;
       setCurrentDetails(
-        `**run ${run} completed** · ${before.pages} pages · ${before.sent} segments sent, ${before.fromMemory} from memory · revision ${done.resultRevisionId}`,
+        begun.reuse
+          ? `**run ${run} completed** · nothing new: revision ${done.resultRevisionId} kept`
+          : `**run ${run} completed** · ${before.pages} pages · ${before.sent} segments sent, ${before.fromMemory} from memory · revision ${done.resultRevisionId}`,
       );
     } catch (err) {
       const { code, message } = errorOf(err);

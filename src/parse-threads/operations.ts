@@ -11,6 +11,7 @@ import type { documentToMarkdown, markdownToDocument } from '../document/index.j
 import type { processSpecInThread } from '../openapi/process-in-thread.js';
 import type { assemblePage, extractSegments } from '../translate/segments.js';
 import type { searchSections } from '../search/sections.js';
+import type { detectLanguage } from '../search/languages.js';
 import type { analyzeHtmlPage, convertHtmlPage } from '../webimport/html-page.js';
 import type { parseSitemap } from '../webimport/sitemap.js';
 import type { renderPageBody } from '../publish/render/index.js';
@@ -55,6 +56,8 @@ export const parseOperations = {
   'translate.assemble': lazy<typeof assemblePage>(async () => (await import('../translate/segments.js')).assemblePage),
   /** The searchable sections of a page (search indexing). */
   'page.searchSections': lazy<typeof searchSections>(async () => (await import('../search/sections.js')).searchSections),
+  /** The language of a sample of a space's text, when the space has none (search indexing: stemming). */
+  'search.detectLanguage': lazy<typeof detectLanguage>(async () => (await import('../search/languages.js')).detectLanguage),
   /** Website import, during the crawl: a fetched page's title, navigation, links and assets. */
   'html.analyze': lazy<typeof analyzeHtmlPage>(async () => (await import('../webimport/html-page.js')).analyzeHtmlPage),
   /** Website import, during discovery: the page URLs and nested sitemaps of a fetched sitemap (gzipped or not). */

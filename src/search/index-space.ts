@@ -1,7 +1,7 @@
 import type { Logger } from '../log.js';
 import type { PageRecord, SearchPageInput, Store } from '../store/index.js';
 import { sha256Hex } from '../store/index.js';
-import { searchConfigName } from './languages.js';
+import { detectedConfigName, LANGUAGE_SAMPLE_CHARS, searchConfigName } from './languages.js';
 import type { SearchablePage } from './sections.js';
 import { storedPage, type SearchPageDraft } from './stored-page.js';
 
@@ -33,6 +33,11 @@ export interface IndexSpaceDeps {
    * own budget (`page`) or its operation's (`operation`: counted in the result, not logged page by page).
    */
   extract(markdown: string): Promise<SearchablePage | { skipped: 'page' | 'operation' }>;
+  /**
+   * The language (ISO 639-3, `und` when undetermined) of a sample of the space's text, off the event loop: a space
+   * without a language is stemmed in the detected one. Absent: such a space is indexed without stemming (`simple`).
+   */
+  detectLanguage?(sample: string): Promise<string>;
   /** Liveness while it runs (the activity's heartbeat). */
   progress(details: { phase: 'parsing' | 'writing'; pagesDone?: number; pagesToIndex: number }): void;
 }
@@ -85,8 +90,27 @@ async function draftPage(deps: IndexSpaceDeps, revisionId: string, p: Placed & {
   return { draft, titleOnly };
 }
 
+/** The titles of the pages, then their bodies in tree order, up to the sample's length. */
+async function languageSample(deps: IndexSpaceDeps, revisionId: string, pages: Placed[]): Promise<string> {
+  let sample = pages.map((p) => p.page.title).join('\n');
+  for (const p of pages) {
+    if (sample.length >= LANGUAGE_SAMPLE_CHARS) break;
+    if (p.page.data?.raw || !p.page.bodyHash) continue;
+    const bytes = await deps.store.revisions.pageBody(revisionId, p.page.id);
+    if (bytes) sample += '\n\n' + new TextDecoder().decode(bytes.subarray(0, LANGUAGE_SAMPLE_CHARS * 4));
+  }
+  return sample.slice(0, LANGUAGE_SAMPLE_CHARS);
+}
+
+/** The text search configuration of the space: its language's, else the detected language's, else `simple`. */
+async function spaceConfig(deps: IndexSpaceDeps, language: string | null, revisionId: string, pages: Placed[]): Promise<string> {
+  if (language || !deps.detectLanguage) return deps.store.search.configFor(searchConfigName(language));
+  return deps.store.search.configFor(detectedConfigName(await deps.detectLanguage(await languageSample(deps, revisionId, pages))));
+}
+
 /**
- * Brings the space's search index to its current primary revision: pages whose body, title, place and
+ * Brings the space's search index to its current primary revision, in the space's language (detected when it has
+ * none, see `detectLanguage`): pages whose body, title, place and
  * configuration are unchanged keep their rows; the others are parsed into sections. A page the parser cannot
  * handle within its budget, or kept as raw bytes, is indexed by its title (and counted). Idempotent: the index
  * records the revision it holds; a revision that stopped being primary is not written.
@@ -97,11 +121,11 @@ export async function indexSpace(deps: IndexSpaceDeps, input: IndexSpaceInput): 
   const space = await store.spaces.get(input.spaceId);
   if (!space || space.organizationId !== input.organizationId || !space.revisionId) return { outcome: 'skipped', ...none };
   const revisionId = space.revisionId;
-  const config = await store.search.configFor(searchConfigName(space.language));
+  const pages = placed(await store.revisions.pages(revisionId));
+  const config = await spaceConfig(deps, space.language, revisionId, pages);
   const state = await store.search.state(space.id);
   if (state && state.revisionId === revisionId && state.config === config) return { outcome: 'current', revisionId, ...none, pages: state.keys.size };
 
-  const pages = placed(await store.revisions.pages(revisionId));
   const keep: Array<{ pageId: string; ord: number }> = [];
   const todo: Array<Placed & { key: string }> = [];
   for (const p of pages) {

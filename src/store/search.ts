@@ -51,33 +51,127 @@ function checkQuery(q: SearchQuery): { limit: number; offset: number; text: stri
   return { limit: q.limit, offset, text: q.query };
 }
 
-/** The spaces searched, each with its query parsed by its own configuration. */
-const SPACES_CTE = `
-sp AS (
-  SELECT st.space_id, st.config, websearch_to_tsquery(st.config::regconfig, $2) AS query
-  FROM search_index_state st JOIN spaces s ON s.id = st.space_id
-  WHERE s.organization_id = $1 AND s.deleted_at IS NULL AND ($3::text[] IS NULL OR st.space_id = ANY($3::text[]))
-)`;
+/** The spaces searched, each with its query parsed by its own configuration (as text: a constant of the queries below). */
+const SPACES_SQL = `
+SELECT st.space_id, st.config, websearch_to_tsquery(st.config::regconfig, $2)::text AS query
+FROM search_index_state st JOIN spaces s ON s.id = st.space_id
+WHERE s.organization_id = $1 AND s.deleted_at IS NULL AND ($3::text[] IS NULL OR st.space_id = ANY($3::text[]))`;
+
+/** Spaces whose query parses the same (one configuration, usually): searched together. */
+interface Scope {
+  config: string;
+  query: string;
+  spaceIds: string[];
+}
+
+/**
+ * The matching sections of the scopes as one `UNION ALL` (columns space_id, page_id, ord, score, config, plus `extra`), each
+ * scope's query a parameter: with a constant query the planner estimates its selectivity from the statistics and
+ * takes the GIN index (`search_sections_document`) when the words are rare, instead of filtering every section of
+ * the spaces through the primary key. Parameters from `$first`, three per scope (the query, the space ids, the configuration).
+ */
+function scopeHits(scopes: Scope[], first: number, extra: (q: string, config: string) => string, where = ''): { text: string; params: SqlParam[] } {
+  const params: SqlParam[] = [];
+  const parts = scopes.map((scope, i) => {
+    const n = first + 3 * i;
+    const q = `$${n}::tsquery`;
+    params.push(scope.query, scope.spaceIds, scope.config);
+    return `SELECT x.space_id, x.page_id, x.ord, ts_rank_cd('${WEIGHTS}', x.document, ${q}) AS score, $${n + 2}::regconfig AS config${extra(q, `$${n + 2}::regconfig`)}
+     FROM search_sections x WHERE x.document @@ ${q} AND x.space_id = ANY($${n + 1}::text[])${where}`;
+  });
+  return { text: parts.join('\n     UNION ALL\n     '), params };
+}
+
+/** The ranked pages of the scopes (one more than `limit`, for the cursor), each with the count of all pages and of their spaces. */
+function pagesStatement(found: Scope[], limit: number, offset: number): { text: string; params: SqlParam[] } {
+  const hits = scopeHits(found, 3, () => '');
+  return {
+    text: `WITH hits AS (
+      ${hits.text}
+    ),
+    ranked AS (
+      SELECT DISTINCT ON (space_id, page_id) space_id, page_id, ord AS best_ord,
+             max(score) OVER (PARTITION BY space_id, page_id) + 0.1 * ln(count(*) OVER (PARTITION BY space_id, page_id)) AS score
+      FROM hits ORDER BY space_id, page_id, score DESC, ord
+    )
+    SELECT r.space_id, r.page_id, r.best_ord, r.score, p.title, p.description, p.path, p.ancestors,
+           count(*) OVER () AS total, (SELECT count(DISTINCT space_id) FROM ranked) AS spaces
+    FROM ranked r JOIN search_pages p ON p.space_id = r.space_id AND p.page_id = r.page_id
+    ORDER BY r.score DESC, r.space_id, p.ord
+    LIMIT $1 OFFSET $2`,
+    params: [limit + 1, offset, ...hits.params],
+  };
+}
+
+const GIN_INDEXES = ['search_sections_document', 'search_sections_body_trgm', 'search_sections_title_trgm'];
+
+/** Rows written or removed since the last `ANALYZE` after which the next one runs: at least this, or a tenth of the table. */
+const ANALYZE_AFTER_ROWS = 500;
 
 export function createSearchStore(sql: Sql): SearchStore {
   const configFor = searchConfigResolver(sql);
+  /** Rows changed since the last `ANALYZE` of the index tables (this process's writes; a server's autovacuum does the rest). */
+  let changedRows = 0;
+  let analyzing: Promise<void> | null = null;
 
-  async function sections(ids: PageRow[], query: SearchQuery, text: string): Promise<Map<string, SearchSectionHit[]>> {
+  /**
+   * Refreshes the statistics of the index tables once enough rows changed (PGlite has no autovacuum): without
+   * them the planner takes a freshly indexed space for a few hundred rows and filters it all instead of using the
+   * GIN index. Bounded: not after every small change, one at a time; a failure is retried with the next change.
+   */
+  async function analyzeIfChanged(rows: number): Promise<void> {
+    changedRows += rows;
+    if (analyzing || changedRows < ANALYZE_AFTER_ROWS) return;
+    const [est] = await sql.query<{ n: number | string }>(`SELECT greatest(reltuples, 0)::bigint AS n FROM pg_class WHERE oid = 'search_sections'::regclass`);
+    if (changedRows < Number(est?.n ?? 0) / 10) return;
+    const counted = changedRows;
+    analyzing = (async () => {
+      await sql.query('ANALYZE search_sections, search_pages');
+      // GIN indexes take new entries into a pending list that every search reads in full until it is merged
+      // (by autovacuum on a server; PGlite has none): merged here.
+      await sql.query(`SELECT gin_clean_pending_list(i::regclass) FROM unnest($1::text[]) AS i`, [GIN_INDEXES]);
+      changedRows -= counted;
+    })().finally(() => {
+      analyzing = null;
+    });
+    await analyzing;
+  }
+
+  async function scopes(query: SearchQuery, text: string): Promise<Scope[]> {
+    const rows = await sql.query<{ space_id: string; config: string; query: string }>(SPACES_SQL, [query.organizationId, text, query.spaceIds ?? null]);
+    const byQuery = new Map<string, Scope>();
+    // An empty query (only stop words) finds nothing in its spaces.
+    for (const row of rows) {
+      if (row.query === '') continue;
+      const key = `${row.config}\u0000${row.query}`;
+      const scope = byQuery.get(key) ?? { config: row.config, query: row.query, spaceIds: [] };
+      scope.spaceIds.push(row.space_id);
+      byQuery.set(key, scope);
+    }
+    return [...byQuery.values()];
+  }
+
+  /** The matching sections of the pages found, best first, with their headlines (CJK: their text, see src/search/query.ts). */
+  async function sections(ids: PageRow[], query: SearchQuery, found: Scope[]): Promise<Map<string, SearchSectionHit[]>> {
     const out = new Map<string, SearchSectionHit[]>();
     if (ids.length === 0) return out;
     const cjk = query.cjk === true;
-    const rows = await sql.query<SectionRow>(
-      `WITH ${SPACES_CTE}
-       SELECT x.space_id, x.page_id, x.ord, x.anchor, x.title, ${cjk ? 'x.body' : "''"} AS body,
-              ts_rank_cd('${WEIGHTS}', x.document, sp.query) AS score,
-              ${cjk ? 'NULL' : `ts_headline(sp.config::regconfig, x.body, sp.query, '${HEADLINE_OPTIONS}')`} AS headline
-       FROM sp JOIN search_sections x ON x.space_id = sp.space_id AND x.document @@ sp.query
-       WHERE x.space_id = ANY($4::text[]) AND x.page_id = ANY($5::text[])
-       ORDER BY score DESC, x.ord`,
-      [query.organizationId, text, query.spaceIds ?? null, [...new Set(ids.map((r) => r.space_id))], ids.map((r) => r.page_id)],
+    const wanted = new Set(ids.map((r) => `${r.space_id}\u0000${r.page_id}`));
+    const hits = scopeHits(
+      found,
+      3,
+      (q, config) =>
+        `, x.anchor, x.title, ${cjk ? 'x.body' : "''"} AS body, ${cjk ? 'NULL' : `ts_headline(${config}, x.body, ${q}, '${HEADLINE_OPTIONS}')`} AS headline`,
+      ' AND x.page_id = ANY($2::text[]) AND x.space_id = ANY($1::text[])',
     );
+    const rows = await sql.query<SectionRow>(`SELECT * FROM (${hits.text}) h ORDER BY score DESC, ord`, [
+      [...new Set(ids.map((r) => r.space_id))],
+      ids.map((r) => r.page_id),
+      ...hits.params,
+    ]);
     for (const row of rows) {
       const key = `${row.space_id}\u0000${row.page_id}`;
+      if (!wanted.has(key)) continue;
       const list = out.get(key) ?? [];
       list.push({
         anchor: row.anchor,
@@ -104,14 +198,14 @@ export function createSearchStore(sql: Sql): SearchStore {
     },
 
     async apply(input) {
-      return sql.transaction(async (tx) => {
+      const result = await sql.transaction(async (tx) => {
         // The space row is locked so that the check below holds until commit: a newer primary revision waits.
         const [space] = await tx.query<{ revision_id: string | null; deleted_at: unknown; organization_id: string }>(
           'SELECT revision_id, deleted_at, organization_id FROM spaces WHERE id = $1 FOR UPDATE',
           [input.spaceId],
         );
         if (!space || space.deleted_at !== null || space.revision_id !== input.revisionId || space.organization_id !== input.organizationId)
-          return { applied: false, removed: 0, written: 0 };
+          return { applied: false, removed: 0, written: 0, changed: 0 };
         await tx.query(
           `INSERT INTO search_index_state (space_id, organization_id, revision_id, config, page_count, indexed_at) VALUES ($1, $2, $3, $4, $5, now())
            ON CONFLICT (space_id) DO UPDATE SET revision_id = EXCLUDED.revision_id, config = EXCLUDED.config, page_count = EXCLUDED.page_count, indexed_at = now()`,
@@ -128,6 +222,8 @@ export function createSearchStore(sql: Sql): SearchStore {
              WHERE p.space_id = $1 AND p.page_id = u.page_id AND p.ord <> u.ord`,
             [input.spaceId, keepIds, input.keep.map((k) => k.ord)],
           );
+        // Rows changed, for the statistics: removed pages (their sections went with them) and sections written.
+        let changed = removed.length;
         for (let i = 0; i < input.upsert.length; i += ROWS_PER_INSERT) {
           const chunk = input.upsert.slice(i, i + ROWS_PER_INSERT);
           await tx.query(
@@ -159,6 +255,7 @@ export function createSearchStore(sql: Sql): SearchStore {
               rows[6]!.push(s.indexed.c);
             });
           }
+          changed += ords.length;
           for (let j = 0; j < ords.length; j += ROWS_PER_INSERT) {
             const slice = (a: string[]) => a.slice(j, j + ROWS_PER_INSERT);
             const params: SqlParam[] = [input.spaceId, input.config, ...rows.slice(0, 7).map(slice), ords.slice(j, j + ROWS_PER_INSERT)];
@@ -171,35 +268,23 @@ export function createSearchStore(sql: Sql): SearchStore {
             );
           }
         }
-        return { applied: true, removed: removed.length, written: input.upsert.length };
+        return { applied: true, removed: removed.length, written: input.upsert.length, changed };
       });
+      if (result.applied) await analyzeIfChanged(result.changed);
+      return { applied: result.applied, removed: result.removed, written: result.written };
     },
 
     async pages(query) {
       const { limit, offset, text } = checkQuery(query);
-      const rows = await sql.query<PageRow & { best_ord: number; total: string | number; spaces: string | number }>(
-        `WITH ${SPACES_CTE},
-         hits AS (
-           SELECT x.space_id, x.page_id, x.ord, ts_rank_cd('${WEIGHTS}', x.document, sp.query) AS score
-           FROM sp JOIN search_sections x ON x.space_id = sp.space_id AND x.document @@ sp.query
-         ),
-         ranked AS (
-           SELECT DISTINCT ON (space_id, page_id) space_id, page_id, ord AS best_ord,
-                  max(score) OVER (PARTITION BY space_id, page_id) + 0.1 * ln(count(*) OVER (PARTITION BY space_id, page_id)) AS score
-           FROM hits ORDER BY space_id, page_id, score DESC, ord
-         )
-         SELECT r.space_id, r.page_id, r.best_ord, r.score, p.title, p.description, p.path, p.ancestors,
-                count(*) OVER () AS total, (SELECT count(DISTINCT space_id) FROM ranked) AS spaces
-         FROM ranked r JOIN search_pages p ON p.space_id = r.space_id AND p.page_id = r.page_id
-         ORDER BY r.score DESC, r.space_id, p.ord
-         LIMIT $4 OFFSET $5`,
-        [query.organizationId, text, query.spaceIds ?? null, limit + 1, offset],
-      );
+      const found = await scopes(query, text);
+      if (found.length === 0) return { items: [], total: 0, spaces: 0 };
+      const statement = pagesStatement(found, limit, offset);
+      const rows = await sql.query<PageRow & { best_ord: number; total: string | number; spaces: string | number }>(statement.text, statement.params);
       const more = rows.length > limit;
       const page = more ? rows.slice(0, limit) : rows;
-      const found = await sections(page, query, text);
+      const matched = await sections(page, query, found);
       const items = page.map((row, i): SearchPageHit => {
-        const hits = found.get(`${row.space_id}\u0000${row.page_id}`) ?? [];
+        const hits = matched.get(`${row.space_id}\u0000${row.page_id}`) ?? [];
         return {
           spaceId: row.space_id,
           pageId: row.page_id,
@@ -217,6 +302,15 @@ export function createSearchStore(sql: Sql): SearchStore {
       const total = Number(rows[0]?.total ?? 0);
       const spaces = Number(rows[0]?.spaces ?? 0);
       return more ? { items, next: { page: encodeCursor('search', offset + limit) }, total, spaces } : { items, total, spaces };
+    },
+
+    async explain(query) {
+      const { limit, offset, text } = checkQuery(query);
+      const found = await scopes(query, text);
+      if (found.length === 0) return null;
+      const statement = pagesStatement(found, limit, offset);
+      const rows = await sql.query<Record<string, string>>(`EXPLAIN ${statement.text}`, statement.params);
+      return rows.map((row) => Object.values(row).join(' ')).join('\n');
     },
 
     async similarWord(query) {

@@ -34,6 +34,7 @@ interface TranslationRow {
 interface RunRow {
   translation_id: string;
   run: number;
+  input_key: string | null;
   status: string;
   engine: string;
   source_revision_id: string | null;
@@ -65,7 +66,7 @@ interface EntryRow {
 const COLUMNS =
   'id, seq, organization_id, source_space_id, source_language, language, instructions, result_space_id, result_revision_id, status, runs_requested, created_at, updated_at';
 const RUN_COLUMNS =
-  'translation_id, run, status, engine, source_revision_id, result_revision_id, pages_total, pages_done, segments_total, segments_done, segments_sent, segments_from_memory, words, pages_translated, warnings, error_code, error_message, started_at, finished_at';
+  'translation_id, run, status, engine, source_revision_id, result_revision_id, pages_total, pages_done, segments_total, segments_done, segments_sent, segments_from_memory, words, pages_translated, warnings, error_code, error_message, started_at, finished_at, input_key';
 const ENTRY_COLUMNS = 'id, seq, organization_id, translations, created_at, updated_at';
 
 const PROGRESS_COLUMNS: Record<keyof TranslationRunProgress, string> = {
@@ -79,6 +80,7 @@ const PROGRESS_COLUMNS: Record<keyof TranslationRunProgress, string> = {
   segmentsFromMemory: 'segments_from_memory',
   words: 'words',
   pagesTranslated: 'pages_translated',
+  inputKey: 'input_key',
 };
 
 function parseJson(value: unknown): unknown {
@@ -119,6 +121,7 @@ function runFromRow(row: RunRow): TranslationRunRecord {
     words: Number(row.words),
     pagesTranslated: Number(row.pages_translated),
     warnings: (parseJson(row.warnings) as TranslationRunRecord['warnings'] | null) ?? [],
+    inputKey: row.input_key ?? null,
     errorCode: row.error_code,
     errorMessage: row.error_message,
     startedAt: toDate(row.started_at),
@@ -307,6 +310,14 @@ export function createTranslationStore(sql: Sql): TranslationStore {
         if (before[0]?.status !== 'failed') await recordTranslationEvent(tx, id, run, 'failed', 0, error.code);
         return runFromRow(rows[0]!);
       });
+    },
+
+    async previousCompletedRun(id, run) {
+      const rows = await sql.query<RunRow>(
+        `SELECT ${RUN_COLUMNS} FROM translation_runs WHERE translation_id = $1 AND run < $2 AND status = 'completed' ORDER BY run DESC LIMIT 1`,
+        [id, run],
+      );
+      return rows[0] ? runFromRow(rows[0]) : null;
     },
 
     async latestRun(id) {

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type SearchPageInput, type Store } from '../../src/store/index.js';
-import { searchConfigName } from '../../src/search/languages.js';
+import { detectLanguage, searchConfigName } from '../../src/search/languages.js';
+import { indexSpace } from '../../src/search/index-space.js';
+import { searchSections } from '../../src/search/sections.js';
+import { testLogger } from '../helpers/logger.js';
 import { searchPages, searchPagesTolerant } from '../../src/search/query.js';
 import { storedPage } from '../../src/search/stored-page.js';
 import { rawSql } from '../../src/store/raw-sql.js';
@@ -190,6 +193,65 @@ function defineSearchSuite(name: string, open: () => Promise<Store>) {
       expect((await searchPagesTolerant(store, { ...scope, query: 'collection' })).corrected).toBeUndefined();
       expect((await searchPagesTolerant(store, { ...scope, query: 'zzqqxx' })).items).toEqual([]);
       expect(await store.search.similarWord({ organizationId: other, word: 'colection' })).toBeNull();
+    });
+
+    it('finds rare words through the GIN index on the space and organization routes (EXPLAIN), statistics refreshed after indexing', async () => {
+      const acme = (await store.orgs.create({ title: 'indexed' })).id;
+      const vocabulary = Array.from({ length: 400 }, (_, i) => `word${i.toString(36)}`);
+      const spaces: string[] = [];
+      for (let s = 0; s < 2; s++) {
+        const { spaceId, revisionId } = await spaceWithRevision(store, acme, 'en');
+        spaces.push(spaceId);
+        const upsert = Array.from({ length: 400 }, (_, i) => {
+          const words = (k: number) => Array.from({ length: 30 }, (_, j) => vocabulary[(i * 7 + j * 13 + k) % vocabulary.length]).join(' ');
+          const rare = i === 17 ? ' zeppelin' : '';
+          return page(`p${i}`, i, `Page ${i}`, [
+            ['', '', words(0)],
+            ['one', 'One', words(1) + rare],
+            ['two', 'Two', words(2)],
+          ]);
+        });
+        await store.search.apply({ spaceId, organizationId: acme, revisionId, config: 'english', keep: [], upsert });
+      }
+      const usesIndex = /search_sections_document/;
+      const org = { organizationId: acme, query: 'zeppelin', limit: 10 };
+      expect(await store.search.explain(org)).toMatch(usesIndex);
+      expect(await store.search.explain({ ...org, spaceIds: [spaces[0]!] })).toMatch(usesIndex);
+      expect((await searchPages(store, org)).items.map((p) => [p.spaceId, p.pageId, p.sections[0]?.anchor]).sort()).toEqual(
+        spaces.map((s) => [s, 'p17', 'one']).sort(),
+      );
+      expect((await searchPages(store, { ...org, spaceIds: [spaces[1]!] })).items.map((p) => p.spaceId)).toEqual([spaces[1]]);
+      // Only stop words: nothing can match, nothing to plan.
+      expect(await store.search.explain({ ...org, query: 'the' })).toBeNull();
+    });
+
+    it('stems a space without a language in the language detected from its pages', async () => {
+      const prose = (n: number) =>
+        `# Security ${n}\n\nThis guide explains how an attacker could try the exploitation of a weakness in the server, and how ` +
+        `administrators should configure their deployments to reduce the risks. Every section describes the steps to follow.\n`;
+      const spaces: Record<string, string> = {};
+      for (const language of [null, 'fr']) {
+        const space = await store.spaces.create(org, { title: 'no language', ...(language ? { language } : {}) });
+        const pages = [0, 1, 2].map((i) => ({
+          id: `p${i}`,
+          kind: 'document' as const,
+          title: `Security ${i}`,
+          path: `p${i}`,
+          body: new TextEncoder().encode(prose(i)),
+        }));
+        const { id } = await store.revisions.create({ spaceId: space.id, parents: [], type: 'edits', pages, files: [] });
+        await store.spaces.setPrimaryRevision(space.id, id);
+        const deps = { store, logger: testLogger('index'), extract: async (md: string) => searchSections(md), detectLanguage, progress: () => {} };
+        expect(await indexSpace(deps, { spaceId: space.id, organizationId: org })).toMatchObject({ outcome: 'indexed', pages: 3 });
+        // Detected again, the same: nothing to rebuild.
+        expect(await indexSpace(deps, { spaceId: space.id, organizationId: org })).toMatchObject({ outcome: 'current' });
+        spaces[language ?? 'none'] = space.id;
+      }
+      expect(await store.search.state(spaces.none!)).toMatchObject({ config: 'english' });
+      const found = await searchPages(store, { organizationId: org, spaceIds: [spaces.none!], query: 'exploit', limit: 10 });
+      expect(found.items.map((p) => p.pageId).sort()).toEqual(['p0', 'p1', 'p2']);
+      // The space's own language wins over what its text looks like.
+      expect(await store.search.state(spaces.fr!)).toMatchObject({ config: 'french' });
     });
 
     it('refuses an empty or too long query', async () => {

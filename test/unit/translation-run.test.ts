@@ -101,6 +101,36 @@ describe('a translation run without Temporal (src/translate/run/)', () => {
     expect((await store.translations.latestRun(t.id))!.status).toBe('completed');
   });
 
+  it('a run with nothing new keeps the previous result without parsing or writing; a new source, glossary or an edited result writes again', async () => {
+    const spaceId = await sourceSpace('Keep', { 'README.md': '# Keep\n\nA paragraph.\n', 'SUMMARY.md': '# Table of contents\n\n* [Keep](README.md)\n' });
+    const t = await store.translations.create('org', { sourceSpaceId: spaceId, sourceLanguage: 'en', language: 'es' });
+    const run = async (n: number) => {
+      const ref = { translationId: t.id, organizationId: 'org', run: n };
+      const begun = await beginRun(deps, ref);
+      if (!begun.reuse)
+        await translatePages(deps, { ...ref, ...begun, before: none, pagesTotal: begun.pageIds.length }, { update: () => undefined, signal: undefined });
+      const finished = await finishRun(deps, { ...ref, sourceRevisionId: begun.sourceRevisionId });
+      return { ...finished, reuse: begun.reuse === true, record: (await store.translations.getRun(t.id, n))! };
+    };
+    const first = await run(1);
+    expect(first.reuse).toBe(false);
+    const revisions = async () => (await store.revisions.listForSpace(first.resultSpaceId, { limit: 100 })).items.length;
+    const written = await revisions();
+    const second = await run(2);
+    expect(second).toMatchObject({ reuse: true, resultRevisionId: first.resultRevisionId, record: { status: 'completed', segmentsTotal: 3, segmentsSent: 0 } });
+    expect(await revisions()).toBe(written);
+    // The result space edited by someone: written again (the edit is not silently kept as the translation).
+    const edited = await store.revisions.create({ spaceId: first.resultSpaceId, parents: [first.resultRevisionId], type: 'edits', pages: [], files: [] });
+    await store.spaces.setPrimaryRevision(first.resultSpaceId, edited.id);
+    const third = await run(3);
+    expect(third.reuse).toBe(false);
+    expect(third.resultRevisionId).not.toBe(first.resultRevisionId);
+    expect((await run(4)).reuse).toBe(true);
+    // A glossary change for the pair: the segments may read differently, written again.
+    await store.translations.glossary.apply('org', [{ type: 'insert', translations: { en: 'paragraph', es: 'párrafo' } }]);
+    expect((await run(5)).reuse).toBe(false);
+  });
+
   it('a source space without content is the typed TRANSLATION_SOURCE_EMPTY', async () => {
     const spaceId = await sourceSpace('Empty', {});
     const t = await store.translations.create('org', { sourceSpaceId: spaceId, sourceLanguage: 'en', language: 'es' });

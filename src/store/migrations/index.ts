@@ -24,6 +24,7 @@ import { migration as eventsIntegrations } from './023_events_integrations.js';
 import { migration as integrationDevSites } from './024_integration_dev_sites.js';
 import { migration as pdfExports } from './025_pdf_exports.js';
 import { migration as sitePublishState } from './026_site_publish_state.js';
+import { migration as translationRunInput } from './027_translation_run_input.js';
 
 /**
  * Every migration, in order. To add one: create `NNN_name.ts` exporting `migration: Migration`
@@ -55,4 +56,5 @@ export const migrations: readonly Migration[] = [
   integrationDevSites,
   pdfExports,
   sitePublishState,
+  translationRunInput,
 ];

@@ -101,6 +101,8 @@ export interface SearchStore {
    * (or some of its spaces') indexes holding a word like it; null when none is close enough. Lower-cased.
    */
   similarWord(query: { organizationId: string; spaceIds?: string[]; word: string }): Promise<string | null>;
+  /** The plan PostgreSQL makes for `pages` (`EXPLAIN`, text), for tests and operators; null when no space of the scope can match. */
+  explain(query: SearchQuery): Promise<string | null>;
   /** The same pages found by a plain `ILIKE` scan of the indexed text, unranked (a benchmark's baseline). */
   scanPages(query: SearchQuery): Promise<Array<{ spaceId: string; pageId: string }>>;
 }

@@ -41,6 +41,8 @@ export interface TranslationRunRecord {
   /** Pages with at least one segment sent to the engine. */
   pagesTranslated: number;
   warnings: Array<{ code: string; message: string; pageId?: string }>;
+  /** The key of what the run's result is made from (src/translate/run/reuse.ts); null before it is known. */
+  inputKey: string | null;
   errorCode: string | null;
   errorMessage: string | null;
   startedAt: Date;
@@ -60,6 +62,7 @@ export type TranslationRunProgress = Partial<
     | 'segmentsFromMemory'
     | 'words'
     | 'pagesTranslated'
+    | 'inputKey'
   >
 >;
 
@@ -119,6 +122,8 @@ export interface TranslationStore {
   completeRun(id: string, run: number, result: { resultRevisionId: string; warnings: TranslationRunRecord['warnings'] }): Promise<TranslationRunRecord>;
   /** Records a failed run; null when the translation no longer exists (deleted while it ran). */
   failRun(id: string, run: number, error: { code: string; message: string }): Promise<TranslationRunRecord | null>;
+  /** The newest completed run numbered below `run`, or null. */
+  previousCompletedRun(id: string, run: number): Promise<TranslationRunRecord | null>;
   /** The newest run, or null before the first. */
   latestRun(id: string): Promise<TranslationRunRecord | null>;
   getRun(id: string, run: number): Promise<TranslationRunRecord | null>;

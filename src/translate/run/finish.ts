@@ -8,6 +8,7 @@ import { loadRevisionModel } from '../../revision/records.js';
 import { assemblePages, type Assembly } from './assemble.js';
 import { glossaryTerms, languagePair, loadTranslation, type TranslationRunDeps, type TranslationRunRef } from './context.js';
 import { writeResult } from './result.js';
+import { reusableRun, runInputKey } from './reuse.js';
 
 export interface FinishedRun {
   resultSpaceId: string;
@@ -22,6 +23,12 @@ const MAX_RUN_WARNINGS = 100;
 export async function finishRun(deps: TranslationRunDeps, input: TranslationRunRef & { sourceRevisionId: string }): Promise<FinishedRun> {
   const { store } = deps;
   const t = await loadTranslation(store, input);
+  // Nothing new since the previous run (checked here, whatever the batches did): its result stays, unwritten.
+  const previous = await reusableRun(store, t, input.run, await runInputKey(store, t, input.sourceRevisionId));
+  if (previous?.resultRevisionId && t.resultSpaceId) {
+    await store.translations.completeRun(t.id, input.run, { resultRevisionId: previous.resultRevisionId, warnings: [] });
+    return { resultSpaceId: t.resultSpaceId, resultRevisionId: previous.resultRevisionId, kept: 0 };
+  }
   const glossary = await glossaryTerms(store, t);
   const pool = deps.parsePool();
   const loaded = await loadRevisionModel(store, input.sourceRevisionId);
