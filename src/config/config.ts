@@ -13,6 +13,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** DATA_DIR was set (else `dataDir` is the default `./data`, and the CLI looks for the deployment's data: src/cli/data-dir.ts). */
+  dataDirSet: boolean;
   /** Use this PostgreSQL server instead of the embedded PGlite one. */
   databaseUrl: string | undefined;
   /** Use this Temporal frontend instead of starting the dev server. */
@@ -197,6 +199,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: int(env, 'PORT', 8080, { max: 65535 }),
     host: get(env, 'HOST') ?? '127.0.0.1',
     dataDir: path.resolve(get(env, 'DATA_DIR') ?? './data'),
+    dataDirSet: get(env, 'DATA_DIR') !== undefined,
     databaseUrl: get(env, 'DATABASE_URL'),
     temporalAddress: get(env, 'TEMPORAL_ADDRESS'),
     temporalPort: port(env, 'TEMPORAL_PORT', 7233),
@@ -271,28 +274,23 @@ function blobStore(env: Env): Config['blobStore'] {
 }
 
 function s3Config(env: Env): S3Config | undefined {
+  // Every FOLIO_S3_* variable is read, set bucket or not (the configuration reads the same names whatever their values).
   const bucket = get(env, 'FOLIO_S3_BUCKET');
+  const accessKeyId = get(env, 'FOLIO_S3_ACCESS_KEY_ID');
+  const secretAccessKey = get(env, 'FOLIO_S3_SECRET_ACCESS_KEY');
+  const endpoint = httpUrl(env, 'FOLIO_S3_ENDPOINT');
+  const prefix = get(env, 'FOLIO_S3_PREFIX') ?? '';
+  const region = get(env, 'FOLIO_S3_REGION') ?? 'us-east-1';
+  const forcePathStyle = bool(env, 'FOLIO_S3_FORCE_PATH_STYLE', endpoint !== undefined);
+  const createBucket = bool(env, 'FOLIO_S3_CREATE_BUCKET', false);
   if (bucket === undefined) return undefined;
   if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
     throw new Error(`FOLIO_S3_BUCKET must be a bucket name (3-63 of a-z 0-9 . -), got ${JSON.stringify(bucket)}`);
-  const accessKeyId = get(env, 'FOLIO_S3_ACCESS_KEY_ID');
-  const secretAccessKey = get(env, 'FOLIO_S3_SECRET_ACCESS_KEY');
   if ((accessKeyId === undefined) !== (secretAccessKey === undefined))
     throw new Error('FOLIO_S3_ACCESS_KEY_ID and FOLIO_S3_SECRET_ACCESS_KEY go together: set both, or neither for the default AWS credential chain');
-  const endpoint = httpUrl(env, 'FOLIO_S3_ENDPOINT');
-  const prefix = get(env, 'FOLIO_S3_PREFIX') ?? '';
   if (prefix.length > 200 || /[\\\x00-\x1f]|^\/|\/\//.test(prefix))
     throw new Error(`FOLIO_S3_PREFIX must be a plain key prefix, got ${JSON.stringify(prefix)}`);
-  return {
-    endpoint,
-    region: get(env, 'FOLIO_S3_REGION') ?? 'us-east-1',
-    bucket,
-    prefix,
-    forcePathStyle: bool(env, 'FOLIO_S3_FORCE_PATH_STYLE', endpoint !== undefined),
-    createBucket: bool(env, 'FOLIO_S3_CREATE_BUCKET', false),
-    accessKeyId,
-    secretAccessKey,
-  };
+  return { endpoint, region, bucket, prefix, forcePathStyle, createBucket, accessKeyId, secretAccessKey };
 }
 
 /** `org=engine,org2=engine2`: a malformed entry or an unknown engine stops startup. */

@@ -62,7 +62,6 @@ export function ensureWeed(options: { quiet?: boolean; tools?: ToolsConfig } = {
   const r = spawnSync('go', ['build', '-mod=readonly', '-trimpath', '-ldflags=-s -w', '-o', weedPath(tools), `${SEAWEEDFS_MODULE}/weed`], {
     cwd: moduleDir(),
     stdio: 'inherit',
-    env: { ...process.env, GOFLAGS: '' },
   });
   if (r.status !== 0) throw new Error(`\`go build ${SEAWEEDFS_MODULE}/weed\` failed (exit ${r.status}); check access to the Go module proxy`);
   writeFileSync(stampPath(tools), `${version}\n`);
