@@ -28,6 +28,7 @@ const LAYERS = [
     'src/parse-pool',
     'src/people',
     'src/revision',
+    'src/s3-server',
     'src/search',
     'src/temporal/*.ts',
     'src/temporal/client',

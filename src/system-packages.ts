@@ -43,6 +43,19 @@ const REQUIREMENTS: Record<string, Requirement> = {
   'stress-ng': { pkg: 'stress-ng', why: 'the CPU load of the hostile-repository test and benchmark', present: () => has('stress-ng', ['--version']) },
 };
 
+/**
+ * The requirements a running Folio worker has (the rest serve the tests): git for git sync, Apertium and its pair for
+ * the default translation engine. A deployment's image installs their Debian packages (test/unit/docker-compose.test.ts).
+ */
+export const RUNTIME_REQUIREMENTS = ['git', 'apertium', 'apertium-eng-spa'] as const;
+
+/** The Debian package of a requirement. */
+export function debianPackage(name: string): string {
+  const r = REQUIREMENTS[name];
+  if (!r) throw new Error(`unknown system requirement ${name}`);
+  return r.pkg;
+}
+
 export function missingPackages(names: string[]): Requirement[] {
   return names.map((n) => REQUIREMENTS[n]!).filter((r) => !r.present());
 }

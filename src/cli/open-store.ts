@@ -3,7 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import type { Config } from '../config/config.js';
 import type { Logger } from '../log.js';
-import { openStore, type Store } from '../store/index.js';
+import { openStore, type BlobStoreOptions, type Store } from '../store/index.js';
 
 /** The file where a running embedded database server (`folio db-server`) announces its address. */
 export function dbServerFile(dataDir: string): string {
@@ -53,11 +53,29 @@ export async function resolveDatabaseUrl(config: Config): Promise<string | undef
   return undefined;
 }
 
+/** The blob store of the configuration (FOLIO_BLOB_STORE and, for `s3`, FOLIO_S3_*). */
+export function blobOptions(config: Config): BlobStoreOptions {
+  if (config.blobStore === 'directory') return { kind: 'directory', dir: path.join(config.dataDir, 'blobs') };
+  if (config.blobStore !== 's3') return { kind: 'database' };
+  const s3 = config.s3!;
+  return {
+    kind: 's3',
+    bucket: s3.bucket,
+    region: s3.region,
+    endpoint: s3.endpoint,
+    forcePathStyle: s3.forcePathStyle,
+    prefix: s3.prefix,
+    accessKeyId: s3.accessKeyId,
+    secretAccessKey: s3.secretAccessKey,
+    createBucket: s3.createBucket,
+  };
+}
+
 export async function openConfiguredStore(config: Config, logger: Logger, options: { migrate?: boolean; connectWaitMs?: number } = {}): Promise<Store> {
   const databaseUrl = await resolveDatabaseUrl(config);
   return openStore({
     ...(databaseUrl ? { databaseUrl } : { dataDir: embeddedDataDir(config.dataDir) }),
-    blobs: config.blobStore === 'directory' ? { kind: 'directory', dir: path.join(config.dataDir, 'blobs') } : { kind: 'database' },
+    blobs: blobOptions(config),
     migrate: options.migrate ?? true,
     logger,
     ...(options.connectWaitMs !== undefined ? { connectWaitMs: options.connectWaitMs } : {}),

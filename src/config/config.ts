@@ -13,6 +13,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** DATA_DIR was set (else `dataDir` is the default `./data`, and the CLI looks for the deployment's data: src/cli/data-dir.ts). */
+  dataDirSet: boolean;
   /** Use this PostgreSQL server instead of the embedded PGlite one. */
   databaseUrl: string | undefined;
   /** Use this Temporal frontend instead of starting the dev server. */
@@ -24,8 +26,10 @@ export interface Config {
   logLevel: string;
   bootstrapOrg: string;
   bootstrapToken: string | undefined;
-  /** Where blobs live: `database` (default) or `directory` (under DATA_DIR/blobs). */
-  blobStore: 'database' | 'directory';
+  /** Where blobs live: `database` (default), `directory` (under DATA_DIR/blobs) or `s3` (the bucket of `s3`). */
+  blobStore: 'database' | 'directory' | 's3';
+  /** The S3-compatible bucket of the `s3` blob store (FOLIO_S3_*); undefined when FOLIO_S3_BUCKET is unset. */
+  s3: S3Config | undefined;
   /** Window between a space's deletion and its purge, in milliseconds. */
   purgeAfterMs: number;
   /** Webhook delivery (issue 28): how often an idle subscriber looks for new events, the longest wait between two attempts, when it gives up. */
@@ -117,6 +121,18 @@ export interface Config {
   temporalMetricsPort: number;
 }
 
+/** FOLIO_S3_*: an S3-compatible object store. The secret key goes to the S3 client only. */
+export interface S3Config {
+  endpoint: string | undefined;
+  region: string;
+  bucket: string;
+  prefix: string;
+  forcePathStyle: boolean;
+  createBucket: boolean;
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+}
+
 export const TRANSLATION_ENGINES = ['apertium', 'libretranslate', 'deepl', 'openai'] as const;
 export type TranslationEngineName = (typeof TRANSLATION_ENGINES)[number];
 
@@ -186,6 +202,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: int(env, 'PORT', 8080, { max: 65535 }),
     host: get(env, 'HOST') ?? '127.0.0.1',
     dataDir: path.resolve(get(env, 'DATA_DIR') ?? './data'),
+    dataDirSet: get(env, 'DATA_DIR') !== undefined,
     databaseUrl: get(env, 'DATABASE_URL'),
     temporalAddress: get(env, 'TEMPORAL_ADDRESS'),
     temporalPort: port(env, 'TEMPORAL_PORT', 7233),
@@ -195,7 +212,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     bootstrapOrg: get(env, 'FOLIO_BOOTSTRAP_ORG') ?? 'default',
     bootstrapToken: get(env, 'FOLIO_BOOTSTRAP_TOKEN'),
-    blobStore: oneOf(env, 'FOLIO_BLOB_STORE', ['database', 'directory'] as const, 'database'),
+    blobStore: blobStore(env),
+    s3: s3Config(env),
     purgeAfterMs: int(env, 'FOLIO_PURGE_AFTER_MS', 7 * 24 * 3600 * 1000),
     webhookPollMs: int(env, 'FOLIO_WEBHOOK_POLL_MS', 2000, { min: 10 }),
     webhookMaxIntervalMs: int(env, 'FOLIO_WEBHOOK_MAX_INTERVAL_MS', 15 * 60_000, { min: 10 }),
@@ -252,6 +270,32 @@ export function loadConfig(env: Env = process.env): Config {
     workerMetricsPort: int(env, 'FOLIO_WORKER_METRICS_PORT', 0, { max: 65535 }),
     temporalMetricsPort: int(env, 'FOLIO_TEMPORAL_METRICS_PORT', 0, { max: 65535 }),
   };
+}
+
+function blobStore(env: Env): Config['blobStore'] {
+  const kind = oneOf(env, 'FOLIO_BLOB_STORE', ['database', 'directory', 's3'] as const, 'database');
+  if (kind === 's3' && get(env, 'FOLIO_S3_BUCKET') === undefined) throw new Error('FOLIO_BLOB_STORE=s3 needs FOLIO_S3_BUCKET');
+  return kind;
+}
+
+function s3Config(env: Env): S3Config | undefined {
+  // Every FOLIO_S3_* variable is read, set bucket or not (the configuration reads the same names whatever their values).
+  const bucket = get(env, 'FOLIO_S3_BUCKET');
+  const accessKeyId = get(env, 'FOLIO_S3_ACCESS_KEY_ID');
+  const secretAccessKey = get(env, 'FOLIO_S3_SECRET_ACCESS_KEY');
+  const endpoint = httpUrl(env, 'FOLIO_S3_ENDPOINT');
+  const prefix = get(env, 'FOLIO_S3_PREFIX') ?? '';
+  const region = get(env, 'FOLIO_S3_REGION') ?? 'us-east-1';
+  const forcePathStyle = bool(env, 'FOLIO_S3_FORCE_PATH_STYLE', endpoint !== undefined);
+  const createBucket = bool(env, 'FOLIO_S3_CREATE_BUCKET', false);
+  if (bucket === undefined) return undefined;
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
+    throw new Error(`FOLIO_S3_BUCKET must be a bucket name (3-63 of a-z 0-9 . -), got ${JSON.stringify(bucket)}`);
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined))
+    throw new Error('FOLIO_S3_ACCESS_KEY_ID and FOLIO_S3_SECRET_ACCESS_KEY go together: set both, or neither for the default AWS credential chain');
+  if (prefix.length > 200 || /[\\\x00-\x1f]|^\/|\/\//.test(prefix))
+    throw new Error(`FOLIO_S3_PREFIX must be a plain key prefix, got ${JSON.stringify(prefix)}`);
+  return { endpoint, region, bucket, prefix, forcePathStyle, createBucket, accessKeyId, secretAccessKey };
 }
 
 /** `org=engine,org2=engine2`: a malformed entry or an unknown engine stops startup. */

@@ -17,6 +17,7 @@ export type GitErrorCode =
   | 'FILE_TOO_LARGE'
   | 'CANCELLED'
   | 'OBJECT_NOT_FOUND'
+  | 'REMOTE_CORRUPT'
   | 'INVALID_PATH'
   | 'CACHE_LOCKED'
   | 'GIT_PROTOCOL'
@@ -94,6 +95,17 @@ export class GitCancelledError extends GitError {
 export class GitObjectNotFoundError extends GitError {
   constructor(what: string, oid: string) {
     super('OBJECT_NOT_FOUND', `${what} ${oid} not found in the local repository cache`, { data: { what, oid }, retryable: true });
+  }
+}
+
+/**
+ * The remote could not send what it advertised: its `git pack-objects` died (a missing or corrupt object in the remote
+ * repository). Not retried: the remote fails the same way until its repository is repaired. The message carries the
+ * remote's own words (its sideband messages).
+ */
+export class GitRemoteCorruptError extends GitError {
+  constructor(url: string, ref: string, remoteMessage: string) {
+    super('REMOTE_CORRUPT', `the remote ${url} failed to send ${ref}; it said: ${remoteMessage}`, { data: { url, ref, remoteMessage } });
   }
 }
 
@@ -236,6 +248,40 @@ export function toGitError(err: unknown, ctx: ErrorContext): GitError {
   if (net) return new GitNetworkError(ctx.url, net);
   if (/socket hang up|fetch failed|other side closed|premature close/i.test(message)) return new GitNetworkError(ctx.url, message);
   return new GitProtocolError(ctx.url, `${code ?? 'Error'}: ${message}`);
+}
+
+/** The last remote messages kept for an error: at most this many lines, this many characters. */
+const REMOTE_MESSAGE_LINES = 8;
+const REMOTE_MESSAGE_CHARS = 1000;
+
+const REMOTE_CORRUPT =
+  /possible repository corruption|pack-objects died|unable to read [0-9a-f]{7,}|bad object|missing (?:blob|tree|commit) object|did not send all necessary objects|packfile .* cannot be accessed|loose object .* is corrupt|inflate: data stream error/i;
+const REMOTE_AUTH = /access denied|authentication failed|permission denied|not authori[sz]ed|invalid credentials|HTTP Basic/i;
+const REMOTE_NOT_FOUND = /repository not found|could not be found|does not appear to be a git repository|no such repository|not a git repository/i;
+const REMOTE_TIMEOUT = /timed out|timeout|deadline exceeded|RPC failed/i;
+
+/** The remote's messages as one line for an error: the last lines that say something, scrubbed, bounded. */
+export function remoteMessageText(lines: readonly string[], secrets: string[] = []): string {
+  const kept = lines
+    .map((l) => l.replace(/^remote:\s*/i, '').trim())
+    .filter((l) => l !== '' && !/^(?:Enumerating|Counting|Compressing|Total|Receiving|Resolving) objects|^Enumerating objects/i.test(l));
+  const text = scrub(kept.slice(-REMOTE_MESSAGE_LINES).join(' | '), secrets);
+  return text.length > REMOTE_MESSAGE_CHARS ? `…${text.slice(-REMOTE_MESSAGE_CHARS)}` : text;
+}
+
+/**
+ * The failure the remote's own sideband messages name, or null when they name none: a remote repository that cannot
+ * be packed (REMOTE_CORRUPT), refused credentials (AUTH_FAILED), a missing repository (REPO_NOT_FOUND) — none of them
+ * retried — or a timeout on the remote's side (NETWORK, retried). Each keeps the remote's words.
+ */
+export function classifyRemoteMessages(url: string, ref: string, lines: readonly string[], secrets: string[] = []): GitError | null {
+  const text = remoteMessageText(lines, secrets);
+  if (text === '') return null;
+  if (REMOTE_CORRUPT.test(text)) return new GitRemoteCorruptError(url, ref, text);
+  if (REMOTE_AUTH.test(text)) return new GitError('AUTH_FAILED', `authentication failed for ${url}; the remote said: ${text}`, { data: { url } });
+  if (REMOTE_NOT_FOUND.test(text)) return new GitRepoNotFoundError(url, `the remote said: ${text}`);
+  if (REMOTE_TIMEOUT.test(text)) return new GitNetworkError(url, `the remote timed out; it said: ${text}`);
+  return null;
 }
 
 /** Classifies the per-ref failure reported by receive-pack. */

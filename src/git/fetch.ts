@@ -11,7 +11,7 @@ import { atomicFs } from './atomic-fs.js';
 import type { RepoCache } from './cache.js';
 import { withCacheLock } from './cache.js';
 import { authHandlers, resolveRemote, type GitCredentials } from './credentials.js';
-import { GitCancelledError, GitObjectNotFoundError, GitRefNotFoundError, toGitError } from './errors.js';
+import { classifyRemoteMessages, GitCancelledError, GitObjectNotFoundError, GitRefNotFoundError, toGitError } from './errors.js';
 import { createHttpClient } from './http-client.js';
 import { hasObject, isShallow, readShallow } from './objects.js';
 import type { FetchPolicy } from '../net/policy.js';
@@ -144,6 +144,13 @@ export async function fetchRef(options: FetchRefOptions): Promise<FetchRefResult
       report({ phase: p.phase, loaded: p.loaded, total: p.total ?? 0 });
     };
 
+    // The remote's sideband messages (progress and errors): when its pack-objects dies, they are all that tells why.
+    const remoteLines: string[] = [];
+    const onMessage = (line: string): void => {
+      remoteLines.push(line.slice(0, 500));
+      if (remoteLines.length > 40) remoteLines.shift();
+    };
+
     const runFetch = async (depth: number | null, relative: boolean): Promise<string> => {
       if (signal?.aborted) throw new GitCancelledError(operation);
       const res = await git.fetch({
@@ -163,6 +170,7 @@ export async function fetchRef(options: FetchRefOptions): Promise<FetchRefResult
         onAuth: handlers.onAuth,
         onAuthFailure: handlers.onAuthFailure,
         onProgress,
+        onMessage,
       });
       if (signal?.aborted) throw new GitCancelledError(operation);
       if (!res.fetchHead) throw new GitRefNotFoundError(remote.url, ref); // empty repository
@@ -178,7 +186,11 @@ export async function fetchRef(options: FetchRefOptions): Promise<FetchRefResult
       const shallow = await isShallow(cache);
       report({ phase: 'Done', loaded: 1, total: 1 });
       return baseCommitFound === undefined ? { commit, shallow } : { commit, shallow, baseCommitFound };
-    } catch (err) {
+    } catch (caught) {
+      // isomorphic-git hands the messages over without awaiting them: let the last ones arrive before reading them.
+      await new Promise((resolve) => setImmediate(resolve));
+      const cancelled = caught instanceof GitCancelledError || signal?.aborted;
+      const err = (cancelled ? null : classifyRemoteMessages(remote.url, ref, remoteLines, handlers.secrets)) ?? caught;
       // Leave the cache as it was: the shallow list must only name commits we hold.
       if (shallowBefore === null) await fsp.rm(shallowFile, { force: true });
       else await atomicFs.promises.writeFile(shallowFile, shallowBefore);

@@ -1,2 +1,2 @@
 export { FolioMetrics, type PoolStats } from './metrics.js';
-export { startMetricsServer, type MetricsServer } from './server.js';
+export { startMetricsServer, type HealthCheck, type MetricsServer } from './server.js';

@@ -1,7 +1,5 @@
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { ValidationError } from '../errors.js';
-import { newId } from './ids.js';
+import { type BlobContent, directoryContent, eachLimited, s3Content, S3_CONCURRENCY } from './blob-content.js';
 import { checkBlobHash, isBlobHash, sha256Hex } from './hash.js';
 import { insertRows, toBytes } from './sql-helpers.js';
 import type { BlobStore, BlobStoreOptions, Sql } from './types/index.js';
@@ -62,24 +60,14 @@ function checkBytes(bytes: unknown): Uint8Array {
   return bytes;
 }
 
-export function createBlobStore(sql: Sql, options: BlobStoreOptions): BlobBackend {
-  const directory = options.kind === 'directory' ? path.resolve(options.dir) : null;
-  const fileOf = (hash: string) => path.join(directory!, hash.slice(0, 2), hash.slice(2));
+/** The content backend of these options: null when the bytes live in the `blobs` rows. */
+export function blobContentOf(options: BlobStoreOptions): BlobContent | null {
+  if (options.kind === 'directory') return directoryContent(options.dir);
+  if (options.kind === 's3') return s3Content(options);
+  return null;
+}
 
-  async function writeFileOnce(hash: string, bytes: Uint8Array): Promise<void> {
-    const target = fileOf(hash);
-    try {
-      const s = await stat(target);
-      if (s.size === bytes.byteLength) return;
-    } catch {
-      // missing: write it
-    }
-    await mkdir(path.dirname(target), { recursive: true });
-    const temp = `${target}.${newId(8)}.tmp`;
-    await writeFile(temp, bytes);
-    await rename(temp, target);
-  }
-
+export function createBlobStore(sql: Sql, options: BlobStoreOptions, content: BlobContent | null = blobContentOf(options)): BlobBackend {
   async function existing(tx: Sql, hashes: readonly string[]): Promise<Set<string>> {
     if (hashes.length === 0) return new Set();
     const rows = await tx.query<{ hash: string }>('SELECT hash FROM blobs WHERE hash = ANY($1::text[])', [hashes as string[]]);
@@ -92,10 +80,10 @@ export function createBlobStore(sql: Sql, options: BlobStoreOptions): BlobBacken
     const hashes = [...items.keys()];
     const have = await existing(tx, hashes);
     const missing = hashes.filter((h) => !have.has(h));
-    if (directory) {
-      // Content first (idempotent), then the rows. Existing rows have their file: deletion removes both
+    if (content) {
+      // Content first (idempotent), then the rows. Existing rows have their content: deletion removes both
       // while holding the exclusive lock, and we hold it shared.
-      for (const h of missing) await writeFileOnce(h, items.get(h)!);
+      await eachLimited(missing, S3_CONCURRENCY, (h) => content.write(h, items.get(h)!));
     }
     const pin = pinMs === undefined ? null : new Date(Date.now() + pinMs);
     if (missing.length > 0) {
@@ -103,7 +91,7 @@ export function createBlobStore(sql: Sql, options: BlobStoreOptions): BlobBacken
         tx,
         'blobs',
         ['hash', 'size', 'bytes', 'pinned_until'],
-        missing.map((h) => [h, items.get(h)!.byteLength, directory ? null : items.get(h)!, pin]),
+        missing.map((h) => [h, items.get(h)!.byteLength, content ? null : items.get(h)!, pin]),
         { suffix: 'ON CONFLICT (hash) DO NOTHING' },
       );
     }
@@ -133,12 +121,27 @@ export function createBlobStore(sql: Sql, options: BlobStoreOptions): BlobBacken
   }
 
   async function removeContent(hashes: readonly string[]): Promise<void> {
-    if (!directory) return;
-    for (const h of hashes) await rm(fileOf(h), { force: true });
+    if (content) await content.remove(hashes);
+  }
+
+  async function getMany(hashes: readonly string[]): Promise<Map<string, Uint8Array>> {
+    const valid = [...new Set(hashes.filter(isBlobHash))];
+    const out = new Map<string, Uint8Array>();
+    if (valid.length === 0) return out;
+    if (content) {
+      await eachLimited([...(await existing(sql, valid))], S3_CONCURRENCY, async (hash) => {
+        const bytes = await content.read(hash);
+        if (bytes) out.set(hash, bytes);
+      });
+      return out;
+    }
+    const rows = await sql.query<{ hash: string; bytes: unknown }>('SELECT hash, bytes FROM blobs WHERE hash = ANY($1::text[])', [valid]);
+    for (const r of rows) if (r.bytes !== null) out.set(r.hash, toBytes(r.bytes));
+    return out;
   }
 
   return {
-    kind: directory ? 'directory' : 'database',
+    kind: content ? content.kind : 'database',
     storeWithin: (tx, items) => storeWithin(tx, items),
     deleteWithin,
     removeContent,
@@ -149,37 +152,14 @@ export function createBlobStore(sql: Sql, options: BlobStoreOptions): BlobBacken
     putMany,
     async get(hash) {
       if (!isBlobHash(hash)) return null;
-      if (directory) {
+      if (content) {
         const rows = await sql.query('SELECT 1 FROM blobs WHERE hash = $1', [hash]);
-        if (rows.length === 0) return null;
-        try {
-          return new Uint8Array(await readFile(fileOf(hash)));
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-          throw err;
-        }
+        return rows.length === 0 ? null : content.read(hash);
       }
       const rows = await sql.query<{ bytes: unknown }>('SELECT bytes FROM blobs WHERE hash = $1', [hash]);
       return rows.length === 0 || rows[0]!.bytes === null ? null : toBytes(rows[0]!.bytes);
     },
-    async getMany(hashes) {
-      const valid = [...new Set(hashes.filter(isBlobHash))];
-      const out = new Map<string, Uint8Array>();
-      if (valid.length === 0) return out;
-      if (directory) {
-        for (const hash of await existing(sql, valid)) {
-          try {
-            out.set(hash, new Uint8Array(await readFile(fileOf(hash))));
-          } catch (err) {
-            if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-          }
-        }
-        return out;
-      }
-      const rows = await sql.query<{ hash: string; bytes: unknown }>('SELECT hash, bytes FROM blobs WHERE hash = ANY($1::text[])', [valid]);
-      for (const r of rows) if (r.bytes !== null) out.set(r.hash, toBytes(r.bytes));
-      return out;
-    },
+    getMany,
     async has(hashes) {
       const valid = hashes.filter(isBlobHash);
       return existing(sql, valid);

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { ValidationError } from '../errors.js';
 import { redact } from '../redact.js';
-import { createBlobStore } from './blobs.js';
+import { blobContentOf, createBlobStore } from './blobs.js';
 import { createChangeRequestStore } from './change-requests.js';
 import { StoreUnavailableError } from './errors.js';
 import { createGitRequestLogStore } from './git-requests.js';
@@ -50,6 +50,8 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
   const blobOptions = options.blobs ?? { kind: 'database' };
   if (blobOptions.kind === 'directory' && (typeof blobOptions.dir !== 'string' || blobOptions.dir === ''))
     throw new ValidationError('the directory blob store needs a dir');
+  if (blobOptions.kind === 's3' && !(typeof blobOptions.bucket === 'string' && blobOptions.bucket !== ''))
+    throw new ValidationError('the s3 blob store needs a bucket');
   if (options.poolSize !== undefined && (!Number.isInteger(options.poolSize) || options.poolSize < 1))
     throw new ValidationError('poolSize must be a positive integer');
   if (options.connectWaitMs !== undefined && !(Number.isFinite(options.connectWaitMs) && options.connectWaitMs >= 0))
@@ -68,7 +70,14 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     }
   }
 
-  const blobs = createBlobStore(sql, blobOptions);
+  const content = blobContentOf(blobOptions);
+  try {
+    await content?.open();
+  } catch (err) {
+    await sql.close().catch(() => undefined);
+    throw err;
+  }
+  const blobs = createBlobStore(sql, blobOptions, content);
   const logger = options.logger;
   let closed = false;
   const store: Store = {
@@ -86,6 +95,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     async close() {
       if (closed) return;
       closed = true;
+      content?.close();
       await sql.close();
     },
     orgs: createOrgStore(sql),

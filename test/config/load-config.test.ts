@@ -58,7 +58,7 @@ describe('loadConfig', () => {
     ['FETCH_DENY_PRIVATE_NETWORKS', 'flase', /FETCH_DENY_PRIVATE_NETWORKS must be true or false/],
     ['FOLIO_LOG_PRETTY', 'yes please', /FOLIO_LOG_PRETTY must be true or false/],
     ['LOG_LEVEL', 'verbose', /LOG_LEVEL must be one of .*"debug".*, got "verbose"/],
-    ['FOLIO_BLOB_STORE', 's3', /FOLIO_BLOB_STORE must be one of "database", "directory", got "s3"/],
+    ['FOLIO_BLOB_STORE', 'memory', /FOLIO_BLOB_STORE must be one of "database", "directory", "s3", got "memory"/],
     ['FOLIO_PUBLIC_URL', 'docs.example.com', /FOLIO_PUBLIC_URL must be an http: or https: URL/],
     ['FOLIO_PUBLIC_URL', 'ftp://docs.example.com', /FOLIO_PUBLIC_URL must be an http: or https: URL/],
     ['FOLIO_PUBLIC_URL', 'https://u:p@docs.example.com', /FOLIO_PUBLIC_URL must not hold credentials/],

@@ -114,8 +114,11 @@ describe.runIf(existsSync(folioEntry) && process.platform === 'linux')('metrics 
         w.get(gauge)?.some((x) => x.labels.includes('pool="parse"')),
         gauge,
       ).toBe(true);
-    // Only /metrics on that port.
+    // Only /metrics and the health check on that port; the worker polls, so it is healthy.
     expect((await fetch(`http://127.0.0.1:${workerPort}/`)).status).toBe(404);
+    const health = await fetch(`http://127.0.0.1:${workerPort}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok', detail: 'workers running, running' });
 
     const sdkText = await scrape(`http://127.0.0.1:${temporalPort}/metrics`);
     expect(sdkText.status).toBe(200);

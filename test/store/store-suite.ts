@@ -14,6 +14,15 @@ export interface SuiteOptions {
   open(): Promise<Store>;
   /** Directory of the directory blob store, when the suite uses one. */
   blobDir?: string;
+  /** Whether the content backend (directory, bucket) holds the blob's bytes, when the suite uses one. */
+  contentExists?: (hash: string) => Promise<boolean>;
+}
+
+/** The check of `options.contentExists`, or of a file under `options.blobDir`; undefined for database blobs. */
+function contentCheck(options: SuiteOptions): ((hash: string) => Promise<boolean>) | undefined {
+  if (options.contentExists) return options.contentExists;
+  const dir = options.blobDir;
+  return dir ? async (h) => existsSync(path.join(dir, h.slice(0, 2), h.slice(2))) : undefined;
 }
 
 const enc = new TextEncoder();
@@ -305,9 +314,10 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       expect(await store.revisions.fileBytes(id, 'img1')).toEqual(image);
       expect(await store.revisions.file(id, 'nope')).toBeNull();
       await expect(store.revisions.pages('no-such-revision')).rejects.toBeInstanceOf(NotFoundError);
-      if (options.blobDir) {
+      const exists = contentCheck(options);
+      if (exists) {
         const hash = sha256Hex(image);
-        expect(existsSync(path.join(options.blobDir, hash.slice(0, 2), hash.slice(2)))).toBe(true);
+        expect(await exists(hash)).toBe(true);
         const rows = await rawSql(store).query<{ bytes: unknown }>('SELECT bytes FROM blobs WHERE hash = $1', [hash]);
         expect(rows[0]!.bytes).toBeNull();
       }
@@ -533,11 +543,10 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       expect(await count(store, 'revision_pages', 'revision_id = $1', [rev.id])).toBe(0);
       expect(await count(store, 'git_sync', 'space_id = $1', [doomed.id])).toBe(0);
       expect(await store.spaces.purge(doomed.id, second.deletionId)).toEqual({ purged: false, revisions: 0, blobsDeleted: 0 });
-      if (options.blobDir) {
-        const h = sha256Hex(own);
-        expect(existsSync(path.join(options.blobDir, h.slice(0, 2), h.slice(2)))).toBe(false);
-        const s = sha256Hex(shared);
-        expect(existsSync(path.join(options.blobDir, s.slice(0, 2), s.slice(2)))).toBe(true);
+      const exists = contentCheck(options);
+      if (exists) {
+        expect(await exists(sha256Hex(own))).toBe(false);
+        expect(await exists(sha256Hex(shared))).toBe(true);
       }
     });
 

@@ -2,6 +2,7 @@ import { loadConfig } from '../../config/config.js';
 import { createLogger } from '../../log.js';
 import { parseArgs, stringOption } from '../args.js';
 import { openConfiguredStore } from '../open-store.js';
+import { cliConfig } from '../data-dir.js';
 
 const USAGE = 'usage: folio org create <id> --title <title>\n       folio org list\n';
 
@@ -22,7 +23,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write('folio: an organization id is 1 to 64 letters, digits, "-" or "_"\n');
     return 2;
   }
-  const config = loadConfig();
+  const config = await cliConfig(loadConfig(), (line) => process.stderr.write(line));
   const store = await openConfiguredStore(config, createLogger('cli', { level: 'warn', pretty: config.logPretty }));
   try {
     if (sub === 'list') {

@@ -3,6 +3,7 @@ import { createLogger } from '../../log.js';
 import { SiteExportError, writeSiteToDirectory } from '../../publish/write-directory.js';
 import { parseArgs, stringOption } from '../args.js';
 import { openConfiguredStore } from '../open-store.js';
+import { cliConfig } from '../data-dir.js';
 
 const USAGE = 'usage: folio site export <basename> --out <dir>\n';
 
@@ -15,7 +16,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(USAGE);
     return 2;
   }
-  const config = loadConfig();
+  const config = await cliConfig(loadConfig(), (line) => process.stderr.write(line));
   const store = await openConfiguredStore(config, createLogger('cli', { level: 'warn', pretty: config.logPretty }));
   try {
     const site = await store.sites.getByBasename(basename);

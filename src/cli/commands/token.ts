@@ -5,6 +5,7 @@ import type { Store, TokenRecord } from '../../store/index.js';
 import { parseTokenLifetime } from '../../store/token-lifetime.js';
 import { parseArgs, stringOption, type ParsedArgs } from '../args.js';
 import { openConfiguredStore } from '../open-store.js';
+import { cliConfig } from '../data-dir.js';
 
 const USAGE = [
   'usage: folio token create --org <id> [--user <userId|e-mail>] [--label <label>] [--read-only] [--expires-in <30d|12h|…>]',
@@ -110,7 +111,7 @@ export async function run(argv: string[]): Promise<number> {
       return 2;
     }
   }
-  const config = loadConfig();
+  const config = await cliConfig(loadConfig(), (line) => process.stderr.write(line));
   const store = await openConfiguredStore(config, createLogger('cli', { level: 'warn', pretty: config.logPretty }));
   try {
     if (!(await store.orgs.get(org))) {

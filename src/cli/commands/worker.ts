@@ -14,7 +14,7 @@ import { parsePoolOptions } from '../../parse-pool/from-config.js';
 import { warmUpParsePool } from '../../parse-threads/warm-up.js';
 import { converterVersion, pruneParseCacheNow } from '../../parse-cache/index.js';
 import { installLastResort } from '../last-resort.js';
-import { FolioMetrics, startMetricsServer, type MetricsServer } from '../../metrics/index.js';
+import { FolioMetrics, startMetricsServer, type HealthCheck, type MetricsServer } from '../../metrics/index.js';
 
 /** `host:port`, an IPv6 host in brackets. */
 function hostPort(host: string, port: number): string {
@@ -77,8 +77,10 @@ export async function run(): Promise<number> {
     const metrics = new FolioMetrics({ role: 'worker', processMetrics: true });
     metrics.watchPool('parse', () => parsePool.stats);
     metrics.watchPool('openapi', () => openapiPool.stats);
+    // The health check of the metrics port (a container's): unavailable until both workers poll, and once they stop.
+    let health: HealthCheck = () => ({ ok: false, detail: 'starting' });
     const metricsServer: MetricsServer | null = config.workerMetricsPort
-      ? await startMetricsServer(metrics, { host: config.host, port: config.workerMetricsPort })
+      ? await startMetricsServer(metrics, { host: config.host, port: config.workerMetricsPort, health: () => health() })
       : null;
     if (metricsServer) logger.info({ url: `http://${hostPort(config.host, metricsServer.port)}/metrics` }, 'worker metrics listening');
     // Warm-up (threads, converter, store) while the worker connects.
@@ -97,6 +99,10 @@ export async function run(): Promise<number> {
       namespace: config.temporalNamespace,
       taskQueue: config.translationTaskQueue,
     });
+    health = () => {
+      const states = [worker.getState(), translationWorker.getState()];
+      return { ok: states.every((s) => s === 'RUNNING'), detail: `workers ${states.join(', ').toLowerCase()}` };
+    };
     logger.info(
       { address, namespace: config.temporalNamespace, taskQueue: config.taskQueue, translationTaskQueue: config.translationTaskQueue },
       'worker started',

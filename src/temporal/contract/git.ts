@@ -201,4 +201,5 @@ export const NON_RETRYABLE_GIT_ERRORS = [
   'LOCKED',
   'BLOB_UNAVAILABLE',
   'FORMAT_NO_CONTENT',
+  'REMOTE_CORRUPT',
 ] as const;
