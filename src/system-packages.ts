@@ -40,6 +40,15 @@ const REQUIREMENTS: Record<string, Requirement> = {
   wget: { pkg: 'wget', why: 'the baseline of the website-import benchmark', present: () => has('wget') },
   chromium: { pkg: 'chromium', why: 'the browser tests of published sites', present: () => existsSync('/usr/bin/chromium') },
   poppler: { pkg: 'poppler-utils', why: 'pdftotext and pdfinfo, which read the PDF exports in the tests', present: () => has('pdftotext', ['-v']) },
+  java: {
+    pkg: 'default-jre-headless',
+    why: 'Java 17+ for the S3-compatible test server (S3Proxy) of the s3 blob store tests',
+    present: () => {
+      const r = spawnSync('java', ['-version'], { encoding: 'utf8' });
+      const m = /version "(\d+)/.exec(`${r.stderr ?? ''}${r.stdout ?? ''}`);
+      return r.status === 0 && m !== null && Number(m[1]) >= 17;
+    },
+  },
   'stress-ng': { pkg: 'stress-ng', why: 'the CPU load of the hostile-repository test and benchmark', present: () => has('stress-ng', ['--version']) },
 };
 

@@ -1,79 +1,66 @@
 /**
- * Builds SeaweedFS (`weed`, Apache-2.0), an S3-compatible object store, from the Go module proxy into
- * `.tools/bin/weed`: the server the tests and the production-shape run start on loopback for the `s3` blob store.
- * The module is pinned by `tools/seaweedfs/go.mod` and `go.sum`; a built binary whose stamp names the same
- * version is kept (Go's module and build caches make a rebuild after a version change incremental).
- * Run by `npm test` (its pre-script). Idempotent; one clear message when Go is missing.
+ * Fetches S3Proxy (`org.gaul:s3proxy`, Apache-2.0), an S3-compatible object store in one Java archive, from Maven
+ * Central into `.tools/lib/`: the server the tests start on loopback for the `s3` blob store (its filesystem
+ * backend keeps the objects in a directory). The version and the archive's SHA-256 are pinned here; a kept archive
+ * is checked against that digest before it is used. Java 17 or later runs it (Debian: default-jre-headless).
+ * Run by `npm test` (its pre-script). Idempotent; one clear message when the download or Java is missing.
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadToolsConfig, type ToolsConfig } from '../config/tools.js';
-import { projectRoot } from '../project-root.js';
 
-/** The Go module of the server and its pinned version (the `require` of tools/seaweedfs/go.mod). */
-export const SEAWEEDFS_MODULE = 'github.com/seaweedfs/seaweedfs';
+export const S3PROXY_VERSION = '4.1.0';
+const S3PROXY_SHA256 = 'a4d025969aaf796616ed4b1e2491d87d455ce84bb28cb9db086b2e6aaa68b48d';
+const S3PROXY_URL = `https://repo1.maven.org/maven2/org/gaul/s3proxy/${S3PROXY_VERSION}/s3proxy-${S3PROXY_VERSION}-jar-with-dependencies.jar`;
 
-function moduleDir(): string {
-  return path.join(projectRoot(), 'tools', 'seaweedfs');
+export function s3proxyJarPath(tools: ToolsConfig = loadToolsConfig()): string {
+  return path.join(tools.dir, 'lib', `s3proxy-${S3PROXY_VERSION}.jar`);
 }
 
-/** The version tools/seaweedfs/go.mod requires. */
-export function seaweedfsVersion(): string {
-  const mod = readFileSync(path.join(moduleDir(), 'go.mod'), 'utf8');
-  const m = new RegExp(`^\\s*(?:require\\s+)?${SEAWEEDFS_MODULE.replace(/[.]/g, '\\.')}\\s+(v\\S+)`, 'm').exec(mod);
-  if (!m) throw new Error(`tools/seaweedfs/go.mod requires no ${SEAWEEDFS_MODULE}`);
-  return m[1]!;
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+function kept(jar: string): boolean {
+  return existsSync(jar) && sha256(readFileSync(jar)) === S3PROXY_SHA256;
 }
 
-export function weedPath(tools: ToolsConfig = loadToolsConfig()): string {
-  return path.join(tools.dir, 'bin', 'weed');
+/** The major version of `java` on PATH, or null when there is none. */
+export function javaMajorVersion(): number | null {
+  const r = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (r.status !== 0) return null;
+  const m = /version "(\d+)(?:\.(\d+))?/.exec(`${r.stderr}${r.stdout}`);
+  if (!m) return null;
+  return m[1] === '1' ? Number(m[2]) : Number(m[1]);
 }
 
-function stampPath(tools: ToolsConfig): string {
-  return path.join(tools.dir, 'weed.version');
-}
-
-function installed(tools: ToolsConfig, version: string): boolean {
-  try {
-    accessSync(weedPath(tools), constants.X_OK);
-    return readFileSync(stampPath(tools), 'utf8').trim() === version;
-  } catch {
-    return false;
-  }
-}
-
-/** The `weed` binary, built first when missing or of another version. Returns its path and the build's seconds (0: kept). */
-export function ensureWeed(options: { quiet?: boolean; tools?: ToolsConfig } = {}): { path: string; buildSeconds: number } {
+/** The archive, downloaded first when missing or not the pinned one. Returns its path and the download's seconds (0: kept). */
+export async function ensureS3Proxy(options: { quiet?: boolean; tools?: ToolsConfig } = {}): Promise<{ path: string; downloadSeconds: number }> {
   const tools = options.tools ?? loadToolsConfig();
-  const version = seaweedfsVersion();
-  if (installed(tools, version)) return { path: weedPath(tools), buildSeconds: 0 };
-  const say = (msg: string) => {
-    if (!options.quiet) process.stderr.write(`[install-s3-server] ${msg}\n`);
-  };
-  const go = spawnSync('go', ['version'], { encoding: 'utf8' });
-  if (go.status !== 0) {
-    throw new Error('building the S3 test server (SeaweedFS) needs Go 1.26 or later on PATH (https://go.dev/doc/install; Debian: golang-go).');
+  const jar = s3proxyJarPath(tools);
+  const java = javaMajorVersion();
+  if (java === null || java < 17) {
+    throw new Error(`the S3 test server (S3Proxy) needs Java 17 or later on PATH (found ${java ?? 'none'}). Run: apt-get install -y default-jre-headless`);
   }
-  mkdirSync(path.join(tools.dir, 'bin'), { recursive: true });
-  say(`building ${SEAWEEDFS_MODULE}/weed@${version} with ${go.stdout.trim()} into ${weedPath(tools)} (first time: several minutes)`);
+  if (kept(jar)) return { path: jar, downloadSeconds: 0 };
+  if (!options.quiet) process.stderr.write(`[install-s3-server] downloading S3Proxy ${S3PROXY_VERSION} from Maven Central into ${jar}\n`);
   const started = Date.now();
-  const r = spawnSync('go', ['build', '-mod=readonly', '-trimpath', '-ldflags=-s -w', '-o', weedPath(tools), `${SEAWEEDFS_MODULE}/weed`], {
-    cwd: moduleDir(),
-    stdio: 'inherit',
-  });
-  if (r.status !== 0) throw new Error(`\`go build ${SEAWEEDFS_MODULE}/weed\` failed (exit ${r.status}); check access to the Go module proxy`);
-  writeFileSync(stampPath(tools), `${version}\n`);
-  const buildSeconds = Math.round((Date.now() - started) / 1000);
-  say(`built in ${buildSeconds} s`);
-  return { path: weedPath(tools), buildSeconds };
+  const res = await fetch(S3PROXY_URL, { signal: AbortSignal.timeout(300_000) });
+  if (!res.ok) throw new Error(`downloading ${S3PROXY_URL} answered ${res.status}; check access to Maven Central`);
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  const digest = sha256(bytes);
+  if (digest !== S3PROXY_SHA256) throw new Error(`the S3Proxy archive has SHA-256 ${digest}, not the pinned ${S3PROXY_SHA256}: refused`);
+  mkdirSync(path.dirname(jar), { recursive: true });
+  writeFileSync(`${jar}.part`, bytes);
+  renameSync(`${jar}.part`, jar);
+  return { path: jar, downloadSeconds: Math.round((Date.now() - started) / 1000) };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   try {
-    const { path: weed } = ensureWeed();
-    process.stderr.write(`[install-s3-server] weed: ${weed}\n`);
+    const { path: jar, downloadSeconds } = await ensureS3Proxy();
+    process.stderr.write(`[install-s3-server] S3Proxy: ${jar}${downloadSeconds ? ` (downloaded in ${downloadSeconds} s)` : ''}\n`);
   } catch (err) {
     process.stderr.write(`[install-s3-server] ${(err as Error).message}\n`);
     process.exit(1);

@@ -1,8 +1,7 @@
 /**
- * Starts a real S3-compatible object store on loopback: SeaweedFS's `weed server -s3` (master, volume server,
- * filer and S3 gateway in one process) on free ports, with one identity whose keys are made here. For the
- * tests and the production-shape run of the `s3` blob store; nothing of it listens beyond 127.0.0.1, and its
- * anonymous usage report is off.
+ * Starts a real S3-compatible object store on loopback: S3Proxy (Java, its filesystem backend keeping the objects
+ * under `dir`) on a free port, with one identity whose keys are made here, AWS signature v4 required. For the tests
+ * of the `s3` blob store; nothing of it listens beyond 127.0.0.1.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -10,7 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { ListBucketsCommand, S3Client } from '@aws-sdk/client-s3';
-import { ensureWeed } from './install.js';
+import { ensureS3Proxy } from './install.js';
 
 export interface S3Server {
   /** `http://127.0.0.1:<port>` of the S3 gateway. */
@@ -65,30 +64,24 @@ function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
   });
 }
 
-/** Starts the server with its data in `dir` (created); builds `weed` first when needed. */
+/** Starts the server with its data in `dir` (created); fetches S3Proxy first when needed. */
 export async function startS3Server(options: { dir: string; readyTimeoutMs?: number }): Promise<S3Server> {
-  const { path: weed } = ensureWeed({ quiet: true });
-  await mkdir(options.dir, { recursive: true });
+  const { path: jar } = await ensureS3Proxy({ quiet: true });
+  const data = path.join(options.dir, 'objects');
+  await mkdir(data, { recursive: true });
   const accessKeyId = `folio${randomBytes(6).toString('hex')}`;
   const secretAccessKey = randomBytes(24).toString('base64url');
-  const configFile = path.join(options.dir, 's3.json');
-  const identity = {
-    name: 'folio',
-    credentials: [{ accessKey: accessKeyId, secretKey: secretAccessKey }],
-    actions: ['Admin', 'Read', 'List', 'Tagging', 'Write'],
-  };
-  await writeFile(configFile, JSON.stringify({ identities: [identity] }), { mode: 0o600 });
-  const ports: number[] = [];
-  for (let i = 0; i < 8; i++) ports.push(await freePort());
-  const [master, masterGrpc, volume, volumeGrpc, filer, filerGrpc, s3, s3Grpc] = ports as [number, number, number, number, number, number, number, number];
+  const s3 = await freePort();
+  const configFile = path.join(options.dir, 's3proxy.properties');
   // prettier-ignore
-  const args = [
-    'server', '-s3', '-filer', '-ip=127.0.0.1', '-ip.bind=127.0.0.1', `-dir=${options.dir}`, '-master.telemetry=false',
-    `-master.port=${master}`, `-master.port.grpc=${masterGrpc}`, '-master.volumeSizeLimitMB=64', '-volume.max=0',
-    `-volume.port=${volume}`, `-volume.port.grpc=${volumeGrpc}`, `-filer.port=${filer}`, `-filer.port.grpc=${filerGrpc}`,
-    `-s3.port=${s3}`, `-s3.port.grpc=${s3Grpc}`, '-s3.port.iceberg=0', '-s3.port.lance=0', `-s3.config=${configFile}`,
+  const properties = [
+    `s3proxy.endpoint=http://127.0.0.1:${s3}`, 's3proxy.authorization=aws-v4',
+    `s3proxy.identity=${accessKeyId}`, `s3proxy.credential=${secretAccessKey}`,
+    'jclouds.provider=filesystem', `jclouds.filesystem.basedir=${data}`,
   ];
-  const child = spawn(weed, args, { cwd: options.dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  await writeFile(configFile, `${properties.join('\n')}\n`, { mode: 0o600 });
+  const args = ['-Xmx256m', '-XX:+UseSerialGC', '-jar', jar, '--properties', configFile];
+  const child = spawn('java', args, { cwd: options.dir, stdio: ['ignore', 'pipe', 'pipe'] });
   let tail = '';
   const keep = (chunk: Buffer) => {
     tail = (tail + chunk.toString('utf8')).slice(-8000);

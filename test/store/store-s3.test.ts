@@ -1,6 +1,6 @@
 /**
- * The content-store suite with the `s3` blob store against a real S3-compatible server (SeaweedFS, built into
- * .tools/bin by src/s3-server/install.ts) on loopback, and what only an object store can do wrong: its objects
+ * The content-store suite with the `s3` blob store against a real S3-compatible server (S3Proxy, fetched into
+ * .tools/lib by src/s3-server/install.ts) on loopback, and what only an object store can do wrong: its objects
  * checked, the rows kept as the truth, a corrupt object refused, a bad key or a down server a clear error.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -17,7 +17,7 @@ import { rawSql } from '../../src/store/raw-sql.js';
 import { defineStoreSuite } from './store-suite.js';
 
 const root = await mkdtemp(path.join(os.tmpdir(), 'folio-s3-'));
-const server = await startS3Server({ dir: path.join(root, 'weed') });
+const server = await startS3Server({ dir: path.join(root, 's3') });
 const client = new S3Client({
   endpoint: server.endpoint,
   region: server.region,
