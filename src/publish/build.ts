@@ -15,7 +15,7 @@ import { SITE_CSS } from './style.js';
 import { isAllowedLinkUrl, refusedSchemeLabel } from '../url-policy/index.js';
 
 /** Part of every key: a change of the frame (layout, CSS) re-renders every page. */
-const LAYOUT_VERSION = 'folio-layout-4';
+const LAYOUT_VERSION = 'folio-layout-5';
 const CSS_HASH = createHash('sha256').update(SITE_CSS).digest('hex').slice(0, 16);
 export const CSS_PATH = `_static/site.${CSS_HASH}.css`;
 

@@ -31,7 +31,8 @@ function holds(item: NavItem, id: string | null): boolean {
 
 /**
  * The sidebar's nested lists; the current page marked `aria-current="page"`. A page with pages under it is a
- * `<details>` (collapsible without JavaScript), open on the current page's path.
+ * link followed by a `<details>` of its pages (collapsible without JavaScript, its toggle drawn before the link), open
+ * on the current page's path.
  */
 export function navigationHtml(items: NavItem[], currentId: string | null, rootPrefix: string): string {
   const full = countDocuments(items) <= FULL_NAVIGATION_LIMIT;
@@ -52,7 +53,10 @@ export function navigationHtml(items: NavItem[], currentId: string | null, rootP
         if (!hasChildren) return `<li>${entry(n)}</li>`;
         const open = holds(n, currentId);
         if (!open && !full) return `<li class="has-pages">${entry(n)}</li>`;
-        return `<li><details${open ? ' open' : ''}><summary>${entry(n)}</summary>${list(n.children)}</details></li>`;
+        // The link stays outside the <summary> (a link inside a toggle is a nested interactive control): the summary
+        // is a named toggle placed before the link by the style sheet.
+        const toggle = `<summary aria-label="${esc(`Pages under ${n.title}`)}"></summary>`;
+        return `<li class="section">${entry(n)}<details${open ? ' open' : ''}>${toggle}${list(n.children)}</details></li>`;
       });
     return `<ul>${lis.join('')}</ul>`;
   };

@@ -20,7 +20,8 @@ a{color:var(--accent)}
 .sidebar a{text-decoration:none;color:var(--muted)}
 .sidebar a[aria-current=page]{color:var(--accent);font-weight:600}
 .sidebar details{border:0;padding:0;margin:0}
-.sidebar summary{font-weight:400;list-style-position:outside}
+.sidebar li.section{position:relative}
+.sidebar li.section>details>summary{position:absolute;left:-.95rem;top:0;width:.9rem;height:1.4em;font-weight:400;list-style-position:inside;overflow:hidden;color:var(--muted)}
 .sidebar .has-pages>a::after{content:" ›"}
 .menu-link,.drawer-close{display:none}
 .nav-toggle{position:absolute;opacity:0;width:1px;height:1px;margin:0}

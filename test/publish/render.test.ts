@@ -110,6 +110,18 @@ describe('rendering GitBook blocks', () => {
     expect(missing.warnings.map((w) => w.code)).toEqual(['PUBLISH_SPEC_MISSING']);
   });
 
+  it('keeps inline HTML that spans text together: a GitBook button is one link with its text (never an empty link)', () => {
+    // GitbookIO/public-docs, documentation/README.md
+    const md =
+      '<a href="https://example.com/start" class="button primary">Quickstart</a><a href="https://example.com/mcp" class="button secondary">GitBook MCP & more</a>\n';
+    const tree = fromHtml(render(md).html, { fragment: true });
+    const links = selectAll('a', tree);
+    expect(links.map((a) => [a.properties.href, toText(a)])).toEqual([
+      ['https://example.com/start', 'Quickstart'],
+      ['https://example.com/mcp', 'GitBook MCP & more'],
+    ]);
+  });
+
   it('gives headings ids (explicit anchors first) for the table of contents', () => {
     const { headings, html } = render('# T\n\n## Getting started\n\n## Getting started\n\n### Custom <a href="#mine" id="mine"></a>\n');
     expect(headings.map((h) => h.id)).toEqual(['getting-started', 'getting-started-1', 'mine']);

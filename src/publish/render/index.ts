@@ -20,6 +20,7 @@ import { imageHandler, linkHandler, referenceHandler } from './links.js';
 import { mathHandlers, MathStyles } from './math.js';
 import { replaceEmojiShortcodes } from './emoji.js';
 import { includeBlock } from './include.js';
+import { joinInlineHtml } from './inline-html.js';
 import { openapiBlock } from './openapi.js';
 import { sanitizeHtml } from './raw-html.js';
 import { stepBlock, stepperBlock } from './stepper.js';
@@ -33,7 +34,7 @@ export { loadHighlighter, waitForHighlighter } from './highlight.js';
 export type { RenderPageInput, RenderedPage, RenderLink, RenderSpec, RenderWarning } from './context.js';
 
 /** Bump when the output of the renderer changes: it is part of every output file's key. */
-export const RENDERER_VERSION = 'folio-render-4';
+export const RENDERER_VERSION = 'folio-render-5';
 
 const BLOCKS: BlockRenderer[] = [
   hintBlock,
@@ -57,6 +58,7 @@ const BY_NAME = new Map(BLOCKS.flatMap((b) => b.names.map((n) => [n, b] as const
 /** What every markdown tree (the page's, an included file's) goes through before it becomes hast. */
 function prepare(tree: Root): void {
   groupExpandables(tree);
+  joinInlineHtml(tree);
   replaceEmojiShortcodes(tree);
 }
 
