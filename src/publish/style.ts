@@ -51,7 +51,7 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:
 .code-expand:focus-visible~.code-expand-label{outline:2px solid var(--accent)}
 .code-block{margin:1rem 0}
 .copy-code{position:absolute;top:.4rem;right:.4rem;font-size:.75rem;padding:.1rem .5rem;border:1px solid var(--line);border-radius:4px;background:var(--bg);color:var(--fg);cursor:pointer}
-.pl-c{color:#59636e}.pl-c1,.pl-s .pl-v,.pl-ent,.pl-mh,.pl-mb{color:#0550ae}.pl-e,.pl-en{color:#6639ba}.pl-k{color:#cf222e}.pl-s,.pl-pds,.pl-sr,.pl-s .pl-pse .pl-s1{color:#0a3069}.pl-v,.pl-smw{color:#953800}.pl-mi1{color:#116329;background:#dafbe1}.pl-md{color:#82071e;background:#ffebe9}.pl-ii,.pl-c2{color:#f6f8fa;background:#82071e}.pl-mi{font-style:italic}.pl-mb{font-weight:700}
+.pl-c{color:#59636e}.pl-c1,.pl-s .pl-v,.pl-ent,.pl-mh,.pl-mb{color:#0550ae}.pl-e,.pl-en{color:#6639ba}.pl-k{color:#cf222e}.pl-s,.pl-pds,.pl-sr,.pl-s .pl-pse .pl-s1{color:#0a3069}.pl-v,.pl-smw{color:#953800}.pl-mi1{color:#116329;background:#dafbe1}.pl-md{color:#82071e;background:#ffebe9}.pl-ii,.pl-c2{color:inherit}.pl-mi{font-style:italic}.pl-mb{font-weight:700}
 @media (prefers-color-scheme:dark){.pl-c{color:#9198a1}.pl-c1,.pl-s .pl-v,.pl-ent,.pl-mh,.pl-mb{color:#79c0ff}.pl-e,.pl-en{color:#d2a8ff}.pl-k{color:#ff7b72}.pl-s,.pl-pds,.pl-sr,.pl-s .pl-pse .pl-s1{color:#a5d6ff}.pl-v,.pl-smw{color:#ffa657}.pl-mi1{color:#aff5b4;background:#033a16}.pl-md{color:#ffdcd7;background:#67060c}}
 .code-block figcaption{font-size:.85rem;color:var(--muted);padding:.2rem 0}
 table{border-collapse:collapse;display:block;overflow:auto;max-width:100%}
