@@ -67,6 +67,8 @@ describe('configuration documented in docs/configuration.md', () => {
       'src/project-root.ts': 'FOLIO_CORPUS, of the tests and benchmarks',
       'bench/openapi.ts': 'BENCH_RUNS',
       'bench/pdf.ts': 'BENCH_RUNS',
+      'bench/goals.ts': 'BENCH_RUNS, passed on to the benchmarks it runs with the environment',
+      'bench/translation-noop.ts': 'BENCH_RUNS',
       'bench/git-transport.ts': 'BENCH_RUNS',
       'bench/git-sync.ts': 'BENCH_RUNS',
       'bench/format-markdown.ts': 'BENCH_RUNS',
