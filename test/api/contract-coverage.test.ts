@@ -114,7 +114,7 @@ describe('every spec route Folio implements: success bodies validate strictly', 
 
   it('change requests (create, list, read, patch, content, edits, changes, update, merge) and a template applied', async () => {
     const cr = (await call('POST', `/v1/spaces/${space}/change-requests`, { subject: 'Edit' }, 201)).id;
-    await call('POST', `/v1/spaces/${space}/change-requests`, { subject: 'Other' }, 201);
+    const other = (await call('POST', `/v1/spaces/${space}/change-requests`, { subject: 'Other' }, 201)).id;
     const listed = await call('GET', `/v1/spaces/${space}/change-requests?limit=1`);
     expect(listed.count).toBe(2);
     await call('GET', `/v1/spaces/${space}/change-requests/${cr}`);
@@ -140,6 +140,9 @@ describe('every spec route Folio implements: success bodies validate strictly', 
     await call('GET', `/v1/spaces/${space}/revisions/${merged}/changes`);
     // A copy of the space (a workflow): the new Space.
     expect((await call('POST', `/v1/spaces/${space}/duplicate`, {}, 201)).id).not.toBe(space);
+    // PDF exports of the space and of the open change request (each printed by a workflow): a temporary URL.
+    expect(typeof (await call('GET', `/v1/spaces/${space}/pdf`)).url).toBe('string');
+    expect(typeof (await call('GET', `/v1/spaces/${space}/change-requests/${other}/pdf`)).url).toBe('string');
     await call('POST', `/v1/spaces/${space}/content/template`, { id: 'runbook' }, 201);
     const withCounts = await call('GET', `/v1/spaces/${space}`);
     expect(withCounts).toMatchObject({ changeRequests: 2, changeRequestsOpen: 1, defaultLevel: 'read' });

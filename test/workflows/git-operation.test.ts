@@ -55,6 +55,10 @@ const activities = {
     indexed.push(input);
     return { outcome: 'indexed', revisionId: input.revisionId };
   },
+  // The indexing workflow then asks which sites publish on a new revision of the space: none here.
+  async sitesPublishingOnNewRevision() {
+    return [];
+  },
 };
 
 /** An attempt of a worker that died: it never heartbeats nor ends (until the test's worker stops). */
