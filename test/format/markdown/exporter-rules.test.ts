@@ -177,6 +177,15 @@ describe('GitBook exporter syntax the tree does not keep, recorded in the model'
     expect(reserialize(text)).toBe(text);
   });
 
+  it('spaces GitBook wrote at the start of a line after a hard break are kept, per break (paragraphs and mixed items)', () => {
+    for (const text of [
+      "# T\n\nSelect the Sleuth project you'd like to measure error impact on. \\\n ![](../../../.gitbook/assets/honeybadger-enabled.png) \n",
+      '# T\n\n5. Select one of the following options:\\\n    ![](../../.gitbook/assets/env-info-editing.png) \\\n   **Edit**_:_ Change the environment name. \\\n   **Delete**: Removes the selected environment.\n',
+    ]) {
+      expect(reserialize(text)).toBe(text);
+    }
+  });
+
   it('image alt text HTML-encoded by the exporter keeps `&amp;`', () => {
     const text = '# T\n\n![Build &amp; Deploy Home](../.gitbook/assets/main.png)\n\n![Pick](a.png)\n';
     expect(reserialize(text)).toBe(text);

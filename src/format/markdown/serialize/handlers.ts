@@ -69,7 +69,8 @@ export const spacingJoin: Join = (_left, right) => {
 };
 
 export function hardBreakHandler(style: Style): Handle {
-  return () => (style.hardBreak === 'spaces' ? '  \n' : '\\\n');
+  // Spaces GitBook wrote at the start of the next line (style/spacing.ts `recordBreakSpaces`).
+  return (node: Nodes) => (style.hardBreak === 'spaces' ? '  \n' : '\\\n') + ' '.repeat((node.data as { spacesAfter?: number } | undefined)?.spacesAfter ?? 0);
 }
 
 const SPANS: Unsafe['notInConstruct'] = ['autolink', 'destinationLiteral', 'destinationRaw', 'reference', 'titleQuote', 'titleApostrophe'];
