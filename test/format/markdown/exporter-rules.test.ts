@@ -141,6 +141,12 @@ describe('GitBook exporter syntax the tree does not keep, recorded in the model'
     expect(reserialize(text)).toBe(text);
   });
 
+  it('a page that writes `->` plain at a line start keeps it plain (later exports of the same repository)', () => {
+    const text =
+      '# T\n\n~~2026.08.26 deprecated 예정~~\\\n-> Response API 에서 해당 기능 지원\n\n* ex, 음료 1개 추가 테스트 \\\n  -> 음료를 1개 추가할 수 있다.&#x20;\n';
+    expect(reserialize(text)).toBe(text);
+  });
+
   it('text inside `<mark>` is escaped as prose (a mark is formatting, not HTML content)', () => {
     const text = '# T\n\n> <mark style="color:purple;">deposit\\_params / tally\\_params - we see the following</mark>\n';
     expect(reserialize(text)).toBe(text);

@@ -78,8 +78,8 @@ const SPANS: Unsafe['notInConstruct'] = ['autolink', 'destinationLiteral', 'dest
 /** Escapes driven by the detected style, on top of mdast-util-to-markdown's defaults. */
 export function styleUnsafe(style: Style): Unsafe[] {
   // GitBook escapes a `-` that starts a line's text before a digit or `>` (`\-1 is returned`, `* \-10V`,
-  // `\-> arrow`), where mdast-util-to-markdown only escapes one before whitespace or `-`.
-  const out: Unsafe[] = [markerUnsafe, ...destinationUnsafe(style), { atBreak: true, character: '-', after: '[\\d>]' }];
+  // `\-> arrow`, unless the page writes `->` plain), where mdast-util-to-markdown only escapes one before whitespace or `-`.
+  const out: Unsafe[] = [markerUnsafe, ...destinationUnsafe(style), { atBreak: true, character: '-', after: style.escapeArrow ? '[\\d>]' : '\\d' }];
   if (style.escapeLiquid) {
     // Liquid-looking text that is not a block: GitBook writes `\{% … %\}`.
     out.push({ character: '{', after: '%', inConstruct: 'phrasing', notInConstruct: SPANS });
