@@ -147,6 +147,12 @@ describe('GitBook exporter syntax the tree does not keep, recorded in the model'
     expect(reserialize(text)).toBe(text);
   });
 
+  it('bold directly around bold is written as runs of `**` (`****[**x**](u)****`), never switching to `__`', () => {
+    const text =
+      '# T\n\n| Setting                               | Description                                               |\n| ------------------------------------- | --------------------------------------------------------- |\n| [**Members**](members.md)             | Manage invitations and member roles for your organization |\n| ****[**Teams**](team-settings.md)**** | Manage teams, sub-teams, and team membership              |\n\n****[**Details**](details.md)**** and **bold **inside** bold**\n';
+    expect(reserialize(text)).toBe(text);
+  });
+
   it('text inside `<mark>` is escaped as prose (a mark is formatting, not HTML content)', () => {
     const text = '# T\n\n> <mark style="color:purple;">deposit\\_params / tally\\_params - we see the following</mark>\n';
     expect(reserialize(text)).toBe(text);

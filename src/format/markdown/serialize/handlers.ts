@@ -7,6 +7,7 @@ import { textHandler, markerUnsafe } from './text.js';
 import { destinationHandler, destinationUnsafe } from './destination.js';
 import { tableHandler } from './table.js';
 import { codeHandler } from './code.js';
+import { strongHandler } from './strong.js';
 import { relaxDelimiterEscapes, relaxTildes, tree } from './delimiter-escapes.js';
 import { verifyPlainDelimiters } from './plain-delimiters.js';
 import { encodeAttentionAfterNaN } from './nan-reference.js';
@@ -125,6 +126,7 @@ export function toMarkdownOptions(style: Style): ToMarkdownOptions {
       definition: destinationHandler(style, 'definition'),
       table: tableHandler(style),
       code: codeHandler,
+      strong: strongHandler(),
       blockquote: blockquoteHandler,
       footnoteDefinition: footnoteDefinitionHandler,
       list: withListIndent(defaultHandlers.list as Handle),
