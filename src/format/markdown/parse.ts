@@ -13,7 +13,7 @@ import { defaultRegistry } from './plugins/index.js';
 import { detectStyle, currentStyle } from './style/detect.js';
 import { BinaryContentError, PageTooLargeError } from './errors.js';
 import { blockTransforms } from './plugins/transforms.js';
-import { recordBreakIndents, recordQuoteEnds, recordSpacing } from './style/spacing.js';
+import { recordBreakSpaces, recordQuoteEnds, recordSpacing } from './style/spacing.js';
 import { recordListMarkers } from './style/list-markers.js';
 import { recordPlainDelimiters } from './style/plain-delimiters.js';
 import { recordLineEndings } from './style/line-endings.js';
@@ -61,7 +61,7 @@ export function parsePageFile(input: string, options: ParseOptions = {}): PageFi
   Object.assign(style, detected, { bom: style.bom, lineEnding: style.lineEnding, mixedLineEndings });
   recordSpacing(tree, text);
   recordQuoteEnds(tree, text);
-  recordBreakIndents(tree, text);
+  recordBreakSpaces(tree);
   recordListMarkers(text, tree, style);
   recordPlainDelimiters(text, tree, style);
   recordCellSpacing(text, tree, style);

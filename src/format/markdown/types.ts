@@ -95,6 +95,8 @@ export interface Style {
   escapeHash: boolean;
   /** Escape `~` in prose (`\~/.pgpass`, mdast default with GFM strikethrough) or write it plain where that re-parses the same. */
   escapeTilde: boolean;
+  /** Escape a `-` starting a line's text before `>` (`\\-> arrow`); later exports of a page write it plain (`-> arrow`). */
+  escapeArrow: boolean;
   /**
    * Text nodes record which `*`/`_`/`` ` `` their source wrote plain (a parsed page): those are written
    * back plain; without a record (a page built from a model), escaped pairs are relaxed by heuristics.

@@ -141,6 +141,18 @@ describe('GitBook exporter syntax the tree does not keep, recorded in the model'
     expect(reserialize(text)).toBe(text);
   });
 
+  it('a page that writes `->` plain at a line start keeps it plain (later exports of the same repository)', () => {
+    const text =
+      '# T\n\n~~2026.08.26 deprecated 예정~~\\\n-> Response API 에서 해당 기능 지원\n\n* ex, 음료 1개 추가 테스트 \\\n  -> 음료를 1개 추가할 수 있다.&#x20;\n';
+    expect(reserialize(text)).toBe(text);
+  });
+
+  it('bold directly around bold is written as runs of `**` (`****[**x**](u)****`), never switching to `__`', () => {
+    const text =
+      '# T\n\n| Setting                               | Description                                               |\n| ------------------------------------- | --------------------------------------------------------- |\n| [**Members**](members.md)             | Manage invitations and member roles for your organization |\n| ****[**Teams**](team-settings.md)**** | Manage teams, sub-teams, and team membership              |\n\n****[**Details**](details.md)**** and **bold **inside** bold**\n';
+    expect(reserialize(text)).toBe(text);
+  });
+
   it('text inside `<mark>` is escaped as prose (a mark is formatting, not HTML content)', () => {
     const text = '# T\n\n> <mark style="color:purple;">deposit\\_params / tally\\_params - we see the following</mark>\n';
     expect(reserialize(text)).toBe(text);
@@ -175,6 +187,15 @@ describe('GitBook exporter syntax the tree does not keep, recorded in the model'
     const text =
       '# T\n\n1. Select the project you wish to add new environments to in the Project selector. \\\n    ![](../../.gitbook/assets/project_selector.png) \n2. In the sidebar, click **Project Settings**. \n';
     expect(reserialize(text)).toBe(text);
+  });
+
+  it('spaces GitBook wrote at the start of a line after a hard break are kept, per break (paragraphs and mixed items)', () => {
+    for (const text of [
+      "# T\n\nSelect the Sleuth project you'd like to measure error impact on. \\\n ![](../../../.gitbook/assets/honeybadger-enabled.png) \n",
+      '# T\n\n5. Select one of the following options:\\\n    ![](../../.gitbook/assets/env-info-editing.png) \\\n   **Edit**_:_ Change the environment name. \\\n   **Delete**: Removes the selected environment.\n',
+    ]) {
+      expect(reserialize(text)).toBe(text);
+    }
   });
 
   it('image alt text HTML-encoded by the exporter keeps `&amp;`', () => {

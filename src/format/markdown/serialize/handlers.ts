@@ -7,6 +7,7 @@ import { textHandler, markerUnsafe } from './text.js';
 import { destinationHandler, destinationUnsafe } from './destination.js';
 import { tableHandler } from './table.js';
 import { codeHandler } from './code.js';
+import { strongHandler } from './strong.js';
 import { relaxDelimiterEscapes, relaxTildes, tree } from './delimiter-escapes.js';
 import { verifyPlainDelimiters } from './plain-delimiters.js';
 import { encodeAttentionAfterNaN } from './nan-reference.js';
@@ -69,7 +70,8 @@ export const spacingJoin: Join = (_left, right) => {
 };
 
 export function hardBreakHandler(style: Style): Handle {
-  return () => (style.hardBreak === 'spaces' ? '  \n' : '\\\n');
+  // Spaces GitBook wrote at the start of the next line (style/spacing.ts `recordBreakSpaces`).
+  return (node: Nodes) => (style.hardBreak === 'spaces' ? '  \n' : '\\\n') + ' '.repeat((node.data as { spacesAfter?: number } | undefined)?.spacesAfter ?? 0);
 }
 
 const SPANS: Unsafe['notInConstruct'] = ['autolink', 'destinationLiteral', 'destinationRaw', 'reference', 'titleQuote', 'titleApostrophe'];
@@ -77,8 +79,8 @@ const SPANS: Unsafe['notInConstruct'] = ['autolink', 'destinationLiteral', 'dest
 /** Escapes driven by the detected style, on top of mdast-util-to-markdown's defaults. */
 export function styleUnsafe(style: Style): Unsafe[] {
   // GitBook escapes a `-` that starts a line's text before a digit or `>` (`\-1 is returned`, `* \-10V`,
-  // `\-> arrow`), where mdast-util-to-markdown only escapes one before whitespace or `-`.
-  const out: Unsafe[] = [markerUnsafe, ...destinationUnsafe(style), { atBreak: true, character: '-', after: '[\\d>]' }];
+  // `\-> arrow`, unless the page writes `->` plain), where mdast-util-to-markdown only escapes one before whitespace or `-`.
+  const out: Unsafe[] = [markerUnsafe, ...destinationUnsafe(style), { atBreak: true, character: '-', after: style.escapeArrow ? '[\\d>]' : '\\d' }];
   if (style.escapeLiquid) {
     // Liquid-looking text that is not a block: GitBook writes `\{% … %\}`.
     out.push({ character: '{', after: '%', inConstruct: 'phrasing', notInConstruct: SPANS });
@@ -124,6 +126,7 @@ export function toMarkdownOptions(style: Style): ToMarkdownOptions {
       definition: destinationHandler(style, 'definition'),
       table: tableHandler(style),
       code: codeHandler,
+      strong: strongHandler(),
       blockquote: blockquoteHandler,
       footnoteDefinition: footnoteDefinitionHandler,
       list: withListIndent(defaultHandlers.list as Handle),

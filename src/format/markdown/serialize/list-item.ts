@@ -6,7 +6,7 @@ import { ruleMarkerWidth } from '../style/list-markers.js';
 /** List items with GitBook's marker-width rule and per-item overrides recorded in the model. */
 export function listItemHandler(style: Style): Handle {
   return (node: ListItem, parent: Parents | undefined, state: State, info: Info) => {
-    const data = (node.data ?? {}) as { markerWidth?: number; number?: string; contentIndent?: number; breakIndent?: number };
+    const data = (node.data ?? {}) as { markerWidth?: number; number?: string; contentIndent?: number };
     const listData = (parent?.data ?? {}) as { marker?: string };
     let bullet = state.bulletCurrent ?? style.bullet;
     // A list written with another marker than the file's usual one keeps it (unless the list
@@ -30,11 +30,8 @@ export function listItemHandler(style: Style): Handle {
     const exit = state.enter('listItem');
     // An item that starts with a list: GitBook writes its marker alone and the list on the next line (`*` / `  * a`).
     const alone = node.children[0]?.type === 'list' && typeof node.checked !== 'boolean';
-    const flow = state.containerFlow(node, tracker.current());
-    const afterBreak = data.breakIndent === undefined ? null : linesAfterBreak(flow);
-    const value = state.indentLines(flow, (line, index, blank) => {
-      const indent = afterBreak?.has(index) ? data.breakIndent! : (data.contentIndent ?? size);
-      if (index || alone) return (index === 0 ? bullet + '\n' : '') + (blank ? '' : ' '.repeat(indent)) + line;
+    const value = state.indentLines(state.containerFlow(node, tracker.current()), (line, index, blank) => {
+      if (index || alone) return (index === 0 ? bullet + '\n' : '') + (blank ? '' : ' '.repeat(data.contentIndent ?? size)) + line;
       return (blank ? bullet : bullet + ' '.repeat(size - bullet.length)) + line;
     });
     exit();
@@ -44,16 +41,4 @@ export function listItemHandler(style: Style): Handle {
     }
     return value;
   };
-}
-
-/** Indexes of the lines that follow a hard break (`\\` or two spaces at a line's end), outside fenced code. */
-function linesAfterBreak(flow: string): Set<number> {
-  const out = new Set<number>();
-  let fence: string | null = null;
-  flow.split('\n').forEach((line, i, lines) => {
-    const f = /^ *(`{3,}|~{3,})/.exec(line)?.[1];
-    if (f && (fence === null || (f[0] === fence[0] && f.length >= fence.length))) fence = fence === null ? f : null;
-    if (fence === null && i + 1 < lines.length && /(?:\\| {2})$/.test(line)) out.add(i + 1);
-  });
-  return out;
 }

@@ -11,6 +11,9 @@ const candidate = verifiedCandidate('plainDelimiters');
  */
 export const verifyPlainDelimiters = (state: State, tree: (markdown: string) => string, run: () => string): string => candidate.verify(state, tree, run);
 
+/** Whether a GitBook spelling other than a plain delimiter (serialize/strong.ts) may be tried in this verified container. */
+export const gitbookSpellingAllowed = (state: State): boolean => candidate.allowed(state);
+
 const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
 const IS_DELIMITER = /^[*_`[]$/;
 

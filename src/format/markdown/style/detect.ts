@@ -24,6 +24,7 @@ export function currentStyle(): Style {
     escapePipe: false,
     escapeHash: false,
     escapeTilde: true,
+    escapeArrow: true,
     escapeUnderscore: 'always',
     plainDelimitersRecorded: false,
     destinationEscapes: '',
@@ -248,6 +249,7 @@ export function detectStyle(text: string, tree: Root): Style {
     escapePipe: esc.pipeEscaped > esc.pipePlain,
     escapeHash: esc.hashEscaped > esc.hashPlain,
     escapeTilde: esc.tildePlain === 0 || esc.tildeEscaped >= esc.tildePlain,
+    escapeArrow: esc.arrowPlain === 0 || esc.arrowEscaped >= esc.arrowPlain,
     escapeUnderscore: esc.underscorePlain > esc.underscoreEscaped ? 'boundary' : 'always',
     escapeLiquid: esc.liquidPlain === 0 || esc.liquidEscaped > 0,
     destinationAmpersand: destAmp.plain > destAmp.escaped ? 'plain' : 'escaped',
@@ -293,9 +295,19 @@ function newEscapeCounts() {
     hashPlain: 0,
     tildeEscaped: 0,
     tildePlain: 0,
+    arrowEscaped: 0,
+    arrowPlain: 0,
   };
 }
 type EscapeCounts = ReturnType<typeof newEscapeCounts>;
+
+/** Whether `src[i]` begins a line's text: only indentation, `>` and a list marker before it on its line. */
+function atLineStart(src: string, i: number, linePrefix: string): boolean {
+  const before = src.slice(0, i);
+  const nl = before.lastIndexOf('\n');
+  const line = nl >= 0 ? before.slice(nl + 1) : linePrefix + before;
+  return /^[ \t>]*(?:(?:[*+-]|\d{1,9}[.)])[ \t]+)?$/.test(line);
+}
 
 /** Count escaped vs. literal `(`/`)`, `]` and intra-word `_` in the source of a text node. */
 function countEscapes(src: string, c: EscapeCounts, inTableCell = false, inLabel = false, linePrefix = ''): void {
@@ -317,9 +329,11 @@ function countEscapes(src: string, c: EscapeCounts, inTableCell = false, inLabel
       else if (n === '&' && /[A-Za-z#]/.test(src[i + 2] ?? '')) c.ampEscaped++;
       else if (n === '_' && /\w/.test(src[i - 1] ?? '') && /\w/.test(src[i + 2] ?? '')) c.underscoreEscaped++;
       else if (n === '~') c.tildeEscaped++;
+      else if (n === '-' && src[i + 2] === '>' && atLineStart(src, i, linePrefix)) c.arrowEscaped++;
       i++;
       continue;
     }
+    if (ch === '-' && src[i + 1] === '>' && atLineStart(src, i, linePrefix)) c.arrowPlain++;
     if (ch === '&' && src.startsWith('&lt;', i)) c.ltEntity++;
     if (ch === '<') c.ltPlain++;
     if (ch === '&' && src.startsWith('&gt;', i)) c.gtEntity++;

@@ -71,32 +71,27 @@ export function recordSpacing(tree: Root, text: string): void {
 }
 
 /**
- * GitBook's 2021 exporter indents the lines after a hard break inside a numbered item by four spaces
- * where the item's content sits at three (`1. Select the project \` / `    ![](…)`): an item whose
- * lines after hard breaks all share an indentation other than its content's records it as `data.breakIndent`.
+ * GitBook writes the text after a hard break as it is, so a leaf starting with spaces (an image its
+ * 2021 exporter placed after `dropdown. \\`) gives a line indented further than its paragraph
+ * (` ![](…)` at the top level, `    ![](…)` in a numbered item whose content sits at three, while
+ * the item's other lines stay at three). A parser drops those spaces: each break whose next line
+ * starts 1–3 columns right of its paragraph records them as `data.spacesAfter`, written back by the
+ * break handler.
  */
-export function recordBreakIndents(tree: Root, text: string): void {
-  const walk = (node: Nodes): void => {
-    if (node.type === 'listItem' && node.position?.start.offset !== undefined && node.children[0]?.position) {
-      const itemColumn = node.position.start.column - 1;
-      const content = node.children[0].position.start.column - 1 - itemColumn;
-      const indents = new Set<number>();
-      for (const p of node.children) {
-        if (p.type !== 'paragraph') continue;
-        for (const b of p.children) {
-          if (b.type !== 'break' || b.position?.start.offset === undefined) continue;
-          const lineStart = text.indexOf('\n', b.position.start.offset) + 1;
-          const indent = /^ */.exec(text.slice(lineStart, lineStart + 64))![0].length;
-          if (text[lineStart + indent] === '>' || lineStart === 0) indents.add(-1);
-          else indents.add(indent - itemColumn);
-        }
-      }
-      const [only] = indents;
-      if (indents.size === 1 && only !== undefined && only > content && only <= content + 1) ((node.data ??= {}) as Record<string, unknown>).breakIndent = only;
+export function recordBreakSpaces(tree: Root): void {
+  const walk = (node: Nodes, parent: Nodes | null): void => {
+    if (node.type === 'paragraph' && node.position) {
+      const base = parent?.type === 'root' ? 1 : node.position.start.column;
+      node.children.forEach((b, i) => {
+        const next = node.children[i + 1];
+        if (b.type !== 'break' || !next?.position || !b.position || next.position.start.line === b.position.start.line) return;
+        const extra = next.position.start.column - base;
+        if (extra >= 1 && extra <= 3) ((b.data ??= {}) as Record<string, unknown>).spacesAfter = extra;
+      });
     }
-    if ('children' in node) for (const c of node.children as Nodes[]) walk(c);
+    if ('children' in node) for (const c of node.children as Nodes[]) walk(c, node);
   };
-  walk(tree);
+  walk(tree, null);
 }
 
 /**
