@@ -67,89 +67,88 @@ export function blobContentOf(options: BlobStoreOptions): BlobContent | null {
   return null;
 }
 
-export function createBlobStore(sql: Sql, options: BlobStoreOptions, content: BlobContent | null = blobContentOf(options)): BlobBackend {
-  async function existing(tx: Sql, hashes: readonly string[]): Promise<Set<string>> {
-    if (hashes.length === 0) return new Set();
-    const rows = await tx.query<{ hash: string }>('SELECT hash FROM blobs WHERE hash = ANY($1::text[])', [hashes as string[]]);
-    return new Set(rows.map((r) => r.hash));
-  }
+async function existing(tx: Sql, hashes: readonly string[]): Promise<Set<string>> {
+  if (hashes.length === 0) return new Set();
+  const rows = await tx.query<{ hash: string }>('SELECT hash FROM blobs WHERE hash = ANY($1::text[])', [hashes as string[]]);
+  return new Set(rows.map((r) => r.hash));
+}
 
-  async function storeWithin(tx: Sql, items: ReadonlyMap<string, Uint8Array>, pinMs?: number): Promise<void> {
-    if (items.size === 0) return;
-    await tx.query('SELECT pg_advisory_xact_lock_shared($1)', [BLOB_GC_LOCK_KEY]);
-    const hashes = [...items.keys()];
-    const have = await existing(tx, hashes);
-    const missing = hashes.filter((h) => !have.has(h));
-    if (content) {
-      // Content first (idempotent), then the rows. Existing rows have their content: deletion removes both
-      // while holding the exclusive lock, and we hold it shared.
-      await eachLimited(missing, S3_CONCURRENCY, (h) => content.write(h, items.get(h)!));
-    }
-    const pin = pinMs === undefined ? null : new Date(Date.now() + pinMs);
-    if (missing.length > 0) {
-      await insertRows(
-        tx,
-        'blobs',
-        ['hash', 'size', 'bytes', 'pinned_until'],
-        missing.map((h) => [h, items.get(h)!.byteLength, content ? null : items.get(h)!, pin]),
-        { suffix: 'ON CONFLICT (hash) DO NOTHING' },
-      );
-    }
-    if (pin && have.size > 0) {
-      await tx.query('UPDATE blobs SET pinned_until = GREATEST(COALESCE(pinned_until, $2), $2) WHERE hash = ANY($1::text[])', [[...have], pin]);
-    }
+async function storeWithin(tx: Sql, content: BlobContent | null, items: ReadonlyMap<string, Uint8Array>, pinMs?: number): Promise<void> {
+  if (items.size === 0) return;
+  await tx.query('SELECT pg_advisory_xact_lock_shared($1)', [BLOB_GC_LOCK_KEY]);
+  const hashes = [...items.keys()];
+  const have = await existing(tx, hashes);
+  const missing = hashes.filter((h) => !have.has(h));
+  if (content) {
+    // Content first (idempotent), then the rows. Existing rows have their content: deletion removes both
+    // while holding the exclusive lock, and we hold it shared.
+    await eachLimited(missing, S3_CONCURRENCY, (h) => content.write(h, items.get(h)!));
   }
+  const pin = pinMs === undefined ? null : new Date(Date.now() + pinMs);
+  if (missing.length > 0) {
+    await insertRows(
+      tx,
+      'blobs',
+      ['hash', 'size', 'bytes', 'pinned_until'],
+      missing.map((h) => [h, items.get(h)!.byteLength, content ? null : items.get(h)!, pin]),
+      { suffix: 'ON CONFLICT (hash) DO NOTHING' },
+    );
+  }
+  if (pin && have.size > 0) {
+    await tx.query('UPDATE blobs SET pinned_until = GREATEST(COALESCE(pinned_until, $2), $2) WHERE hash = ANY($1::text[])', [[...have], pin]);
+  }
+}
 
+async function deleteWithin(tx: Sql, candidates: readonly string[] | 'all'): Promise<string[]> {
+  if (candidates !== 'all' && candidates.length === 0) return [];
+  await tx.query('SELECT pg_advisory_xact_lock($1)', [BLOB_GC_LOCK_KEY]);
+  const refs = await blobReferences(tx);
+  const where = `(b.pinned_until IS NULL OR b.pinned_until < now()) AND ${notReferenced(refs)}`;
+  const rows =
+    candidates === 'all'
+      ? await tx.query<{ hash: string }>(`DELETE FROM blobs b WHERE ${where} RETURNING b.hash`)
+      : await tx.query<{ hash: string }>(`DELETE FROM blobs b WHERE b.hash = ANY($1::text[]) AND ${where} RETURNING b.hash`, [candidates as string[]]);
+  return rows.map((r) => r.hash);
+}
+
+async function getMany(sql: Sql, content: BlobContent | null, hashes: readonly string[]): Promise<Map<string, Uint8Array>> {
+  const valid = [...new Set(hashes.filter(isBlobHash))];
+  const out = new Map<string, Uint8Array>();
+  if (valid.length === 0) return out;
+  if (content) {
+    await eachLimited([...(await existing(sql, valid))], S3_CONCURRENCY, async (hash) => {
+      const bytes = await content.read(hash);
+      if (bytes) out.set(hash, bytes);
+    });
+    return out;
+  }
+  const rows = await sql.query<{ hash: string; bytes: unknown }>('SELECT hash, bytes FROM blobs WHERE hash = ANY($1::text[])', [valid]);
+  for (const r of rows) if (r.bytes !== null) out.set(r.hash, toBytes(r.bytes));
+  return out;
+}
+
+/** Writing blobs: content first (S3 or directory), then the rows, pinned for a while so that a collection cannot take them before they are referenced. */
+function createBlobWriter(sql: Sql, content: BlobContent | null): Pick<BlobBackend, 'storeWithin' | 'put' | 'putMany'> {
   async function putMany(list: readonly Uint8Array[], opts: { pinMs?: number } = {}): Promise<string[]> {
     const hashes = list.map((b) => sha256Hex(checkBytes(b)));
     const items = new Map<string, Uint8Array>();
     hashes.forEach((h, i) => items.set(h, list[i]!));
-    await sql.transaction((tx) => storeWithin(tx, items, opts.pinMs ?? DEFAULT_PIN_MS));
+    await sql.transaction((tx) => storeWithin(tx, content, items, opts.pinMs ?? DEFAULT_PIN_MS));
     return hashes;
   }
-
-  async function deleteWithin(tx: Sql, candidates: readonly string[] | 'all'): Promise<string[]> {
-    if (candidates !== 'all' && candidates.length === 0) return [];
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [BLOB_GC_LOCK_KEY]);
-    const refs = await blobReferences(tx);
-    const where = `(b.pinned_until IS NULL OR b.pinned_until < now()) AND ${notReferenced(refs)}`;
-    const rows =
-      candidates === 'all'
-        ? await tx.query<{ hash: string }>(`DELETE FROM blobs b WHERE ${where} RETURNING b.hash`)
-        : await tx.query<{ hash: string }>(`DELETE FROM blobs b WHERE b.hash = ANY($1::text[]) AND ${where} RETURNING b.hash`, [candidates as string[]]);
-    return rows.map((r) => r.hash);
-  }
-
-  async function removeContent(hashes: readonly string[]): Promise<void> {
-    if (content) await content.remove(hashes);
-  }
-
-  async function getMany(hashes: readonly string[]): Promise<Map<string, Uint8Array>> {
-    const valid = [...new Set(hashes.filter(isBlobHash))];
-    const out = new Map<string, Uint8Array>();
-    if (valid.length === 0) return out;
-    if (content) {
-      await eachLimited([...(await existing(sql, valid))], S3_CONCURRENCY, async (hash) => {
-        const bytes = await content.read(hash);
-        if (bytes) out.set(hash, bytes);
-      });
-      return out;
-    }
-    const rows = await sql.query<{ hash: string; bytes: unknown }>('SELECT hash, bytes FROM blobs WHERE hash = ANY($1::text[])', [valid]);
-    for (const r of rows) if (r.bytes !== null) out.set(r.hash, toBytes(r.bytes));
-    return out;
-  }
-
   return {
-    kind: content ? content.kind : 'database',
-    storeWithin: (tx, items) => storeWithin(tx, items),
-    deleteWithin,
-    removeContent,
+    storeWithin: (tx, items) => storeWithin(tx, content, items),
     async put(bytes, opts) {
       const [hash] = await putMany([bytes], opts);
       return hash!;
     },
     putMany,
+  };
+}
+
+/** Reading blobs: only those with a row exist. */
+function createBlobReader(sql: Sql, content: BlobContent | null): Pick<BlobBackend, 'get' | 'getMany' | 'has'> {
+  return {
     async get(hash) {
       if (!isBlobHash(hash)) return null;
       if (content) {
@@ -159,11 +158,22 @@ export function createBlobStore(sql: Sql, options: BlobStoreOptions, content: Bl
       const rows = await sql.query<{ bytes: unknown }>('SELECT bytes FROM blobs WHERE hash = $1', [hash]);
       return rows.length === 0 || rows[0]!.bytes === null ? null : toBytes(rows[0]!.bytes);
     },
-    getMany,
+    getMany: (hashes) => getMany(sql, content, hashes),
     async has(hashes) {
       const valid = hashes.filter(isBlobHash);
       return existing(sql, valid);
     },
+  };
+}
+
+/** Collecting blobs: rows no longer referenced and not pinned go under the exclusive lock, then their content. */
+function createBlobCollector(sql: Sql, content: BlobContent | null): Pick<BlobBackend, 'deleteWithin' | 'removeContent' | 'deleteUnreferenced'> {
+  async function removeContent(hashes: readonly string[]): Promise<void> {
+    if (content) await content.remove(hashes);
+  }
+  return {
+    deleteWithin,
+    removeContent,
     async deleteUnreferenced() {
       const deleted = await sql.transaction(async (tx) => {
         const gone = await deleteWithin(tx, 'all');
@@ -172,6 +182,15 @@ export function createBlobStore(sql: Sql, options: BlobStoreOptions, content: Bl
       });
       return { deleted: deleted.length };
     },
+  };
+}
+
+export function createBlobStore(sql: Sql, options: BlobStoreOptions, content: BlobContent | null = blobContentOf(options)): BlobBackend {
+  return {
+    kind: content ? content.kind : 'database',
+    ...createBlobWriter(sql, content),
+    ...createBlobReader(sql, content),
+    ...createBlobCollector(sql, content),
   };
 }
 

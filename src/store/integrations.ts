@@ -218,11 +218,13 @@ function pageName(page: string): string {
   throw new ValidationError('page is not a valid cursor for this list');
 }
 
-export function createIntegrationStore(sql: Sql): IntegrationStore {
-  const getInstallation = async (id: string) => {
-    const rows = await sql.query<InstallationRow>(`SELECT ${INSTALLATION_COLUMNS} FROM integration_installations i WHERE i.id = $1`, [id]);
-    return rows[0] ? installationFromRow(rows[0]) : null;
-  };
+const getInstallation = async (sql: Sql, id: string): Promise<InstallationRecord | null> => {
+  const rows = await sql.query<InstallationRow>(`SELECT ${INSTALLATION_COLUMNS} FROM integration_installations i WHERE i.id = $1`, [id]);
+  return rows[0] ? installationFromRow(rows[0]) : null;
+};
+
+/** Integrations themselves: publishing, reading, deleting, their webhook and development tunnel. */
+function createIntegrationRecordStore(sql: Sql): Pick<IntegrationStore, 'publish' | 'get' | 'webhook' | 'delete' | 'setDevMode' | 'devTunnel' | 'list'> {
   return {
     publish: (name, input) => publish(sql, name, input),
     async get(name) {
@@ -239,34 +241,6 @@ export function createIntegrationStore(sql: Sql): IntegrationStore {
     async delete(name) {
       return (await sql.query('DELETE FROM integrations WHERE name = $1 RETURNING name', [name])).length > 0;
     },
-    async install(name, organizationId) {
-      return sql.transaction(async (tx) => {
-        const inserted = await tx.query<{ id: string }>(
-          `INSERT INTO integration_installations (id, integration_name, organization_id) VALUES ($1, $2, $3)
-           ON CONFLICT (integration_name, organization_id) DO NOTHING RETURNING id`,
-          [`inst_${newId()}`, name, organizationId],
-        );
-        const rows = await tx.query<InstallationRow>(
-          `SELECT ${INSTALLATION_COLUMNS} FROM integration_installations i WHERE i.integration_name = $1 AND i.organization_id = $2`,
-          [name, organizationId],
-        );
-        return { installation: installationFromRow(rows[0]!), created: inserted.length > 0 };
-      });
-    },
-    installation: getInstallation,
-    async installations(name, options) {
-      const from = after('inst', options.page) ?? 0;
-      const rows = await sql.query<InstallationRow>(
-        `SELECT ${INSTALLATION_COLUMNS} FROM integration_installations i WHERE i.integration_name = $1 AND i.seq > $2 ORDER BY i.seq LIMIT $3`,
-        [name, from, options.limit + 1],
-      );
-      const items = rows.slice(0, options.limit).map(installationFromRow);
-      const [{ n }] = (await sql.query<{ n: string | number }>('SELECT count(*) AS n FROM integration_installations WHERE integration_name = $1', [name])) as [
-        { n: string | number },
-      ];
-      const total = Number(n);
-      return rows.length > options.limit ? { items, next: { page: cursor('inst', Number(rows[options.limit - 1]!.seq)) }, total } : { items, total };
-    },
     async setDevMode(name, dev) {
       const rows = await sql.query('UPDATE integrations SET dev_tunnel_url = $2, dev_all = $3 WHERE name = $1 RETURNING name', [
         name,
@@ -281,6 +255,40 @@ export function createIntegrationStore(sql: Sql): IntegrationStore {
       return r && r.dev_tunnel_url !== null ? { url: toBytes(r.dev_tunnel_url), all: r.dev_all } : null;
     },
     list: (options) => listIntegrations(sql, options),
+  };
+}
+
+/** Installations of an integration in organizations. */
+function createInstallationStore(sql: Sql): Pick<IntegrationStore, 'install' | 'installation' | 'installations' | 'subscribers' | 'updateInstallation'> {
+  return {
+    async install(name, organizationId) {
+      return sql.transaction(async (tx) => {
+        const inserted = await tx.query<{ id: string }>(
+          `INSERT INTO integration_installations (id, integration_name, organization_id) VALUES ($1, $2, $3)
+           ON CONFLICT (integration_name, organization_id) DO NOTHING RETURNING id`,
+          [`inst_${newId()}`, name, organizationId],
+        );
+        const rows = await tx.query<InstallationRow>(
+          `SELECT ${INSTALLATION_COLUMNS} FROM integration_installations i WHERE i.integration_name = $1 AND i.organization_id = $2`,
+          [name, organizationId],
+        );
+        return { installation: installationFromRow(rows[0]!), created: inserted.length > 0 };
+      });
+    },
+    installation: (id) => getInstallation(sql, id),
+    async installations(name, options) {
+      const from = after('inst', options.page) ?? 0;
+      const rows = await sql.query<InstallationRow>(
+        `SELECT ${INSTALLATION_COLUMNS} FROM integration_installations i WHERE i.integration_name = $1 AND i.seq > $2 ORDER BY i.seq LIMIT $3`,
+        [name, from, options.limit + 1],
+      );
+      const items = rows.slice(0, options.limit).map(installationFromRow);
+      const [{ n }] = (await sql.query<{ n: string | number }>('SELECT count(*) AS n FROM integration_installations WHERE integration_name = $1', [name])) as [
+        { n: string | number },
+      ];
+      const total = Number(n);
+      return rows.length > options.limit ? { items, next: { page: cursor('inst', Number(rows[options.limit - 1]!.seq)) }, total } : { items, total };
+    },
     async subscribers(afterSeq, limit) {
       const rows = await sql.query<{ seq: string | number; id: string; integration_name: string; organization_id: string }>(
         'SELECT seq, id, integration_name, organization_id FROM integration_installations WHERE seq > $1 ORDER BY seq LIMIT $2',
@@ -289,6 +297,12 @@ export function createIntegrationStore(sql: Sql): IntegrationStore {
       return rows.map((r) => ({ seq: Number(r.seq), id: r.id, integrationName: r.integration_name, organizationId: r.organization_id }));
     },
     updateInstallation: (id, patch) => updateInstallation(sql, id, patch),
+  };
+}
+
+/** Event deliveries to installations, their attempts and logs. */
+function createDeliveryStore(sql: Sql): Pick<IntegrationStore, 'pendingDeliveries' | 'delivery' | 'deliveries' | 'recordAttempt' | 'finishDelivery' | 'logs'> {
+  return {
     async pendingDeliveries(installationId, limit) {
       const rows = await sql.query<DeliveryRow>(`${DELIVERY_SELECT} WHERE d.installation_id = $1 AND d.status = 'pending' ORDER BY d.event_position LIMIT $2`, [
         installationId,
@@ -344,4 +358,8 @@ export function createIntegrationStore(sql: Sql): IntegrationStore {
       return rows.map((r) => ({ level: r.level as DeliveryLogRecord['level'], message: r.message, at: toDate(r.at) }));
     },
   };
+}
+
+export function createIntegrationStore(sql: Sql): IntegrationStore {
+  return { ...createIntegrationRecordStore(sql), ...createInstallationStore(sql), ...createDeliveryStore(sql) };
 }

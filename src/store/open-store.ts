@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { ValidationError } from '../errors.js';
 import { redact } from '../redact.js';
-import { blobContentOf, createBlobStore } from './blobs.js';
+import { blobContentOf, createBlobStore, type BlobBackend } from './blobs.js';
 import { createChangeRequestStore } from './change-requests.js';
 import { StoreUnavailableError } from './errors.js';
 import { createGitRequestLogStore } from './git-requests.js';
@@ -36,18 +36,14 @@ import { createTeamStore } from './teams.js';
 import { createCollectionStore } from './collections.js';
 import { createCommentStore } from './comments.js';
 import { createReviewStore } from './reviews.js';
-import type { OpenStoreOptions, Sql, Store } from './types/index.js';
+import type { BlobStoreOptions, OpenStoreOptions, Sql, Store } from './types/index.js';
 
 function isMemory(dataDir: string): boolean {
   return dataDir.startsWith('memory://');
 }
 
-/**
- * Opens the content store: a PostgreSQL server through pg when `databaseUrl` is given, else PGlite in
- * `dataDir` (default in memory). Applies pending migrations unless `migrate: false`.
- */
-export async function openStore(options: OpenStoreOptions = {}): Promise<Store> {
-  const blobOptions = options.blobs ?? { kind: 'database' };
+/** Rejects options that cannot open a store, before anything is opened. */
+function checkOpenOptions(options: OpenStoreOptions, blobOptions: BlobStoreOptions): void {
   if (blobOptions.kind === 'directory' && (typeof blobOptions.dir !== 'string' || blobOptions.dir === ''))
     throw new ValidationError('the directory blob store needs a dir');
   if (blobOptions.kind === 's3' && !(typeof blobOptions.bucket === 'string' && blobOptions.bucket !== ''))
@@ -56,48 +52,23 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     throw new ValidationError('poolSize must be a positive integer');
   if (options.connectWaitMs !== undefined && !(Number.isFinite(options.connectWaitMs) && options.connectWaitMs >= 0))
     throw new ValidationError('connectWaitMs must be a non-negative number');
+}
 
-  let sql: Sql;
-  if (options.databaseUrl) {
-    sql = openPgSql(options.databaseUrl, { poolSize: options.poolSize, logger: options.logger, connectWaitMs: options.connectWaitMs });
-  } else {
-    const dataDir = options.dataDir ?? 'memory://';
-    if (!isMemory(dataDir)) await mkdir(dataDir, { recursive: true });
-    try {
-      sql = await openPgliteSql(dataDir, { loadDataDir: options.pgliteTemplate });
-    } catch (err) {
-      throw new StoreUnavailableError(`cannot open the embedded database in ${dataDir}: ${err instanceof Error ? err.message : String(err)}`, err);
-    }
-  }
-
-  const content = blobContentOf(blobOptions);
+/** The database: a PostgreSQL server through pg when `databaseUrl` is given, else PGlite in `dataDir`. */
+async function openSql(options: OpenStoreOptions): Promise<Sql> {
+  if (options.databaseUrl) return openPgSql(options.databaseUrl, { poolSize: options.poolSize, logger: options.logger, connectWaitMs: options.connectWaitMs });
+  const dataDir = options.dataDir ?? 'memory://';
+  if (!isMemory(dataDir)) await mkdir(dataDir, { recursive: true });
   try {
-    await content?.open();
+    return await openPgliteSql(dataDir, { loadDataDir: options.pgliteTemplate });
   } catch (err) {
-    await sql.close().catch(() => undefined);
-    throw err;
+    throw new StoreUnavailableError(`cannot open the embedded database in ${dataDir}: ${err instanceof Error ? err.message : String(err)}`, err);
   }
-  const blobs = createBlobStore(sql, blobOptions, content);
-  const logger = options.logger;
-  let closed = false;
-  const store: Store = {
-    blobs,
-    migrate: () => runMigrations(sql, migrations, logger),
-    async health() {
-      if (closed) throw new StoreUnavailableError('the store is closed');
-      try {
-        await sql.query('SELECT 1');
-      } catch (err) {
-        if (err instanceof StoreUnavailableError) throw err;
-        throw new StoreUnavailableError(`database check failed: ${redact(err instanceof Error ? err.message : String(err))}`, err);
-      }
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      content?.close();
-      await sql.close();
-    },
+}
+
+/** The members of the store that hold the data, one per domain, all on the same database. */
+function createMemberStores(sql: Sql, blobs: BlobBackend): Omit<Store, 'blobs' | 'migrate' | 'health' | 'close'> {
+  return {
     orgs: createOrgStore(sql),
     tokens: createTokenStore(sql),
     spaces: createSpaceStore(sql, blobs),
@@ -127,6 +98,47 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     reviews: createReviewStore(sql),
     events: createEventStore(sql),
     integrations: createIntegrationStore(sql),
+  };
+}
+
+/**
+ * Opens the content store: a PostgreSQL server through pg when `databaseUrl` is given, else PGlite in
+ * `dataDir` (default in memory). Applies pending migrations unless `migrate: false`.
+ */
+export async function openStore(options: OpenStoreOptions = {}): Promise<Store> {
+  const blobOptions = options.blobs ?? { kind: 'database' };
+  checkOpenOptions(options, blobOptions);
+  const sql = await openSql(options);
+
+  const content = blobContentOf(blobOptions);
+  try {
+    await content?.open();
+  } catch (err) {
+    await sql.close().catch(() => undefined);
+    throw err;
+  }
+  const blobs = createBlobStore(sql, blobOptions, content);
+  const logger = options.logger;
+  let closed = false;
+  const store: Store = {
+    blobs,
+    migrate: () => runMigrations(sql, migrations, logger),
+    async health() {
+      if (closed) throw new StoreUnavailableError('the store is closed');
+      try {
+        await sql.query('SELECT 1');
+      } catch (err) {
+        if (err instanceof StoreUnavailableError) throw err;
+        throw new StoreUnavailableError(`database check failed: ${redact(err instanceof Error ? err.message : String(err))}`, err);
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      content?.close();
+      await sql.close();
+    },
+    ...createMemberStores(sql, blobs),
   };
   attachSql(store, sql);
 

@@ -1,7 +1,7 @@
 import { ValidationError } from '../errors.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { searchConfigResolver } from './search-config.js';
-import type { SearchPageHit, SearchQuery, SearchSectionHit, SearchStore, Sql, SqlParam } from './types/index.js';
+import type { SearchIndexApply, SearchPageHit, SearchQuery, SearchSectionHit, SearchStore, Sql, SqlParam } from './types/index.js';
 
 /** Weights of D, C, B, A for `ts_rank_cd`: page title (A) far above headings (B) above body text (C). */
 const WEIGHTS = '{0.05, 0.2, 0.5, 1.0}';
@@ -108,18 +108,17 @@ const GIN_INDEXES = ['search_sections_document', 'search_sections_body_trgm', 's
 /** Rows written or removed since the last `ANALYZE` after which the next one runs: at least this, or a tenth of the table. */
 const ANALYZE_AFTER_ROWS = 500;
 
-export function createSearchStore(sql: Sql): SearchStore {
-  const configFor = searchConfigResolver(sql);
-  /** Rows changed since the last `ANALYZE` of the index tables (this process's writes; a server's autovacuum does the rest). */
+/**
+ * Refreshes the statistics of the index tables once enough rows changed (PGlite has no autovacuum): without
+ * them the planner takes a freshly indexed space for a few hundred rows and filters it all instead of using the
+ * GIN index. Bounded: not after every small change, one at a time; a failure is retried with the next change.
+ * Counts the rows changed since the last `ANALYZE` of the index tables (this process's writes; a server's
+ * autovacuum does the rest).
+ */
+function createStatisticsRefresher(sql: Sql): (rows: number) => Promise<void> {
   let changedRows = 0;
   let analyzing: Promise<void> | null = null;
-
-  /**
-   * Refreshes the statistics of the index tables once enough rows changed (PGlite has no autovacuum): without
-   * them the planner takes a freshly indexed space for a few hundred rows and filters it all instead of using the
-   * GIN index. Bounded: not after every small change, one at a time; a failure is retried with the next change.
-   */
-  async function analyzeIfChanged(rows: number): Promise<void> {
+  return async function analyzeIfChanged(rows: number): Promise<void> {
     changedRows += rows;
     if (analyzing || changedRows < ANALYZE_AFTER_ROWS) return;
     const [est] = await sql.query<{ n: number | string }>(`SELECT greatest(reltuples, 0)::bigint AS n FROM pg_class WHERE oid = 'search_sections'::regclass`);
@@ -135,58 +134,103 @@ export function createSearchStore(sql: Sql): SearchStore {
       analyzing = null;
     });
     await analyzing;
-  }
+  };
+}
 
-  async function scopes(query: SearchQuery, text: string): Promise<Scope[]> {
-    const rows = await sql.query<{ space_id: string; config: string; query: string }>(SPACES_SQL, [query.organizationId, text, query.spaceIds ?? null]);
-    const byQuery = new Map<string, Scope>();
-    // An empty query (only stop words) finds nothing in its spaces.
-    for (const row of rows) {
-      if (row.query === '') continue;
-      const key = `${row.config}\u0000${row.query}`;
-      const scope = byQuery.get(key) ?? { config: row.config, query: row.query, spaceIds: [] };
-      scope.spaceIds.push(row.space_id);
-      byQuery.set(key, scope);
-    }
-    return [...byQuery.values()];
-  }
+/** The pages of one chunk of `upsert`. */
+async function insertPages(tx: Sql, spaceId: string, chunk: SearchIndexApply['upsert']): Promise<void> {
+  await tx.query(
+    `INSERT INTO search_pages (space_id, page_id, content_key, ord, title, description, path, ancestors)
+     SELECT $1, u.page_id, u.content_key, u.ord, u.title, u.description, u.path, u.ancestors::jsonb
+     FROM unnest($2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[]) AS u(page_id, content_key, ord, title, description, path, ancestors)`,
+    [
+      spaceId,
+      chunk.map((p) => p.pageId),
+      chunk.map((p) => p.contentKey),
+      chunk.map((p) => p.ord),
+      chunk.map((p) => p.title),
+      chunk.map((p) => p.description),
+      chunk.map((p) => p.path),
+      chunk.map((p) => JSON.stringify(p.ancestors)),
+    ],
+  );
+}
 
-  /** The matching sections of the pages found, best first, with their headlines (CJK: their text, see src/search/query.ts). */
-  async function sections(ids: PageRow[], query: SearchQuery, found: Scope[]): Promise<Map<string, SearchSectionHit[]>> {
-    const out = new Map<string, SearchSectionHit[]>();
-    if (ids.length === 0) return out;
-    const cjk = query.cjk === true;
-    const wanted = new Set(ids.map((r) => `${r.space_id}\u0000${r.page_id}`));
-    const hits = scopeHits(
-      found,
-      3,
-      (q, config) =>
-        `, x.anchor, x.title, ${cjk ? 'x.body' : "''"} AS body, ${cjk ? 'NULL' : `ts_headline(${config}, x.body, ${q}, '${HEADLINE_OPTIONS}')`} AS headline`,
-      ' AND x.page_id = ANY($2::text[]) AND x.space_id = ANY($1::text[])',
+/** The sections of the pages of one chunk of `upsert`; returns how many were written. */
+async function insertSections(tx: Sql, spaceId: string, config: string, chunk: SearchIndexApply['upsert']): Promise<number> {
+  const rows: string[][] = [[], [], [], [], [], [], [], []];
+  const ords: number[] = [];
+  for (const page of chunk) {
+    page.sections.forEach((s, ord) => {
+      rows[0]!.push(page.pageId);
+      ords.push(ord);
+      rows[1]!.push(s.anchor);
+      rows[2]!.push(s.title);
+      rows[3]!.push(s.body);
+      rows[4]!.push(s.indexed.a);
+      rows[5]!.push(s.indexed.b);
+      rows[6]!.push(s.indexed.c);
+    });
+  }
+  for (let j = 0; j < ords.length; j += ROWS_PER_INSERT) {
+    const slice = (a: string[]) => a.slice(j, j + ROWS_PER_INSERT);
+    const params: SqlParam[] = [spaceId, config, ...rows.slice(0, 7).map(slice), ords.slice(j, j + ROWS_PER_INSERT)];
+    await tx.query(
+      `INSERT INTO search_sections (space_id, page_id, ord, anchor, title, body, document)
+       SELECT $1, u.page_id, u.ord, u.anchor, u.title, u.body,
+              setweight(to_tsvector($2::regconfig, u.wa), 'A') || setweight(to_tsvector($2::regconfig, u.wb), 'B') || setweight(to_tsvector($2::regconfig, u.wc), 'C')
+       FROM unnest($3::text[], $10::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[]) AS u(page_id, ord, anchor, title, body, wa, wb, wc)`,
+      params,
     );
-    const rows = await sql.query<SectionRow>(`SELECT * FROM (${hits.text}) h ORDER BY score DESC, ord`, [
-      [...new Set(ids.map((r) => r.space_id))],
-      ids.map((r) => r.page_id),
-      ...hits.params,
-    ]);
-    for (const row of rows) {
-      const key = `${row.space_id}\u0000${row.page_id}`;
-      if (!wanted.has(key)) continue;
-      const list = out.get(key) ?? [];
-      list.push({
-        anchor: row.anchor,
-        title: row.title,
-        snippet: row.headline !== null ? markup(row.headline) : null,
-        text: row.headline !== null ? null : row.body,
-        score: Number(row.score),
-      });
-      out.set(key, list);
-    }
-    return out;
   }
+  return ords.length;
+}
 
+/**
+ * Writes the index of one space revision in one transaction: the state row, then the pages no longer there go,
+ * the kept pages take their new order, and the new or changed pages and their sections are written.
+ */
+async function applyIndex(sql: Sql, input: SearchIndexApply): Promise<{ applied: boolean; removed: number; written: number; changed: number }> {
+  return sql.transaction(async (tx) => {
+    // The space row is locked so that the check below holds until commit: a newer primary revision waits.
+    const [space] = await tx.query<{ revision_id: string | null; deleted_at: unknown; organization_id: string }>(
+      'SELECT revision_id, deleted_at, organization_id FROM spaces WHERE id = $1 FOR UPDATE',
+      [input.spaceId],
+    );
+    if (!space || space.deleted_at !== null || space.revision_id !== input.revisionId || space.organization_id !== input.organizationId)
+      return { applied: false, removed: 0, written: 0, changed: 0 };
+    await tx.query(
+      `INSERT INTO search_index_state (space_id, organization_id, revision_id, config, page_count, indexed_at) VALUES ($1, $2, $3, $4, $5, now())
+       ON CONFLICT (space_id) DO UPDATE SET revision_id = EXCLUDED.revision_id, config = EXCLUDED.config, page_count = EXCLUDED.page_count, indexed_at = now()`,
+      [input.spaceId, input.organizationId, input.revisionId, input.config, input.keep.length + input.upsert.length],
+    );
+    const keepIds = input.keep.map((k) => k.pageId);
+    const removed = await tx.query('DELETE FROM search_pages WHERE space_id = $1 AND NOT (page_id = ANY($2::text[])) RETURNING page_id', [
+      input.spaceId,
+      keepIds,
+    ]);
+    if (input.keep.length > 0)
+      await tx.query(
+        `UPDATE search_pages p SET ord = u.ord FROM unnest($2::text[], $3::int[]) AS u(page_id, ord)
+         WHERE p.space_id = $1 AND p.page_id = u.page_id AND p.ord <> u.ord`,
+        [input.spaceId, keepIds, input.keep.map((k) => k.ord)],
+      );
+    // Rows changed, for the statistics: removed pages (their sections went with them) and sections written.
+    let changed = removed.length;
+    for (let i = 0; i < input.upsert.length; i += ROWS_PER_INSERT) {
+      const chunk = input.upsert.slice(i, i + ROWS_PER_INSERT);
+      await insertPages(tx, input.spaceId, chunk);
+      changed += await insertSections(tx, input.spaceId, input.config, chunk);
+    }
+    return { applied: true, removed: removed.length, written: input.upsert.length, changed };
+  });
+}
+
+/** Writing the index: the search configuration of a space, what is indexed, and applying a new revision. */
+function createSearchIndexStore(sql: Sql): Pick<SearchStore, 'configFor' | 'state' | 'apply'> {
+  const analyzeIfChanged = createStatisticsRefresher(sql);
   return {
-    configFor,
+    configFor: searchConfigResolver(sql),
 
     async state(spaceId) {
       const [state] = await sql.query<{ revision_id: string; config: string }>('SELECT revision_id, config FROM search_index_state WHERE space_id = $1', [
@@ -198,115 +242,100 @@ export function createSearchStore(sql: Sql): SearchStore {
     },
 
     async apply(input) {
-      const result = await sql.transaction(async (tx) => {
-        // The space row is locked so that the check below holds until commit: a newer primary revision waits.
-        const [space] = await tx.query<{ revision_id: string | null; deleted_at: unknown; organization_id: string }>(
-          'SELECT revision_id, deleted_at, organization_id FROM spaces WHERE id = $1 FOR UPDATE',
-          [input.spaceId],
-        );
-        if (!space || space.deleted_at !== null || space.revision_id !== input.revisionId || space.organization_id !== input.organizationId)
-          return { applied: false, removed: 0, written: 0, changed: 0 };
-        await tx.query(
-          `INSERT INTO search_index_state (space_id, organization_id, revision_id, config, page_count, indexed_at) VALUES ($1, $2, $3, $4, $5, now())
-           ON CONFLICT (space_id) DO UPDATE SET revision_id = EXCLUDED.revision_id, config = EXCLUDED.config, page_count = EXCLUDED.page_count, indexed_at = now()`,
-          [input.spaceId, input.organizationId, input.revisionId, input.config, input.keep.length + input.upsert.length],
-        );
-        const keepIds = input.keep.map((k) => k.pageId);
-        const removed = await tx.query('DELETE FROM search_pages WHERE space_id = $1 AND NOT (page_id = ANY($2::text[])) RETURNING page_id', [
-          input.spaceId,
-          keepIds,
-        ]);
-        if (input.keep.length > 0)
-          await tx.query(
-            `UPDATE search_pages p SET ord = u.ord FROM unnest($2::text[], $3::int[]) AS u(page_id, ord)
-             WHERE p.space_id = $1 AND p.page_id = u.page_id AND p.ord <> u.ord`,
-            [input.spaceId, keepIds, input.keep.map((k) => k.ord)],
-          );
-        // Rows changed, for the statistics: removed pages (their sections went with them) and sections written.
-        let changed = removed.length;
-        for (let i = 0; i < input.upsert.length; i += ROWS_PER_INSERT) {
-          const chunk = input.upsert.slice(i, i + ROWS_PER_INSERT);
-          await tx.query(
-            `INSERT INTO search_pages (space_id, page_id, content_key, ord, title, description, path, ancestors)
-             SELECT $1, u.page_id, u.content_key, u.ord, u.title, u.description, u.path, u.ancestors::jsonb
-             FROM unnest($2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[]) AS u(page_id, content_key, ord, title, description, path, ancestors)`,
-            [
-              input.spaceId,
-              chunk.map((p) => p.pageId),
-              chunk.map((p) => p.contentKey),
-              chunk.map((p) => p.ord),
-              chunk.map((p) => p.title),
-              chunk.map((p) => p.description),
-              chunk.map((p) => p.path),
-              chunk.map((p) => JSON.stringify(p.ancestors)),
-            ],
-          );
-          const rows: string[][] = [[], [], [], [], [], [], [], []];
-          const ords: number[] = [];
-          for (const page of chunk) {
-            page.sections.forEach((s, ord) => {
-              rows[0]!.push(page.pageId);
-              ords.push(ord);
-              rows[1]!.push(s.anchor);
-              rows[2]!.push(s.title);
-              rows[3]!.push(s.body);
-              rows[4]!.push(s.indexed.a);
-              rows[5]!.push(s.indexed.b);
-              rows[6]!.push(s.indexed.c);
-            });
-          }
-          changed += ords.length;
-          for (let j = 0; j < ords.length; j += ROWS_PER_INSERT) {
-            const slice = (a: string[]) => a.slice(j, j + ROWS_PER_INSERT);
-            const params: SqlParam[] = [input.spaceId, input.config, ...rows.slice(0, 7).map(slice), ords.slice(j, j + ROWS_PER_INSERT)];
-            await tx.query(
-              `INSERT INTO search_sections (space_id, page_id, ord, anchor, title, body, document)
-               SELECT $1, u.page_id, u.ord, u.anchor, u.title, u.body,
-                      setweight(to_tsvector($2::regconfig, u.wa), 'A') || setweight(to_tsvector($2::regconfig, u.wb), 'B') || setweight(to_tsvector($2::regconfig, u.wc), 'C')
-               FROM unnest($3::text[], $10::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[]) AS u(page_id, ord, anchor, title, body, wa, wb, wc)`,
-              params,
-            );
-          }
-        }
-        return { applied: true, removed: removed.length, written: input.upsert.length, changed };
-      });
+      const result = await applyIndex(sql, input);
       if (result.applied) await analyzeIfChanged(result.changed);
       return { applied: result.applied, removed: result.removed, written: result.written };
     },
+  };
+}
 
-    async pages(query) {
-      const { limit, offset, text } = checkQuery(query);
-      const found = await scopes(query, text);
-      if (found.length === 0) return { items: [], total: 0, spaces: 0 };
-      const statement = pagesStatement(found, limit, offset);
-      const rows = await sql.query<PageRow & { best_ord: number; total: string | number; spaces: string | number }>(statement.text, statement.params);
-      const more = rows.length > limit;
-      const page = more ? rows.slice(0, limit) : rows;
-      const matched = await sections(page, query, found);
-      const items = page.map((row, i): SearchPageHit => {
-        const hits = matched.get(`${row.space_id}\u0000${row.page_id}`) ?? [];
-        return {
-          spaceId: row.space_id,
-          pageId: row.page_id,
-          title: row.title,
-          description: row.description,
-          path: row.path,
-          ancestors: typeof row.ancestors === 'string' ? (JSON.parse(row.ancestors) as string[]) : row.ancestors,
-          score: Number(row.score),
-          rank: offset + i + 1,
-          resultType: Number(row.best_ord) === 0 ? 'page' : 'section',
-          sections: hits,
-        };
-      });
-      // Over every page (window and subquery run before LIMIT); a page past the end (the index changed) counts nothing.
-      const total = Number(rows[0]?.total ?? 0);
-      const spaces = Number(rows[0]?.spaces ?? 0);
-      return more ? { items, next: { page: encodeCursor('search', offset + limit) }, total, spaces } : { items, total, spaces };
-    },
+/** The spaces searched, grouped by their text search configuration and parsed query. */
+async function scopes(sql: Sql, query: SearchQuery, text: string): Promise<Scope[]> {
+  const rows = await sql.query<{ space_id: string; config: string; query: string }>(SPACES_SQL, [query.organizationId, text, query.spaceIds ?? null]);
+  const byQuery = new Map<string, Scope>();
+  // An empty query (only stop words) finds nothing in its spaces.
+  for (const row of rows) {
+    if (row.query === '') continue;
+    const key = `${row.config}\u0000${row.query}`;
+    const scope = byQuery.get(key) ?? { config: row.config, query: row.query, spaceIds: [] };
+    scope.spaceIds.push(row.space_id);
+    byQuery.set(key, scope);
+  }
+  return [...byQuery.values()];
+}
+
+/** The matching sections of the pages found, best first, with their headlines (CJK: their text, see src/search/query.ts). */
+async function sections(sql: Sql, ids: PageRow[], query: SearchQuery, found: Scope[]): Promise<Map<string, SearchSectionHit[]>> {
+  const out = new Map<string, SearchSectionHit[]>();
+  if (ids.length === 0) return out;
+  const cjk = query.cjk === true;
+  const wanted = new Set(ids.map((r) => `${r.space_id}\u0000${r.page_id}`));
+  const hits = scopeHits(
+    found,
+    3,
+    (q, config) =>
+      `, x.anchor, x.title, ${cjk ? 'x.body' : "''"} AS body, ${cjk ? 'NULL' : `ts_headline(${config}, x.body, ${q}, '${HEADLINE_OPTIONS}')`} AS headline`,
+    ' AND x.page_id = ANY($2::text[]) AND x.space_id = ANY($1::text[])',
+  );
+  const rows = await sql.query<SectionRow>(`SELECT * FROM (${hits.text}) h ORDER BY score DESC, ord`, [
+    [...new Set(ids.map((r) => r.space_id))],
+    ids.map((r) => r.page_id),
+    ...hits.params,
+  ]);
+  for (const row of rows) {
+    const key = `${row.space_id}\u0000${row.page_id}`;
+    if (!wanted.has(key)) continue;
+    const list = out.get(key) ?? [];
+    list.push({
+      anchor: row.anchor,
+      title: row.title,
+      snippet: row.headline !== null ? markup(row.headline) : null,
+      text: row.headline !== null ? null : row.body,
+      score: Number(row.score),
+    });
+    out.set(key, list);
+  }
+  return out;
+}
+
+async function searchPages(sql: Sql, query: SearchQuery): ReturnType<SearchStore['pages']> {
+  const { limit, offset, text } = checkQuery(query);
+  const found = await scopes(sql, query, text);
+  if (found.length === 0) return { items: [], total: 0, spaces: 0 };
+  const statement = pagesStatement(found, limit, offset);
+  const rows = await sql.query<PageRow & { best_ord: number; total: string | number; spaces: string | number }>(statement.text, statement.params);
+  const more = rows.length > limit;
+  const page = more ? rows.slice(0, limit) : rows;
+  const matched = await sections(sql, page, query, found);
+  const items = page.map((row, i): SearchPageHit => {
+    const hits = matched.get(`${row.space_id}\u0000${row.page_id}`) ?? [];
+    return {
+      spaceId: row.space_id,
+      pageId: row.page_id,
+      title: row.title,
+      description: row.description,
+      path: row.path,
+      ancestors: typeof row.ancestors === 'string' ? (JSON.parse(row.ancestors) as string[]) : row.ancestors,
+      score: Number(row.score),
+      rank: offset + i + 1,
+      resultType: Number(row.best_ord) === 0 ? 'page' : 'section',
+      sections: hits,
+    };
+  });
+  // Over every page (window and subquery run before LIMIT); a page past the end (the index changed) counts nothing.
+  const total = Number(rows[0]?.total ?? 0);
+  const spaces = Number(rows[0]?.spaces ?? 0);
+  return more ? { items, next: { page: encodeCursor('search', offset + limit) }, total, spaces } : { items, total, spaces };
+}
+
+/** Reading the index: ranked pages, the plan of that query, a word like a misspelled one, and a plain substring scan. */
+function createSearchQueryStore(sql: Sql): Pick<SearchStore, 'pages' | 'explain' | 'similarWord' | 'scanPages'> {
+  return {
+    pages: (query) => searchPages(sql, query),
 
     async explain(query) {
       const { limit, offset, text } = checkQuery(query);
-      const found = await scopes(query, text);
+      const found = await scopes(sql, query, text);
       if (found.length === 0) return null;
       const statement = pagesStatement(found, limit, offset);
       const rows = await sql.query<Record<string, string>>(`EXPLAIN ${statement.text}`, statement.params);
@@ -349,4 +378,8 @@ export function createSearchStore(sql: Sql): SearchStore {
       ).map((r) => ({ spaceId: r.space_id, pageId: r.page_id }));
     },
   };
+}
+
+export function createSearchStore(sql: Sql): SearchStore {
+  return { ...createSearchIndexStore(sql), ...createSearchQueryStore(sql) };
 }

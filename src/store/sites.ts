@@ -155,92 +155,121 @@ function basenameFromTitle(title: string): string {
   return base === '' ? 'site' : base;
 }
 
-export function createSiteStore(sql: Sql): SiteStore {
-  async function siteSpacePathFree(tx: Sql, siteId: string, base: string): Promise<string> {
-    const rows = await tx.query<{ path: string }>('SELECT path FROM site_spaces WHERE site_id = $1', [siteId]);
-    const taken = new Set(rows.map((r) => r.path.toLowerCase()));
-    if (!taken.has(base.toLowerCase())) return base;
-    for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`.toLowerCase())) return `${base}-${n}`;
-  }
+async function siteSpacePathFree(tx: Sql, siteId: string, base: string): Promise<string> {
+  const rows = await tx.query<{ path: string }>('SELECT path FROM site_spaces WHERE site_id = $1', [siteId]);
+  const taken = new Set(rows.map((r) => r.path.toLowerCase()));
+  if (!taken.has(base.toLowerCase())) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`.toLowerCase())) return `${base}-${n}`;
+}
 
-  async function addSiteSpace(tx: Sql, site: SiteRecord, input: { spaceId: string; path?: string }): Promise<SiteSpaceRecord> {
-    const space = await tx.query<{ id: string; title: string | null }>(
-      'SELECT id, title FROM spaces WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL',
-      [input.spaceId, site.organizationId],
+async function addSiteSpace(tx: Sql, site: SiteRecord, input: { spaceId: string; path?: string }): Promise<SiteSpaceRecord> {
+  const space = await tx.query<{ id: string; title: string | null }>(
+    'SELECT id, title FROM spaces WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL',
+    [input.spaceId, site.organizationId],
+  );
+  if (space.length === 0) throw new NotFoundError('space', input.spaceId);
+  const path = input.path !== undefined ? checkSiteSpacePath(input.path) : await siteSpacePathFree(tx, site.id, basenameFromTitle(space[0]!.title ?? 'space'));
+  try {
+    const rows = await tx.query<SiteSpaceRow>(
+      'INSERT INTO site_spaces (id, site_id, space_id, path) VALUES ($1, $2, $3, $4) RETURNING id, seq, site_id, space_id, path, created_at',
+      [newId(), site.id, input.spaceId, path],
     );
-    if (space.length === 0) throw new NotFoundError('space', input.spaceId);
-    const path =
-      input.path !== undefined ? checkSiteSpacePath(input.path) : await siteSpacePathFree(tx, site.id, basenameFromTitle(space[0]!.title ?? 'space'));
+    const created = siteSpaceFromRow(rows[0]!);
+    if (!site.defaultSiteSpaceId) {
+      await tx.query('UPDATE sites SET default_site_space_id = $2, updated_at = now() WHERE id = $1 AND default_site_space_id IS NULL', [site.id, created.id]);
+    }
+    return created;
+  } catch (err) {
+    if (sqlState(err) === '23505') throw new ConflictError(`the site already has a site space at path ${path}`, { path });
+    throw err;
+  }
+}
+
+async function getSite(tx: Sql, organizationId: string, id: string): Promise<SiteRecord | null> {
+  const rows = await tx.query<SiteRow>(`SELECT ${SITE_COLUMNS} FROM sites WHERE id = $1 AND organization_id = $2`, [id, organizationId]);
+  return rows[0] ? siteFromRow(rows[0]) : null;
+}
+
+async function requireSite(tx: Sql, organizationId: string, id: string): Promise<SiteRecord> {
+  const site = await getSite(tx, organizationId, id);
+  if (!site) throw new NotFoundError('site', id);
+  return site;
+}
+
+/** The first free basename of the form `base`, `base-2`, `base-3`, ... */
+async function freeBasename(tx: Sql, base: string): Promise<string> {
+  const taken = new Set((await tx.query<{ basename: string }>('SELECT basename FROM sites WHERE basename LIKE $1', [`${base}%`])).map((r) => r.basename));
+  if (!taken.has(base)) return base;
+  let n = 2;
+  while (taken.has(`${base}-${n}`)) n++;
+  return `${base}-${n}`;
+}
+
+async function createSite(sql: Sql, organizationId: string, input: SiteCreateInput): Promise<SiteRecord> {
+  const title = checkSiteTitle(input.title);
+  const visibility = input.visibility === undefined ? 'public' : checkSiteVisibility(input.visibility);
+  const type = input.type ?? 'basic';
+  if (!SITE_TYPES.includes(type)) throw new ValidationError(`type must be one of ${SITE_TYPES.join(', ')}`);
+  return sql.transaction(async (tx) => {
+    const org = await tx.query('SELECT 1 FROM organizations WHERE id = $1', [organizationId]);
+    if (org.length === 0) throw new NotFoundError('organization', organizationId);
+    const basename = input.basename !== undefined ? checkBasename(input.basename) : await freeBasename(tx, basenameFromTitle(title));
+    let row: SiteRow;
     try {
-      const rows = await tx.query<SiteSpaceRow>(
-        'INSERT INTO site_spaces (id, site_id, space_id, path) VALUES ($1, $2, $3, $4) RETURNING id, seq, site_id, space_id, path, created_at',
-        [newId(), site.id, input.spaceId, path],
-      );
-      const created = siteSpaceFromRow(rows[0]!);
-      if (!site.defaultSiteSpaceId) {
-        await tx.query('UPDATE sites SET default_site_space_id = $2, updated_at = now() WHERE id = $1 AND default_site_space_id IS NULL', [
-          site.id,
-          created.id,
-        ]);
-      }
-      return created;
+      row = (
+        await tx.query<SiteRow>(
+          `INSERT INTO sites (id, organization_id, title, type, visibility, basename) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${SITE_COLUMNS}`,
+          [newId(), organizationId, title, type, visibility, basename],
+        )
+      )[0]!;
     } catch (err) {
-      if (sqlState(err) === '23505') throw new ConflictError(`the site already has a site space at path ${path}`, { path });
+      if (sqlState(err) === '23505') throw new ConflictError(`the basename ${basename} is taken`, { basename });
       throw err;
     }
-  }
-
-  async function getSite(tx: Sql, organizationId: string, id: string): Promise<SiteRecord | null> {
-    const rows = await tx.query<SiteRow>(`SELECT ${SITE_COLUMNS} FROM sites WHERE id = $1 AND organization_id = $2`, [id, organizationId]);
-    return rows[0] ? siteFromRow(rows[0]) : null;
-  }
-
-  async function requireSite(tx: Sql, organizationId: string, id: string): Promise<SiteRecord> {
-    const site = await getSite(tx, organizationId, id);
-    if (!site) throw new NotFoundError('site', id);
+    let site = siteFromRow(row);
+    for (const spaceId of input.spaces ?? []) {
+      await addSiteSpace(tx, site, { spaceId });
+      site = (await getSite(tx, organizationId, site.id))!;
+    }
     return site;
-  }
+  });
+}
 
+async function updateSite(sql: Sql, organizationId: string, id: string, patch: SitePatch): Promise<SiteRecord> {
+  return sql.transaction(async (tx) => {
+    await requireSite(tx, organizationId, id);
+    const sets: string[] = [];
+    const params: (string | boolean | null)[] = [id];
+    const set = (column: string, value: string | boolean | null) => {
+      params.push(value);
+      sets.push(`${column} = $${params.length}`);
+    };
+    if (patch.title !== undefined) set('title', checkSiteTitle(patch.title));
+    if (patch.visibility !== undefined) set('visibility', checkSiteVisibility(patch.visibility));
+    if (patch.basename !== undefined) set('basename', checkBasename(patch.basename));
+    if (patch.published !== undefined) set('published', patch.published);
+    if (patch.publishOnNewRevision !== undefined) set('publish_on_new_revision', patch.publishOnNewRevision);
+    if (patch.defaultSiteSpaceId !== undefined) {
+      const ss = await tx.query('SELECT 1 FROM site_spaces WHERE id = $1 AND site_id = $2', [patch.defaultSiteSpaceId, id]);
+      if (ss.length === 0) throw new ValidationError(`defaultSiteSpace ${patch.defaultSiteSpaceId} is not a site space of this site`);
+      set('default_site_space_id', patch.defaultSiteSpaceId);
+    }
+    if (sets.length > 0) {
+      try {
+        await tx.query(`UPDATE sites SET ${sets.join(', ')}, updated_at = now() WHERE id = $1`, params);
+      } catch (err) {
+        if (sqlState(err) === '23505') throw new ConflictError(`the basename ${String(patch.basename)} is taken`);
+        throw err;
+      }
+    }
+    return requireSite(tx, organizationId, id);
+  });
+}
+
+/** Sites themselves: create, read, list, update, delete, unpublish. */
+function createSiteRecordStore(sql: Sql): Pick<SiteStore, 'create' | 'get' | 'getByBasename' | 'list' | 'update' | 'delete' | 'unpublish'> {
   return {
-    async create(organizationId, input: SiteCreateInput) {
-      const title = checkSiteTitle(input.title);
-      const visibility = input.visibility === undefined ? 'public' : checkSiteVisibility(input.visibility);
-      const type = input.type ?? 'basic';
-      if (!SITE_TYPES.includes(type)) throw new ValidationError(`type must be one of ${SITE_TYPES.join(', ')}`);
-      return sql.transaction(async (tx) => {
-        const org = await tx.query('SELECT 1 FROM organizations WHERE id = $1', [organizationId]);
-        if (org.length === 0) throw new NotFoundError('organization', organizationId);
-        let basename = input.basename !== undefined ? checkBasename(input.basename) : basenameFromTitle(title);
-        if (input.basename === undefined) {
-          const taken = new Set(
-            (await tx.query<{ basename: string }>('SELECT basename FROM sites WHERE basename LIKE $1', [`${basename}%`])).map((r) => r.basename),
-          );
-          if (taken.has(basename)) {
-            let n = 2;
-            while (taken.has(`${basename}-${n}`)) n++;
-            basename = `${basename}-${n}`;
-          }
-        }
-        let row: SiteRow;
-        try {
-          row = (
-            await tx.query<SiteRow>(
-              `INSERT INTO sites (id, organization_id, title, type, visibility, basename) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${SITE_COLUMNS}`,
-              [newId(), organizationId, title, type, visibility, basename],
-            )
-          )[0]!;
-        } catch (err) {
-          if (sqlState(err) === '23505') throw new ConflictError(`the basename ${basename} is taken`, { basename });
-          throw err;
-        }
-        let site = siteFromRow(row);
-        for (const spaceId of input.spaces ?? []) {
-          await addSiteSpace(tx, site, { spaceId });
-          site = (await getSite(tx, organizationId, site.id))!;
-        }
-        return site;
-      });
-    },
+    create: (organizationId, input) => createSite(sql, organizationId, input),
 
     get: (organizationId, id) => getSite(sql, organizationId, id),
 
@@ -275,42 +304,27 @@ export function createSiteStore(sql: Sql): SiteStore {
       return { ...paginate('sites', rows, limit, siteFromRow), total };
     },
 
-    async update(organizationId, id, patch: SitePatch) {
-      return sql.transaction(async (tx) => {
-        await requireSite(tx, organizationId, id);
-        const sets: string[] = [];
-        const params: (string | boolean | null)[] = [id];
-        const set = (column: string, value: string | boolean | null) => {
-          params.push(value);
-          sets.push(`${column} = $${params.length}`);
-        };
-        if (patch.title !== undefined) set('title', checkSiteTitle(patch.title));
-        if (patch.visibility !== undefined) set('visibility', checkSiteVisibility(patch.visibility));
-        if (patch.basename !== undefined) set('basename', checkBasename(patch.basename));
-        if (patch.published !== undefined) set('published', patch.published);
-        if (patch.publishOnNewRevision !== undefined) set('publish_on_new_revision', patch.publishOnNewRevision);
-        if (patch.defaultSiteSpaceId !== undefined) {
-          const ss = await tx.query('SELECT 1 FROM site_spaces WHERE id = $1 AND site_id = $2', [patch.defaultSiteSpaceId, id]);
-          if (ss.length === 0) throw new ValidationError(`defaultSiteSpace ${patch.defaultSiteSpaceId} is not a site space of this site`);
-          set('default_site_space_id', patch.defaultSiteSpaceId);
-        }
-        if (sets.length > 0) {
-          try {
-            await tx.query(`UPDATE sites SET ${sets.join(', ')}, updated_at = now() WHERE id = $1`, params);
-          } catch (err) {
-            if (sqlState(err) === '23505') throw new ConflictError(`the basename ${String(patch.basename)} is taken`);
-            throw err;
-          }
-        }
-        return requireSite(tx, organizationId, id);
-      });
-    },
+    update: (organizationId, id, patch) => updateSite(sql, organizationId, id, patch),
 
     async delete(organizationId, id) {
       const rows = await sql.query('DELETE FROM sites WHERE id = $1 AND organization_id = $2 RETURNING id', [id, organizationId]);
       return rows.length > 0;
     },
 
+    async unpublish(organizationId, siteId) {
+      const rows = await sql.query('UPDATE sites SET published = false, updated_at = now() WHERE id = $1 AND organization_id = $2 RETURNING id', [
+        siteId,
+        organizationId,
+      ]);
+      if (rows.length === 0) throw new NotFoundError('site', siteId);
+      return (await getSite(sql, organizationId, siteId))!;
+    },
+  };
+}
+
+/** The spaces a site shows, each at a path. */
+function createSiteSpaceStore(sql: Sql): Pick<SiteStore, 'countSiteSpaces' | 'listSiteSpaces' | 'addSiteSpace' | 'updateSiteSpace' | 'deleteSiteSpace'> {
+  return {
     async countSiteSpaces(siteId) {
       const rows = await sql.query<{ n: string | number }>('SELECT count(*) AS n FROM site_spaces WHERE site_id = $1', [siteId]);
       return Number(rows[0]?.n ?? 0);
@@ -366,7 +380,12 @@ export function createSiteStore(sql: Sql): SiteStore {
         return rows.length > 0;
       });
     },
+  };
+}
 
+/** Share links: secret keys that open a share-link site. */
+function createShareLinkStore(sql: Sql): Pick<SiteStore, 'listShareLinks' | 'createShareLink' | 'updateShareLink' | 'deleteShareLink' | 'shareLinkByKey'> {
+  return {
     async listShareLinks(siteId, options) {
       const limit = checkLimit(options);
       const after = decodeCursor('share-links', options.page) ?? 0;
@@ -410,54 +429,65 @@ export function createSiteStore(sql: Sql): SiteStore {
       );
       return rows[0] ? shareLinkFromRow(rows[0]) : null;
     },
+  };
+}
 
-    async createPublication(input: PublicationInput) {
-      return sql.transaction(async (tx) => {
-        const existing = await tx.query<PublicationRow>(
-          'SELECT id, site_id, request_key, structure, rendered, reused, created_at FROM site_publications WHERE site_id = $1 AND request_key = $2',
-          [input.siteId, input.requestKey],
-        );
-        if (existing[0]) return { publication: publicationFromRow(existing[0]), created: false };
-        const rows = await tx.query<PublicationRow>(
-          'INSERT INTO site_publications (id, site_id, request_key, structure, rendered, reused) VALUES ($1, $2, $3, $4::jsonb, $5, $6) RETURNING id, site_id, request_key, structure, rendered, reused, created_at',
-          [newId(), input.siteId, input.requestKey, json(input.structure), input.rendered, input.reused],
-        );
-        const publication = publicationFromRow(rows[0]!);
-        await insertRows(
-          tx,
-          'site_publication_files',
-          ['publication_id', 'path', 'blob_hash', 'content_type', 'input_key', 'deps'],
-          input.files.map((f) => [publication.id, f.path, f.hash, f.contentType, f.inputKey, json(f.deps ?? {})]),
-          { casts: [undefined, undefined, undefined, undefined, undefined, 'jsonb'] },
-        );
-        return { publication, created: true };
-      });
-    },
+async function createPublication(sql: Sql, input: PublicationInput): Promise<{ publication: PublicationRecord; created: boolean }> {
+  return sql.transaction(async (tx) => {
+    const existing = await tx.query<PublicationRow>(
+      'SELECT id, site_id, request_key, structure, rendered, reused, created_at FROM site_publications WHERE site_id = $1 AND request_key = $2',
+      [input.siteId, input.requestKey],
+    );
+    if (existing[0]) return { publication: publicationFromRow(existing[0]), created: false };
+    const rows = await tx.query<PublicationRow>(
+      'INSERT INTO site_publications (id, site_id, request_key, structure, rendered, reused) VALUES ($1, $2, $3, $4::jsonb, $5, $6) RETURNING id, site_id, request_key, structure, rendered, reused, created_at',
+      [newId(), input.siteId, input.requestKey, json(input.structure), input.rendered, input.reused],
+    );
+    const publication = publicationFromRow(rows[0]!);
+    await insertRows(
+      tx,
+      'site_publication_files',
+      ['publication_id', 'path', 'blob_hash', 'content_type', 'input_key', 'deps'],
+      input.files.map((f) => [publication.id, f.path, f.hash, f.contentType, f.inputKey, json(f.deps ?? {})]),
+      { casts: [undefined, undefined, undefined, undefined, undefined, 'jsonb'] },
+    );
+    return { publication, created: true };
+  });
+}
 
-    async goLive(siteId, publicationId, options = {}) {
-      const keep = options.keep ?? 3;
-      await sql.transaction(async (tx) => {
-        const before = await tx.query<{ live_publication_id: string | null }>('SELECT live_publication_id FROM sites WHERE id = $1 FOR UPDATE', [siteId]);
-        const rows = await tx.query<{ organization_id: string }>(
-          'UPDATE sites SET live_publication_id = $2, updated_at = now() WHERE id = $1 RETURNING organization_id',
-          [siteId, publicationId],
-        );
-        if (rows.length === 0) throw new NotFoundError('site', siteId);
-        if (before[0]?.live_publication_id !== publicationId)
-          await recordEvent(tx, {
-            organizationId: rows[0]!.organization_id,
-            type: 'site_published',
-            stream: `site:${siteId}`,
-            siteId,
-            payload: { siteId, publicationId, ...(options.warningCount !== undefined ? { warnings: options.warningCount } : {}) },
-          });
-        // Older publications go, but the last few stay so that a reader that resolved one a moment ago still finds its files.
-        await tx.query(
-          `DELETE FROM site_publications WHERE site_id = $1 AND id <> $2 AND seq < (SELECT min(seq) FROM (SELECT seq FROM site_publications WHERE site_id = $1 ORDER BY seq DESC LIMIT $3) AS newest)`,
-          [siteId, publicationId, keep],
-        );
+async function goLive(sql: Sql, siteId: string, publicationId: string, options: { keep?: number; warningCount?: number }): Promise<void> {
+  const keep = options.keep ?? 3;
+  await sql.transaction(async (tx) => {
+    const before = await tx.query<{ live_publication_id: string | null }>('SELECT live_publication_id FROM sites WHERE id = $1 FOR UPDATE', [siteId]);
+    const rows = await tx.query<{ organization_id: string }>(
+      'UPDATE sites SET live_publication_id = $2, updated_at = now() WHERE id = $1 RETURNING organization_id',
+      [siteId, publicationId],
+    );
+    if (rows.length === 0) throw new NotFoundError('site', siteId);
+    if (before[0]?.live_publication_id !== publicationId)
+      await recordEvent(tx, {
+        organizationId: rows[0]!.organization_id,
+        type: 'site_published',
+        stream: `site:${siteId}`,
+        siteId,
+        payload: { siteId, publicationId, ...(options.warningCount !== undefined ? { warnings: options.warningCount } : {}) },
       });
-    },
+    // Older publications go, but the last few stay so that a reader that resolved one a moment ago still finds its files.
+    await tx.query(
+      `DELETE FROM site_publications WHERE site_id = $1 AND id <> $2 AND seq < (SELECT min(seq) FROM (SELECT seq FROM site_publications WHERE site_id = $1 ORDER BY seq DESC LIMIT $3) AS newest)`,
+      [siteId, publicationId, keep],
+    );
+  });
+}
+
+/** Publications: the immutable file sets a publish run produced, which one is live, and the publish state. */
+function createPublicationStore(
+  sql: Sql,
+): Pick<SiteStore, 'createPublication' | 'goLive' | 'setPublishState' | 'publishingOnNewRevision' | 'publication' | 'publicationFiles' | 'publicationFile'> {
+  return {
+    createPublication: (input) => createPublication(sql, input),
+
+    goLive: (siteId, publicationId, options = {}) => goLive(sql, siteId, publicationId, options),
 
     async setPublishState(siteId, state) {
       await sql.query('UPDATE sites SET publish_state = $2::jsonb WHERE id = $1', [siteId, json(state)]);
@@ -470,15 +500,6 @@ export function createSiteStore(sql: Sql): SiteStore {
         [spaceId],
       );
       return rows.map((r) => ({ id: r.id, organizationId: r.organization_id }));
-    },
-
-    async unpublish(organizationId, siteId) {
-      const rows = await sql.query('UPDATE sites SET published = false, updated_at = now() WHERE id = $1 AND organization_id = $2 RETURNING id', [
-        siteId,
-        organizationId,
-      ]);
-      if (rows.length === 0) throw new NotFoundError('site', siteId);
-      return (await getSite(sql, organizationId, siteId))!;
     },
 
     async publication(siteId, publicationId) {
@@ -510,5 +531,14 @@ export function createSiteStore(sql: Sql): SiteStore {
       );
       return rows[0] ? { hash: rows[0].blob_hash, contentType: rows[0].content_type } : null;
     },
+  };
+}
+
+export function createSiteStore(sql: Sql): SiteStore {
+  return {
+    ...createSiteRecordStore(sql),
+    ...createSiteSpaceStore(sql),
+    ...createShareLinkStore(sql),
+    ...createPublicationStore(sql),
   };
 }

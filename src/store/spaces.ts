@@ -78,13 +78,14 @@ function columnsOf(input: SpaceCreateInput | SpacePatch): Record<string, string 
   return out;
 }
 
-export function createSpaceStore(sql: Sql, blobs: BlobBackend): SpaceStore {
-  async function load(tx: Sql, id: string, lock = false): Promise<SpaceRow | null> {
-    if (typeof id !== 'string' || id === '') return null;
-    const rows = await tx.query<SpaceRow>(`SELECT ${SPACE_COLUMNS} FROM spaces WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
-    return rows[0] ?? null;
-  }
+async function load(tx: Sql, id: string, lock = false): Promise<SpaceRow | null> {
+  if (typeof id !== 'string' || id === '') return null;
+  const rows = await tx.query<SpaceRow>(`SELECT ${SPACE_COLUMNS} FROM spaces WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+  return rows[0] ?? null;
+}
 
+/** Spaces themselves: create, read, list, update. */
+function createSpaceRecordStore(sql: Sql): Pick<SpaceStore, 'create' | 'get' | 'list' | 'update'> {
   return {
     async create(organizationId, input = {}) {
       const id = input.id === undefined ? newId() : checkId('space', input.id);
@@ -132,7 +133,12 @@ export function createSpaceStore(sql: Sql, blobs: BlobBackend): SpaceStore {
       if (!rows[0]) throw new NotFoundError('space', String(id));
       return spaceFromRow(rows[0]);
     },
+  };
+}
 
+/** Deleting a space: marked deleted first, then restored or purged with its revisions and the blobs only it used. */
+function createSpaceDeletionStore(sql: Sql, blobs: BlobBackend): Pick<SpaceStore, 'markDeleted' | 'restore' | 'purge'> {
+  return {
     async markDeleted(id) {
       return sql.transaction(async (tx) => {
         const row = await load(tx, id, true);
@@ -186,7 +192,12 @@ export function createSpaceStore(sql: Sql, blobs: BlobBackend): SpaceStore {
         return { purged: true, revisions: revisions.length, blobsDeleted: removed.length };
       });
     },
+  };
+}
 
+/** The primary revision of a space, moved once per new revision with a `space_content_updated` event. */
+function createSpaceRevisionStore(sql: Sql): Pick<SpaceStore, 'setPrimaryRevision'> {
+  return {
     async setPrimaryRevision(id, revisionId, options = {}) {
       return sql.transaction(async (tx) => {
         const row = await load(tx, id, true);
@@ -215,4 +226,8 @@ export function createSpaceStore(sql: Sql, blobs: BlobBackend): SpaceStore {
       });
     },
   };
+}
+
+export function createSpaceStore(sql: Sql, blobs: BlobBackend): SpaceStore {
+  return { ...createSpaceRecordStore(sql), ...createSpaceDeletionStore(sql, blobs), ...createSpaceRevisionStore(sql) };
 }

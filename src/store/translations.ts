@@ -167,14 +167,17 @@ async function recordTranslationEvent(tx: Sql, id: string, run: number, state: '
   });
 }
 
-export function createTranslationStore(sql: Sql): TranslationStore {
-  async function mustRun(tx: Sql, id: string, run: number): Promise<RunRow> {
-    const rows = await tx.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM translation_runs WHERE translation_id = $1 AND run = $2`, [id, run]);
-    if (!rows[0]) throw new NotFoundError('translation run', `${id}/${run}`);
-    return rows[0];
-  }
+async function mustRun(tx: Sql, id: string, run: number): Promise<RunRow> {
+  const rows = await tx.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM translation_runs WHERE translation_id = $1 AND run = $2`, [id, run]);
+  if (!rows[0]) throw new NotFoundError('translation run', `${id}/${run}`);
+  return rows[0];
+}
 
-  const store: TranslationStore = {
+/** Translations themselves: create, read, list, instructions, delete, run requests and the result space. */
+function createTranslationRecordStore(
+  sql: Sql,
+): Pick<TranslationStore, 'create' | 'get' | 'list' | 'setInstructions' | 'delete' | 'requestRun' | 'setResultSpace'> {
+  return {
     async create(organizationId, input) {
       try {
         const rows = await sql.query<TranslationRow>(
@@ -232,6 +235,20 @@ export function createTranslationStore(sql: Sql): TranslationStore {
       return fromRow(rows[0]);
     },
 
+    async setResultSpace(id, spaceId, options = {}) {
+      const rows = await sql.query<{ result_space_id: string | null }>(
+        `UPDATE translations SET result_space_id = ${options.replace ? '$2' : 'COALESCE(result_space_id, $2)'}, updated_at = now() WHERE id = $1 RETURNING result_space_id`,
+        [id, spaceId],
+      );
+      if (!rows[0]) throw new NotFoundError('translation', id);
+      return rows[0].result_space_id!;
+    },
+  };
+}
+
+/** A translation's runs: starting one, its progress, reading runs back and their totals. */
+function createTranslationRunStore(sql: Sql): Pick<TranslationStore, 'beginRun' | 'progress' | 'previousCompletedRun' | 'latestRun' | 'getRun' | 'totals'> {
+  return {
     async beginRun(id, run) {
       if (!Number.isSafeInteger(run) || run < 1) throw new ValidationError('run must be a positive integer', { run });
       return await sql.transaction(async (tx) => {
@@ -261,15 +278,40 @@ export function createTranslationStore(sql: Sql): TranslationStore {
       await sql.query(`UPDATE translation_runs SET ${sets.join(', ')} WHERE translation_id = $1 AND run = $2 AND status = 'running'`, params);
     },
 
-    async setResultSpace(id, spaceId, options = {}) {
-      const rows = await sql.query<{ result_space_id: string | null }>(
-        `UPDATE translations SET result_space_id = ${options.replace ? '$2' : 'COALESCE(result_space_id, $2)'}, updated_at = now() WHERE id = $1 RETURNING result_space_id`,
-        [id, spaceId],
+    async previousCompletedRun(id, run) {
+      const rows = await sql.query<RunRow>(
+        `SELECT ${RUN_COLUMNS} FROM translation_runs WHERE translation_id = $1 AND run < $2 AND status = 'completed' ORDER BY run DESC LIMIT 1`,
+        [id, run],
       );
-      if (!rows[0]) throw new NotFoundError('translation', id);
-      return rows[0].result_space_id!;
+      return rows[0] ? runFromRow(rows[0]) : null;
     },
 
+    async latestRun(id) {
+      const rows = await sql.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM translation_runs WHERE translation_id = $1 ORDER BY run DESC LIMIT 1`, [id]);
+      return rows[0] ? runFromRow(rows[0]) : null;
+    },
+
+    async getRun(id, run) {
+      const rows = await sql.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM translation_runs WHERE translation_id = $1 AND run = $2`, [id, run]);
+      return rows[0] ? runFromRow(rows[0]) : null;
+    },
+
+    async totals(id) {
+      const rows = await sql.query<{ runs: string | number; words: string | number | null; pages: string | number | null; ms: string | number | null }>(
+        `SELECT count(*) AS runs, sum(words) AS words, sum(pages_translated) AS pages,
+           sum(EXTRACT(EPOCH FROM (finished_at - started_at)) * 1000) AS ms
+         FROM translation_runs WHERE translation_id = $1 AND finished_at IS NOT NULL`,
+        [id],
+      );
+      const r = rows[0]!;
+      return { runs: Number(r.runs), totalWords: Number(r.words ?? 0), totalPages: Number(r.pages ?? 0), totalDurationMs: Math.round(Number(r.ms ?? 0)) };
+    },
+  };
+}
+
+/** How a run ends: completed or failed, each recorded once as an event. */
+function createTranslationOutcomeStore(sql: Sql): Pick<TranslationStore, 'completeRun' | 'failRun'> {
+  return {
     async completeRun(id, run, result) {
       return await sql.transaction(async (tx) => {
         const before = await tx.query<{ status: string }>('SELECT status FROM translation_runs WHERE translation_id = $1 AND run = $2 FOR UPDATE', [id, run]);
@@ -311,140 +353,126 @@ export function createTranslationStore(sql: Sql): TranslationStore {
         return runFromRow(rows[0]!);
       });
     },
+  };
+}
 
-    async previousCompletedRun(id, run) {
-      const rows = await sql.query<RunRow>(
-        `SELECT ${RUN_COLUMNS} FROM translation_runs WHERE translation_id = $1 AND run < $2 AND status = 'completed' ORDER BY run DESC LIMIT 1`,
-        [id, run],
+/** The organization's glossary, versioned so that translation memory keyed by version stays valid. */
+function createGlossaryStore(sql: Sql): TranslationStore['glossary'] {
+  return {
+    async version(organizationId) {
+      const rows = await sql.query<{ version: number }>(`SELECT version FROM translation_glossary_versions WHERE organization_id = $1`, [organizationId]);
+      return Number(rows[0]?.version ?? 0);
+    },
+
+    async list(organizationId, options) {
+      const limit = checkLimit(options);
+      const after = decodeCursor('glossary', options.page) ?? 0;
+      const rows = await sql.query<EntryRow>(
+        `SELECT ${ENTRY_COLUMNS} FROM translation_glossary_entries WHERE organization_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+        [organizationId, after, limit + 1],
       );
-      return rows[0] ? runFromRow(rows[0]) : null;
+      const total = await countRows(sql, 'translation_glossary_entries WHERE organization_id = $1', [organizationId]);
+      return { ...paginate('glossary', rows, limit, entryFromRow), total };
     },
 
-    async latestRun(id) {
-      const rows = await sql.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM translation_runs WHERE translation_id = $1 ORDER BY run DESC LIMIT 1`, [id]);
-      return rows[0] ? runFromRow(rows[0]) : null;
+    async all(organizationId) {
+      const rows = await sql.query<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM translation_glossary_entries WHERE organization_id = $1 ORDER BY seq`, [
+        organizationId,
+      ]);
+      return rows.map(entryFromRow);
     },
 
-    async getRun(id, run) {
-      const rows = await sql.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM translation_runs WHERE translation_id = $1 AND run = $2`, [id, run]);
-      return rows[0] ? runFromRow(rows[0]) : null;
+    async get(organizationId, id) {
+      if (typeof id !== 'string' || id === '') return null;
+      const rows = await sql.query<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM translation_glossary_entries WHERE id = $1 AND organization_id = $2`, [
+        id,
+        organizationId,
+      ]);
+      return rows[0] ? entryFromRow(rows[0]) : null;
     },
 
-    async totals(id) {
-      const rows = await sql.query<{ runs: string | number; words: string | number | null; pages: string | number | null; ms: string | number | null }>(
-        `SELECT count(*) AS runs, sum(words) AS words, sum(pages_translated) AS pages,
-           sum(EXTRACT(EPOCH FROM (finished_at - started_at)) * 1000) AS ms
-         FROM translation_runs WHERE translation_id = $1 AND finished_at IS NOT NULL`,
-        [id],
-      );
-      const r = rows[0]!;
-      return { runs: Number(r.runs), totalWords: Number(r.words ?? 0), totalPages: Number(r.pages ?? 0), totalDurationMs: Math.round(Number(r.ms ?? 0)) };
-    },
-
-    glossary: {
-      async version(organizationId) {
-        const rows = await sql.query<{ version: number }>(`SELECT version FROM translation_glossary_versions WHERE organization_id = $1`, [organizationId]);
-        return Number(rows[0]?.version ?? 0);
-      },
-
-      async list(organizationId, options) {
-        const limit = checkLimit(options);
-        const after = decodeCursor('glossary', options.page) ?? 0;
-        const rows = await sql.query<EntryRow>(
-          `SELECT ${ENTRY_COLUMNS} FROM translation_glossary_entries WHERE organization_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
-          [organizationId, after, limit + 1],
-        );
-        const total = await countRows(sql, 'translation_glossary_entries WHERE organization_id = $1', [organizationId]);
-        return { ...paginate('glossary', rows, limit, entryFromRow), total };
-      },
-
-      async all(organizationId) {
-        const rows = await sql.query<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM translation_glossary_entries WHERE organization_id = $1 ORDER BY seq`, [
-          organizationId,
-        ]);
-        return rows.map(entryFromRow);
-      },
-
-      async get(organizationId, id) {
-        if (typeof id !== 'string' || id === '') return null;
-        const rows = await sql.query<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM translation_glossary_entries WHERE id = $1 AND organization_id = $2`, [
-          id,
-          organizationId,
-        ]);
-        return rows[0] ? entryFromRow(rows[0]) : null;
-      },
-
-      async apply(organizationId, operations) {
-        try {
-          return await sql.transaction(async (tx) => {
-            for (const op of operations) {
-              if (op.type === 'insert') {
-                await tx.query(`INSERT INTO translation_glossary_entries (id, organization_id, translations) VALUES ($1, $2, $3::jsonb)`, [
-                  newId(),
-                  organizationId,
-                  json(op.translations),
-                ]);
-              } else if (op.type === 'update') {
-                const rows = await tx.query(
-                  `UPDATE translation_glossary_entries SET translations = $3::jsonb, updated_at = now() WHERE id = $1 AND organization_id = $2 RETURNING id`,
-                  [op.id, organizationId, json(op.translations)],
-                );
-                if (rows.length === 0) throw new NotFoundError('glossary entry', op.id);
-              } else {
-                const rows = await tx.query(`DELETE FROM translation_glossary_entries WHERE id = $1 AND organization_id = $2 RETURNING id`, [
-                  op.id,
-                  organizationId,
-                ]);
-                if (rows.length === 0) throw new NotFoundError('glossary entry', op.id);
-              }
+    async apply(organizationId, operations) {
+      try {
+        return await sql.transaction(async (tx) => {
+          for (const op of operations) {
+            if (op.type === 'insert') {
+              await tx.query(`INSERT INTO translation_glossary_entries (id, organization_id, translations) VALUES ($1, $2, $3::jsonb)`, [
+                newId(),
+                organizationId,
+                json(op.translations),
+              ]);
+            } else if (op.type === 'update') {
+              const rows = await tx.query(
+                `UPDATE translation_glossary_entries SET translations = $3::jsonb, updated_at = now() WHERE id = $1 AND organization_id = $2 RETURNING id`,
+                [op.id, organizationId, json(op.translations)],
+              );
+              if (rows.length === 0) throw new NotFoundError('glossary entry', op.id);
+            } else {
+              const rows = await tx.query(`DELETE FROM translation_glossary_entries WHERE id = $1 AND organization_id = $2 RETURNING id`, [
+                op.id,
+                organizationId,
+              ]);
+              if (rows.length === 0) throw new NotFoundError('glossary entry', op.id);
             }
-            const rows = await tx.query<{ version: number }>(
-              `INSERT INTO translation_glossary_versions (organization_id, version) VALUES ($1, 1)
+          }
+          const rows = await tx.query<{ version: number }>(
+            `INSERT INTO translation_glossary_versions (organization_id, version) VALUES ($1, 1)
                ON CONFLICT (organization_id) DO UPDATE SET version = translation_glossary_versions.version + 1 RETURNING version`,
-              [organizationId],
-            );
-            return { version: Number(rows[0]!.version) };
-          });
-        } catch (err) {
-          if (sqlState(err) === '23503') throw new NotFoundError('organization', organizationId);
-          throw err;
-        }
-      },
+            [organizationId],
+          );
+          return { version: Number(rows[0]!.version) };
+        });
+      } catch (err) {
+        if (sqlState(err) === '23503') throw new NotFoundError('organization', organizationId);
+        throw err;
+      }
     },
+  };
+}
 
-    memory: {
-      async lookup(organizationId, keys) {
-        const found = new Map<string, string>();
-        for (let i = 0; i < keys.length; i += 500) {
-          const chunk = keys.slice(i, i + 500);
-          const rows = await sql.query<{ segment_hash: string; language_pair: string; glossary_version: string; target: string }>(
-            `SELECT m.segment_hash, m.language_pair, m.glossary_version, m.target
+/** Translation memory: segments already translated, keyed by segment, language pair and glossary version. */
+function createTranslationMemoryStore(sql: Sql): TranslationStore['memory'] {
+  return {
+    async lookup(organizationId, keys) {
+      const found = new Map<string, string>();
+      for (let i = 0; i < keys.length; i += 500) {
+        const chunk = keys.slice(i, i + 500);
+        const rows = await sql.query<{ segment_hash: string; language_pair: string; glossary_version: string; target: string }>(
+          `SELECT m.segment_hash, m.language_pair, m.glossary_version, m.target
              FROM translation_memory m
              JOIN unnest($2::text[], $3::text[], $4::text[]) AS k(h, p, g) ON m.segment_hash = k.h AND m.language_pair = k.p AND m.glossary_version = k.g
              WHERE m.organization_id = $1`,
-            [organizationId, chunk.map((k) => k.segmentHash), chunk.map((k) => k.languagePair), chunk.map((k) => k.glossaryVersion)],
-          );
-          for (const r of rows)
-            found.set(memoryKeyString({ segmentHash: r.segment_hash, languagePair: r.language_pair, glossaryVersion: r.glossary_version }), r.target);
-        }
-        return found;
-      },
-
-      async put(organizationId, entries) {
-        await insertRows(
-          sql,
-          'translation_memory',
-          ['organization_id', 'segment_hash', 'language_pair', 'glossary_version', 'target', 'engine'],
-          entries.map((e) => [organizationId, e.segmentHash, e.languagePair, e.glossaryVersion, e.target, e.engine]),
-          { suffix: 'ON CONFLICT DO NOTHING' },
+          [organizationId, chunk.map((k) => k.segmentHash), chunk.map((k) => k.languagePair), chunk.map((k) => k.glossaryVersion)],
         );
-      },
+        for (const r of rows)
+          found.set(memoryKeyString({ segmentHash: r.segment_hash, languagePair: r.language_pair, glossaryVersion: r.glossary_version }), r.target);
+      }
+      return found;
+    },
 
-      async count(organizationId) {
-        const rows = await sql.query<{ n: string | number }>(`SELECT count(*) AS n FROM translation_memory WHERE organization_id = $1`, [organizationId]);
-        return Number(rows[0]!.n);
-      },
+    async put(organizationId, entries) {
+      await insertRows(
+        sql,
+        'translation_memory',
+        ['organization_id', 'segment_hash', 'language_pair', 'glossary_version', 'target', 'engine'],
+        entries.map((e) => [organizationId, e.segmentHash, e.languagePair, e.glossaryVersion, e.target, e.engine]),
+        { suffix: 'ON CONFLICT DO NOTHING' },
+      );
+    },
+
+    async count(organizationId) {
+      const rows = await sql.query<{ n: string | number }>(`SELECT count(*) AS n FROM translation_memory WHERE organization_id = $1`, [organizationId]);
+      return Number(rows[0]!.n);
     },
   };
-  return store;
+}
+
+export function createTranslationStore(sql: Sql): TranslationStore {
+  return {
+    ...createTranslationRecordStore(sql),
+    ...createTranslationRunStore(sql),
+    ...createTranslationOutcomeStore(sql),
+    glossary: createGlossaryStore(sql),
+    memory: createTranslationMemoryStore(sql),
+  };
 }

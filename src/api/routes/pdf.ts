@@ -35,7 +35,8 @@ function fileName(title: string): string {
   return `${base || 'export'}.pdf`;
 }
 
-export function pdfRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
+/** `GET …/pdf` of a space and of a change request: each answers a new temporary URL to the export. */
+function registerPdfExportRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
   const { store } = deps;
   const root = () => urls.api('/').replace(/\/v1\/$/, '');
 
@@ -74,17 +75,22 @@ export function pdfRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder)
       return answer(request, space, cr.revisionId, cr.id);
     },
   );
+}
 
-  /** The export, waiting up to DOWNLOAD_WAIT_MS while it prints. */
-  async function settled(record: PdfExportRecord, signal: { closed: boolean }): Promise<PdfExportRecord> {
-    const until = Date.now() + DOWNLOAD_WAIT_MS;
-    let current = record;
-    while (current.status === 'running' && Date.now() < until && !signal.closed) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      current = (await store.pdfExports.get(current.organizationId, current.id)) ?? current;
-    }
-    return current;
+/** The export, waiting up to DOWNLOAD_WAIT_MS while it prints. */
+async function settled(store: ApiDeps['store'], record: PdfExportRecord, signal: { closed: boolean }): Promise<PdfExportRecord> {
+  const until = Date.now() + DOWNLOAD_WAIT_MS;
+  let current = record;
+  while (current.status === 'running' && Date.now() < until && !signal.closed) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    current = (await store.pdfExports.get(current.organizationId, current.id)) ?? current;
   }
+  return current;
+}
+
+/** The temporary download URL of an export. */
+function registerPdfDownloadRoutes(app: FastifyInstance, deps: ApiDeps): void {
+  const { store } = deps;
 
   // The temporary URL: outside `/v1` (no bearer token); the secret in its path is the permission.
   app.get<{ Params: { token: string } }>('/pdf-exports/:token', async (request, reply: FastifyReply) => {
@@ -93,7 +99,7 @@ export function pdfRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder)
     if (link.expiresAt.getTime() < Date.now()) throw new HttpError(403, 'PDF_URL_EXPIRED', 'this download address has expired; ask for a new one');
     const connection = { closed: false };
     request.raw.once('close', () => (connection.closed = true));
-    const record = await settled(link.record, connection);
+    const record = await settled(store, link.record, connection);
     if (record.status === 'failed')
       throw unprocessable(
         record.error?.code ?? 'PDF_FAILED',
@@ -116,4 +122,9 @@ export function pdfRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder)
       .header('x-content-type-options', 'nosniff')
       .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   });
+}
+
+export function pdfRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
+  registerPdfExportRoutes(app, deps, urls);
+  registerPdfDownloadRoutes(app, deps);
 }

@@ -52,6 +52,16 @@ function stopWhenStdinEnds(workers: Array<{ getState(): string; shutdown(): void
   process.stdin.resume();
 }
 
+/** Registers Folio's search attributes in the namespace; without operator rights it warns and goes on. */
+async function registerSearchAttributes(address: string, namespace: string, logger: ReturnType<typeof createLogger>): Promise<void> {
+  try {
+    const added = await ensureSearchAttributes(address, namespace);
+    if (added.length) logger.info({ added }, 'registered search attributes');
+  } catch (err) {
+    logger.warn({ err: (err as Error).message }, 'could not register search attributes (operator rights needed)');
+  }
+}
+
 /** `folio worker`: one Folio worker polling TEMPORAL_ADDRESS, on DATABASE_URL (or the embedded store). */
 export async function run(): Promise<number> {
   const config = loadConfig();
@@ -64,12 +74,7 @@ export async function run(): Promise<number> {
   // the retried activities find it back instead of using up their attempts; every activity heartbeats within that.
   const store = await openConfiguredStore(config, logger, { connectWaitMs: WORKER_STORE_CONNECT_WAIT_MS });
   try {
-    try {
-      const added = await ensureSearchAttributes(address, config.temporalNamespace);
-      if (added.length) logger.info({ added }, 'registered search attributes');
-    } catch (err) {
-      logger.warn({ err: (err as Error).message }, 'could not register search attributes (operator rights needed)');
-    }
+    await registerSearchAttributes(address, config.temporalNamespace, logger);
     // Page parsing makes short-lived garbage: 8 MB of young generation per thread (instead of an eighth of the budget,
     // 32 MB) lowered the peak RSS of decoding 5,000 pages by about 40 MB, no slower.
     const parsePool = new ParsePool({ ...parsePoolOptions(config), youngGenerationMb: 8 });
