@@ -8,7 +8,8 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { GitBookAPI } from '@gitbook/api';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
+import { launchTestChromium } from '../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DocumentPage, PageModel } from '../../src/format/index.js';
 import { projectRoot } from '../../src/project-root.js';
@@ -41,21 +42,7 @@ beforeAll(async () => {
   );
   profile = await mkdtemp(path.join(tmpdir(), 'folio-chromium-'));
   await mkdir(SHOTS, { recursive: true });
-  browser = await puppeteer.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      `--user-data-dir=${profile}`,
-    ],
-  });
+  browser = await launchTestChromium(profile);
 }, 180_000);
 
 afterAll(async () => {

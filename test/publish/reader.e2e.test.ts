@@ -12,7 +12,8 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
+import { launchTestChromium } from '../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allPages, type DocumentPage } from '../../src/format/index.js';
 import { projectRoot } from '../../src/project-root.js';
@@ -58,21 +59,7 @@ beforeAll(async () => {
   for (const s of SPACES) sites.push(await publishSpace(s.repo, s.title));
   profile = await mkdtemp(path.join(tmpdir(), 'folio-chromium-'));
   await mkdir(SHOTS, { recursive: true });
-  browser = await puppeteer.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      `--user-data-dir=${profile}`,
-    ],
-  });
+  browser = await launchTestChromium(profile);
 }, 900_000);
 
 afterAll(async () => {
