@@ -1,0 +1,23 @@
+/**
+ * Production-shape run (issue 30): one PostgreSQL server, one Temporal dev server, one S3-compatible server (S3Proxy)
+ * for every blob, 2 `folio api` processes (requests round robin) and N `folio worker` processes for N = 1, 2, 3 in
+ * turn, driving git imports, git exports and site publishes over several organizations; in the 3-worker phase one
+ * worker is SIGKILLed and started again, and one API process too. Every operation is then accounted for from the
+ * store and the git server: done, lost or duplicated. Prints one JSON object: the totals, per worker count the
+ * throughput (operations per minute), median and p95 latency, and the load average before and after.
+ * Needs `npm run build` (the processes run dist/src/cli/folio.js), Debian's PostgreSQL, Java (S3Proxy).
+ * Run: node dist/bench/production-shape.js [--operations 300] [--workers 1,2,3] [--organizations 3] [--lanes 10]
+ */
+import os from 'node:os';
+import { arg } from './_helpers.js';
+import { runProductionShape } from '../test/helpers/production-shape/scenario.js';
+
+const result = await runProductionShape({
+  operations: Number(arg('operations', '300')),
+  workers: arg('workers', '1,2,3').split(',').map(Number),
+  organizations: Number(arg('organizations', '3')),
+  lanes: Number(arg('lanes', '10')),
+  operationTimeoutMs: Number(arg('timeout-ms', '600000')),
+  log: (line) => process.stderr.write(`production-shape: ${line}\n`),
+});
+process.stdout.write(JSON.stringify({ benchmark: 'production-shape', cpus: os.cpus().length, ...result }) + '\n');
