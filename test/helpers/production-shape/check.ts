@@ -2,7 +2,9 @@
  * The final account of the production-shape run, read from the store (PostgreSQL) and the git server after every
  * process settled, for each operation the client saw (operations.ts): `done` (finished once, with the expected
  * content), `duplicated` (applied more than once: two revisions of one imported commit, two commits of one export)
- * or `lost` (never finished, failed, or finished without its effect). Publishes are checked when they end
+ * or `lost` (never finished, failed, or finished without its effect). A git import the client sent twice (the same
+ * body, so the same request id) that the git request log holds as two requests is duplicated too, even when the
+ * second found the commit already imported. Publishes are checked when they end
  * (publishOp reads the publication the site went live with: it must show the space's revision of the request).
  */
 import path from 'node:path';
@@ -18,22 +20,24 @@ export interface Verdict {
   reason?: string;
 }
 
-async function requestStatus(db: Query, op: Operation, direction: 'import' | 'export'): Promise<string> {
+/** The request's row in the git request log: its status, or how many rows one client request made (2: queued twice). */
+async function requestStatus(db: Query, op: Operation, direction: 'import' | 'export'): Promise<{ rows: number; status: string }> {
   const rows = await db('SELECT status, code, message FROM git_sync_requests WHERE space_id = $1 AND direction = $2 AND event_at = $3', [
     op.spaceId,
     direction,
     new Date(op.timestamp!),
   ]);
-  if (rows.length !== 1) return `${rows.length} request rows`;
-  const r = rows[0]!;
-  return r.status === 'succeeded' ? 'succeeded' : `${r.status} ${r.code ?? ''} ${r.message ?? ''}`.trim();
+  const r = rows[0];
+  if (rows.length !== 1 || !r) return { rows: rows.length, status: `${rows.length} request rows` };
+  return { rows: 1, status: r.status === 'succeeded' ? 'succeeded' : `${r.status} ${r.code ?? ''} ${r.message ?? ''}`.trim() };
 }
 
 async function checkImport(db: Query, op: Operation): Promise<Verdict> {
-  const status = await requestStatus(db, op, 'import');
+  const { rows: requests, status } = await requestStatus(db, op, 'import');
   const rows = await db("SELECT count(*)::int AS n FROM revisions WHERE space_id = $1 AND git->>'oid' = $2", [op.spaceId, op.commit]);
   const n = Number(rows[0]?.n ?? 0);
   if (n > 1) return { op, state: 'duplicated', reason: `${n} revisions of commit ${op.commit}` };
+  if (requests > 1) return { op, state: 'duplicated', reason: `one request (sent twice by the client) queued as ${requests} git requests` };
   if (status !== 'succeeded') return { op, state: 'lost', reason: `request ${status}` };
   if (n === 0) return { op, state: 'lost', reason: `succeeded but no revision of commit ${op.commit}` };
   return { op, state: 'done' };
@@ -51,7 +55,7 @@ async function exportedDifferences(repo: string, branch: string, expected: Map<s
 }
 
 async function checkExport(db: Query, git: GitServer, lane: Lane, op: Operation): Promise<Verdict> {
-  const status = await requestStatus(db, op, 'export');
+  const { status } = await requestStatus(db, op, 'export');
   const repo = path.join(git.root, `${lane.target}.git`);
   let subjects: string[] = [];
   try {
