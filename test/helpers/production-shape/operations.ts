@@ -56,7 +56,14 @@ export class Apis {
   private next = 0;
   constructor(readonly bases: string[]) {}
 
-  async request(token: string, method: string, p: string, body?: unknown, only?: number): Promise<{ status: number; body: any; headers: Headers }> {
+  /** The answer of the first process that answers (`only`: that process, retried until it answers). */
+  async request(
+    token: string,
+    method: string,
+    p: string,
+    body?: unknown,
+    only?: number,
+  ): Promise<{ status: number; body: any; headers: Headers; api: number }> {
     const deadline = Date.now() + 120_000;
     let last: unknown;
     for (let attempt = 0; Date.now() < deadline; attempt++) {
@@ -70,7 +77,7 @@ export class Apis {
         });
         const text = await res.text();
         if (res.status === 502 || res.status === 503) throw new Error(`${res.status} ${text.slice(0, 200)}`);
-        return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+        return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers, api: i };
       } catch (err) {
         last = err;
         await new Promise((r) => setTimeout(r, Math.min(2000, 100 * 2 ** Math.min(attempt, 5))));
@@ -79,7 +86,7 @@ export class Apis {
     throw new Error(`${method} ${p}: no API process answered: ${(last as Error)?.message}`);
   }
 
-  async call(token: string, method: string, p: string, body?: unknown, only?: number): Promise<{ body: any; headers: Headers }> {
+  async call(token: string, method: string, p: string, body?: unknown, only?: number): Promise<{ body: any; headers: Headers; api: number }> {
     const res = await this.request(token, method, p, body, only);
     if (res.status >= 400) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
     return res;
@@ -152,7 +159,7 @@ export async function gitImportOp(apis: Apis, git: GitServer, lane: Lane, op: Op
   const first = await apis.call(lane.token, 'POST', `/v1/spaces/${lane.spaceId}/git/import`, body);
   op.operationId = first.headers.get('x-folio-operation-id') ?? undefined;
   // The client's retry of the same request, through the other API process.
-  await apis.call(lane.token, 'POST', `/v1/spaces/${lane.spaceId}/git/import`, body);
+  await apis.call(lane.token, 'POST', `/v1/spaces/${lane.spaceId}/git/import`, body, (first.api + 1) % apis.bases.length);
   return finish(op, await waitGitRequest(apis, lane, op.timestamp!, Date.now() + timeoutMs));
 }
 
