@@ -1,8 +1,9 @@
 /**
  * Production-shape run (issue 30): one PostgreSQL server, one Temporal dev server, one S3-compatible server (S3Proxy)
  * for every blob, 2 `folio api` processes (requests round robin) and N `folio worker` processes for N = 1, 2, 3 in
- * turn, driving git imports, git exports and site publishes over several organizations; in the 3-worker phase one
- * worker is SIGKILLed and started again, and one API process too. Every operation is then accounted for from the
+ * turn, driving git imports, git exports and site publishes over several organizations; in the last phase (3
+ * workers) one worker is SIGKILLed and started again, and one API process too (`--workers 1,2,3,3` measures a
+ * 3-worker phase undisturbed before it). Every operation is then accounted for from the
  * store and the git server: done, lost or duplicated. Prints one JSON object: the totals, per worker count the
  * throughput (operations per minute), median and p95 latency, and the load average before and after.
  * Needs `npm run build` (the processes run dist/src/cli/folio.js), Debian's PostgreSQL, Java (S3Proxy).

@@ -2,8 +2,8 @@
  * The production-shape run (issue 30): the deployment of cluster.ts (PostgreSQL, Temporal, S3, 2 API processes),
  * then for each worker count N in turn, N `folio worker` processes and a phase of fresh spaces ("lanes", spread
  * over several organizations) each driven through a sequence of git imports, git exports and site publishes
- * (operations.ts; the operations of one lane one after the other, the lanes at once). In the phase with the most
- * workers (when it has 2 or more) one worker is SIGKILLed a third of the way through and started again, and one API
+ * (operations.ts; the operations of one lane one after the other, the lanes at once). In the last phase (when it
+ * has 2 workers or more) one worker is SIGKILLed a third of the way through and started again, and one API
  * process is SIGKILLed two thirds of the way through and started again on its port. At the end every operation is
  * accounted for from the store (check.ts): done, lost or duplicated; per phase, throughput and latency.
  */
@@ -18,7 +18,7 @@ import { Apis, gitExportOp, gitImportOp, publishOp, type Lane, type Operation, t
 export interface ShapeOptions {
   /** Operations in all (split evenly over the phases). */
   operations: number;
-  /** Worker counts, one phase each (e.g. [1, 2, 3]). */
+  /** Worker counts, one phase each (e.g. [1, 2, 3]); the last one is disrupted (e.g. [1, 2, 3, 3]: a clean 3 too). */
   workers: number[];
   /** Organizations the spaces are spread over. */
   organizations: number;
@@ -240,11 +240,10 @@ export async function runProductionShape(o: ShapeOptions): Promise<ShapeResult> 
     log(`deployment up: PostgreSQL, Temporal ${cluster.temporalAddress}, S3 ${cluster.s3.endpoint}, 2 API processes`);
     const apis = new Apis(cluster.apis.map((a) => `http://127.0.0.1:${a.port}`));
     const ctx: PhaseContext = { cluster, apis, db, orgs: await makeOrganizations(cluster, o.organizations), o, log };
-    const most = Math.max(...o.workers);
     const runs = [];
     for (const [phase, workers] of o.workers.entries()) {
       const count = Math.floor(o.operations / o.workers.length) + (phase < o.operations % o.workers.length ? 1 : 0);
-      runs.push({ workers, ...(await runPhase(ctx, phase, workers, count, workers === most && most >= 2)) });
+      runs.push({ workers, ...(await runPhase(ctx, phase, workers, count, phase === o.workers.length - 1 && workers >= 2)) });
     }
     return await account(ctx, runs, before);
   } finally {
