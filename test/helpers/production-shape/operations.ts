@@ -51,6 +51,14 @@ export interface Operation {
   error?: string;
 }
 
+function parseBody(text: string): any {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return text;
+  }
+}
+
 /** Round robin over the API processes; a connection refused or a 502/503 goes to the next one. */
 export class Apis {
   private next = 0;
@@ -77,7 +85,7 @@ export class Apis {
         });
         const text = await res.text();
         if (res.status === 502 || res.status === 503) throw new Error(`${res.status} ${text.slice(0, 200)}`);
-        return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers, api: i };
+        return { status: res.status, body: parseBody(text), headers: res.headers, api: i };
       } catch (err) {
         last = err;
         await new Promise((r) => setTimeout(r, Math.min(2000, 100 * 2 ** Math.min(attempt, 5))));
