@@ -1,7 +1,7 @@
 /**
  * Production-shape run (issue 30): one PostgreSQL server, one Temporal dev server, one S3-compatible server (S3Proxy)
  * for every blob, 2 `folio api` processes (requests round robin) and N `folio worker` processes for N = 1, 2, 3 in
- * turn, driving git imports, git exports and site publishes over several organizations; in the last phase (3
+ * turn, driving git imports, git exports, site publishes and OpenAPI imports over several organizations; in the last phase (3
  * workers) one worker is SIGKILLed and started again, and one API process too (`--workers 1,2,3,3` measures a
  * 3-worker phase undisturbed before it). Every operation is then accounted for from the
  * store and the git server: done, lost or duplicated. Prints one JSON object: the totals, per worker count the

@@ -1,10 +1,11 @@
 /**
  * Issue 30 ("Done when", production shape), small: the deployment of bench/production-shape.ts (PostgreSQL, the
  * Temporal dev server, S3Proxy holding the blobs, 2 `folio api` processes round robin, `folio worker` processes as
- * separate processes) with 1 then 2 workers, 21 git imports, exports and publishes over 2 organizations; in the
- * 2-worker phase a worker is SIGKILLed and started again, and an API process too; every git import is sent twice
- * (a client's retry through the other API). Every operation is done exactly once: none lost, none duplicated, each
- * space's primary revision the last imported commit. No timing is asserted. Requires `npm run build`.
+ * separate processes) with 1 then 2 workers, 21 git imports, exports, publishes and OpenAPI imports over 2
+ * organizations; in the 2-worker phase a worker is SIGKILLed and started again, and an API process too; every git
+ * import is sent twice (a client's retry through the other API). Every operation is done exactly once: none lost,
+ * none duplicated, each space's primary revision the last imported commit. No timing is asserted. Requires
+ * `npm run build`.
  */
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -33,7 +34,7 @@ describe.runIf(existsSync(folioEntry) && existsSync('/usr/lib/postgresql'))(
         duplicated: 0,
       });
       // Each kind ran, and the 2-worker phase went through its disruptions.
-      for (const kind of ['git-import', 'git-export', 'publish']) expect(result.phases.every((p) => p.byKind[kind]!.count > 0)).toBe(true);
+      for (const kind of ['git-import', 'git-export', 'publish', 'openapi']) expect(result.phases.every((p) => p.byKind[kind]!.count > 0)).toBe(true);
       expect(result.phases[1]!.disruptions.filter((d) => d.startsWith('SIGKILL'))).toHaveLength(2);
     }, 1_200_000);
   },

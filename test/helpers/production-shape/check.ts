@@ -71,6 +71,19 @@ async function checkExport(db: Query, git: GitServer, lane: Lane, op: Operation)
   return { op, state: 'done' };
 }
 
+/** An OpenAPI import: exactly one version of the spec with the document's `info.version`. */
+async function checkOpenapi(db: Query, lane: Lane, op: Operation): Promise<Verdict> {
+  const rows = await db(
+    "SELECT count(*)::int AS n FROM openapi_spec_versions v JOIN openapi_specs s ON s.id = v.spec_id WHERE s.organization_id = $1 AND s.slug = $2 AND v.info->>'version' = $3",
+    [lane.organizationId, lane.specSlug, `${op.version}.0.0`],
+  );
+  const n = Number(rows[0]?.n ?? 0);
+  if (n > 1) return { op, state: 'duplicated', reason: `${n} versions of spec ${lane.specSlug} ${op.version}.0.0` };
+  if (op.observed !== 'done') return { op, state: 'lost', reason: `${op.observed} ${op.error ?? ''}`.trim() };
+  if (n === 0) return { op, state: 'lost', reason: `processed but no version ${op.version}.0.0 of spec ${lane.specSlug}` };
+  return { op, state: 'done' };
+}
+
 /** The verdict on every operation, from the store and the git server. */
 export async function checkOperations(db: Query, git: GitServer, lanes: Lane[], ops: Operation[]): Promise<Verdict[]> {
   const laneOf = (op: Operation) => lanes.find((l) => l.phase === op.phase && l.index === op.lane)!;
@@ -78,6 +91,7 @@ export async function checkOperations(db: Query, git: GitServer, lanes: Lane[], 
   for (const op of ops) {
     if (op.kind === 'git-import') out.push(await checkImport(db, op));
     else if (op.kind === 'git-export') out.push(await checkExport(db, git, laneOf(op), op));
+    else if (op.kind === 'openapi') out.push(await checkOpenapi(db, laneOf(op), op));
     else out.push(op.observed === 'done' ? { op, state: 'done' } : { op, state: 'lost', reason: `${op.observed} ${op.error ?? ''}`.trim() });
   }
   return out;

@@ -1,7 +1,8 @@
 /**
  * The operations of the production-shape run, as a client of the HTTP API drives them: git imports (a new commit
  * pushed to the space's repository on the loopback git server first, so each import has content of its own), git
- * exports (each to a branch of its own in another repository) and site publishes. Requests go round robin over the
+ * exports (each to a branch of its own in another repository), site publishes and OpenAPI imports (a new version
+ * of the lane's spec by URL, served on loopback). Requests go round robin over the
  * API processes; one that does not answer (restarting) is retried on the next with the same body, so a git request
  * keeps its timestamp and so its request id. Every git import is also sent a second time to another API process, as
  * a client that timed out would retry it: applied twice, it would show as two revisions of one commit.
@@ -10,7 +11,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runGit, type GitServer } from '../git-server.js';
 
-export type OperationKind = 'git-import' | 'git-export' | 'publish';
+export type OperationKind = 'git-import' | 'git-export' | 'publish' | 'openapi';
 
 export interface Lane {
   phase: number;
@@ -25,6 +26,9 @@ export interface Lane {
   tree: string;
   /** Version of the source repository's content last pushed (0: none yet). */
   version: number;
+  /** The slug of the lane's OpenAPI spec, and the version of it last asked for. */
+  specSlug: string;
+  specVersion: number;
 }
 
 export interface Operation {
@@ -38,7 +42,7 @@ export interface Operation {
   timestamp?: string;
   /** `X-Folio-Operation-Id` of the answer. */
   operationId?: string;
-  /** Import: the commit pushed; export: the branch and commit message; publish: the space's revision. */
+  /** Import: the commit pushed; export: the branch and commit message; publish: the space's revision; openapi: `version` the spec's. */
   commit?: string;
   version?: number;
   branch?: string;
@@ -223,4 +227,40 @@ async function publishedRevisions(db: Query, publicationId: string, spaceId: str
   const raw = rows[0]?.structure;
   const structure = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { siteSpaces?: Array<{ spaceId: string; revisionId: string | null }> } | undefined;
   return (structure?.siteSpaces ?? []).filter((s) => s.spaceId === spaceId).map((s) => s.revisionId ?? '');
+}
+
+/** The OpenAPI document the spec server answers for version `version` of a lane's spec. */
+export function specDocument(slug: string, version: number): string {
+  return JSON.stringify({
+    openapi: '3.0.3',
+    info: { title: `Spec ${slug}`, version: `${version}.0.0` },
+    paths: { [`/items/v${version}`]: { get: { summary: `Items of version ${version}`, responses: { '200': { description: 'the items' } } } } },
+  });
+}
+
+interface SpecBody {
+  processingState?: string;
+  lastProcessedAt?: string;
+  lastProcessErrorCode?: string;
+  lastVersion?: string;
+}
+
+/** A new version of the lane's spec (its URL on the spec server) PUT, then the spec polled until processed after it. */
+export async function openapiOp(apis: Apis, specServer: string, lane: Lane, op: Operation, timeoutMs: number): Promise<Operation> {
+  op.version = ++lane.specVersion;
+  op.startedAt = Date.now();
+  const specPath = `/v1/orgs/${lane.organizationId}/openapi/${lane.specSlug}`;
+  const res = await apis.call(lane.token, 'PUT', specPath, { source: { url: `${specServer}/${lane.specSlug}/v${op.version}.json` } });
+  op.operationId = res.headers.get('x-folio-operation-id') ?? undefined;
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const spec = (await apis.call(lane.token, 'GET', specPath)).body as SpecBody;
+    if (spec.processingState === 'complete' && spec.lastProcessedAt && Date.parse(spec.lastProcessedAt) >= op.startedAt - 1000) {
+      if (spec.lastProcessErrorCode || !spec.lastVersion)
+        return finish(op, { timestamp: '', status: 'failed', code: spec.lastProcessErrorCode ?? 'NO_VERSION' });
+      return finish(op, { timestamp: '', status: 'succeeded' });
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return finish(op, undefined);
 }

@@ -1,19 +1,20 @@
 /**
  * The production-shape run (issue 30): the deployment of cluster.ts (PostgreSQL, Temporal, S3, 2 API processes),
  * then for each worker count N in turn, N `folio worker` processes and a phase of fresh spaces ("lanes", spread
- * over several organizations) each driven through a sequence of git imports, git exports and site publishes
+ * over several organizations) each driven through a sequence of git imports, git exports, site publishes and OpenAPI imports
  * (operations.ts; the operations of one lane one after the other, the lanes at once). In the last phase (when it
  * has 2 workers or more) one worker is SIGKILLed a third of the way through and started again, and one API
  * process is SIGKILLed two thirds of the way through and started again on its port. At the end every operation is
  * accounted for from the store (check.ts): done, lost or duplicated; per phase, throughput and latency.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startCluster, type Cluster } from './cluster.js';
 import { checkOperations, checkSpaces, type Verdict } from './check.js';
-import { Apis, gitExportOp, gitImportOp, publishOp, type Lane, type Operation, type OperationKind, type Query } from './operations.js';
+import { Apis, gitExportOp, gitImportOp, openapiOp, publishOp, specDocument, type Lane, type Operation, type OperationKind, type Query } from './operations.js';
 
 export interface ShapeOptions {
   /** Operations in all (split evenly over the phases). */
@@ -55,7 +56,7 @@ export interface ShapeResult {
   loadAverage: { before: number[]; after: number[] };
 }
 
-const KINDS: OperationKind[] = ['git-import', 'git-export', 'publish'];
+const KINDS: OperationKind[] = ['git-import', 'git-export', 'publish', 'openapi'];
 
 function quantile(xs: number[], q: number): number {
   if (!xs.length) return 0;
@@ -97,13 +98,16 @@ async function makeLanes(cluster: Cluster, apis: Apis, orgs: Array<{ id: string;
         target,
         tree: path.join(cluster.work, 'trees', source),
         version: 0,
+        specSlug: `shape-${phase}-${index}`,
+        specVersion: 0,
       };
     }),
   );
 }
 
-/** The lane's operations one after the other: import, export, publish, import, … */
-async function driveLane(cluster: Cluster, apis: Apis, db: Query, lane: Lane, count: number, o: ShapeOptions, onDone: () => void): Promise<Operation[]> {
+/** The lane's operations one after the other: import, export, publish, OpenAPI import, import, … */
+async function driveLane(ctx: PhaseContext, lane: Lane, count: number, onDone: () => void): Promise<Operation[]> {
+  const { cluster, apis, db, o } = ctx;
   const ops: Operation[] = [];
   let last: string | undefined;
   for (let seq = 0; seq < count; seq++) {
@@ -121,7 +125,8 @@ async function driveLane(cluster: Cluster, apis: Apis, db: Query, lane: Lane, co
     try {
       if (kind === 'git-import') await gitImportOp(apis, cluster.git, lane, op, o.operationTimeoutMs, last);
       else if (kind === 'git-export') await gitExportOp(apis, cluster.git, lane, op, o.operationTimeoutMs, last);
-      else await publishOp(apis, db, lane, op, o.operationTimeoutMs);
+      else if (kind === 'publish') await publishOp(apis, db, lane, op, o.operationTimeoutMs);
+      else await openapiOp(apis, ctx.specServer, lane, op, o.operationTimeoutMs);
     } catch (err) {
       op.observed = 'failed';
       op.error = (err as Error).message;
@@ -199,6 +204,8 @@ interface PhaseContext {
   apis: Apis;
   db: Query;
   orgs: Array<{ id: string; token: string }>;
+  /** `http://127.0.0.1:<port>` of the server of OpenAPI documents (`/<slug>/v<n>.json`). */
+  specServer: string;
   o: ShapeOptions;
   log: (l: string) => void;
 }
@@ -218,11 +225,23 @@ async function runPhase(ctx: PhaseContext, phase: number, workers: number, count
     if (finished % 10 === 0) log(`phase ${phase}: ${finished}/${count}`);
     d?.onDone();
   };
-  const ops = (await Promise.all(lanes.map((lane, i) => driveLane(cluster, apis, ctx.db, lane, perLane[i]!, o, onDone)))).flat();
+  const ops = (await Promise.all(lanes.map((lane, i) => driveLane(ctx, lane, perLane[i]!, onDone)))).flat();
   const wallMs = Date.now() - started;
   await d?.settled();
   for (const w of cluster.workers.splice(0)) await cluster.stop(w);
   return { lanes, ops, wallMs, events: d?.events ?? [] };
+}
+
+/** The OpenAPI documents of the lanes' specs on loopback: `/<slug>/v<n>.json` is version n of spec <slug>. */
+async function startSpecServer(): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    const m = /^\/([a-z0-9-]+)\/v(\d+)\.json$/.exec(req.url ?? '');
+    if (!m) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'application/json' }).end(specDocument(m[1]!, Number(m[2])));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const address = server.address();
+  return { server, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
 }
 
 /** Runs the whole scenario in a scratch directory (removed at the end). */
@@ -232,6 +251,7 @@ export async function runProductionShape(o: ShapeOptions): Promise<ShapeResult> 
   const before = os.loadavg().map((x) => Number(x.toFixed(2)));
   let cluster: Cluster | undefined;
   let pool: pg.Pool | undefined;
+  const specs = await startSpecServer();
   try {
     cluster = await startCluster(work);
     const p = (pool = new pg.Pool({ connectionString: cluster.databaseUrl, max: 4 }));
@@ -239,7 +259,8 @@ export async function runProductionShape(o: ShapeOptions): Promise<ShapeResult> 
     for (const i of [0, 1]) await cluster.startApi(i);
     log(`deployment up: PostgreSQL, Temporal ${cluster.temporalAddress}, S3 ${cluster.s3.endpoint}, 2 API processes`);
     const apis = new Apis(cluster.apis.map((a) => `http://127.0.0.1:${a.port}`));
-    const ctx: PhaseContext = { cluster, apis, db, orgs: await makeOrganizations(cluster, o.organizations), o, log };
+    const orgs = await makeOrganizations(cluster, o.organizations);
+    const ctx: PhaseContext = { cluster, apis, db, orgs, specServer: specs.url, o, log };
     const runs = [];
     for (const [phase, workers] of o.workers.entries()) {
       const count = Math.floor(o.operations / o.workers.length) + (phase < o.operations % o.workers.length ? 1 : 0);
@@ -249,6 +270,7 @@ export async function runProductionShape(o: ShapeOptions): Promise<ShapeResult> 
   } finally {
     await pool?.end();
     await cluster?.close();
+    await new Promise((r) => specs.server.close(r));
     await rm(work, { recursive: true, force: true });
   }
 }
