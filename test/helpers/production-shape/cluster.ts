@@ -118,22 +118,54 @@ function sharedEnv(o: { databaseUrl: string; temporalAddress: string; s3: S3Serv
   return env;
 }
 
-/** Starts the servers (PostgreSQL, Temporal, S3, git) and migrates the database; Folio's processes start on demand. */
-export async function startCluster(work: string): Promise<Cluster> {
+interface Servers {
+  pg: TestPostgres;
+  temporal: ChildProcess;
+  temporalAddress: string;
+  s3: S3Server;
+  git: GitServer;
+}
+
+/** PostgreSQL, Temporal, S3 and git; what started is stopped again when one of them fails to start. */
+async function startServers(work: string): Promise<Servers> {
   const pg: TestPostgres | null = await startPostgres();
   if (!pg) throw new Error('production-shape needs PostgreSQL (Debian postgresql or FOLIO_TEST_DATABASE_URL)');
-  const { cli } = ensureTemporalBinaries({ quiet: true });
-  const temporalPort = await freePort();
-  const temporalAddress = `127.0.0.1:${temporalPort}`;
-  const temporal = spawnDevServer({ binary: cli, port: temporalPort, headless: true, logLevel: 'error', workflowTaskTimeout: '60s', stdio: 'ignore' });
-  const [s3, git] = await Promise.all([startS3Server({ dir: path.join(work, 's3') }), startGitServer({ root: path.join(work, 'git') })]);
-  await waitForTemporal(temporalAddress, { timeoutMs: 120_000, isAlive: () => !exited(temporal) });
+  let temporal: ChildProcess | undefined;
+  const started = await Promise.allSettled([startS3Server({ dir: path.join(work, 's3') }), startGitServer({ root: path.join(work, 'git') })]);
+  try {
+    const { cli } = ensureTemporalBinaries({ quiet: true });
+    const port = await freePort();
+    temporal = spawnDevServer({ binary: cli, port, headless: true, logLevel: 'error', workflowTaskTimeout: '60s', stdio: 'ignore' });
+    const [s3, git] = started.map((r) => {
+      if (r.status === 'rejected') throw r.reason;
+      return r.value;
+    }) as [S3Server, GitServer];
+    const t = temporal;
+    await waitForTemporal(`127.0.0.1:${port}`, { timeoutMs: 120_000, isAlive: () => !exited(t) });
+    return { pg, temporal, temporalAddress: `127.0.0.1:${port}`, s3, git };
+  } catch (err) {
+    if (temporal && !exited(temporal)) temporal.kill('SIGTERM');
+    await Promise.all(started.map((r) => (r.status === 'fulfilled' ? r.value.stop() : undefined)));
+    await pg.stop();
+    throw err;
+  }
+}
+
+/** Starts the servers (PostgreSQL, Temporal, S3, git) and migrates the database; Folio's processes start on demand. */
+export async function startCluster(work: string): Promise<Cluster> {
+  const { pg, temporal, temporalAddress, s3, git } = await startServers(work);
   const bootstrapOrg = 'shape-main';
   const bootstrapToken = `folio_shape_${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
   const env = sharedEnv({ databaseUrl: pg.url, temporalAddress, s3, org: bootstrapOrg, token: bootstrapToken });
   const cliRun = async (args: string[]) =>
     (await execFileP(process.execPath, [folioEntry, ...args], { env: { ...env, DATA_DIR: path.join(work, 'cli') }, maxBuffer: 16 * 1024 * 1024 })).stdout;
-  await cliRun(['migrate']);
+  try {
+    await cliRun(['migrate']);
+  } catch (err) {
+    temporal.kill('SIGTERM');
+    await Promise.all([git.stop(), s3.stop(), pg.stop()]);
+    throw err;
+  }
   const cluster: Cluster = {
     work,
     env,
