@@ -90,6 +90,8 @@ export interface PublishedSiteSpace {
   revisionId: string | null;
   title: string;
   default: boolean;
+  /** Its site-relative address (`''` or `path/…/`); absent in publications made before site sections. */
+  prefix?: string;
 }
 
 export interface PublicationStructure {
