@@ -20,7 +20,8 @@ type GroupParams = SiteParams & { siteSectionGroupId: string };
 
 const SITE = '/v1/orgs/:organizationId/sites/:siteId';
 const text = (min: number, max: number) => ({ type: 'string', minLength: min, maxLength: max });
-const nullable = (schema: Record<string, unknown>) => ({ anyOf: [schema, { type: 'null' }] });
+/** A string or null (a type list, not anyOf: Ajv would coerce null into the string branch). */
+const nullable = (schema: Record<string, unknown>) => ({ ...schema, type: ['string', 'null'] });
 const sectionPointer = { type: 'object', required: ['type', 'siteSection'], properties: { type: { enum: ['site-section'] }, siteSection: { type: 'string' } } };
 const groupPointer = {
   type: 'object',
@@ -117,7 +118,8 @@ export function siteSectionRoutes(app: FastifyInstance, deps: ApiDeps, urls: Url
   app.post<{ Params: SiteParams }>(`${SITE}/sections`, { schema: createSection }, async (request, reply) => {
     const site = await loadSite(request, request.params);
     const b = body(request);
-    if (typeof b.spaceId !== 'string') throw badRequest('spaceId must be the id of an existing space (Folio does not create a space here: create it first)');
+    if (typeof b.spaceId !== 'string' || b.spaceId === '')
+      throw badRequest('spaceId must be the id of an existing space (Folio does not create a space here: create it first)');
     const created = await store.siteSections.createSection(site.organizationId, site.id, {
       spaceId: b.spaceId,
       ...(typeof b.title === 'string' ? { title: b.title } : {}),
