@@ -266,13 +266,14 @@ describe('every spec route Folio implements: success bodies validate strictly', 
     expect(joined.status).toBe(200);
     assertSchema('SiteSectionGroup', joined.body);
     expect((await folio.request('DELETE', `${base}/section-groups/${group.id}/sections/${first}`)).status).toBe(204);
+    // Out of the group, the section lands right after it.
     await call('PATCH', base, { defaultSiteSection: section.id });
     const structure = await call('GET', `${base}/structure`);
     expect(structure.type).toBe('sections');
     await call('POST', `${base}/publish`);
     await until('the sectioned site published', async () => ((await folio.request('GET', `${base}/published`)).status === 200 ? true : undefined));
     const published = await call('GET', `${base}/published`);
-    expect(published.structure.structure.map((e: { object: string }) => e.object)).toEqual(['site-section', 'site-section-group']);
+    expect(published.structure.structure.map((e: { object: string }) => e.object)).toEqual(['site-section-group', 'site-section']);
     await call('DELETE', `${base}/section-groups/${group.id}`, undefined, 205);
     await call('DELETE', `${base}/sections/${first}`, undefined, 205);
     await call('DELETE', `/v1/orgs/${org()}/sites/${site}`, undefined, 205);
