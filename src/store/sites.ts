@@ -369,6 +369,11 @@ function createSiteSpaceStore(sql: Sql): Pick<SiteStore, 'countSiteSpaces' | 'li
           if (space.length === 0) throw new NotFoundError('space', patch.spaceId);
         }
         const path = patch.path !== undefined ? checkSiteSpacePath(patch.path) : existing[0]!.path;
+        if (
+          patch.path !== undefined &&
+          (await tx.query('SELECT 1 FROM site_sections WHERE site_id = $1 AND lower(path) = lower($2)', [site.id, path])).length > 0
+        )
+          throw new ConflictError(`the site already has a section at path ${path}`, { path });
         try {
           const rows = await tx.query<SiteSpaceRow>(
             `UPDATE site_spaces SET path = $3, space_id = COALESCE($4, space_id) WHERE id = $1 AND site_id = $2 RETURNING ${SITE_SPACE_COLUMNS}`,

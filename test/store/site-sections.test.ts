@@ -70,6 +70,9 @@ describe('site sections in the store', () => {
     const [ss] = await store.sites.listSiteSpaces(site.id);
     await expect(store.siteSections.updateSection(org, site.id, s.id, { path: ss!.path })).rejects.toBeInstanceOf(ConflictError);
     const t = await store.siteSections.createSection(org, site.id, { spaceId: await space('Second') });
+    // Section and site space paths share one namespace: a site space cannot take a section's path either.
+    await expect(store.sites.updateSiteSpace(org, site.id, ss!.id, { path: t.path })).rejects.toBeInstanceOf(ConflictError);
+    await expect(store.sites.addSiteSpace(org, site.id, { spaceId: await space('Third'), path: t.path })).rejects.toBeInstanceOf(ConflictError);
     await expect(store.siteSections.updateSection(org, site.id, t.id, { path: s.path })).rejects.toBeInstanceOf(ConflictError);
     await expect(store.siteSections.createGroup(org, site.id, { title: '' })).rejects.toBeInstanceOf(ValidationError);
     // Another organization: its site is not found, nor is a space of another organization.
