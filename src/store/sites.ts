@@ -393,7 +393,10 @@ function createSiteSpaceStore(sql: Sql): Pick<SiteStore, 'countSiteSpaces' | 'li
         const rows = await tx.query('DELETE FROM site_spaces WHERE id = $1 AND site_id = $2 RETURNING id', [siteSpaceId, site.id]);
         if (rows.length > 0 && site.defaultSiteSpaceId === siteSpaceId) {
           await tx.query(
-            'UPDATE sites SET default_site_space_id = (SELECT id FROM site_spaces WHERE site_id = $1 ORDER BY seq LIMIT 1), updated_at = now() WHERE id = $1',
+            // The next one of the default section first, when the site has sections (the section's default falls back to it too).
+            `UPDATE sites SET default_site_space_id = (SELECT id FROM site_spaces WHERE site_id = $1
+               ORDER BY (section_id IS NOT DISTINCT FROM (SELECT id FROM site_sections WHERE site_id = $1 AND is_default)) DESC, seq LIMIT 1),
+             updated_at = now() WHERE id = $1`,
             [site.id],
           );
         }

@@ -57,6 +57,13 @@ describe('site sections in the store', () => {
     await store.siteSections.setDefaultSection(org, site.id, api.id);
     expect((await store.sites.get(org, site.id))!.defaultSiteSpaceId).toBe(apiV2.id);
     await expect(store.siteSections.updateSection(org, site.id, api.id, { defaultSiteSpaceId: v2.id })).rejects.toBeInstanceOf(ValidationError);
+    // Deleting the site's default site space: the next one of the default section becomes the site's default.
+    const apiV3 = await store.sites.addSiteSpace(org, site.id, { spaceId: await space('API v3'), sectionId: api.id });
+    expect(await store.sites.deleteSiteSpace(org, site.id, apiV2.id)).toBe(true);
+    const after = (await store.siteSections.structure(site.id)).sections.find((s) => s.id === api.id)!;
+    expect(after.defaultSiteSpaceId).not.toBe(apiV2.id);
+    expect((await store.sites.get(org, site.id))!.defaultSiteSpaceId).toBe(after.defaultSiteSpaceId);
+    expect([api.defaultSiteSpaceId, apiV3.id]).toContain(after.defaultSiteSpaceId);
   });
 
   it('refuses limits and taken paths, and answers not found across organizations and sites', async () => {
