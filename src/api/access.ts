@@ -270,6 +270,18 @@ export const ACCESS: Readonly<Record<string, RouteAccess>> = {
   [`POST ${SITE}/share-links`]: needs('create', 'org'),
   [`PATCH ${SITE}/share-links/:shareLinkId`]: needs('create', 'org'),
   [`DELETE ${SITE}/share-links/:shareLinkId`]: needs('create', 'org'),
+  [`GET ${SITE}/sections`]: read('org'),
+  [`POST ${SITE}/sections`]: needs('create', 'org', { body: { spaces: (b) => str(obj(b).spaceId), role: 'read', missing: 'not-found' } }),
+  [`PATCH ${SITE}/sections/:siteSectionId`]: needs('create', 'org'),
+  [`DELETE ${SITE}/sections/:siteSectionId`]: needs('create', 'org'),
+  [`POST ${SITE}/sections/:siteSectionId/move`]: needs('create', 'org'),
+  [`GET ${SITE}/section-groups`]: read('org'),
+  [`POST ${SITE}/section-groups`]: needs('create', 'org'),
+  [`PATCH ${SITE}/section-groups/:siteSectionGroupId`]: needs('create', 'org'),
+  [`DELETE ${SITE}/section-groups/:siteSectionGroupId`]: needs('create', 'org'),
+  [`POST ${SITE}/section-groups/:siteSectionGroupId/sections`]: needs('create', 'org'),
+  [`DELETE ${SITE}/section-groups/:siteSectionGroupId/sections/:siteSectionId`]: needs('create', 'org'),
+  [`POST ${SITE}/section-groups/:siteSectionGroupId/move`]: needs('create', 'org'),
 
   // Integrations: publishing checks the admin role on the body's organization (the integration may not exist yet);
   // installing, the admin role on the organization it installs on; the rest is the owning organization's.

@@ -10,7 +10,7 @@ const RESULTS_PER_PAGE = 20;
 async function resolveHit(store: Store, publication: PublicationRecord, hit: PageHit, multi: boolean): Promise<SiteSearchHit | null> {
   const siteSpace = publication.structure.siteSpaces.find((s) => s.spaceId === hit.spaceId);
   if (!siteSpace) return null;
-  const prefix = siteSpace.default ? '' : `${siteSpace.path}/`;
+  const prefix = siteSpace.prefix ?? (siteSpace.default ? '' : `${siteSpace.path}/`);
   const segments = hit.path.split('/').filter((s) => s !== '');
   const dir = prefix + segments.map((s) => `${s}/`).join('');
   if (!(await store.sites.publicationFile(publication.id, `${dir}index.html`))) return null;

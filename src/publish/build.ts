@@ -11,11 +11,12 @@ import { katexAssets, mathCssPath } from './katex-assets.js';
 import { pageHtml, SEARCH_SHELL_PATH, searchShellHtml } from './layout.js';
 import type { NavItem } from './navigation.js';
 import { RENDERER_VERSION, type RenderedPage, type RenderLink, type RenderPageInput, type RenderSpec, type RenderWarning } from './render/index.js';
+import { sectionLayout } from './site-sections.js';
 import { SITE_CSS } from './style.js';
 import { isAllowedLinkUrl, refusedSchemeLabel } from '../url-policy/index.js';
 
 /** Part of every key: a change of the frame (layout, CSS) re-renders every page. */
-const LAYOUT_VERSION = 'folio-layout-5';
+const LAYOUT_VERSION = 'folio-layout-6';
 const CSS_HASH = createHash('sha256').update(SITE_CSS).digest('hex').slice(0, 16);
 export const CSS_PATH = `_static/site.${CSS_HASH}.css`;
 
@@ -178,7 +179,9 @@ export async function publishSite(deps: PublishDeps, input: { organizationId: st
   const site = await store.sites.get(input.organizationId, input.siteId);
   if (!site) return null;
   const siteSpaces = await store.sites.listSiteSpaces(site.id);
-  const defaultId = site.defaultSiteSpaceId ?? siteSpaces[0]?.id;
+  // A site with sections: each section's site spaces at the section's address, and a section switcher on each page.
+  const sections = await sectionLayout(store, site.defaultSiteSpaceId, site.id, siteSpaces);
+  const defaultId = sections.defaultId;
   const warnings: PublishWarning[] = [];
   let warningCount = 0;
   const warn = (w: PublishWarning) => {
@@ -203,6 +206,7 @@ export async function publishSite(deps: PublishDeps, input: { organizationId: st
         revisionId: space.revisionId,
         title: space.title ?? ss.path,
         default: ss.id === defaultId,
+        prefix: sections.prefixOf(ss.id, ss.path),
       },
       model: revision.model,
       fileHashes: revision.fileHashes,
@@ -223,7 +227,7 @@ export async function publishSite(deps: PublishDeps, input: { organizationId: st
   const spaceHrefs: Array<{ prefix: string; hrefs: Map<string, string>; fileLinks: Map<string, RenderLink> }> = [];
   const includeLoaders: IncludeLoader[] = [];
   loaded.forEach((ss, index) => {
-    const prefix = ss.record.default ? '' : `${ss.record.path}/`;
+    const prefix = ss.record.prefix ?? (ss.record.default ? '' : `${ss.record.path}/`);
     const hrefs = new Map<string, string>();
     for (const page of documentsOf(ss.model.pages)) {
       const addr = pageAddress(prefix, page);
@@ -263,6 +267,9 @@ export async function publishSite(deps: PublishDeps, input: { organizationId: st
     title: site.title,
     noindex: site.visibility !== 'public',
     spaces: loaded.map((ss, i) => ({ title: ss.record.title, href: spaceHrefs[i]!.prefix })),
+    switchers: [null, ...loaded.map((ss) => ss.record.siteSpaceId)].map((id) =>
+      sections.switcher(id, new Map(loaded.map((l, i) => [l.record.siteSpaceId, { title: l.record.title, href: spaceHrefs[i]!.prefix }]))),
+    ),
   };
   const navs = loaded.map((ss, i) =>
     navOf(ss.model.pages, spaceHrefs[i]!.hrefs, (title, url) =>
@@ -369,6 +376,7 @@ export async function publishSite(deps: PublishDeps, input: { organizationId: st
       const html = pageHtml({
         site: { title: site.title, noindex: siteModel.noindex, language: ss.language, cssHref: CSS_PATH },
         siteSpaces: siteModel.spaces.map((s, i) => ({ ...s, current: i === p.siteSpace })),
+        sections: siteModel.switchers[p.siteSpace + 1],
         nav: navs[p.siteSpace]!,
         page: pageMeta,
         rootPrefix: p.rootPrefix,
@@ -401,6 +409,7 @@ export async function publishSite(deps: PublishDeps, input: { organizationId: st
   const searchShell = searchShellHtml({
     site: { title: site.title, noindex: true, language: loaded[0]?.language ?? 'en', cssHref: CSS_PATH },
     siteSpaces: siteModel.spaces.map((s) => ({ ...s, current: false })),
+    sections: siteModel.switchers[0],
   });
   put(SEARCH_SHELL_PATH, 'text/html; charset=utf-8', sha(searchShell), searchShell);
   const notFound = `<!doctype html><html lang="en"><head><meta charset="utf-8">${CSP_META_TAG}<title>Page not found | ${esc(site.title)}</title></head><body><main id="content"><h1>Page not found</h1><p>There is no page at this address.</p></main></body></html>\n`;

@@ -3,11 +3,14 @@ import { CSP_META_TAG } from './csp.js';
 import { esc } from './escape.js';
 import { navigationHtml, readingOrder, type NavItem } from './navigation.js';
 import type { RenderedPage } from './render/index.js';
+import { sectionSwitcherHtml, type SectionSwitcher } from './section-switcher.js';
 
 /** What the frame around an article shows: the site, its spaces, the navigation and the page. */
 export interface LayoutInput {
   site: { title: string; noindex: boolean; language: string; cssHref: string };
   siteSpaces: Array<{ title: string; href: string; current: boolean }>;
+  /** A site with sections: its section switcher, shown instead of the list of site spaces. */
+  sections?: SectionSwitcher | undefined;
   nav: NavItem[];
   page: { id: string; title: string; description?: string; twinHref: string };
   rootPrefix: string;
@@ -20,9 +23,10 @@ export interface LayoutInput {
  * The banner: the site's title, its site spaces (when more than one); on a page, the label of the navigation drawer
  * (shown on narrow screens, where the article comes first) and the search form (a GET to `~search`).
  */
-function siteHeader(title: string, siteSpaces: LayoutInput['siteSpaces'], rootPrefix: string, page = true): string {
-  const spaces =
-    siteSpaces.length > 1
+function siteHeader(title: string, siteSpaces: LayoutInput['siteSpaces'], rootPrefix: string, page = true, sections?: SectionSwitcher): string {
+  const spaces = sections
+    ? sectionSwitcherHtml(sections, rootPrefix)
+    : siteSpaces.length > 1
       ? `<nav class="site-spaces" aria-label="Site sections"><ul>${siteSpaces
           .map((s) => `<li><a href="${esc(rootPrefix + s.href || './')}"${s.current ? ' aria-current="true"' : ''}>${esc(s.title)}</a></li>`)
           .join('')}</ul></nav>`
@@ -44,7 +48,7 @@ export const SEARCH_SLOT = '<!--folio:search-->';
  * The frame of a site's search page, written with each publication (`~search.html`, at the site's root) and
  * filled by the server for each query at `SEARCH_SLOT`. Never indexed by robots.
  */
-export function searchShellHtml(input: Pick<LayoutInput, 'site' | 'siteSpaces'>): string {
+export function searchShellHtml(input: Pick<LayoutInput, 'site' | 'siteSpaces' | 'sections'>): string {
   const { site } = input;
   return `<!doctype html>
 <html lang="${esc(site.language)}">
@@ -58,7 +62,7 @@ ${CSP_META_TAG}
 </head>
 <body>
 <a class="skip-link" href="#content">Skip to content</a>
-${siteHeader(site.title, input.siteSpaces, '', false)}
+${siteHeader(site.title, input.siteSpaces, '', false, input.sections)}
 <div class="layout layout-search">
 <main id="content" tabindex="-1">
 <h1>Search</h1>
@@ -101,7 +105,7 @@ ${(input.stylesheets ?? []).map((href) => `<link rel="stylesheet" href="${esc(ro
 <body>
 <a class="skip-link" href="#content">Skip to content</a>
 <input type="checkbox" id="nav-drawer" class="nav-toggle" aria-controls="site-nav" aria-label="Show the navigation">
-${siteHeader(site.title, input.siteSpaces, rootPrefix)}
+${siteHeader(site.title, input.siteSpaces, rootPrefix, true, input.sections)}
 <div class="layout">
 <nav class="sidebar" id="site-nav" aria-label="Pages"><label class="drawer-close" for="nav-drawer">Close</label>${navigationHtml(input.nav, page.id, rootPrefix)}</nav>
 <main id="content" tabindex="-1"><article>

@@ -1,3 +1,5 @@
+import { SECTION_SWITCHER_CSS } from './section-switcher.js';
+
 /** The one stylesheet of a published site (served content-addressed, cached forever). */
 export const SITE_CSS = `*,*::before,*::after{box-sizing:border-box}
 :root{--fg:#1d1d1f;--muted:#5b5b66;--bg:#fff;--line:#e3e3e8;--accent:#2251d1;--code:#f5f5f7;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.6;color:var(--fg);background:var(--bg)}
@@ -103,4 +105,4 @@ mark{background:#fff1a8;color:inherit}
 .changed-mark{font-size:.7rem;text-transform:uppercase;letter-spacing:.04em;padding:0 .3rem;border-radius:3px;background:#fff1a8;color:#1d1d1f}
 .preview-banner{background:var(--code);border-bottom:1px solid var(--line);padding:.4rem 1.5rem;font-size:.9rem}
 .site-footer{border-top:1px solid var(--line);padding:1rem 1.5rem;color:var(--muted);font-size:.85rem}
-`;
+${SECTION_SWITCHER_CSS}`;

@@ -20,6 +20,7 @@ export { generateToken } from './tokens.js';
 export { sha256Hex } from './hash.js';
 export { newId } from './ids.js';
 export { MAX_COLLECTION_DEPTH, COLLECTION_TITLE_MAX, COLLECTION_DESCRIPTION_MAX } from './collections.js';
+export { MAX_SITE_SECTIONS, siteStructureTree, type SiteStructureEntry } from './site-sections.js';
 export { memoryKeyString } from './translations.js';
 export {
   SOURCE_BODY_LIMIT_BYTES,

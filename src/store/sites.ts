@@ -63,12 +63,15 @@ function siteFromRow(row: SiteRow): SiteRecord {
   };
 }
 
+const SITE_SPACE_COLUMNS = 'id, seq, site_id, space_id, path, section_id, created_at';
+
 interface SiteSpaceRow {
   id: string;
   seq: string | number;
   site_id: string;
   space_id: string;
   path: string;
+  section_id: string | null;
   created_at: unknown;
 }
 
@@ -77,6 +80,7 @@ const siteSpaceFromRow = (row: SiteSpaceRow): SiteSpaceRecord => ({
   siteId: row.site_id,
   spaceId: row.space_id,
   path: row.path,
+  sectionId: row.section_id,
   createdAt: toDate(row.created_at),
 });
 
@@ -144,7 +148,7 @@ export function checkSiteSpacePath(path: unknown): string {
 }
 
 /** A basename derived from a title: lowercase ASCII words joined by dashes. */
-function basenameFromTitle(title: string): string {
+export function basenameFromTitle(title: string): string {
   const base = title
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -155,24 +159,40 @@ function basenameFromTitle(title: string): string {
   return base === '' ? 'site' : base;
 }
 
-async function siteSpacePathFree(tx: Sql, siteId: string, base: string): Promise<string> {
-  const rows = await tx.query<{ path: string }>('SELECT path FROM site_spaces WHERE site_id = $1', [siteId]);
+/** Site space paths and section paths share one namespace per site (both are served as the site's first segment). */
+export async function siteSpacePathFree(tx: Sql, siteId: string, base: string): Promise<string> {
+  const rows = await tx.query<{ path: string }>('SELECT path FROM site_spaces WHERE site_id = $1 UNION ALL SELECT path FROM site_sections WHERE site_id = $1', [
+    siteId,
+  ]);
   const taken = new Set(rows.map((r) => r.path.toLowerCase()));
   if (!taken.has(base.toLowerCase())) return base;
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`.toLowerCase())) return `${base}-${n}`;
 }
 
-async function addSiteSpace(tx: Sql, site: SiteRecord, input: { spaceId: string; path?: string }): Promise<SiteSpaceRecord> {
+/** The section a new site space goes to: the one named (of this site), else the site's default section, else none. */
+async function sectionOfNewSiteSpace(tx: Sql, siteId: string, sectionId: string | undefined): Promise<string | null> {
+  const rows = await tx.query<{ id: string }>(
+    sectionId !== undefined ? 'SELECT id FROM site_sections WHERE site_id = $1 AND id = $2' : 'SELECT id FROM site_sections WHERE site_id = $1 AND is_default',
+    sectionId !== undefined ? [siteId, sectionId] : [siteId],
+  );
+  if (sectionId !== undefined && rows.length === 0) throw new NotFoundError('site section', sectionId);
+  return rows[0]?.id ?? null;
+}
+
+export async function addSiteSpace(tx: Sql, site: SiteRecord, input: { spaceId: string; path?: string; sectionId?: string }): Promise<SiteSpaceRecord> {
   const space = await tx.query<{ id: string; title: string | null }>(
     'SELECT id, title FROM spaces WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL',
     [input.spaceId, site.organizationId],
   );
   if (space.length === 0) throw new NotFoundError('space', input.spaceId);
+  const sectionId = await sectionOfNewSiteSpace(tx, site.id, input.sectionId);
   const path = input.path !== undefined ? checkSiteSpacePath(input.path) : await siteSpacePathFree(tx, site.id, basenameFromTitle(space[0]!.title ?? 'space'));
+  if ((await tx.query('SELECT 1 FROM site_sections WHERE site_id = $1 AND lower(path) = lower($2)', [site.id, path])).length > 0)
+    throw new ConflictError(`the site already has a section at path ${path}`, { path });
   try {
     const rows = await tx.query<SiteSpaceRow>(
-      'INSERT INTO site_spaces (id, site_id, space_id, path) VALUES ($1, $2, $3, $4) RETURNING id, seq, site_id, space_id, path, created_at',
-      [newId(), site.id, input.spaceId, path],
+      `INSERT INTO site_spaces (id, site_id, space_id, path, section_id) VALUES ($1, $2, $3, $4, $5) RETURNING ${SITE_SPACE_COLUMNS}`,
+      [newId(), site.id, input.spaceId, path, sectionId],
     );
     const created = siteSpaceFromRow(rows[0]!);
     if (!site.defaultSiteSpaceId) {
@@ -190,7 +210,7 @@ async function getSite(tx: Sql, organizationId: string, id: string): Promise<Sit
   return rows[0] ? siteFromRow(rows[0]) : null;
 }
 
-async function requireSite(tx: Sql, organizationId: string, id: string): Promise<SiteRecord> {
+export async function requireSite(tx: Sql, organizationId: string, id: string): Promise<SiteRecord> {
   const site = await getSite(tx, organizationId, id);
   if (!site) throw new NotFoundError('site', id);
   return site;
@@ -331,9 +351,7 @@ function createSiteSpaceStore(sql: Sql): Pick<SiteStore, 'countSiteSpaces' | 'li
     },
 
     async listSiteSpaces(siteId) {
-      const rows = await sql.query<SiteSpaceRow>('SELECT id, seq, site_id, space_id, path, created_at FROM site_spaces WHERE site_id = $1 ORDER BY seq', [
-        siteId,
-      ]);
+      const rows = await sql.query<SiteSpaceRow>(`SELECT ${SITE_SPACE_COLUMNS} FROM site_spaces WHERE site_id = $1 ORDER BY seq`, [siteId]);
       return rows.map(siteSpaceFromRow);
     },
 
@@ -344,19 +362,21 @@ function createSiteSpaceStore(sql: Sql): Pick<SiteStore, 'countSiteSpaces' | 'li
     async updateSiteSpace(organizationId, siteId, siteSpaceId, patch) {
       return sql.transaction(async (tx) => {
         const site = await requireSite(tx, organizationId, siteId);
-        const existing = await tx.query<SiteSpaceRow>('SELECT id, seq, site_id, space_id, path, created_at FROM site_spaces WHERE id = $1 AND site_id = $2', [
-          siteSpaceId,
-          site.id,
-        ]);
+        const existing = await tx.query<SiteSpaceRow>(`SELECT ${SITE_SPACE_COLUMNS} FROM site_spaces WHERE id = $1 AND site_id = $2`, [siteSpaceId, site.id]);
         if (existing.length === 0) throw new NotFoundError('site space', siteSpaceId);
         if (patch.spaceId !== undefined) {
           const space = await tx.query('SELECT 1 FROM spaces WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL', [patch.spaceId, organizationId]);
           if (space.length === 0) throw new NotFoundError('space', patch.spaceId);
         }
         const path = patch.path !== undefined ? checkSiteSpacePath(patch.path) : existing[0]!.path;
+        if (
+          patch.path !== undefined &&
+          (await tx.query('SELECT 1 FROM site_sections WHERE site_id = $1 AND lower(path) = lower($2)', [site.id, path])).length > 0
+        )
+          throw new ConflictError(`the site already has a section at path ${path}`, { path });
         try {
           const rows = await tx.query<SiteSpaceRow>(
-            'UPDATE site_spaces SET path = $3, space_id = COALESCE($4, space_id) WHERE id = $1 AND site_id = $2 RETURNING id, seq, site_id, space_id, path, created_at',
+            `UPDATE site_spaces SET path = $3, space_id = COALESCE($4, space_id) WHERE id = $1 AND site_id = $2 RETURNING ${SITE_SPACE_COLUMNS}`,
             [siteSpaceId, site.id, path, patch.spaceId ?? null],
           );
           return siteSpaceFromRow(rows[0]!);
@@ -373,7 +393,10 @@ function createSiteSpaceStore(sql: Sql): Pick<SiteStore, 'countSiteSpaces' | 'li
         const rows = await tx.query('DELETE FROM site_spaces WHERE id = $1 AND site_id = $2 RETURNING id', [siteSpaceId, site.id]);
         if (rows.length > 0 && site.defaultSiteSpaceId === siteSpaceId) {
           await tx.query(
-            'UPDATE sites SET default_site_space_id = (SELECT id FROM site_spaces WHERE site_id = $1 ORDER BY seq LIMIT 1), updated_at = now() WHERE id = $1',
+            // The next one of the default section first, when the site has sections (the section's default falls back to it too).
+            `UPDATE sites SET default_site_space_id = (SELECT id FROM site_spaces WHERE site_id = $1
+               ORDER BY (section_id IS NOT DISTINCT FROM (SELECT id FROM site_sections WHERE site_id = $1 AND is_default)) DESC, seq LIMIT 1),
+             updated_at = now() WHERE id = $1`,
             [site.id],
           );
         }

@@ -27,6 +27,8 @@ interface Ids {
   site: string;
   siteSpace: string;
   shareLink: string;
+  section: string;
+  sectionGroup: string;
   user: string;
   team: string;
   invite: string;
@@ -165,6 +167,18 @@ const ROUTES: Route[] = [
   { method: 'POST', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/share-links`, body: { name: 'intruder' } },
   { method: 'PATCH', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/share-links/${i.shareLink}`, body: { active: false } },
   { method: 'DELETE', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/share-links/${i.shareLink}` },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/sections`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/sections`, body: { spaceId: 'intruder' } },
+  { method: 'PATCH', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/sections/${i.section}`, body: { title: 'Taken over' } },
+  { method: 'DELETE', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/sections/${i.section}` },
+  { method: 'POST', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/sections/${i.section}/move`, body: {} },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/section-groups`, owner: 200 },
+  { method: 'POST', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/section-groups`, body: { title: 'Intruder' } },
+  { method: 'PATCH', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/section-groups/${i.sectionGroup}`, body: { title: 'Taken over' } },
+  { method: 'DELETE', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/section-groups/${i.sectionGroup}` },
+  { method: 'POST', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/section-groups/${i.sectionGroup}/sections`, body: { sectionId: 'intruder' } },
+  { method: 'DELETE', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/section-groups/${i.sectionGroup}/sections/${i.section}` },
+  { method: 'POST', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/section-groups/${i.sectionGroup}/move`, body: {} },
   { method: 'GET', path: (i) => `/v1/users/${i.user}`, owner: 200 },
   { method: 'PATCH', path: (i) => `/v1/users/${i.user}`, body: { displayName: 'Taken over' } },
   { method: 'GET', path: (i) => `/v1/orgs/${i.org}/members`, owner: 200 },
@@ -331,6 +345,15 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
     const siteSpaces = await folio.request('GET', `/v1/orgs/${ORG}/sites/${site.body.id}/site-spaces`, undefined, as(theirs));
     const shareLink = await folio.request('POST', `/v1/orgs/${ORG}/sites/${site.body.id}/share-links`, { name: 'theirs' }, as(theirs));
     expect(shareLink.status, JSON.stringify(shareLink.body)).toBe(201);
+    const section = await folio.request('POST', `/v1/orgs/${ORG}/sites/${site.body.id}/sections`, { spaceId: space, title: 'Their section' }, as(theirs));
+    expect(section.status, JSON.stringify(section.body)).toBe(201);
+    const sectionGroup = await folio.request(
+      'POST',
+      `/v1/orgs/${ORG}/sites/${site.body.id}/section-groups`,
+      { title: 'Their group', sections: [section.body.id] },
+      as(theirs),
+    );
+    expect(sectionGroup.status, JSON.stringify(sectionGroup.body)).toBe(201);
     const user = await folio.store.users.create({ displayName: 'Their member', email: 'member@theirs.test' });
     await folio.store.members.add(ORG, user.id, { role: 'edit' }, { via: 'cli' });
     const team = await folio.request('PUT', `/v1/orgs/${ORG}/teams`, { title: 'Their team', members: [user.id] }, as(theirs));
@@ -395,6 +418,8 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       site: site.body.id as string,
       siteSpace: siteSpaces.body.items[0].id as string,
       shareLink: shareLink.body.id as string,
+      section: section.body.id as string,
+      sectionGroup: sectionGroup.body.id as string,
       user: user.id,
       team: team.body.id as string,
       invite: invite.body.id as string,
@@ -444,6 +469,8 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       site: ':siteId',
       siteSpace: ':siteSpaceId',
       shareLink: ':shareLinkId',
+      section: ':siteSectionId',
+      sectionGroup: ':siteSectionGroupId',
       user: ':userId',
       team: ':teamId',
       invite: ':inviteId',
@@ -499,6 +526,8 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
         site: ':site',
         siteSpace: ':siteSpace',
         shareLink: ':shareLink',
+        section: ':section',
+        sectionGroup: ':sectionGroup',
         user: ':user',
         team: ':team',
         invite: ':invite',
@@ -551,6 +580,10 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
     expect((await folio.request('GET', `/v1/spaces/${foreign.space}/git/info`, undefined, as2)).status).toBe(404);
     expect((await folio.request('GET', `/v1/orgs/${ORG}/sites/${foreign.site}`, undefined, as2)).body).toMatchObject({ title: 'Their site', published: false });
     expect((await folio.request('GET', `/v1/orgs/${ORG}/sites/${foreign.site}/share-links`, undefined, as2)).body.items).toMatchObject([{ active: true }]);
+    const sections = await folio.request('GET', `/v1/orgs/${ORG}/sites/${foreign.site}/sections`, undefined, as2);
+    expect(sections.body.items.map((s: { title: string }) => s.title)).toEqual(['Their space', 'Their section']);
+    const groups = await folio.request('GET', `/v1/orgs/${ORG}/sites/${foreign.site}/section-groups`, undefined, as2);
+    expect(groups.body.items).toMatchObject([{ title: 'Their group', sections: [{ id: foreign.section }] }]);
     expect((await folio.request('GET', `/v1/collections/${foreign.collection}`, undefined, as2)).body).toMatchObject({ title: 'Their collection' });
     expect((await folio.store.spaces.get(foreign.space))?.parent).toBe(foreign.collection);
     for (const [prefix, comment] of [

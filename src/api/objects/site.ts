@@ -49,19 +49,21 @@ export function siteObject(site: SiteRecord, siteSpaces: number, urls: UrlBuilde
   };
 }
 
-/** The official `SiteSpace` object. */
-export function siteSpaceObject(site: SiteRecord, siteSpace: SiteSpaceRecord, space: SpaceRecord, facts: SpaceFacts, urls: UrlBuilder) {
+/** The official `SiteSpace` object; `prefix` is its site-relative address when the site has sections (src/publish/site-sections.ts). */
+export function siteSpaceObject(site: SiteRecord, siteSpace: SiteSpaceRecord, space: SpaceRecord, facts: SpaceFacts, urls: UrlBuilder, prefix?: string) {
   const isDefault = site.defaultSiteSpaceId === siteSpace.id;
   const published = site.published && site.livePublicationId !== null;
+  const address = prefix ?? (isDefault ? '' : `${siteSpace.path}/`);
   return {
     object: 'site-space' as const,
     id: siteSpace.id,
     path: siteSpace.path,
+    ...(siteSpace.sectionId !== null ? { section: siteSpace.sectionId } : {}),
     space: spaceObject(space, urls, facts),
     title: space.title ?? siteSpace.path,
     default: isDefault,
     draft: false,
-    urls: published ? { published: publishedSiteUrl(site, urls) + (isDefault ? '' : `${encodeURIComponent(siteSpace.path)}/`) } : {},
+    urls: published ? { published: publishedSiteUrl(site, urls) + address.split('/').map(encodeURIComponent).join('/') } : {},
   };
 }
 

@@ -1,15 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SiteRecord, SiteSpaceRecord } from '../../store/index.js';
 import { requestSitePublish } from '../../temporal/client/start.js';
-import { organizationNotFound, requireAuth, requireOrg } from '../auth.js';
+import { organizationNotFound, requireOrg } from '../auth.js';
 import { workflowStarter, type ApiDeps } from '../deps.js';
 import { badRequest, notFound } from '../http-errors.js';
 import { OPERATION_ID_HEADER } from '../operation-id.js';
-import { shareLinkObject, siteObject, siteSpaceObject } from '../objects/site.js';
+import { shareLinkObject, siteObject } from '../objects/site.js';
 import { defaultSiteCustomization } from '../objects/site-customization.js';
 import type { UrlBuilder } from '../objects/urls.js';
 import { listEnvelope, pageQuery, paginateArray } from '../pagination.js';
-import { spaceFactsOf } from '../space-bodies.js';
+import { siteSpaceBodies as siteSpaceBodiesOf, siteStructureBody } from '../site-space-bodies.js';
+import { applySectionDefaults } from './site-sections.js';
 
 type SiteParams = { organizationId: string; siteId: string };
 
@@ -55,12 +56,15 @@ const patchSite = {
       visibility: { type: 'string' },
       basename: { type: 'string' },
       defaultSiteSpace: { type: 'string' },
+      defaultSiteSection: { type: 'string' },
       // Folio's own: publish on every new primary revision of the site's spaces.
       publishOnNewRevision: { type: 'boolean' },
     },
   },
 };
-const addSiteSpace = { body: { type: 'object', required: ['spaceId'], properties: { spaceId: { type: 'string' }, path: { type: 'string' } } } };
+const addSiteSpace = {
+  body: { type: 'object', required: ['spaceId'], properties: { spaceId: { type: 'string' }, path: { type: 'string' }, sectionId: { type: 'string' } } },
+};
 const patchSiteSpace = { body: { type: 'object', properties: { path: { type: 'string' }, spaceId: { type: 'string' } } } };
 const createShareLink = { body: { type: ['object', 'null'], properties: { name: { type: 'string' } } } };
 const patchShareLink = { body: { type: 'object', properties: { active: { type: 'boolean' }, name: { type: 'string' } } } };
@@ -82,20 +86,7 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
 
   const siteBody = async (site: SiteRecord) => siteObject(site, await sites.countSiteSpaces(site.id), urls);
 
-  async function siteSpaceBodies(request: FastifyRequest, site: SiteRecord, list: SiteSpaceRecord[]) {
-    const found = [];
-    for (const ss of list) {
-      const space = await deps.store.spaces.get(ss.spaceId);
-      if (space) found.push({ ss, space });
-    }
-    const facts = await spaceFactsOf(
-      deps.store,
-      found.map((f) => f.space),
-      requireAuth(request).access,
-    );
-    // A site space whose space the caller cannot see is left out, as the space would be anywhere else.
-    return found.filter(({ space }) => facts.get(space.id)!.role !== null).map(({ ss, space }) => siteSpaceObject(site, ss, space, facts.get(space.id)!, urls));
-  }
+  const siteSpaceBodies = (request: FastifyRequest, site: SiteRecord, list: SiteSpaceRecord[]) => siteSpaceBodiesOf(deps, urls, request, site, list);
 
   app.get<{ Params: { organizationId: string } }>('/v1/orgs/:organizationId/sites', async (request) => {
     await checkOrg(request, request.params.organizationId);
@@ -129,7 +120,8 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
   app.patch<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId', { schema: patchSite }, async (request) => {
     const site = await loadSite(request, request.params);
     const b = body(request);
-    const defaultSiteSpace = optionalString(b, 'defaultSiteSpace');
+    // With sections, the default section and the default site space of the default section (src/api/routes/site-sections.ts).
+    const defaultSiteSpace = await applySectionDefaults(deps.store, site, optionalString(b, 'defaultSiteSection'), optionalString(b, 'defaultSiteSpace'));
     const updated = await sites.update(site.organizationId, site.id, {
       ...(b.title !== undefined ? { title: b.title as string } : {}),
       ...(b.visibility !== undefined ? { visibility: b.visibility as string } : {}),
@@ -172,7 +164,7 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
     return {
       object: 'published-content-site' as const,
       site: await siteBody(site),
-      structure: { type: 'siteSpaces' as const, structure },
+      structure: await siteStructureBody(deps, urls, request, site, list),
       customizations: {
         site: defaultSiteCustomization('en'),
         siteSpaces: Object.fromEntries(structure.map((ss) => [ss.id, defaultSiteCustomization(ss.space.language ?? 'en')])),
@@ -183,7 +175,7 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
 
   app.get<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId/structure', async (request) => {
     const site = await loadSite(request, request.params);
-    return { type: 'siteSpaces' as const, structure: await siteSpaceBodies(request, site, await sites.listSiteSpaces(site.id)) };
+    return siteStructureBody(deps, urls, request, site, await sites.listSiteSpaces(site.id));
   });
 
   app.get<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId/site-spaces', async (request) => {
@@ -200,7 +192,12 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
     const spaceId = b.spaceId;
     if (typeof spaceId !== 'string') throw badRequest('spaceId is required (Folio does not create a space here: create it first)');
     const path = optionalString(b, 'path');
-    const created = await sites.addSiteSpace(site.organizationId, site.id, { spaceId, ...(path !== undefined ? { path } : {}) });
+    const sectionId = optionalString(b, 'sectionId');
+    const created = await sites.addSiteSpace(site.organizationId, site.id, {
+      spaceId,
+      ...(path !== undefined ? { path } : {}),
+      ...(sectionId !== undefined ? { sectionId } : {}),
+    });
     const fresh = (await sites.get(site.organizationId, site.id))!;
     return reply.status(201).send((await siteSpaceBodies(request, fresh, [created]))[0]);
   });

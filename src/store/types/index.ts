@@ -14,6 +14,7 @@ export type * from './change-requests.js';
 export type * from './openapi.js';
 export type * from './translations.js';
 export type * from './sites.js';
+export type * from './site-sections.js';
 export type * from './store.js';
 export type * from './search.js';
 export type * from './imports.js';

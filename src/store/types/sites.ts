@@ -67,6 +67,8 @@ export interface SiteSpaceRecord {
   siteId: string;
   spaceId: string;
   path: string;
+  /** The site section it belongs to (null on a site without sections). */
+  sectionId: string | null;
   createdAt: Date;
 }
 
@@ -88,6 +90,8 @@ export interface PublishedSiteSpace {
   revisionId: string | null;
   title: string;
   default: boolean;
+  /** Its site-relative address (`''` or `path/…/`); absent in publications made before site sections. */
+  prefix?: string;
 }
 
 export interface PublicationStructure {
@@ -139,7 +143,8 @@ export interface SiteStore {
   countSiteSpaces(siteId: string): Promise<number>;
   /** Oldest first. */
   listSiteSpaces(siteId: string): Promise<SiteSpaceRecord[]>;
-  addSiteSpace(organizationId: string, siteId: string, input: { spaceId: string; path?: string }): Promise<SiteSpaceRecord>;
+  /** Into `sectionId` (a section of the site), else the default section when the site has sections. */
+  addSiteSpace(organizationId: string, siteId: string, input: { spaceId: string; path?: string; sectionId?: string }): Promise<SiteSpaceRecord>;
   updateSiteSpace(organizationId: string, siteId: string, siteSpaceId: string, patch: { path?: string; spaceId?: string }): Promise<SiteSpaceRecord>;
   deleteSiteSpace(organizationId: string, siteId: string, siteSpaceId: string): Promise<boolean>;
   listShareLinks(siteId: string, options: PageOptions): Promise<CountedPage<ShareLinkRecord>>;
