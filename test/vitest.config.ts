@@ -19,6 +19,7 @@
  * The global setup (./setup/global.ts) starts for each project only what it uses.
  */
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './setup/sequencer.js';
 
 /** No server, no process, no corpus (see above). */
 const UNIT = [
@@ -70,6 +71,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 180_000,
     teardownTimeout: 30_000,
+    // The longest files start first (./setup/sequencer.ts), also on a fresh clone without Vitest's cache.
+    sequence: { sequencer: LongestFirst },
     projects: [
       { extends: true, test: { name: 'unit', include: UNIT } },
       { extends: true, test: { name: 'corpus', include: CORPUS } },

@@ -17,7 +17,7 @@ const bookkeeping = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10, nonRetryableErrorTypes: ['NOT_FOUND'] },
 });
 
-const heavy = proxyActivities<Activities>({
+const heavyOptions = {
   startToCloseTimeout: '6 hours',
   heartbeatTimeout: '20 seconds',
   retry: {
@@ -27,7 +27,20 @@ const heavy = proxyActivities<Activities>({
     maximumAttempts: 8,
     nonRetryableErrorTypes: [...NON_RETRYABLE_IMPORT_ERRORS],
   },
-});
+} as const;
+
+/** The crawl and build activities, with the input's heartbeat timeout and first retry interval when it sets them (tests that kill workers). */
+function heavyFor(input: ContentImportInput) {
+  return proxyActivities<Activities>({
+    ...heavyOptions,
+    heartbeatTimeout: input.heartbeatTimeoutMs ?? heavyOptions.heartbeatTimeout,
+    retry: {
+      ...heavyOptions.retry,
+      nonRetryableErrorTypes: [...heavyOptions.retry.nonRetryableErrorTypes],
+      initialInterval: input.retryInitialIntervalMs ?? heavyOptions.retry.initialInterval,
+    },
+  });
+}
 
 function failureOf(err: unknown): { code: string; reason: string } {
   const f = classifyFailure(err);
@@ -40,6 +53,7 @@ function failureOf(err: unknown): { code: string; reason: string } {
 export async function contentImportWorkflow(input: ContentImportInput): Promise<ContentImportResult> {
   if (!input?.runId) throw ApplicationFailure.nonRetryable('runId is required', 'BAD_INPUT');
   const progress = trackProgress(contentImportProgressSignal, contentImportProgressQuery);
+  const heavy = heavyFor(input);
   setCurrentDetails(`**pending** import run ${input.runId}`);
   const counts = () => ({
     importedResources: progress.current?.importedResources ?? 0,

@@ -39,10 +39,14 @@ const heavyOptions: ActivityOptions = {
   },
 };
 
-/** The operation's activity, with the request's heartbeat timeout when it sets one (tests that kill workers). */
+/**
+ * The operation's activity, with the request's heartbeat timeout when it sets one (tests that kill workers) and its
+ * first retry interval when it sets one (FOLIO_GIT_RETRY_INITIAL_MS).
+ */
 function heavyFor(request: GitSyncRequest) {
   const heartbeatTimeout = request.heartbeatTimeoutMs ?? heavyOptions.heartbeatTimeout;
-  return proxyActivities<Activities>({ ...heavyOptions, heartbeatTimeout });
+  const retry = request.retryInitialIntervalMs === undefined ? heavyOptions.retry : { ...heavyOptions.retry, initialInterval: request.retryInitialIntervalMs };
+  return proxyActivities<Activities>({ ...heavyOptions, heartbeatTimeout, retry });
 }
 
 /** The warnings of a finished operation as Markdown for the run's current details (Temporal UI). */

@@ -21,5 +21,9 @@ export interface ApiDeps {
 
 /** Where the API starts workflows: its client and the workers' task queue. */
 export function workflowStarter(deps: ApiDeps): WorkflowStarter {
-  return { client: deps.temporal, taskQueue: deps.config.taskQueue };
+  return {
+    client: deps.temporal,
+    taskQueue: deps.config.taskQueue,
+    ...(deps.config.gitRetryInitialMs !== undefined ? { gitRetryInitialMs: deps.config.gitRetryInitialMs } : {}),
+  };
 }

@@ -38,6 +38,11 @@ export interface Config {
   webhookGiveUpMs: number;
   gitMaxPages: number;
   gitMaxFileBytes: number;
+  /**
+   * First wait (ms) before a failed git import or export is retried (doubling, at most 1 minute, 6 attempts); undefined:
+   * the workflow's default of 2 s. The API puts it in each git request it queues.
+   */
+  gitRetryInitialMs: number | undefined;
   openapiFetchTimeoutMs: number;
   openapiRefreshInterval: string;
   /** Refuse non-public destinations on every outbound request (default true; see src/net). */
@@ -220,6 +225,8 @@ export function loadConfig(env: Env = process.env): Config {
     webhookGiveUpMs: int(env, 'FOLIO_WEBHOOK_GIVE_UP_MS', 24 * 3600_000, { min: 1000 }),
     gitMaxPages: int(env, 'FOLIO_GIT_MAX_PAGES', 5000),
     gitMaxFileBytes: int(env, 'FOLIO_GIT_MAX_FILE_BYTES', 100 * 1024 * 1024),
+    gitRetryInitialMs:
+      get(env, 'FOLIO_GIT_RETRY_INITIAL_MS') === undefined ? undefined : int(env, 'FOLIO_GIT_RETRY_INITIAL_MS', 2000, { min: 10, max: 60_000 }),
     openapiFetchTimeoutMs: int(env, 'OPENAPI_FETCH_TIMEOUT_MS', 30000),
     openapiRefreshInterval: checkRefreshInterval(get(env, 'OPENAPI_REFRESH_INTERVAL') ?? '6h'),
     fetchDenyPrivateNetworks: bool(env, 'FETCH_DENY_PRIVATE_NETWORKS', true),

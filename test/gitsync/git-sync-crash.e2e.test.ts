@@ -77,6 +77,8 @@ function importRequest(spaceId: string, requestId: string, url: string): GitSync
     receivedAt: now,
     // A killed worker's attempt is retried after this heartbeat timeout (60 s in production).
     heartbeatTimeoutMs: HEARTBEAT_TIMEOUT_MS,
+    // The retry after a timed-out attempt starts 100 ms later (FOLIO_GIT_RETRY_INITIAL_MS), not 2 s, then 4 s.
+    retryInitialIntervalMs: 100,
   };
 }
 

@@ -53,7 +53,9 @@ describe.skipIf(!pg)(`website import survives a killed worker${pg ? '' : ` (skip
     try {
       site.hold(/^\/k1\/(alpha|flaky|broken)\.html$/);
       const held = site.held();
-      await startContentImport({ client, taskQueue }, { runId: run.id, organizationId: 'crash-org', spaceId: space.id }, 'crash test');
+      // The killed attempt is noticed after 10 s (20 s in production; the crawl beats every 5 s) and retried 100 ms later.
+      const input = { runId: run.id, organizationId: 'crash-org', spaceId: space.id, heartbeatTimeoutMs: 10_000, retryInitialIntervalMs: 100 };
+      await startContentImport({ client, taskQueue }, input, 'crash test');
       await held;
       // Wait until the pages before the held ones are checkpointed, then kill the worker.
       const deadline = Date.now() + 60_000;

@@ -66,6 +66,8 @@ import { WorkflowRunError } from './workflow-run-error.js';
 export interface WorkflowStarter {
   client: Client;
   taskQueue: string;
+  /** FOLIO_GIT_RETRY_INITIAL_MS: put in each queued git request (`retryInitialIntervalMs`) when set. */
+  gitRetryInitialMs?: number;
 }
 
 /**
@@ -96,7 +98,7 @@ export async function enqueueGitRequest(starter: WorkflowStarter, { spaceId, org
     taskQueue: starter.taskQueue,
     args: [initialGitQueueState(spaceId, organizationId)],
     signal: gitSignals.enqueue,
-    signalArgs: [request],
+    signalArgs: [starter.gitRetryInitialMs === undefined ? request : { ...request, retryInitialIntervalMs: starter.gitRetryInitialMs }],
     ...runOptions({ spaceId, organizationId, operation: 'git-queue' }),
     staticSummary: `Git sync queue of space ${spaceId}: imports and exports one at a time, in timestamp order`,
   });

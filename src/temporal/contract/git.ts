@@ -41,6 +41,8 @@ export interface GitSyncRequest {
    * unnoticed before it is retried. The API never sets it; tests that kill workers shorten it.
    */
   heartbeatTimeoutMs?: number;
+  /** First retry interval (ms) of the operation's activity, default 2 s: FOLIO_GIT_RETRY_INITIAL_MS when the API has it. */
+  retryInitialIntervalMs?: number;
 }
 
 /** One typed warning of an operation (the converter's code, e.g. `FORMAT_PAGE_TOO_LARGE`), as reported. */

@@ -8,6 +8,13 @@ export interface ContentImportInput {
   runId: string;
   organizationId: string;
   spaceId: string;
+  /**
+   * Heartbeat timeout (ms) of the crawl and build activities, default 20 s: how long the attempt of a dead worker goes
+   * unnoticed before it is retried. The API never sets it; tests that kill workers shorten it.
+   */
+  heartbeatTimeoutMs?: number;
+  /** First retry interval (ms) of those activities, default 2 s. The API never sets it; tests that kill workers shorten it. */
+  retryInitialIntervalMs?: number;
 }
 
 export interface ContentImportResult {
