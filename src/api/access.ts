@@ -270,6 +270,11 @@ export const ACCESS: Readonly<Record<string, RouteAccess>> = {
   [`POST ${SITE}/share-links`]: needs('create', 'org'),
   [`PATCH ${SITE}/share-links/:shareLinkId`]: needs('create', 'org'),
   [`DELETE ${SITE}/share-links/:shareLinkId`]: needs('create', 'org'),
+  // Site customization (issue 33): read with the site, changed by those who may change the site.
+  [`GET ${SITE}/customization`]: read('org'),
+  [`PUT ${SITE}/customization`]: needs('create', 'org'),
+  [`GET ${SITE}/site-spaces/:siteSpaceId/customization`]: read('org'),
+  [`PATCH ${SITE}/site-spaces/:siteSpaceId/customization`]: needs('create', 'org'),
 
   // Integrations: publishing checks the admin role on the body's organization (the integration may not exist yet);
   // installing, the admin role on the organization it installs on; the rest is the owning organization's.

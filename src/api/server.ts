@@ -22,6 +22,7 @@ import { templateRoutes } from './routes/templates.js';
 import { searchRoutes } from './routes/search.js';
 import { importRoutes } from './routes/imports.js';
 import { siteRoutes } from './routes/sites.js';
+import { siteCustomizationRoutes } from './routes/site-customization.js';
 import { storageRoutes } from './routes/storage.js';
 import { pdfRoutes } from './routes/pdf.js';
 import { memberRoutes } from './routes/members.js';
@@ -105,6 +106,7 @@ export async function buildServer(given: ApiDeps, options: { onRoute?: (route: R
   storageRoutes(app, deps, urls);
   pdfRoutes(app, deps, urls);
   siteRoutes(app, deps, urls);
+  siteCustomizationRoutes(app, deps);
   memberRoutes(app, deps, urls);
   inviteRoutes(app, deps, urls);
   teamRoutes(app, deps, urls);

@@ -8,6 +8,10 @@ a{color:var(--accent)}
 .skip-link:focus{left:.5rem}
 .site-header{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;padding:.75rem 1.5rem;border-bottom:1px solid var(--line)}
 .site-title{font-weight:700;text-decoration:none;color:var(--fg);font-size:1.1rem}
+.site-logo{display:block;max-height:2rem;width:auto}
+.header-links ul{display:flex;flex-wrap:wrap;gap:1rem;list-style:none;margin:0;padding:0}
+.header-links details{position:relative}
+.header-links details ul{position:absolute;z-index:5;flex-direction:column;gap:.3rem;background:var(--bg);border:1px solid var(--line);border-radius:4px;padding:.5rem .8rem;min-width:10rem}
 .site-spaces ul{display:flex;gap:1rem;list-style:none;margin:0;padding:0}
 .search{margin-left:auto;display:flex;gap:.25rem}
 .search input{padding:.3rem .5rem;border:1px solid var(--line);border-radius:4px;background:var(--bg);color:var(--fg)}

@@ -17,6 +17,7 @@ import { attachSql } from './raw-sql.js';
 import { createRevisionStore } from './revisions.js';
 import { createSearchStore } from './search.js';
 import { createSiteStore } from './sites.js';
+import { createSiteSettingsStore } from './site-settings.js';
 import { createSpaceStore } from './spaces.js';
 import { openPgSql } from './sql-pg.js';
 import { openPgliteSql } from './sql-pglite.js';
@@ -84,6 +85,7 @@ function createMemberStores(sql: Sql, blobs: BlobBackend): Omit<Store, 'blobs' |
     search: createSearchStore(sql),
     imports: createImportRunStore(sql),
     sites: createSiteStore(sql),
+    siteSettings: createSiteSettingsStore(sql),
     uploads: createStorageUploadStore(sql, blobs),
     pdfExports: createPdfExportStore(sql),
     users: createUserStore(sql),

@@ -240,6 +240,17 @@ describe('every spec route Folio implements: success bodies validate strictly', 
     await call('DELETE', `/v1/orgs/${org()}/sites/${doomed}`, undefined, 205);
   });
 
+  it('site customization, redirects (issue 33)', async () => {
+    const site = (await call('POST', `/v1/orgs/${org()}/sites`, { title: 'Branded', spaces: [space] }, 201)).id;
+    const base = `/v1/orgs/${org()}/sites/${site}`;
+    const siteSpace = (await call('GET', `${base}/site-spaces`)).items[0].id;
+    await call('GET', `${base}/customization`);
+    await call('PUT', `${base}/customization`, { styling: { primaryColor: { light: '#aa0000', dark: '#ff8888' }, font: 'Inter' } });
+    await call('GET', `${base}/customization`);
+    await call('GET', `${base}/site-spaces/${siteSpace}/customization`);
+    await call('PATCH', `${base}/site-spaces/${siteSpace}/customization`, { styling: { primaryColor: { light: '#123456', dark: '#654321' } } });
+  });
+
   it('people: users, members, invites, teams, space permissions, SAML providers and SSO logins', async () => {
     const user = await folio.store.users.create({ displayName: 'Contract person', email: 'contract@people.test' });
     await folio.store.members.add(org(), user.id, { role: 'edit' }, { via: 'cli' });

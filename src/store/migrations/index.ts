@@ -25,6 +25,7 @@ import { migration as integrationDevSites } from './024_integration_dev_sites.js
 import { migration as pdfExports } from './025_pdf_exports.js';
 import { migration as sitePublishState } from './026_site_publish_state.js';
 import { migration as translationRunInput } from './027_translation_run_input.js';
+import { migration as siteSettings } from './029_site_settings.js';
 
 /**
  * Every migration, in order. To add one: create `NNN_name.ts` exporting `migration: Migration`
@@ -57,4 +58,5 @@ export const migrations: readonly Migration[] = [
   pdfExports,
   sitePublishState,
   translationRunInput,
+  siteSettings,
 ];

@@ -14,6 +14,7 @@ import type { OrgStore, TokenStore } from './orgs.js';
 import type { RevisionStore } from './revisions.js';
 import type { SearchStore } from './search.js';
 import type { SiteStore } from './sites.js';
+import type { SiteSettingsStore } from './site-settings.js';
 import type { SpaceStore, SpaceTemplateStore } from './spaces.js';
 import type { StorageUploadStore } from './storage-uploads.js';
 import type { PdfExportStore } from './pdf-exports.js';
@@ -68,6 +69,8 @@ export interface Store {
   search: SearchStore;
   imports: ImportRunStore;
   sites: SiteStore;
+  /** A site's customization and redirects (issue 33). */
+  siteSettings: SiteSettingsStore;
   uploads: StorageUploadStore;
   pdfExports: PdfExportStore;
   users: UserStore;
