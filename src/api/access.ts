@@ -275,6 +275,12 @@ export const ACCESS: Readonly<Record<string, RouteAccess>> = {
   [`PUT ${SITE}/customization`]: needs('create', 'org'),
   [`GET ${SITE}/site-spaces/:siteSpaceId/customization`]: read('org'),
   [`PATCH ${SITE}/site-spaces/:siteSpaceId/customization`]: needs('create', 'org'),
+  // Site redirects (issue 33).
+  [`GET ${SITE}/redirects`]: read('org'),
+  [`POST ${SITE}/redirects`]: needs('create', 'org'),
+  [`PATCH ${SITE}/redirects/:siteRedirectId`]: needs('create', 'org'),
+  [`DELETE ${SITE}/redirects/:siteRedirectId`]: needs('create', 'org'),
+  [`GET ${SITE}/redirect`]: read('org'),
 
   // Integrations: publishing checks the admin role on the body's organization (the integration may not exist yet);
   // installing, the admin role on the organization it installs on; the rest is the owning organization's.

@@ -23,6 +23,7 @@ import { searchRoutes } from './routes/search.js';
 import { importRoutes } from './routes/imports.js';
 import { siteRoutes } from './routes/sites.js';
 import { siteCustomizationRoutes } from './routes/site-customization.js';
+import { siteRedirectRoutes } from './routes/site-redirects.js';
 import { storageRoutes } from './routes/storage.js';
 import { pdfRoutes } from './routes/pdf.js';
 import { memberRoutes } from './routes/members.js';
@@ -107,6 +108,7 @@ export async function buildServer(given: ApiDeps, options: { onRoute?: (route: R
   pdfRoutes(app, deps, urls);
   siteRoutes(app, deps, urls);
   siteCustomizationRoutes(app, deps);
+  siteRedirectRoutes(app, deps, urls);
   memberRoutes(app, deps, urls);
   inviteRoutes(app, deps, urls);
   teamRoutes(app, deps, urls);

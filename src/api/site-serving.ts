@@ -3,6 +3,7 @@ import { servedFileHeaders } from './served-file-headers.js';
 import type { PublicationRecord, SiteRecord, Store } from '../store/index.js';
 import { PAGE_CSP } from '../publish/csp.js';
 import { siteSearchPage } from './site-search.js';
+import { siteRedirectAnswer } from './site-redirect-serving.js';
 
 const IMMUTABLE = /^_(files|static)\//;
 const SHARE_COOKIE = 'folio_share';
@@ -92,6 +93,8 @@ export function siteServing(app: FastifyInstance, deps: { store: Store; hostname
       if (await store.sites.publicationFile(r.publication.id, `${path}/index.html`)) return reply.redirect(`${base}/${rest}/`, 301);
     }
     if (!file) {
+      const redirected = await siteRedirectAnswer(store, r.site, r.publication, path, base);
+      if (redirected) return reply.header('cache-control', 'no-cache').redirect(redirected.location, redirected.status);
       const redirects = (r.publication.structure as { redirects?: Record<string, string> }).redirects ?? {};
       const target = redirects[path.replace(/\/+$/g, '').replace(/\.md$/, '')];
       if (target !== undefined) return reply.redirect(`${base}/${target}`, 301);

@@ -249,6 +249,12 @@ describe('every spec route Folio implements: success bodies validate strictly', 
     await call('GET', `${base}/customization`);
     await call('GET', `${base}/site-spaces/${siteSpace}/customization`);
     await call('PATCH', `${base}/site-spaces/${siteSpace}/customization`, { styling: { primaryColor: { light: '#123456', dark: '#654321' } } });
+    const redirect = await call('POST', `${base}/redirects`, { source: '/old', destination: { kind: 'site-space', siteSpaceId: siteSpace } }, 201);
+    await call('POST', `${base}/redirects`, { source: '/away', destination: { kind: 'external', url: 'https://example.com/' } }, 201);
+    await call('GET', `${base}/redirects`);
+    await call('GET', `${base}/redirect?source=/old`);
+    await call('PATCH', `${base}/redirects/${redirect.id}`, { permanent: true });
+    await call('DELETE', `${base}/redirects/${redirect.id}`, undefined, 205);
   });
 
   it('people: users, members, invites, teams, space permissions, SAML providers and SSO logins', async () => {

@@ -27,6 +27,7 @@ interface Ids {
   site: string;
   siteSpace: string;
   shareLink: string;
+  redirect: string;
   user: string;
   team: string;
   invite: string;
@@ -169,6 +170,15 @@ const ROUTES: Route[] = [
   { method: 'PUT', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/customization`, body: { title: 'Taken over' } },
   { method: 'GET', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/site-spaces/${i.siteSpace}/customization`, owner: 200 },
   { method: 'PATCH', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/site-spaces/${i.siteSpace}/customization`, body: { title: 'Taken over' } },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/redirects`, owner: 200 },
+  {
+    method: 'POST',
+    path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/redirects`,
+    body: { source: '/x', destination: { kind: 'external', url: 'https://example.com/' } },
+  },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/redirect?source=/theirs`, owner: 200 },
+  { method: 'PATCH', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/redirects/${i.redirect}`, body: { permanent: true } },
+  { method: 'DELETE', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/redirects/${i.redirect}` },
   { method: 'GET', path: (i) => `/v1/users/${i.user}`, owner: 200 },
   { method: 'PATCH', path: (i) => `/v1/users/${i.user}`, body: { displayName: 'Taken over' } },
   { method: 'GET', path: (i) => `/v1/orgs/${i.org}/members`, owner: 200 },
@@ -335,6 +345,13 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
     const siteSpaces = await folio.request('GET', `/v1/orgs/${ORG}/sites/${site.body.id}/site-spaces`, undefined, as(theirs));
     const shareLink = await folio.request('POST', `/v1/orgs/${ORG}/sites/${site.body.id}/share-links`, { name: 'theirs' }, as(theirs));
     expect(shareLink.status, JSON.stringify(shareLink.body)).toBe(201);
+    const redirect = await folio.request(
+      'POST',
+      `/v1/orgs/${ORG}/sites/${site.body.id}/redirects`,
+      { source: '/theirs', destination: { kind: 'external', url: 'https://example.com/' } },
+      as(theirs),
+    );
+    expect(redirect.status, JSON.stringify(redirect.body)).toBe(201);
     const user = await folio.store.users.create({ displayName: 'Their member', email: 'member@theirs.test' });
     await folio.store.members.add(ORG, user.id, { role: 'edit' }, { via: 'cli' });
     const team = await folio.request('PUT', `/v1/orgs/${ORG}/teams`, { title: 'Their team', members: [user.id] }, as(theirs));
@@ -399,6 +416,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       site: site.body.id as string,
       siteSpace: siteSpaces.body.items[0].id as string,
       shareLink: shareLink.body.id as string,
+      redirect: redirect.body.id as string,
       user: user.id,
       team: team.body.id as string,
       invite: invite.body.id as string,
@@ -448,6 +466,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       site: ':siteId',
       siteSpace: ':siteSpaceId',
       shareLink: ':shareLinkId',
+      redirect: ':siteRedirectId',
       user: ':userId',
       team: ':teamId',
       invite: ':inviteId',
@@ -503,6 +522,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
         site: ':site',
         siteSpace: ':siteSpace',
         shareLink: ':shareLink',
+        redirect: ':redirect',
         user: ':user',
         team: ':team',
         invite: ':invite',
