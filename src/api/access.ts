@@ -281,6 +281,10 @@ export const ACCESS: Readonly<Record<string, RouteAccess>> = {
   [`PATCH ${SITE}/redirects/:siteRedirectId`]: needs('create', 'org'),
   [`DELETE ${SITE}/redirects/:siteRedirectId`]: needs('create', 'org'),
   [`GET ${SITE}/redirect`]: read('org'),
+  // Custom hostnames (issue 33): in the caller's organization; the handler checks the role (read to see, create to change).
+  'GET /v1/custom-hostnames/:hostname': read('caller'),
+  'PUT /v1/custom-hostnames/:hostname': read('caller'),
+  'DELETE /v1/custom-hostnames/:hostname': read('caller'),
 
   // Integrations: publishing checks the admin role on the body's organization (the integration may not exist yet);
   // installing, the admin role on the organization it installs on; the rest is the owning organization's.

@@ -24,6 +24,7 @@ import { importRoutes } from './routes/imports.js';
 import { siteRoutes } from './routes/sites.js';
 import { siteCustomizationRoutes } from './routes/site-customization.js';
 import { siteRedirectRoutes } from './routes/site-redirects.js';
+import { customHostnameRoutes } from './routes/custom-hostnames.js';
 import { storageRoutes } from './routes/storage.js';
 import { pdfRoutes } from './routes/pdf.js';
 import { memberRoutes } from './routes/members.js';
@@ -109,6 +110,7 @@ export async function buildServer(given: ApiDeps, options: { onRoute?: (route: R
   siteRoutes(app, deps, urls);
   siteCustomizationRoutes(app, deps);
   siteRedirectRoutes(app, deps, urls);
+  customHostnameRoutes(app, deps, urls);
   memberRoutes(app, deps, urls);
   inviteRoutes(app, deps, urls);
   teamRoutes(app, deps, urls);

@@ -4,6 +4,7 @@ import type { PublicationRecord, SiteRecord, Store } from '../store/index.js';
 import { PAGE_CSP } from '../publish/csp.js';
 import { siteSearchPage } from './site-search.js';
 import { siteRedirectAnswer } from './site-redirect-serving.js';
+import { customHostnameServing } from './custom-hostname-serving.js';
 
 const IMMUTABLE = /^_(files|static)\//;
 const SHARE_COOKIE = 'folio_share';
@@ -141,6 +142,8 @@ export function siteServing(app: FastifyInstance, deps: { store: Store; hostname
     const rest = raw.startsWith(prefix) ? raw.slice(prefix.length) : request.params['*'];
     return serve(request, reply, request.params.basename, rest, `/sites/${request.params.basename}`);
   });
+
+  customHostnameServing(app, store, (request, reply, basename, rest) => serve(request, reply, basename, rest, ''));
 
   const hostnames = deps.hostnames;
   if (Object.keys(hostnames).length > 0) {

@@ -6,7 +6,7 @@ import { ConflictError, NotFoundError } from '../errors.js';
 import { checkLimit, countRows, decodeCursor, paginate } from './cursor.js';
 import { newId } from './ids.js';
 import { json, sqlState, toDate, toDateOrNull } from './sql-helpers.js';
-import type { SiteRedirectRecord, SiteSettingsStore, Sql, SqlParam, StoredCustomization } from './types/index.js';
+import type { CustomHostnameRecord, SiteRedirectRecord, SiteSettingsStore, Sql, SqlParam, StoredCustomization } from './types/index.js';
 
 const parsed = (v: unknown): Record<string, unknown> => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, unknown>;
 
@@ -94,7 +94,9 @@ function createCustomizationStore(sql: Sql) {
   };
 }
 
-function createRedirectStore(sql: Sql): Omit<SiteSettingsStore, keyof ReturnType<typeof createCustomizationStore>> {
+function createRedirectStore(
+  sql: Sql,
+): Omit<SiteSettingsStore, keyof ReturnType<typeof createCustomizationStore> | 'customHostname' | 'setCustomHostname' | 'deleteCustomHostname'> {
   const one = async (where: string, params: SqlParam[]) =>
     (await sql.query<RedirectRow>(`SELECT ${REDIRECT_COLUMNS} FROM site_redirects WHERE ${where}`, params)).map(redirectFromRow)[0] ?? null;
   return {
@@ -151,6 +153,52 @@ function createRedirectStore(sql: Sql): Omit<SiteSettingsStore, keyof ReturnType
   };
 }
 
+interface HostnameRow {
+  hostname: string;
+  organization_id: string;
+  site_id: string;
+  created_at: unknown;
+}
+
+const hostnameFromRow = (row: HostnameRow): CustomHostnameRecord => ({
+  hostname: row.hostname,
+  organizationId: row.organization_id,
+  siteId: row.site_id,
+  createdAt: toDate(row.created_at),
+});
+
+function createHostnameStore(sql: Sql): Pick<SiteSettingsStore, 'customHostname' | 'setCustomHostname' | 'deleteCustomHostname'> {
+  return {
+    async customHostname(hostname) {
+      const rows = await sql.query<HostnameRow>('SELECT hostname, organization_id, site_id, created_at FROM custom_hostnames WHERE hostname = $1', [hostname]);
+      return rows[0] ? hostnameFromRow(rows[0]) : null;
+    },
+    async setCustomHostname(organizationId, hostname, siteId) {
+      return sql.transaction(async (tx) => {
+        const held = await tx.query<HostnameRow>('SELECT hostname, organization_id, site_id, created_at FROM custom_hostnames WHERE hostname = $1 FOR UPDATE', [
+          hostname,
+        ]);
+        if (held[0] && held[0].organization_id !== organizationId) throw new ConflictError(`the hostname ${hostname} is not available`, { hostname });
+        const rows = await tx.query<HostnameRow>(
+          `INSERT INTO custom_hostnames (hostname, organization_id, site_id) VALUES ($1, $2, $3)
+           ON CONFLICT (hostname) DO UPDATE SET site_id = EXCLUDED.site_id WHERE custom_hostnames.organization_id = EXCLUDED.organization_id
+           RETURNING hostname, organization_id, site_id, created_at`,
+          [hostname, organizationId, siteId],
+        );
+        if (!rows[0]) throw new ConflictError(`the hostname ${hostname} is not available`, { hostname });
+        return { record: hostnameFromRow(rows[0]), created: !held[0] };
+      });
+    },
+    async deleteCustomHostname(organizationId, hostname) {
+      const rows = await sql.query<{ hostname: string }>('DELETE FROM custom_hostnames WHERE hostname = $1 AND organization_id = $2 RETURNING hostname', [
+        hostname,
+        organizationId,
+      ]);
+      return rows.length > 0;
+    },
+  };
+}
+
 export function createSiteSettingsStore(sql: Sql): SiteSettingsStore {
-  return { ...createCustomizationStore(sql), ...createRedirectStore(sql) };
+  return { ...createCustomizationStore(sql), ...createRedirectStore(sql), ...createHostnameStore(sql) };
 }

@@ -240,7 +240,7 @@ describe('every spec route Folio implements: success bodies validate strictly', 
     await call('DELETE', `/v1/orgs/${org()}/sites/${doomed}`, undefined, 205);
   });
 
-  it('site customization, redirects (issue 33)', async () => {
+  it('site customization, redirects, custom hostnames (issue 33)', async () => {
     const site = (await call('POST', `/v1/orgs/${org()}/sites`, { title: 'Branded', spaces: [space] }, 201)).id;
     const base = `/v1/orgs/${org()}/sites/${site}`;
     const siteSpace = (await call('GET', `${base}/site-spaces`)).items[0].id;
@@ -255,6 +255,12 @@ describe('every spec route Folio implements: success bodies validate strictly', 
     await call('GET', `${base}/redirect?source=/old`);
     await call('PATCH', `${base}/redirects/${redirect.id}`, { permanent: true });
     await call('DELETE', `${base}/redirects/${redirect.id}`, undefined, 205);
+    // PUT is Folio's own (the spec sets a hostname outside its public API); it answers a CustomHostname as GET does.
+    const put = await folio.request('PUT', '/v1/custom-hostnames/docs.contract.example', { site });
+    expect(put.status).toBe(201);
+    assertContract('GET', '/v1/custom-hostnames/docs.contract.example', 200, put.body);
+    await call('GET', '/v1/custom-hostnames/docs.contract.example');
+    await call('DELETE', '/v1/custom-hostnames/docs.contract.example', undefined, 205);
   });
 
   it('people: users, members, invites, teams, space permissions, SAML providers and SSO logins', async () => {

@@ -28,6 +28,7 @@ interface Ids {
   siteSpace: string;
   shareLink: string;
   redirect: string;
+  hostname: string;
   user: string;
   team: string;
   invite: string;
@@ -179,6 +180,9 @@ const ROUTES: Route[] = [
   { method: 'GET', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/redirect?source=/theirs`, owner: 200 },
   { method: 'PATCH', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/redirects/${i.redirect}`, body: { permanent: true } },
   { method: 'DELETE', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/redirects/${i.redirect}` },
+  { method: 'GET', path: (i) => `/v1/custom-hostnames/${i.hostname}`, owner: 200 },
+  { method: 'PUT', path: (i) => `/v1/custom-hostnames/${i.hostname}`, body: { site: 'intruder-site' }, status: 400 },
+  { method: 'DELETE', path: (i) => `/v1/custom-hostnames/${i.hostname}`, status: 204 },
   { method: 'GET', path: (i) => `/v1/users/${i.user}`, owner: 200 },
   { method: 'PATCH', path: (i) => `/v1/users/${i.user}`, body: { displayName: 'Taken over' } },
   { method: 'GET', path: (i) => `/v1/orgs/${i.org}/members`, owner: 200 },
@@ -352,6 +356,8 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       as(theirs),
     );
     expect(redirect.status, JSON.stringify(redirect.body)).toBe(201);
+    const hostname = await folio.request('PUT', '/v1/custom-hostnames/docs.theirs.example', { site: site.body.id }, as(theirs));
+    expect(hostname.status, JSON.stringify(hostname.body)).toBe(201);
     const user = await folio.store.users.create({ displayName: 'Their member', email: 'member@theirs.test' });
     await folio.store.members.add(ORG, user.id, { role: 'edit' }, { via: 'cli' });
     const team = await folio.request('PUT', `/v1/orgs/${ORG}/teams`, { title: 'Their team', members: [user.id] }, as(theirs));
@@ -417,6 +423,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       siteSpace: siteSpaces.body.items[0].id as string,
       shareLink: shareLink.body.id as string,
       redirect: redirect.body.id as string,
+      hostname: 'docs.theirs.example',
       user: user.id,
       team: team.body.id as string,
       invite: invite.body.id as string,
@@ -467,6 +474,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       siteSpace: ':siteSpaceId',
       shareLink: ':shareLinkId',
       redirect: ':siteRedirectId',
+      hostname: ':hostname',
       user: ':userId',
       team: ':teamId',
       invite: ':inviteId',
@@ -523,6 +531,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
         siteSpace: ':siteSpace',
         shareLink: ':shareLink',
         redirect: ':redirect',
+        hostname: ':hostname',
         user: ':user',
         team: ':team',
         invite: ':invite',
@@ -554,6 +563,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
 
   it('nothing of the other organization changed', async () => {
     const as2 = as(theirs);
+    expect((await folio.request('GET', `/v1/custom-hostnames/${foreign.hostname}`, undefined, as2)).body.target).toEqual({ type: 'site', site: foreign.site });
     const space = await folio.request('GET', `/v1/spaces/${foreign.space}`, undefined, as2);
     expect(space.body).toMatchObject({ id: foreign.space, title: 'Their space' });
     expect((await folio.store.spaces.get(foreign.space))?.deletedAt).toBeNull();

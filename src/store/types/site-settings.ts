@@ -30,6 +30,13 @@ export interface SiteRedirectInput {
   destination: JsonObject;
 }
 
+export interface CustomHostnameRecord {
+  hostname: string;
+  organizationId: string;
+  siteId: string;
+  createdAt: Date;
+}
+
 /**
  * A site's customization, its site spaces' overrides and its redirects (`site_customizations`,
  * `site_space_customizations`, `site_redirects`). Every member takes the site's id: callers load the site of the
@@ -55,4 +62,14 @@ export interface SiteSettingsStore {
   updateRedirect(siteId: string, id: string, patch: Partial<SiteRedirectInput>): Promise<SiteRedirectRecord>;
   /** Whether it existed. */
   deleteRedirect(siteId: string, id: string): Promise<boolean>;
+
+  /** The custom hostname, whichever organization holds it (the serving of sites needs it; the API scopes it). */
+  customHostname(hostname: string): Promise<CustomHostnameRecord | null>;
+  /**
+   * Points the hostname at a site of the organization (`created`: it was free). ConflictError, naming nothing of
+   * the holder, when another organization holds it.
+   */
+  setCustomHostname(organizationId: string, hostname: string, siteId: string): Promise<{ record: CustomHostnameRecord; created: boolean }>;
+  /** Whether the organization held it (another organization's is left alone and answers false). */
+  deleteCustomHostname(organizationId: string, hostname: string): Promise<boolean>;
 }
