@@ -285,6 +285,8 @@ export const ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /v1/custom-hostnames/:hostname': read('caller'),
   'PUT /v1/custom-hostnames/:hostname': read('caller'),
   'DELETE /v1/custom-hostnames/:hostname': read('caller'),
+  // URL resolution: the handler resolves only the caller's organization's content that the caller can see.
+  'GET /v1/urls/content': read('caller'),
 
   // Integrations: publishing checks the admin role on the body's organization (the integration may not exist yet);
   // installing, the admin role on the organization it installs on; the rest is the owning organization's.

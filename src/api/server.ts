@@ -25,6 +25,7 @@ import { siteRoutes } from './routes/sites.js';
 import { siteCustomizationRoutes } from './routes/site-customization.js';
 import { siteRedirectRoutes } from './routes/site-redirects.js';
 import { customHostnameRoutes } from './routes/custom-hostnames.js';
+import { urlRoutes } from './routes/urls.js';
 import { storageRoutes } from './routes/storage.js';
 import { pdfRoutes } from './routes/pdf.js';
 import { memberRoutes } from './routes/members.js';
@@ -111,6 +112,7 @@ export async function buildServer(given: ApiDeps, options: { onRoute?: (route: R
   siteCustomizationRoutes(app, deps);
   siteRedirectRoutes(app, deps, urls);
   customHostnameRoutes(app, deps, urls);
+  urlRoutes(app, deps, urls);
   memberRoutes(app, deps, urls);
   inviteRoutes(app, deps, urls);
   teamRoutes(app, deps, urls);

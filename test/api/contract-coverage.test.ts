@@ -240,7 +240,7 @@ describe('every spec route Folio implements: success bodies validate strictly', 
     await call('DELETE', `/v1/orgs/${org()}/sites/${doomed}`, undefined, 205);
   });
 
-  it('site customization, redirects, custom hostnames (issue 33)', async () => {
+  it('site customization, redirects, custom hostnames, URL resolution (issue 33)', async () => {
     const site = (await call('POST', `/v1/orgs/${org()}/sites`, { title: 'Branded', spaces: [space] }, 201)).id;
     const base = `/v1/orgs/${org()}/sites/${site}`;
     const siteSpace = (await call('GET', `${base}/site-spaces`)).items[0].id;
@@ -261,6 +261,8 @@ describe('every spec route Folio implements: success bodies validate strictly', 
     assertContract('GET', '/v1/custom-hostnames/docs.contract.example', 200, put.body);
     await call('GET', '/v1/custom-hostnames/docs.contract.example');
     await call('DELETE', '/v1/custom-hostnames/docs.contract.example', undefined, 205);
+    const { basename } = await call('GET', base);
+    await call('GET', `/v1/urls/content?url=${encodeURIComponent(`http://127.0.0.1:9/sites/${basename}/`)}`);
   });
 
   it('people: users, members, invites, teams, space permissions, SAML providers and SSO logins', async () => {

@@ -9,7 +9,7 @@ import { publishedSiteUrl } from '../objects/site.js';
 import type { UrlBuilder } from '../objects/urls.js';
 import { iso } from '../objects/urls.js';
 import { listEnvelope, pageQuery } from '../pagination.js';
-import { siteOfOrg, type SiteParams } from '../site-of-org.js';
+import { documentAtPath, siteOfOrg, type SiteParams } from '../site-of-org.js';
 
 type Obj = Record<string, unknown>;
 type RedirectParams = SiteParams & { siteRedirectId: string };
@@ -51,11 +51,8 @@ async function storedDestination(store: Store, site: SiteRecord, d: Obj): Promis
   const revisionId = space?.revisionId;
   if (!revisionId) throw badRequest('destination: the space has no content yet');
   if (d.kind === 'path') {
-    const wanted = String(d.path)
-      .replace(/^\/+|\/+$/g, '')
-      .replace(/\.md$/, '');
-    const page = (await store.revisions.pages(revisionId)).find((p) => p.kind === 'document' && p.path === wanted);
-    if (!page) throw badRequest(`destination.path: no page at ${wanted} in the space`);
+    const page = await documentAtPath(store, revisionId, String(d.path));
+    if (!page) throw badRequest(`destination.path: no page at ${String(d.path).slice(0, 200)} in the space`);
     return { kind: 'site-page', siteSpaceId: ss.id, pageId: page.id };
   }
   const page = await store.revisions.page(revisionId, String(d.pageId));
