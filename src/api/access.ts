@@ -282,6 +282,23 @@ export const ACCESS: Readonly<Record<string, RouteAccess>> = {
   [`POST ${SITE}/section-groups/:siteSectionGroupId/sections`]: needs('create', 'org'),
   [`DELETE ${SITE}/section-groups/:siteSectionGroupId/sections/:siteSectionId`]: needs('create', 'org'),
   [`POST ${SITE}/section-groups/:siteSectionGroupId/move`]: needs('create', 'org'),
+  // Site customization (issue 33): read with the site, changed by those who may change the site.
+  [`GET ${SITE}/customization`]: read('org'),
+  [`PUT ${SITE}/customization`]: needs('create', 'org'),
+  [`GET ${SITE}/site-spaces/:siteSpaceId/customization`]: read('org'),
+  [`PATCH ${SITE}/site-spaces/:siteSpaceId/customization`]: needs('create', 'org'),
+  // Site redirects (issue 33).
+  [`GET ${SITE}/redirects`]: read('org'),
+  [`POST ${SITE}/redirects`]: needs('create', 'org'),
+  [`PATCH ${SITE}/redirects/:siteRedirectId`]: needs('create', 'org'),
+  [`DELETE ${SITE}/redirects/:siteRedirectId`]: needs('create', 'org'),
+  [`GET ${SITE}/redirect`]: read('org'),
+  // Custom hostnames (issue 33): in the caller's organization; the handler checks the role (read to see, create to change).
+  'GET /v1/custom-hostnames/:hostname': read('caller'),
+  'PUT /v1/custom-hostnames/:hostname': read('caller'),
+  'DELETE /v1/custom-hostnames/:hostname': read('caller'),
+  // URL resolution: the handler resolves only the caller's organization's content that the caller can see.
+  'GET /v1/urls/content': read('caller'),
 
   // Integrations: publishing checks the admin role on the body's organization (the integration may not exist yet);
   // installing, the admin role on the organization it installs on; the rest is the owning organization's.

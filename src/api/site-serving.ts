@@ -3,6 +3,8 @@ import { servedFileHeaders } from './served-file-headers.js';
 import type { PublicationRecord, SiteRecord, Store } from '../store/index.js';
 import { PAGE_CSP } from '../publish/csp.js';
 import { siteSearchPage } from './site-search.js';
+import { siteRedirectAnswer } from './site-redirect-serving.js';
+import { customHostnameServing } from './custom-hostname-serving.js';
 
 const IMMUTABLE = /^_(files|static)\//;
 const SHARE_COOKIE = 'folio_share';
@@ -92,6 +94,8 @@ export function siteServing(app: FastifyInstance, deps: { store: Store; hostname
       if (await store.sites.publicationFile(r.publication.id, `${path}/index.html`)) return reply.redirect(`${base}/${rest}/`, 301);
     }
     if (!file) {
+      const redirected = await siteRedirectAnswer(store, r.site, r.publication, path, base);
+      if (redirected) return reply.header('cache-control', 'no-cache').redirect(redirected.location, redirected.status);
       const redirects = (r.publication.structure as { redirects?: Record<string, string> }).redirects ?? {};
       const target = redirects[path.replace(/\/+$/g, '').replace(/\.md$/, '')];
       if (target !== undefined) return reply.redirect(`${base}/${target}`, 301);
@@ -138,6 +142,8 @@ export function siteServing(app: FastifyInstance, deps: { store: Store; hostname
     const rest = raw.startsWith(prefix) ? raw.slice(prefix.length) : request.params['*'];
     return serve(request, reply, request.params.basename, rest, `/sites/${request.params.basename}`);
   });
+
+  customHostnameServing(app, store, (request, reply, basename, rest) => serve(request, reply, basename, rest, ''));
 
   const hostnames = deps.hostnames;
   if (Object.keys(hostnames).length > 0) {

@@ -13,6 +13,7 @@ import type { NavItem } from './navigation.js';
 import { RENDERER_VERSION, type RenderedPage, type RenderLink, type RenderPageInput, type RenderSpec, type RenderWarning } from './render/index.js';
 import { sectionLayout } from './site-sections.js';
 import { SITE_CSS } from './style.js';
+import { siteSpaceThemes } from './theme.js';
 import { isAllowedLinkUrl, refusedSchemeLabel } from '../url-policy/index.js';
 
 /** Part of every key: a change of the frame (layout, CSS) re-renders every page. */
@@ -281,6 +282,14 @@ export async function publishSite(deps: PublishDeps, input: { organizationId: st
     ),
   );
   const navHashes = navs.map((n) => sha(n));
+  // The site's customization (logo, colours, fonts, header links): part of every page's key.
+  const allHrefs = new Map(spaceHrefs.flatMap((h) => [...h.hrefs]));
+  const themes = await siteSpaceThemes(
+    store,
+    site.id,
+    loaded.map((l) => l.record.siteSpaceId),
+    (id) => allHrefs.get(id),
+  );
   const siteHash = sha(siteModel);
 
   // Specs of the organization named by `{% openapi-operation spec="…" %}`: their last version's hash is an input.
@@ -311,6 +320,7 @@ export async function publishSite(deps: PublishDeps, input: { organizationId: st
 
   put(CSS_PATH, 'text/css; charset=utf-8', sha(SITE_CSS), SITE_CSS);
   put(COPY_JS_PATH, 'text/javascript; charset=utf-8', sha(COPY_JS), COPY_JS);
+  for (const t of themes) if (t?.css) put(t.css.path, 'text/css; charset=utf-8', sha(t.css.content), t.css.content);
   // KaTeX's stylesheet and fonts, on a site whose pages may hold math.
   const katex = planned.some((p) => p.page.markdown?.includes('$$')) ? katexAssets() : null;
   for (const f of katex?.files ?? []) put(f.path, f.contentType, f.hash, f.content);
@@ -337,6 +347,7 @@ export async function publishSite(deps: PublishDeps, input: { organizationId: st
       pageMeta,
       navHashes[p.siteSpace],
       siteHash,
+      themes[p.siteSpace] ?? null,
       ss.language,
       links,
       specDeps,
@@ -374,7 +385,7 @@ export async function publishSite(deps: PublishDeps, input: { organizationId: st
       if (mathPath !== null) put(mathPath, 'text/css; charset=utf-8', sha(body.mathCss), body.mathCss!);
       const stylesheets = 'math' in body && body.math && katex ? [katex.cssPath, ...(mathPath !== null ? [mathPath] : [])] : [];
       const html = pageHtml({
-        site: { title: site.title, noindex: siteModel.noindex, language: ss.language, cssHref: CSS_PATH },
+        site: { title: site.title, noindex: siteModel.noindex, language: ss.language, cssHref: CSS_PATH, theme: themes[p.siteSpace] },
         siteSpaces: siteModel.spaces.map((s, i) => ({ ...s, current: i === p.siteSpace })),
         sections: siteModel.switchers[p.siteSpace + 1],
         nav: navs[p.siteSpace]!,
@@ -407,7 +418,7 @@ export async function publishSite(deps: PublishDeps, input: { organizationId: st
   const llmsTxt = `${llms.join('\n')}\n`;
   put('llms.txt', 'text/plain; charset=utf-8', sha(llmsTxt), llmsTxt);
   const searchShell = searchShellHtml({
-    site: { title: site.title, noindex: true, language: loaded[0]?.language ?? 'en', cssHref: CSS_PATH },
+    site: { title: site.title, noindex: true, language: loaded[0]?.language ?? 'en', cssHref: CSS_PATH, theme: themes[0] },
     siteSpaces: siteModel.spaces.map((s) => ({ ...s, current: false })),
     sections: siteModel.switchers[0],
   });

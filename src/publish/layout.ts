@@ -4,10 +4,11 @@ import { esc } from './escape.js';
 import { navigationHtml, readingOrder, type NavItem } from './navigation.js';
 import type { RenderedPage } from './render/index.js';
 import { sectionSwitcherHtml, type SectionSwitcher } from './section-switcher.js';
+import type { SiteTheme, ThemeLink } from './theme.js';
 
 /** What the frame around an article shows: the site, its spaces, the navigation and the page. */
 export interface LayoutInput {
-  site: { title: string; noindex: boolean; language: string; cssHref: string };
+  site: { title: string; noindex: boolean; language: string; cssHref: string; theme?: SiteTheme };
   siteSpaces: Array<{ title: string; href: string; current: boolean }>;
   /** A site with sections: its section switcher, shown instead of the list of site spaces. */
   sections?: SectionSwitcher | undefined;
@@ -19,11 +20,41 @@ export interface LayoutInput {
   stylesheets?: string[];
 }
 
+/** The header links of a site's customization (./theme.ts): a link, or a group of links opened without script. */
+function headerLinksHtml(theme: SiteTheme | undefined, rootPrefix: string): string {
+  if (!theme || theme.links.length === 0) return '';
+  const a = (l: ThemeLink) => (l.href === null ? esc(l.title) : `<a href="${esc(l.internal ? rootPrefix + l.href || './' : l.href)}">${esc(l.title)}</a>`);
+  const items = theme.links.map((l) =>
+    l.links.length === 0
+      ? `<li>${a(l)}</li>`
+      : `<li><details><summary>${esc(l.title)}</summary><ul>${l.links.map((s) => `<li>${a(s)}</li>`).join('')}</ul></details></li>`,
+  );
+  return `<nav class="header-links" aria-label="Site links"><ul>${items.join('')}</ul></nav>`;
+}
+
+/** The site's title, or its logo (light and dark) with the title as its text alternative. */
+function siteTitleHtml(title: string, theme: SiteTheme | undefined): string {
+  const logo = theme?.logo;
+  if (!logo) return esc(title);
+  return `<picture><source srcset="${esc(logo.dark)}" media="(prefers-color-scheme: dark)"><img class="site-logo" src="${esc(logo.light)}" alt="${esc(title)}"></picture>`;
+}
+
+/** The stylesheet of a site's theme, after the site's own. */
+const themeLink = (theme: SiteTheme | undefined, rootPrefix: string) =>
+  theme?.css ? `<link rel="stylesheet" href="${esc(rootPrefix + theme.css.path)}">\n` : '';
+
 /**
- * The banner: the site's title, its site spaces (when more than one); on a page, the label of the navigation drawer
+ * The banner: the site's title (or logo), its header links, its site spaces (when more than one); on a page, the label of the navigation drawer
  * (shown on narrow screens, where the article comes first) and the search form (a GET to `~search`).
  */
-function siteHeader(title: string, siteSpaces: LayoutInput['siteSpaces'], rootPrefix: string, page = true, sections?: SectionSwitcher): string {
+function siteHeader(
+  title: string,
+  siteSpaces: LayoutInput['siteSpaces'],
+  rootPrefix: string,
+  page = true,
+  sections?: SectionSwitcher,
+  theme?: SiteTheme,
+): string {
   const spaces = sections
     ? sectionSwitcherHtml(sections, rootPrefix)
     : siteSpaces.length > 1
@@ -31,7 +62,7 @@ function siteHeader(title: string, siteSpaces: LayoutInput['siteSpaces'], rootPr
           .map((s) => `<li><a href="${esc(rootPrefix + s.href || './')}"${s.current ? ' aria-current="true"' : ''}>${esc(s.title)}</a></li>`)
           .join('')}</ul></nav>`
       : '';
-  return `<header class="site-header"><a class="site-title" href="${esc(rootPrefix || './')}">${esc(title)}</a>${spaces}${
+  return `<header class="site-header"><a class="site-title" href="${esc(rootPrefix || './')}">${siteTitleHtml(title, theme)}</a>${headerLinksHtml(theme, rootPrefix)}${spaces}${
     page
       ? `<label class="menu-link" for="nav-drawer">Menu</label><form class="search" role="search" action="${esc(rootPrefix)}~search" method="get"><label for="search-q">Search</label><input id="search-q" type="search" name="q"><button type="submit">Go</button></form>`
       : ''
@@ -59,10 +90,10 @@ ${CSP_META_TAG}
 <title>Search | ${esc(site.title)}</title>
 <meta name="robots" content="noindex, nofollow">
 <link rel="stylesheet" href="${esc(site.cssHref)}">
-</head>
+${themeLink(site.theme, '')}</head>
 <body>
 <a class="skip-link" href="#content">Skip to content</a>
-${siteHeader(site.title, input.siteSpaces, '', false, input.sections)}
+${siteHeader(site.theme?.title ?? site.title, input.siteSpaces, '', false, input.sections, site.theme)}
 <div class="layout layout-search">
 <main id="content" tabindex="-1">
 <h1>Search</h1>
@@ -97,15 +128,15 @@ export function pageHtml(input: LayoutInput): string {
 <meta charset="utf-8">
 ${CSP_META_TAG}
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(page.title)} | ${esc(site.title)}</title>
+<title>${esc(page.title)} | ${esc(site.theme?.title ?? site.title)}</title>
 ${page.description ? `<meta name="description" content="${esc(page.description)}">\n` : ''}${site.noindex ? '<meta name="robots" content="noindex, nofollow">\n' : ''}<link rel="stylesheet" href="${esc(rootPrefix + site.cssHref)}">
-${(input.stylesheets ?? []).map((href) => `<link rel="stylesheet" href="${esc(rootPrefix + href)}">\n`).join('')}<link rel="alternate" type="text/markdown" href="${esc(rootPrefix + page.twinHref)}">
+${themeLink(site.theme, rootPrefix)}${(input.stylesheets ?? []).map((href) => `<link rel="stylesheet" href="${esc(rootPrefix + href)}">\n`).join('')}<link rel="alternate" type="text/markdown" href="${esc(rootPrefix + page.twinHref)}">
 <script src="${esc(rootPrefix + COPY_JS_PATH)}" integrity="${COPY_JS_INTEGRITY}" defer></script>
 </head>
 <body>
 <a class="skip-link" href="#content">Skip to content</a>
 <input type="checkbox" id="nav-drawer" class="nav-toggle" aria-controls="site-nav" aria-label="Show the navigation">
-${siteHeader(site.title, input.siteSpaces, rootPrefix, true, input.sections)}
+${siteHeader(site.theme?.title ?? site.title, input.siteSpaces, rootPrefix, true, input.sections, site.theme)}
 <div class="layout">
 <nav class="sidebar" id="site-nav" aria-label="Pages"><label class="drawer-close" for="nav-drawer">Close</label>${navigationHtml(input.nav, page.id, rootPrefix)}</nav>
 <main id="content" tabindex="-1"><article>

@@ -2,14 +2,18 @@ import { SECTION_SWITCHER_CSS } from './section-switcher.js';
 
 /** The one stylesheet of a published site (served content-addressed, cached forever). */
 export const SITE_CSS = `*,*::before,*::after{box-sizing:border-box}
-:root{--fg:#1d1d1f;--muted:#5b5b66;--bg:#fff;--line:#e3e3e8;--accent:#2251d1;--code:#f5f5f7;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.6;color:var(--fg);background:var(--bg)}
-@media (prefers-color-scheme:dark){:root{--fg:#ececf1;--muted:#a5a5b0;--bg:#16161a;--line:#2c2c33;--accent:#8aa8ff;--code:#22222a}}
+:root{--fg:#1d1d1f;--muted:#5b5b66;--bg:#fff;--line:#e3e3e8;--accent:#2251d1;--code:#f5f5f7;--hl:#fff4c2;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.6;color:var(--fg);background:var(--bg)}
+@media (prefers-color-scheme:dark){:root{--fg:#ececf1;--muted:#a5a5b0;--bg:#16161a;--line:#2c2c33;--accent:#8aa8ff;--code:#22222a;--hl:#3d3520}}
 body{margin:0}
 a{color:var(--accent)}
 .skip-link{position:absolute;left:-999px;top:0;background:var(--bg);padding:.5rem 1rem;z-index:10}
 .skip-link:focus{left:.5rem}
 .site-header{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;padding:.75rem 1.5rem;border-bottom:1px solid var(--line)}
 .site-title{font-weight:700;text-decoration:none;color:var(--fg);font-size:1.1rem}
+.site-logo{display:block;max-height:2rem;width:auto}
+.header-links ul{display:flex;flex-wrap:wrap;gap:1rem;list-style:none;margin:0;padding:0}
+.header-links details{position:relative}
+.header-links details ul{position:absolute;z-index:5;flex-direction:column;gap:.3rem;background:var(--bg);border:1px solid var(--line);border-radius:4px;padding:.5rem .8rem;min-width:10rem}
 .site-spaces ul{display:flex;gap:1rem;list-style:none;margin:0;padding:0}
 .search{margin-left:auto;display:flex;gap:.25rem}
 .search input{padding:.3rem .5rem;border:1px solid var(--line);border-radius:4px;background:var(--bg);color:var(--fg)}
@@ -43,6 +47,8 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:
 :not(pre)>code{background:var(--code);padding:.1rem .3rem;border-radius:3px}
 .line-numbers code{counter-reset:line}
 .line-numbers .line::before{counter-increment:line;content:counter(line);display:inline-block;width:2.5em;margin-right:1em;text-align:right;color:var(--muted)}
+.line.highlighted{display:inline-block;min-width:100%;background:var(--hl);box-shadow:inset .25rem 0 0 var(--accent)}
+.line.highlighted mark{background:none;color:inherit}
 .wrap pre{white-space:pre-wrap}
 .expandable-code{position:relative}
 .code-expand{position:absolute;opacity:0;width:1px;height:1px}

@@ -18,6 +18,7 @@ import { createRevisionStore } from './revisions.js';
 import { createSearchStore } from './search.js';
 import { createSiteStore } from './sites.js';
 import { createSiteSectionStore } from './site-sections.js';
+import { createSiteSettingsStore } from './site-settings.js';
 import { createSpaceStore } from './spaces.js';
 import { openPgSql } from './sql-pg.js';
 import { openPgliteSql } from './sql-pglite.js';
@@ -86,6 +87,7 @@ function createMemberStores(sql: Sql, blobs: BlobBackend): Omit<Store, 'blobs' |
     imports: createImportRunStore(sql),
     sites: createSiteStore(sql),
     siteSections: createSiteSectionStore(sql),
+    siteSettings: createSiteSettingsStore(sql),
     uploads: createStorageUploadStore(sql, blobs),
     pdfExports: createPdfExportStore(sql),
     users: createUserStore(sql),

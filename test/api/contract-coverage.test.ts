@@ -279,6 +279,31 @@ describe('every spec route Folio implements: success bodies validate strictly', 
     await call('DELETE', `/v1/orgs/${org()}/sites/${site}`, undefined, 205);
   });
 
+  it('site customization, redirects, custom hostnames, URL resolution (issue 33)', async () => {
+    const site = (await call('POST', `/v1/orgs/${org()}/sites`, { title: 'Branded', spaces: [space] }, 201)).id;
+    const base = `/v1/orgs/${org()}/sites/${site}`;
+    const siteSpace = (await call('GET', `${base}/site-spaces`)).items[0].id;
+    await call('GET', `${base}/customization`);
+    await call('PUT', `${base}/customization`, { styling: { primaryColor: { light: '#aa0000', dark: '#ff8888' }, font: 'Inter' } });
+    await call('GET', `${base}/customization`);
+    await call('GET', `${base}/site-spaces/${siteSpace}/customization`);
+    await call('PATCH', `${base}/site-spaces/${siteSpace}/customization`, { styling: { primaryColor: { light: '#123456', dark: '#654321' } } });
+    const redirect = await call('POST', `${base}/redirects`, { source: '/old', destination: { kind: 'site-space', siteSpaceId: siteSpace } }, 201);
+    await call('POST', `${base}/redirects`, { source: '/away', destination: { kind: 'external', url: 'https://example.com/' } }, 201);
+    await call('GET', `${base}/redirects`);
+    await call('GET', `${base}/redirect?source=/old`);
+    await call('PATCH', `${base}/redirects/${redirect.id}`, { permanent: true });
+    await call('DELETE', `${base}/redirects/${redirect.id}`, undefined, 205);
+    // PUT is Folio's own (the spec sets a hostname outside its public API); it answers a CustomHostname as GET does.
+    const put = await folio.request('PUT', '/v1/custom-hostnames/docs.contract.example', { site });
+    expect(put.status).toBe(201);
+    assertContract('GET', '/v1/custom-hostnames/docs.contract.example', 200, put.body);
+    await call('GET', '/v1/custom-hostnames/docs.contract.example');
+    await call('DELETE', '/v1/custom-hostnames/docs.contract.example', undefined, 205);
+    const { basename } = await call('GET', base);
+    await call('GET', `/v1/urls/content?url=${encodeURIComponent(`http://127.0.0.1:9/sites/${basename}/`)}`);
+  });
+
   it('people: users, members, invites, teams, space permissions, SAML providers and SSO logins', async () => {
     const user = await folio.store.users.create({ displayName: 'Contract person', email: 'contract@people.test' });
     await folio.store.members.add(org(), user.id, { role: 'edit' }, { via: 'cli' });

@@ -29,6 +29,8 @@ interface Ids {
   shareLink: string;
   section: string;
   sectionGroup: string;
+  redirect: string;
+  hostname: string;
   user: string;
   team: string;
   invite: string;
@@ -179,6 +181,22 @@ const ROUTES: Route[] = [
   { method: 'POST', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/section-groups/${i.sectionGroup}/sections`, body: { sectionId: 'intruder' } },
   { method: 'DELETE', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/section-groups/${i.sectionGroup}/sections/${i.section}` },
   { method: 'POST', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/section-groups/${i.sectionGroup}/move`, body: {} },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/customization`, owner: 200 },
+  { method: 'PUT', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/customization`, body: { title: 'Taken over' } },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/site-spaces/${i.siteSpace}/customization`, owner: 200 },
+  { method: 'PATCH', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/site-spaces/${i.siteSpace}/customization`, body: { title: 'Taken over' } },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/redirects`, owner: 200 },
+  {
+    method: 'POST',
+    path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/redirects`,
+    body: { source: '/x', destination: { kind: 'external', url: 'https://example.com/' } },
+  },
+  { method: 'GET', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/redirect?source=/theirs`, owner: 200 },
+  { method: 'PATCH', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/redirects/${i.redirect}`, body: { permanent: true } },
+  { method: 'DELETE', path: (i) => `/v1/orgs/${i.org}/sites/${i.site}/redirects/${i.redirect}` },
+  { method: 'GET', path: (i) => `/v1/custom-hostnames/${i.hostname}`, owner: 200 },
+  { method: 'PUT', path: (i) => `/v1/custom-hostnames/${i.hostname}`, body: { site: 'intruder-site' }, status: 400 },
+  { method: 'DELETE', path: (i) => `/v1/custom-hostnames/${i.hostname}`, status: 204 },
   { method: 'GET', path: (i) => `/v1/users/${i.user}`, owner: 200 },
   { method: 'PATCH', path: (i) => `/v1/users/${i.user}`, body: { displayName: 'Taken over' } },
   { method: 'GET', path: (i) => `/v1/orgs/${i.org}/members`, owner: 200 },
@@ -354,6 +372,15 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       as(theirs),
     );
     expect(sectionGroup.status, JSON.stringify(sectionGroup.body)).toBe(201);
+    const redirect = await folio.request(
+      'POST',
+      `/v1/orgs/${ORG}/sites/${site.body.id}/redirects`,
+      { source: '/theirs', destination: { kind: 'external', url: 'https://example.com/' } },
+      as(theirs),
+    );
+    expect(redirect.status, JSON.stringify(redirect.body)).toBe(201);
+    const hostname = await folio.request('PUT', '/v1/custom-hostnames/docs.theirs.example', { site: site.body.id }, as(theirs));
+    expect(hostname.status, JSON.stringify(hostname.body)).toBe(201);
     const user = await folio.store.users.create({ displayName: 'Their member', email: 'member@theirs.test' });
     await folio.store.members.add(ORG, user.id, { role: 'edit' }, { via: 'cli' });
     const team = await folio.request('PUT', `/v1/orgs/${ORG}/teams`, { title: 'Their team', members: [user.id] }, as(theirs));
@@ -420,6 +447,8 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       shareLink: shareLink.body.id as string,
       section: section.body.id as string,
       sectionGroup: sectionGroup.body.id as string,
+      redirect: redirect.body.id as string,
+      hostname: 'docs.theirs.example',
       user: user.id,
       team: team.body.id as string,
       invite: invite.body.id as string,
@@ -471,6 +500,8 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
       shareLink: ':shareLinkId',
       section: ':siteSectionId',
       sectionGroup: ':siteSectionGroupId',
+      redirect: ':siteRedirectId',
+      hostname: ':hostname',
       user: ':userId',
       team: ':teamId',
       invite: ':inviteId',
@@ -528,6 +559,8 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
         shareLink: ':shareLink',
         section: ':section',
         sectionGroup: ':sectionGroup',
+        redirect: ':redirect',
+        hostname: ':hostname',
         user: ':user',
         team: ':team',
         invite: ':invite',
@@ -559,6 +592,7 @@ describe('another organization’s objects answer 404 like unknown ones', () => 
 
   it('nothing of the other organization changed', async () => {
     const as2 = as(theirs);
+    expect((await folio.request('GET', `/v1/custom-hostnames/${foreign.hostname}`, undefined, as2)).body.target).toEqual({ type: 'site', site: foreign.site });
     const space = await folio.request('GET', `/v1/spaces/${foreign.space}`, undefined, as2);
     expect(space.body).toMatchObject({ id: foreign.space, title: 'Their space' });
     expect((await folio.store.spaces.get(foreign.space))?.deletedAt).toBeNull();

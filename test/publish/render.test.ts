@@ -267,3 +267,26 @@ describe('code block options as GitBook writes them (issue 33)', () => {
     expect(selectAll('.line strong', figures[2]!).map((n) => toText(n))).toEqual(['a: 1']);
   });
 });
+
+describe('highlighted lines as GitBook writes them (issue 33)', () => {
+  it('a whole bold line of the HTML form is a highlighted line: a class, a <mark>, and the bold kept (not colour alone)', () => {
+    // As in the corpus (stacks-network docs, FlowiseAI docs): with and without the data-* options.
+    const md =
+      '<pre class="language-clarity" data-title="a.clar"><code class="lang-clarity">(define-data-var n uint u0)\n<strong>(define-map messages\n</strong>  uint (string-utf8 280))\nplain <strong>bold</strong> word\n</code></pre>\n\n' +
+      '<pre class="language-sql"><code class="lang-sql"><strong>SELECT 1\n</strong>FROM t\n</code></pre>\n';
+    const tree = fromHtml(render(md).html, { fragment: true });
+    const marked = selectAll('.line.highlighted', tree);
+    expect(marked.map((n) => toText(n))).toEqual(['(define-map messages', 'SELECT 1']);
+    expect(selectAll('.line.highlighted > mark > strong', tree)).toHaveLength(2);
+    // A bold word inside a line is bold only; every line is still there, once.
+    expect(selectAll('pre', tree)[0]!.children.length).toBe(1);
+    expect(selectAll('.line', tree).map((n) => toText(n))).toEqual([
+      '(define-data-var n uint u0)',
+      '(define-map messages',
+      '  uint (string-utf8 280))',
+      'plain bold word',
+      'SELECT 1',
+      'FROM t',
+    ]);
+  });
+});

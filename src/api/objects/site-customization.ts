@@ -1,5 +1,5 @@
 /**
- * The customization every Folio site has (Folio does not store customizations yet): the official
+ * The customization of a site that has none stored (./site-customization-input.ts stores one): the official
  * `SiteCustomizationSettings` shape with the values that describe what Folio renders (its colors, light and
  * dark following the reader's system, previous/next pagination, no AI, no tracking cookie).
  */

@@ -115,6 +115,43 @@ export function intoLines(code: Element): void {
   code.children = lines.flatMap((line, i) => [el('span', { className: ['line'] }, line), ...(i < lines.length - 1 ? [text('\n')] : [])]);
 }
 
+const isBlank = (c: ElementContent) => c.type === 'text' && c.value.trim() === '';
+
+/**
+ * Highlighted lines as GitBook writes them: in the HTML form of a code block, a line whose whole content is bold
+ * (`<strong>line\n</strong>`). The line gets the class `highlighted` and its content a `<mark>` (announced as
+ * highlighted by screen readers; the stylesheet adds a bar beside the line and the text stays bold, so the
+ * highlight is not shown by colour alone). Expects the lines of ./intoLines; answers how many lines it marked.
+ */
+export function markHighlightedLines(code: Element): number {
+  let marked = 0;
+  for (const line of code.children) {
+    if (line.type !== 'element' || line.tagName !== 'span') continue;
+    const content = line.children.filter((c) => !isBlank(c));
+    const strong = content[0];
+    if (content.length !== 1 || strong?.type !== 'element' || strong.tagName !== 'strong') continue;
+    if (strong.children.every(isBlank)) continue;
+    line.properties.className = ['line', 'highlighted'];
+    line.children = line.children.map((c) => (c === strong ? el('mark', {}, [c]) : c));
+    marked += 1;
+  }
+  return marked;
+}
+
+/** Whether a `<code>` of GitBook's HTML form holds a whole bold line (a highlighted line). */
+export function hasBoldLine(code: Element): boolean {
+  const kids = code.children;
+  return kids.some((c, i) => {
+    if (c.type !== 'element' || c.tagName !== 'strong') return false;
+    const before = kids[i - 1];
+    const startsLine = i === 0 || (before?.type === 'text' && before.value.endsWith('\n'));
+    const last = c.children.at(-1);
+    const after = kids[i + 1];
+    const endsLine = (last?.type === 'text' && last.value.endsWith('\n')) || after === undefined || (after.type === 'text' && after.value.startsWith('\n'));
+    return startsLine && endsLine;
+  });
+}
+
 /** GitBook's HTML form of a code block with formatting: `<pre data-title="…" data-line-numbers data-overflow="wrap" data-expandable="true">`. */
 export function htmlCodeOptions(properties: Element['properties']): CodeOptions | null {
   const has = (k: string) => properties[k] !== undefined && properties[k] !== null && properties[k] !== false;

@@ -34,7 +34,7 @@ export { loadHighlighter, waitForHighlighter } from './highlight.js';
 export type { RenderPageInput, RenderedPage, RenderLink, RenderSpec, RenderWarning } from './context.js';
 
 /** Bump when the output of the renderer changes: it is part of every output file's key. */
-export const RENDERER_VERSION = 'folio-render-5';
+export const RENDERER_VERSION = 'folio-render-6';
 
 const BLOCKS: BlockRenderer[] = [
   hintBlock,

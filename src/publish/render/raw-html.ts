@@ -1,7 +1,7 @@
 import type { Element, ElementContent, Nodes } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import type { LinkResolver } from './context.js';
-import { codeFigure, htmlCodeOptions, intoLines } from './code.js';
+import { codeFigure, hasBoldLine, htmlCodeOptions, intoLines, markHighlightedLines } from './code.js';
 
 /** Elements kept from HTML written in pages; anything else is unwrapped (its text kept), scripts and styles dropped. */
 const ALLOWED = new Set([
@@ -111,9 +111,11 @@ function clean(node: ElementContent, links: LinkResolver, removed: Set<string>, 
   }
   const element: Element = { type: 'element', tagName: tag, properties, children };
   const code = tag === 'pre' ? htmlCodeOptions(node.properties) : null;
+  const inner = tag === 'pre' ? children.find((c): c is Element => c.type === 'element' && c.tagName === 'code') : undefined;
+  const highlighted = inner !== undefined && hasBoldLine(inner);
+  if (inner && (highlighted || code?.lineNumbers)) intoLines(inner);
+  if (inner && highlighted) markHighlightedLines(inner);
   if (code === null) return [element];
-  const inner = children.find((c): c is Element => c.type === 'element' && c.tagName === 'code');
-  if (inner && code.lineNumbers) intoLines(inner);
   element.properties.tabIndex = 0;
   return [codeFigure(element, code, nextId)];
 }

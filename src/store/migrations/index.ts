@@ -26,6 +26,7 @@ import { migration as pdfExports } from './025_pdf_exports.js';
 import { migration as sitePublishState } from './026_site_publish_state.js';
 import { migration as translationRunInput } from './027_translation_run_input.js';
 import { migration as siteSections } from './028_site_sections.js';
+import { migration as siteSettings } from './029_site_settings.js';
 
 /**
  * Every migration, in order. To add one: create `NNN_name.ts` exporting `migration: Migration`
@@ -59,4 +60,5 @@ export const migrations: readonly Migration[] = [
   sitePublishState,
   translationRunInput,
   siteSections,
+  siteSettings,
 ];

@@ -26,3 +26,4 @@ export type * from './reviews.js';
 export type * from './events.js';
 export type * from './integrations.js';
 export type * from './pdf-exports.js';
+export type * from './site-settings.js';

@@ -15,6 +15,7 @@ import type { RevisionStore } from './revisions.js';
 import type { SearchStore } from './search.js';
 import type { SiteStore } from './sites.js';
 import type { SiteSectionStore } from './site-sections.js';
+import type { SiteSettingsStore } from './site-settings.js';
 import type { SpaceStore, SpaceTemplateStore } from './spaces.js';
 import type { StorageUploadStore } from './storage-uploads.js';
 import type { PdfExportStore } from './pdf-exports.js';
@@ -70,6 +71,8 @@ export interface Store {
   imports: ImportRunStore;
   sites: SiteStore;
   siteSections: SiteSectionStore;
+  /** A site's customization and redirects (issue 33). */
+  siteSettings: SiteSettingsStore;
   uploads: StorageUploadStore;
   pdfExports: PdfExportStore;
   users: UserStore;
