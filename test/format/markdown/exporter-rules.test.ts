@@ -234,4 +234,12 @@ describe('GitBook exporter syntax the tree does not keep, recorded in the model'
     const text = '# T\n\n####  `too many contigs` \n\nUE: RAST has a limit of 10,000 contigs. Prokka has a limit of 30,000 contigs.\n';
     expect(reserialize(text)).toBe(text);
   });
+  it('an empty fenced code block keeps the one empty line GitBook wrote inside, and none where it wrote none', () => {
+    for (const text of [
+      '# T\n\n{% tabs %}\n{% tab title="Browser" %}\n\n```\n\n```\n\n{% endtab %}\n{% endtabs %}\n',
+      '# T\n\n```bash\n```\n\nCheck validator private key is correct\n',
+    ]) {
+      expect(reserialize(text)).toBe(text);
+    }
+  });
 });
