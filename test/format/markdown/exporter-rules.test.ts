@@ -242,4 +242,12 @@ describe('GitBook exporter syntax the tree does not keep, recorded in the model'
       expect(reserialize(text)).toBe(text);
     }
   });
+  it('an end tag GitBook wrote indented after the last list item closes the block around the list (no false warning)', () => {
+    const text =
+      '# T\n\n{% update date="2026-05-11" %}\n## 2026.05.11-1-rc1\n\n**Releases**\n\n* Faster sync for non-released PRs\n  {% endupdate %}\n\n{% update date="2026-05-05" %}\n## 2026.05.05\n{% endupdate %}\n';
+    const page = parsePageFile(text);
+    expect(page.warnings).toEqual([]);
+    expect(page.document.children.map((c) => c.type)).toEqual(['liquidBlock', 'liquidBlock']);
+    expect(reserialize(text)).toBe(text);
+  });
 });

@@ -24,7 +24,7 @@ export const liquidBlockHandler: Handle = (node: LiquidBlock, _parent, state: St
   const exit = state.enter('liquidBlock' as never);
   const inner = state.containerFlow(node as never, info as never);
   exit();
-  return `${open}\n${'\n'.repeat(data.blankAfterOpen ?? 0)}${inner}\n${'\n'.repeat(data.blankBeforeClose ?? 0)}${close}`;
+  return `${open}\n${'\n'.repeat(data.blankAfterOpen ?? 0)}${inner}\n${'\n'.repeat(data.blankBeforeClose ?? 0)}${data.closeIndent ?? ''}${close}`;
 };
 
 export const liquidTagHandler: Handle = (node: LiquidTag) => node.value;
