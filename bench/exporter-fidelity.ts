@@ -5,7 +5,7 @@
  *   npx tsx bench/exporter-fidelity.ts --set tune [--list bench/fidelity-repos.json] [--mirrors /work/.mirror]
  *   npx tsx bench/exporter-fidelity.ts /path/to/owner+name/repo ...
  * Prints a table on stderr and one JSON object on stdout. `--diff-dir DIR` (never with `--set held`) writes source
- * and output of every GitBook-written page that differs, for finding rules. Repository content never enters this
+ * and output of every GitBook-written page that differs, for finding rules (refused for `held` and `held2`). Repository content never enters this
  * repository: only the list of owner/name@commit does.
  */
 import { execFileSync } from 'node:child_process';
@@ -221,7 +221,7 @@ function table(figs: RepoFigure[]): string {
 async function main(): Promise<void> {
   const { set, list } = targets();
   const diffDir = process.argv.includes('--diff-dir') ? path.resolve(arg('diff-dir', '')) : null;
-  if (diffDir && set === 'held') throw new Error('the held half is measured, never diffed: --diff-dir is refused with --set held');
+  if (diffDir && set.startsWith('held')) throw new Error(`a held list is measured, never diffed: --diff-dir is refused with --set ${set}`);
   const present = list.filter((t) => existsSync(t.gitDir));
   for (const t of list) if (!existsSync(t.gitDir)) process.stderr.write(`exporter-fidelity: ${t.name}: no mirror at ${t.gitDir}, skipped\n`);
   if (present.length === 0) {

@@ -61,7 +61,7 @@ export function parsePageFile(input: string, options: ParseOptions = {}): PageFi
   Object.assign(style, detected, { bom: style.bom, lineEnding: style.lineEnding, mixedLineEndings });
   recordSpacing(tree, text);
   recordQuoteEnds(tree, text);
-  recordBreakSpaces(tree);
+  recordBreakSpaces(tree, text);
   recordListMarkers(text, tree, style);
   recordPlainDelimiters(text, tree, style);
   recordCellSpacing(text, tree, style);

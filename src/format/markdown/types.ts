@@ -34,6 +34,8 @@ export interface LiquidBlockData extends Data {
   blankAfterOpen?: number;
   /** Blank lines between the last child and the end tag (GitBook: 0). */
   blankBeforeClose?: number;
+  /** Spaces before the end tag, written by GitBook inside the last list item it closes (`* last\n  {% endupdate %}`). */
+  closeIndent?: string;
   /** Blank lines before this block (set on any flow node when it differs from one). */
   blankBefore?: number;
   [key: string]: unknown;

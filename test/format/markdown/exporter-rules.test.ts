@@ -202,4 +202,52 @@ describe('GitBook exporter syntax the tree does not keep, recorded in the model'
     const text = '# T\n\n![Build &amp; Deploy Home](../.gitbook/assets/main.png)\n\n![Pick](a.png)\n';
     expect(reserialize(text)).toBe(text);
   });
+
+  it('`_` in image alt text is escaped like prose, in every era (aviator 2022, kbase 2021 legacy, pyrhos 2026)', () => {
+    for (const text of [
+      '# T\n\n![Workflow with batch\\_size=1.](<../../../.gitbook/assets/Screen Shot 2022-04-01 at 11.23.26 AM.png>)\n',
+      '# T\n\n* **Developer** — Displays apps alphabetically.\\\n  ![apps\\_organized\\_by\\_input\\_type](../../.gitbook/assets/apps\\_organized\\_by\\_input\\_type-300x230.png)\n* **Input Types**\n\nSee \\(a\\).\n\n',
+      '# T\n\n![La entrada incluye SECURE\\_FILE\\_PRIV, 3 y 4](../../.gitbook/assets/secure_file_priv.jpg)\n',
+    ]) {
+      expect(reserialize(text)).toBe(text);
+    }
+  });
+
+  it('text inside `<kbd>` is escaped as prose (a keyboard mark, like `<mark>`)', () => {
+    const text = '# T\n\nCuando termine, tendremos un archivo llamado <kbd>aquatone\\_report.html</kbd> donde podemos ver capturas.\n';
+    expect(reserialize(text)).toBe(text);
+  });
+  it('an item starting with a list keeps that list on its marker line where the 2020 exporter wrote it so', () => {
+    for (const text of [
+      '# T\n\nwith query params \\(all optional\\):\n\n* - style: "light" or "dark". Sets the icon colors.\n* - color: in RRBBGG or AARRBBGG format.\n\n',
+      '# T\n\n5. Purchase is verified and fulfilled\n\n1. 1. If using server-side verification, app posts receipt to your site.\n   2. If using client-side verification, purchase data is available via javascript.\n\n',
+    ]) {
+      expect(reserialize(text)).toBe(text);
+    }
+  });
+  it('a hard break after text ending in a space keeps its three trailing spaces (2020 exporter)', () => {
+    const text =
+      '# T\n\nPlease make sure to URL-encode the URL you use   \n`https://example.com` -&gt; `encodeURIComponent(https://example.com)`\n\nSee \\(a\\).\n\n';
+    expect(reserialize(text)).toBe(text);
+  });
+  it('a heading keeps the spaces GitBook wrote between its `#` marks and its text', () => {
+    const text = '# T\n\n####  `too many contigs` \n\nUE: RAST has a limit of 10,000 contigs. Prokka has a limit of 30,000 contigs.\n';
+    expect(reserialize(text)).toBe(text);
+  });
+  it('an empty fenced code block keeps the one empty line GitBook wrote inside, and none where it wrote none', () => {
+    for (const text of [
+      '# T\n\n{% tabs %}\n{% tab title="Browser" %}\n\n```\n\n```\n\n{% endtab %}\n{% endtabs %}\n',
+      '# T\n\n```bash\n```\n\nCheck validator private key is correct\n',
+    ]) {
+      expect(reserialize(text)).toBe(text);
+    }
+  });
+  it('an end tag GitBook wrote indented after the last list item closes the block around the list (no false warning)', () => {
+    const text =
+      '# T\n\n{% update date="2026-05-11" %}\n## 2026.05.11-1-rc1\n\n**Releases**\n\n* Faster sync for non-released PRs\n  {% endupdate %}\n\n{% update date="2026-05-05" %}\n## 2026.05.05\n{% endupdate %}\n';
+    const page = parsePageFile(text);
+    expect(page.warnings).toEqual([]);
+    expect(page.document.children.map((c) => c.type)).toEqual(['liquidBlock', 'liquidBlock']);
+    expect(reserialize(text)).toBe(text);
+  });
 });

@@ -10,6 +10,7 @@ import { LiquidUnmatchedEndError, LiquidUnterminatedError } from '../errors.js';
  * one stay `liquidTag` nodes (verbatim) and produce a warning.
  */
 export function pairLiquidTags(tree: Root, registry: LiquidRegistry, warnings: MarkdownWarning[]): void {
+  hoistTrailingEnds(tree as Parent);
   walk(tree as Parent);
 
   function walk(parent: Parent): void {
@@ -67,6 +68,8 @@ export function pairLiquidTags(tree: Root, registry: LiquidRegistry, warnings: M
       out.pop();
       const closeParsed = parseLiquidTag(tag.value)!;
       if (closeParsed.spacing[0] !== ' ' || closeParsed.spacing[1] !== ' ') (block.data ??= {}).closeSpacing = closeParsed.spacing;
+      const indent = (tag.data as { indent?: string } | undefined)?.indent;
+      if (indent) (block.data ??= {}).closeIndent = indent;
       if (block.position && tag.position) block.position.end = { ...tag.position.end };
       const first = block.children[0];
       const last = block.children[block.children.length - 1];
@@ -82,5 +85,29 @@ export function pairLiquidTags(tree: Root, registry: LiquidRegistry, warnings: M
     }
     for (const entry of stack.reverse()) finishOpen(entry);
     return out;
+  }
+}
+
+/**
+ * GitBook writes the end tag of a block that ends with a list on the line right after the last item, indented
+ * as its content (`* Faster sync\n  {% endupdate %}`): the parse puts it inside that item, where nothing opens it.
+ * Such an end tag, last in the last item of a list and unopened there, belongs after the list (bottom-up, so it
+ * leaves nested lists too); its indentation is kept for the serializer.
+ */
+function hoistTrailingEnds(parent: Parent): void {
+  for (const child of parent.children) if ('children' in child && child.type !== 'liquidBlock') hoistTrailingEnds(child as Parent);
+  for (let i = 0; i < parent.children.length; i++) {
+    const list = parent.children[i]!;
+    if (list.type !== 'list') continue;
+    const item = list.children.at(-1);
+    const last = item?.children.at(-1) as RootContent | undefined;
+    if (!item || item.children.length < 2 || last?.type !== 'liquidTag' || !(last as LiquidTag).closing) continue;
+    const tag = last as LiquidTag;
+    if (item.children.some((c) => (c as RootContent).type === 'liquidTag' && !(c as LiquidTag).closing && (c as LiquidTag).name === tag.name)) continue;
+    item.children.pop();
+    const column = tag.position?.start.column ?? 1;
+    if (column > 1 && !(tag.data as { indent?: string } | undefined)?.indent)
+      (tag.data ??= {} as never) && ((tag.data as { indent?: string }).indent = ' '.repeat(column - 1));
+    parent.children.splice(i + 1, 0, tag as never);
   }
 }

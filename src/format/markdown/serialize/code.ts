@@ -21,7 +21,8 @@ export const codeHandler: Handle = (node: Code, parent: Parents | undefined, sta
     exit();
     return value;
   }
-  const out = base(node, parent, state, info);
+  const written = base(node, parent, state, info);
+  const out = data.emptyLine && raw === '' ? written.replace('\n', '\n\n') : written;
   const fence = data.fence;
   if (!fence) return out;
   const closes = new RegExp(`^ {0,3}${fence[0] === '`' ? '`' : '~'}{${fence.length},}[ \\t]*$`, 'm');

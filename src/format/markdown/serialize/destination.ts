@@ -45,16 +45,19 @@ export function destinationHandler(style: Style, type: 'link' | 'image' | 'defin
     const at = type === 'definition' ? out.indexOf(']:') : out.lastIndexOf('](');
     return at < 0 ? out : out.slice(0, at) + out.slice(at).replace(/\\&/g, '&');
   };
-  const withApos = (out: string): string => {
-    if (type !== 'image' || !(style.altApos || style.altAmp)) return out;
+  const withAlt = (out: string): string => {
+    const underscore = style.escapeUnderscore === 'always';
+    if (type !== 'image' || !(style.altApos || style.altAmp || underscore)) return out;
+    // Alt text is prose: a page escaping every `_` escapes it there too (`![batch\_size=1.](…)`).
     // HTML-encoded captions: `&` first (an escaped `\&` too), so that `&apos;` is not encoded again.
     const encode = (label: string) => {
-      const amp = style.altAmp ? label.replace(/\\?&/g, '&amp;') : label;
+      const escaped = underscore ? label.replace(/\\.|_/g, (m) => (m === '_' ? '\\_' : m)) : label;
+      const amp = style.altAmp ? escaped.replace(/\\?&/g, '&amp;') : escaped;
       return style.altApos ? amp.replace(/'/g, '&apos;') : amp;
     };
     return out.replace(/^!\[((?:\\.|[^\\\]])*)\]/, (_, label: string) => `![${encode(label)}]`);
   };
-  return (node: Link | Image | Definition, parent: Parents | undefined, state: State, info: Info) => withApos(withAmp(outer(node, parent, state, info)));
+  return (node: Link | Image | Definition, parent: Parents | undefined, state: State, info: Info) => withAlt(withAmp(outer(node, parent, state, info)));
   function outer(node: Link | Image | Definition, parent: Parents | undefined, state: State, info: Info): string {
     // Inside `<…>` parentheses need no escape and GitBook writes them plain (`<assets/image (53).png>`).
     const angle = (node.data as { angle?: boolean } | undefined)?.angle ?? (/[\0- \u007F]/.test(node.url) || (!node.url && 'title' in node && !!node.title));

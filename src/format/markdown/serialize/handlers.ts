@@ -24,7 +24,7 @@ export const liquidBlockHandler: Handle = (node: LiquidBlock, _parent, state: St
   const exit = state.enter('liquidBlock' as never);
   const inner = state.containerFlow(node as never, info as never);
   exit();
-  return `${open}\n${'\n'.repeat(data.blankAfterOpen ?? 0)}${inner}\n${'\n'.repeat(data.blankBeforeClose ?? 0)}${close}`;
+  return `${open}\n${'\n'.repeat(data.blankAfterOpen ?? 0)}${inner}\n${'\n'.repeat(data.blankBeforeClose ?? 0)}${data.closeIndent ?? ''}${close}`;
 };
 
 export const liquidTagHandler: Handle = (node: LiquidTag) => node.value;
@@ -32,8 +32,9 @@ export const liquidTagHandler: Handle = (node: LiquidTag) => node.value;
 /** Leading indentation / trailing whitespace kept on a paragraph or heading line (legacy exports keep `text ` + newline), and whitespace-holding blank lines before it. */
 function withWhitespace(base: Handle, style: Style): Handle {
   return (node, parent, state, info) => {
-    const data = (node.data ?? {}) as { indent?: string; trailingWhitespace?: string; blankLines?: string[] };
-    const written = verifyPlainDelimiters(state, tree, () => base(node, parent, state, info));
+    const data = (node.data ?? {}) as { indent?: string; trailingWhitespace?: string; blankLines?: string[]; markerGap?: string };
+    let written = verifyPlainDelimiters(state, tree, () => base(node, parent, state, info));
+    if (data.markerGap && node.type === 'heading') written = written.replace(/^(#{1,6}) (?=\S)/, (_, marks: string) => marks + data.markerGap);
     // A parsed page knows which delimiters its source wrote plain; only a page built from a model needs the heuristics.
     const out = encodeAttentionAfterNaN(style.plainDelimitersRecorded ? relaxTildes(written, style) : relaxDelimiterEscapes(written, style));
     const blank = data.blankLines?.map((l) => l + '\n').join('') ?? '';
@@ -71,7 +72,10 @@ export const spacingJoin: Join = (_left, right) => {
 
 export function hardBreakHandler(style: Style): Handle {
   // Spaces GitBook wrote at the start of the next line (style/spacing.ts `recordBreakSpaces`).
-  return (node: Nodes) => (style.hardBreak === 'spaces' ? '  \n' : '\\\n') + ' '.repeat((node.data as { spacesAfter?: number } | undefined)?.spacesAfter ?? 0);
+  return (node: Nodes) => {
+    const data = (node.data ?? {}) as { spacesAfter?: number; spacesBefore?: number };
+    return (style.hardBreak === 'spaces' ? ' '.repeat(data.spacesBefore ?? 2) + '\n' : '\\\n') + ' '.repeat(data.spacesAfter ?? 0);
+  };
 }
 
 const SPANS: Unsafe['notInConstruct'] = ['autolink', 'destinationLiteral', 'destinationRaw', 'reference', 'titleQuote', 'titleApostrophe'];

@@ -4,8 +4,11 @@ import { verifiedCandidate } from './verified-candidate.js';
 
 const VOID = new Set(['br', 'img', 'hr', 'input', 'source', 'wbr', 'col', 'area', 'embed', 'meta', 'link']);
 
-/** Elements GitBook writes for a text mark (a colour): their content is prose, escaped as such (`<mark>deposit\_params</mark>`). */
-const FORMATTING = new Set(['mark']);
+/**
+ * Elements GitBook writes for a text mark (a colour, a key): their content is prose, escaped as such
+ * (`<mark>deposit\_params</mark>`, `<kbd>aquatone\_report.html</kbd>`).
+ */
+const FORMATTING = new Set(['mark', 'kbd']);
 
 /**
  * Whether `node` sits inside an inline HTML element opened by an earlier sibling

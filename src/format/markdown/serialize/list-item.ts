@@ -6,7 +6,7 @@ import { ruleMarkerWidth } from '../style/list-markers.js';
 /** List items with GitBook's marker-width rule and per-item overrides recorded in the model. */
 export function listItemHandler(style: Style): Handle {
   return (node: ListItem, parent: Parents | undefined, state: State, info: Info) => {
-    const data = (node.data ?? {}) as { markerWidth?: number; number?: string; contentIndent?: number };
+    const data = (node.data ?? {}) as { markerWidth?: number; number?: string; contentIndent?: number; listOnMarkerLine?: boolean };
     const listData = (parent?.data ?? {}) as { marker?: string };
     let bullet = state.bulletCurrent ?? style.bullet;
     // A list written with another marker than the file's usual one keeps it (unless the list
@@ -28,8 +28,9 @@ export function listItemHandler(style: Style): Handle {
     if (typeof node.checked === 'boolean') tracker.move('[x] ');
     tracker.shift(size);
     const exit = state.enter('listItem');
-    // An item that starts with a list: GitBook writes its marker alone and the list on the next line (`*` / `  * a`).
-    const alone = node.children[0]?.type === 'list' && typeof node.checked !== 'boolean';
+    // An item that starts with a list: GitBook writes its marker alone and the list on the next line (`*` / `  * a`),
+    // its 2020 exporter on the marker's line (`* - a`), recorded at parse.
+    const alone = node.children[0]?.type === 'list' && typeof node.checked !== 'boolean' && !data.listOnMarkerLine;
     const value = state.indentLines(state.containerFlow(node, tracker.current()), (line, index, blank) => {
       if (index || alone) return (index === 0 ? bullet + '\n' : '') + (blank ? '' : ' '.repeat(data.contentIndent ?? size)) + line;
       return (blank ? bullet : bullet + ' '.repeat(size - bullet.length)) + line;

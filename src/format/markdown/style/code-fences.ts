@@ -6,6 +6,8 @@ export interface CodeSyntaxData {
   fence?: string;
   /** Written as an indented code block (GitBook's 2018 exporter), not fenced. */
   indented?: boolean;
+  /** An empty block written with one empty line between its fences (GitBook writes both forms: `` ```\n\n``` `` and `` ```bash\n``` ``). */
+  emptyLine?: boolean;
 }
 
 /** The fence a serializer writes for `value`: one longer than its longest run of `char`, at least three. */
@@ -42,6 +44,9 @@ export function recordCodeSyntax(text: string, tree: Root, style: Style): void {
     }
     const fence = m[1]!;
     if (fence !== defaultFence(node.value, style.fence)) ((node.data ??= {}) as CodeSyntaxData).fence = fence;
+    const end = node.position?.end.offset;
+    if (node.value === '' && end !== undefined && /^[^\n]*\n[ \t>]*\n[ \t>]*(`{3,}|~{3,})[ \t]*$/.test(text.slice(start, end)))
+      ((node.data ??= {}) as CodeSyntaxData).emptyLine = true;
   };
   walk(tree);
 }

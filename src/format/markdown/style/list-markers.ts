@@ -33,6 +33,10 @@ export function recordListMarkers(text: string, tree: Root, style: Style): void 
         if (Number(m[2]) !== expected || String(Number(m[2])) !== m[2])
           (item.data ??= {} as never as ListItem['data'] & object) && ((item.data as Record<string, unknown>).number = m[2]);
       }
+      // GitBook's 2020 exporter wrote an item starting with a list on one line (`* - style`, `1. 1. If`).
+      const first = item.children[0];
+      if (first?.type === 'list' && first.position?.start.line === item.position?.start.line)
+        ((item.data ??= {}) as Record<string, unknown>).listOnMarkerLine = true;
       const rest = text.slice(off + m[0].length, off + m[0].length + 1);
       if (rest === '\n' || rest === '' || m[4]!.includes('\t')) return;
       const width = bulletText.length + m[4]!.length;

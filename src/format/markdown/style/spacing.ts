@@ -55,6 +55,9 @@ export function recordSpacing(tree: Root, text: string): void {
           /^[ \t]+(?=\n|$)/.exec(text.slice(c.position.end.offset, c.position.end.offset + 64)) ??
           (c.type === 'heading' ? /[ \t]+$/.exec(src) : /(?<!\\)[ \t]+$/.exec(src));
         if (m && !(c.type === 'paragraph' && c.children.at(-1)?.type === 'break')) ((c.data ??= {}) as Record<string, unknown>).trailingWhitespace = m[0];
+        // An ATX heading whose text GitBook's exporter wrote after more than one space (`####  \`too many contigs\``).
+        const gap = c.type === 'heading' ? /^#{1,6}([ \t]{2,})(?=\S)/.exec(src) : null;
+        if (gap) ((c.data ??= {}) as Record<string, unknown>).markerGap = gap[1];
         if (node.type === 'root' && c.position.start.column > 1 && c.position.start.column <= 4) {
           ((c.data ??= {}) as Record<string, unknown>).indent = ' '.repeat(c.position.start.column - 1);
         }
@@ -76,14 +79,17 @@ export function recordSpacing(tree: Root, text: string): void {
  * (` ![](…)` at the top level, `    ![](…)` in a numbered item whose content sits at three, while
  * the item's other lines stay at three). A parser drops those spaces: each break whose next line
  * starts 1–3 columns right of its paragraph records them as `data.spacesAfter`, written back by the
- * break handler.
+ * break handler. A break of more than two trailing spaces (the 2020 exporter after text ending in a
+ * space: `you use   `) records their count as `data.spacesBefore`.
  */
-export function recordBreakSpaces(tree: Root): void {
+export function recordBreakSpaces(tree: Root, text: string): void {
   const walk = (node: Nodes, parent: Nodes | null): void => {
     if (node.type === 'paragraph' && node.position) {
       const base = parent?.type === 'root' ? 1 : node.position.start.column;
       node.children.forEach((b, i) => {
         const next = node.children[i + 1];
+        const spaces = b.type === 'break' && b.position ? /^ +(?=\r?\n)/.exec(text.slice(b.position.start.offset, b.position.end.offset)) : null;
+        if (spaces && spaces[0].length > 2) ((b.data ??= {}) as Record<string, unknown>).spacesBefore = spaces[0].length;
         if (b.type !== 'break' || !next?.position || !b.position || next.position.start.line === b.position.start.line) return;
         const extra = next.position.start.column - base;
         if (extra >= 1 && extra <= 3) ((b.data ??= {}) as Record<string, unknown>).spacesAfter = extra;
