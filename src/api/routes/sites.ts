@@ -66,6 +66,17 @@ const createShareLink = { body: { type: ['object', 'null'], properties: { name: 
 const patchShareLink = { body: { type: 'object', properties: { active: { type: 'boolean' }, name: { type: 'string' } } } };
 
 export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
+  const ctx = siteRoutesContext(deps, urls);
+  siteRecordRoutes(app, ctx);
+  sitePublishRoutes(app, ctx);
+  siteSpaceRoutes(app, ctx);
+  siteShareLinkRoutes(app, ctx);
+}
+
+type SiteRoutes = ReturnType<typeof siteRoutesContext>;
+
+/** What the groups of site routes share: the organization check, the site of a request, the API objects. */
+function siteRoutesContext(deps: ApiDeps, urls: UrlBuilder) {
   const sites = deps.store.sites;
 
   async function checkOrg(request: FastifyRequest, organizationId: string): Promise<void> {
@@ -96,7 +107,12 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
     // A site space whose space the caller cannot see is left out, as the space would be anywhere else.
     return found.filter(({ space }) => facts.get(space.id)!.role !== null).map(({ ss, space }) => siteSpaceObject(site, ss, space, facts.get(space.id)!, urls));
   }
+  return { deps, urls, sites, checkOrg, loadSite, siteBody, siteSpaceBodies };
+}
 
+/** List, create, read, update and delete sites. */
+function siteRecordRoutes(app: FastifyInstance, ctx: SiteRoutes): void {
+  const { sites, checkOrg, loadSite, siteBody } = ctx;
   app.get<{ Params: { organizationId: string } }>('/v1/orgs/:organizationId/sites', async (request) => {
     await checkOrg(request, request.params.organizationId);
     const q = request.query as Record<string, unknown>;
@@ -146,7 +162,11 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
     const deleted = await sites.delete(request.params.organizationId, request.params.siteId);
     return reply.status(deleted ? 205 : 204).send();
   });
+}
 
+/** Publishing a site and what is published. */
+function sitePublishRoutes(app: FastifyInstance, ctx: SiteRoutes): void {
+  const { deps, sites, loadSite, siteBody, siteSpaceBodies } = ctx;
   app.post<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId/publish', { schema: noBody }, async (request, reply: FastifyReply) => {
     const site = await loadSite(request, request.params);
     const updated = await sites.update(site.organizationId, site.id, { published: true });
@@ -185,7 +205,11 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
     const site = await loadSite(request, request.params);
     return { type: 'siteSpaces' as const, structure: await siteSpaceBodies(request, site, await sites.listSiteSpaces(site.id)) };
   });
+}
 
+/** A site's spaces. */
+function siteSpaceRoutes(app: FastifyInstance, ctx: SiteRoutes): void {
+  const { sites, loadSite, siteSpaceBodies } = ctx;
   app.get<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId/site-spaces', async (request) => {
     const site = await loadSite(request, request.params);
     const q = request.query as Record<string, unknown>;
@@ -223,7 +247,11 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
     const deleted = await sites.deleteSiteSpace(site.organizationId, site.id, request.params.siteSpaceId);
     return reply.status(deleted ? 205 : 204).send();
   });
+}
 
+/** A site's share links. */
+function siteShareLinkRoutes(app: FastifyInstance, ctx: SiteRoutes): void {
+  const { urls, sites, loadSite } = ctx;
   type ShareParams = SiteParams & { shareLinkId: string };
   app.get<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId/share-links', async (request) => {
     const site = await loadSite(request, request.params);
