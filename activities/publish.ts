@@ -16,57 +16,7 @@ export function createPublishActivities(deps: ActivityDeps) {
      * site's publish state (status, progress, warnings) is written as it goes, progress at most every 2 seconds.
      */
     async publishSiteActivity(input: RunInput): Promise<PublishSiteRunResult> {
-      const info = Context.current().info;
-      const state: SitePublishState = {
-        status: 'running',
-        trigger: input.trigger ?? { kind: 'request' },
-        progress: null,
-        warningCount: 0,
-        warnings: [],
-        error: null,
-        publicationId: null,
-        startedAt: new Date().toISOString(),
-        finishedAt: null,
-      };
-      await deps.store.sites.setPublishState(input.siteId, state);
-      let written = Date.now();
-      let writing = Promise.resolve();
-      const outcome = await publishSite(
-        {
-          store: deps.store,
-          render: (page) => parsePoolOf(deps).run('publish.render', page),
-          logger: deps.logger,
-          progress: (done, total) => {
-            heartbeat({ done, total });
-            if (Date.now() - written < 2000) return;
-            written = Date.now();
-            const progress = { done, total };
-            writing = writing.then(() => deps.store.sites.setPublishState(input.siteId, { ...state, progress })).catch(() => {});
-          },
-          publicUrl: deps.config.publicUrl,
-          hostnames: deps.config.siteHostnames,
-        },
-        { organizationId: input.organizationId, siteId: input.siteId, requestKey: `${info.workflowExecution?.runId ?? info.activityId}/${input.run}` },
-      );
-      await writing;
-      if (!outcome) throw ApplicationFailure.nonRetryable(`site not found: ${input.siteId}`, 'NOT_FOUND');
-      await deps.store.sites.setPublishState(input.siteId, {
-        ...state,
-        status: 'succeeded',
-        progress: { done: outcome.rendered + outcome.reused, total: outcome.rendered + outcome.reused },
-        warningCount: outcome.warningCount,
-        warnings: outcome.warnings.map((w) => ({ code: w.code, message: w.message, ...(w.path !== undefined ? { path: w.path } : {}) })),
-        publicationId: outcome.publicationId,
-        finishedAt: new Date().toISOString(),
-      });
-      return {
-        publicationId: outcome.publicationId,
-        rendered: outcome.rendered,
-        reused: outcome.reused,
-        files: outcome.files,
-        warningCount: outcome.warningCount,
-        warningCodes: [...new Set(outcome.warnings.map((w) => w.code))],
-      };
+      return publishSiteRun(deps, input);
     },
     /** The published sites that publish on a new primary revision of the space (`publishOnNewRevision`). */
     async sitesPublishingOnNewRevision(input: { spaceId: string }): Promise<Array<{ id: string; organizationId: string }>> {
@@ -89,5 +39,60 @@ export function createPublishActivities(deps: ActivityDeps) {
         finishedAt: new Date().toISOString(),
       });
     },
+  };
+}
+
+/** One publish run and the site's publish state around it (see `publishSiteActivity`). */
+async function publishSiteRun(deps: ActivityDeps, input: RunInput): Promise<PublishSiteRunResult> {
+  const info = Context.current().info;
+  const state: SitePublishState = {
+    status: 'running',
+    trigger: input.trigger ?? { kind: 'request' },
+    progress: null,
+    warningCount: 0,
+    warnings: [],
+    error: null,
+    publicationId: null,
+    startedAt: new Date().toISOString(),
+    finishedAt: null,
+  };
+  await deps.store.sites.setPublishState(input.siteId, state);
+  let written = Date.now();
+  let writing = Promise.resolve();
+  const outcome = await publishSite(
+    {
+      store: deps.store,
+      render: (page) => parsePoolOf(deps).run('publish.render', page),
+      logger: deps.logger,
+      progress: (done, total) => {
+        heartbeat({ done, total });
+        if (Date.now() - written < 2000) return;
+        written = Date.now();
+        const progress = { done, total };
+        writing = writing.then(() => deps.store.sites.setPublishState(input.siteId, { ...state, progress })).catch(() => {});
+      },
+      publicUrl: deps.config.publicUrl,
+      hostnames: deps.config.siteHostnames,
+    },
+    { organizationId: input.organizationId, siteId: input.siteId, requestKey: `${info.workflowExecution?.runId ?? info.activityId}/${input.run}` },
+  );
+  await writing;
+  if (!outcome) throw ApplicationFailure.nonRetryable(`site not found: ${input.siteId}`, 'NOT_FOUND');
+  await deps.store.sites.setPublishState(input.siteId, {
+    ...state,
+    status: 'succeeded',
+    progress: { done: outcome.rendered + outcome.reused, total: outcome.rendered + outcome.reused },
+    warningCount: outcome.warningCount,
+    warnings: outcome.warnings.map((w) => ({ code: w.code, message: w.message, ...(w.path !== undefined ? { path: w.path } : {}) })),
+    publicationId: outcome.publicationId,
+    finishedAt: new Date().toISOString(),
+  });
+  return {
+    publicationId: outcome.publicationId,
+    rendered: outcome.rendered,
+    reused: outcome.reused,
+    files: outcome.files,
+    warningCount: outcome.warningCount,
+    warningCodes: [...new Set(outcome.warnings.map((w) => w.code))],
   };
 }

@@ -101,34 +101,7 @@ export async function translationRunsWorkflow(input: TranslationQueueInput): Pro
     runs++;
     const ref = { translationId: input.translationId, organizationId: input.organizationId, run };
     try {
-      const begun = await main.translationBeginRun(ref);
-      Object.assign(view, { pagesTotal: begun.pageIds.length, pagesDone: 0, segmentsTotal: 0, segmentsDone: 0, segmentsSent: 0 });
-      setCurrentDetails(`**run ${run}** · translating ${begun.pageIds.length} pages with ${begun.engine}`);
-      const before: TranslationBatchCounts = { pages: 0, segments: 0, sent: 0, fromMemory: 0, words: 0, pagesTranslated: 0 };
-      // A run that keeps the previous result (nothing new) has no batch to translate.
-      for (let i = 0; i < (begun.reuse ? 0 : begun.pageIds.length); i += perBatch) {
-        const added = await engineQueue.translationTranslatePages({
-          ...ref,
-          sourceRevisionId: begun.sourceRevisionId,
-          pageIds: begun.pageIds.slice(i, i + perBatch),
-          engine: begun.engine,
-          before,
-          pagesTotal: begun.pageIds.length,
-        });
-        for (const k of Object.keys(before) as Array<keyof TranslationBatchCounts>) before[k] += added[k];
-        Object.assign(view, { pagesDone: before.pages, segmentsTotal: before.segments, segmentsDone: before.segments, segmentsSent: before.sent });
-        setCurrentDetails(
-          `**run ${run}** · pages ${before.pages}/${begun.pageIds.length} · segments ${before.segments} (${before.sent} sent to ${begun.engine}, ${before.fromMemory} from memory)`,
-        );
-      }
-      setCurrentDetails(`**run ${run}** · assembling ${begun.pageIds.length} pages`);
-      const done = await main.translationFinishRun({ ...ref, sourceRevisionId: begun.sourceRevisionId });
-      view.lastCompleted = run;
-      setCurrentDetails(
-        begun.reuse
-          ? `**run ${run} completed** · nothing new: revision ${done.resultRevisionId} kept`
-          : `**run ${run} completed** · ${before.pages} pages · ${before.sent} segments sent, ${before.fromMemory} from memory · revision ${done.resultRevisionId}`,
-      );
+      await translateRun(engineQueue, perBatch, view, ref);
     } catch (err) {
       const { code, message } = errorOf(err);
       log.warn('translation run failed', { translationId: input.translationId, run, code });
@@ -148,4 +121,45 @@ export async function translationRunsWorkflow(input: TranslationQueueInput): Pro
     await condition(allHandlersFinished);
     await continueAsNew<typeof translationRunsWorkflow>({ ...input, pending: [...pending] });
   }
+}
+
+/**
+ * One run: begin (the source's pages), translate them batch by batch on the engine's queue, finish (the result
+ * revision); `view` and the current details follow its progress.
+ */
+async function translateRun(
+  engineQueue: ReturnType<typeof proxyActivities<Activities>>,
+  perBatch: number,
+  view: TranslationRunView,
+  ref: { translationId: string; organizationId: string; run: number },
+): Promise<void> {
+  const { run } = ref;
+  const begun = await main.translationBeginRun(ref);
+  Object.assign(view, { pagesTotal: begun.pageIds.length, pagesDone: 0, segmentsTotal: 0, segmentsDone: 0, segmentsSent: 0 });
+  setCurrentDetails(`**run ${run}** · translating ${begun.pageIds.length} pages with ${begun.engine}`);
+  const before: TranslationBatchCounts = { pages: 0, segments: 0, sent: 0, fromMemory: 0, words: 0, pagesTranslated: 0 };
+  // A run that keeps the previous result (nothing new) has no batch to translate.
+  for (let i = 0; i < (begun.reuse ? 0 : begun.pageIds.length); i += perBatch) {
+    const added = await engineQueue.translationTranslatePages({
+      ...ref,
+      sourceRevisionId: begun.sourceRevisionId,
+      pageIds: begun.pageIds.slice(i, i + perBatch),
+      engine: begun.engine,
+      before,
+      pagesTotal: begun.pageIds.length,
+    });
+    for (const k of Object.keys(before) as Array<keyof TranslationBatchCounts>) before[k] += added[k];
+    Object.assign(view, { pagesDone: before.pages, segmentsTotal: before.segments, segmentsDone: before.segments, segmentsSent: before.sent });
+    setCurrentDetails(
+      `**run ${run}** · pages ${before.pages}/${begun.pageIds.length} · segments ${before.segments} (${before.sent} sent to ${begun.engine}, ${before.fromMemory} from memory)`,
+    );
+  }
+  setCurrentDetails(`**run ${run}** · assembling ${begun.pageIds.length} pages`);
+  const done = await main.translationFinishRun({ ...ref, sourceRevisionId: begun.sourceRevisionId });
+  view.lastCompleted = run;
+  setCurrentDetails(
+    begun.reuse
+      ? `**run ${run} completed** · nothing new: revision ${done.resultRevisionId} kept`
+      : `**run ${run} completed** · ${before.pages} pages · ${before.sent} segments sent, ${before.fromMemory} from memory · revision ${done.resultRevisionId}`,
+  );
 }

@@ -124,57 +124,90 @@ async function mergePage(
  * or the conflicts (nothing of either side is written or lost: the merged page bodies are new blobs).
  */
 export async function threeWayMerge(store: Store, baseId: string, oursId: string, theirsId: string, options: MergeOptions = {}): Promise<MergeResult> {
-  const load = async (id: string) => {
+  const load = async (id: string): Promise<Side> => {
     const pages = toEditable(await store.revisions.pages(id));
     return { pages, flat: flat(pages), files: await store.revisions.files(id) };
   };
   const [base, ours, theirs] = await Promise.all([load(baseId), load(oursId), load(theirsId)]);
+  const sides: Sides = { base, ours, theirs };
   const conflicts: MergeConflict[] = [];
-  const pageConflict = (id: string, reason: string) => conflicts.push({ kind: 'page', id, reason });
+  const kept = await mergePages(store, sides, options, conflicts);
+  checkParents(kept, ours, conflicts);
+  const files = mergeFiles(sides, conflicts);
+  if (conflicts.length > 0) return { conflicts, pages: [], files: [] };
+  return { conflicts, pages: toPageInputs(buildTree(sides, kept)), files: toFileInputs([...files.values()]) };
+}
 
-  /** The merged page (content without children) and its parent, per id kept. */
-  const kept = new Map<string, { page: EditablePage; parent: string | null; from: Array<'ours' | 'theirs'> }>();
+/** One revision's content: its page tree, the tree by page id, its files. */
+interface Side {
+  pages: EditablePage[];
+  flat: Flat;
+  files: FileRecord[];
+}
+interface Sides {
+  base: Side;
+  ours: Side;
+  theirs: Side;
+}
+
+/** A merged page (content without children), its parent, and the sides it is on. */
+interface Kept {
+  page: EditablePage;
+  parent: string | null;
+  from: Array<'ours' | 'theirs'>;
+}
+type PageConflict = Omit<MergeConflict, 'kind' | 'id'>;
+
+/** Each page of either side merged, per id kept; the conflicts are added to `conflicts`. */
+async function mergePages(store: Store, { base, ours, theirs }: Sides, options: MergeOptions, conflicts: MergeConflict[]): Promise<Map<string, Kept>> {
+  const kept = new Map<string, Kept>();
   const ids = new Set([...base.flat.keys(), ...ours.flat.keys(), ...theirs.flat.keys()]);
   for (const id of ids) {
-    const b = base.flat.get(id);
-    const o = ours.flat.get(id);
-    const t = theirs.flat.get(id);
-    if (!o && !t) continue; // deleted on both sides
-    const fb = fingerprint(b?.page);
-    if (b && (!o || !t)) {
-      // Deleted on one side: the deletion stands unless the other side edited or moved the page.
-      const other = (o ?? t)!;
-      const edited = fingerprint(other.page) !== fb;
-      const moved = other.parent !== b.parent;
-      if (edited || moved) {
-        const what = edited ? 'edited' : 'moved';
-        pageConflict(id, o ? `deleted in the change request, ${what} in the primary content` : `${what} in the change request, deleted in the primary content`);
-      }
-      continue;
-    }
-    // Present on both sides (or created on one or both).
-    let page: EditablePage;
-    if (o && t) {
-      const one = await mergePage(store, b?.page, o.page, t.page, options);
-      if (!('page' in one)) {
-        conflicts.push({ kind: 'page', id, ...one });
-        continue;
-      }
-      page = one.page;
-    } else page = (o ?? t)!.page;
-    let parent: string | null;
-    if (o && t) {
-      if (t.parent === b?.parent || t.parent === o.parent) parent = o.parent;
-      else if (o.parent === b?.parent) parent = t.parent;
-      else {
-        pageConflict(id, 'moved to different parents on both sides');
-        continue;
-      }
-    } else parent = (o ?? t)!.parent;
-    kept.set(id, { page, parent, from: [...(o ? (['ours'] as const) : []), ...(t ? (['theirs'] as const) : [])] });
+    const one = await mergeEntry(store, base.flat.get(id), ours.flat.get(id), theirs.flat.get(id), options);
+    if (one === null) continue;
+    if ('page' in one) kept.set(id, one);
+    else conflicts.push({ kind: 'page', id, ...one });
   }
+  return kept;
+}
 
-  // Every kept page needs a kept parent, and moves on both sides must not make a cycle.
+/** One page id: its merged page and parent, a conflict, or null when it is deleted. */
+async function mergeEntry(
+  store: Store,
+  b: Entry | undefined,
+  o: Entry | undefined,
+  t: Entry | undefined,
+  options: MergeOptions,
+): Promise<Kept | PageConflict | null> {
+  if (!o && !t) return null; // deleted on both sides
+  if (b && (!o || !t)) {
+    // Deleted on one side: the deletion stands unless the other side edited or moved the page.
+    const other = (o ?? t)!;
+    const edited = fingerprint(other.page) !== fingerprint(b.page);
+    const moved = other.parent !== b.parent;
+    if (!edited && !moved) return null;
+    const what = edited ? 'edited' : 'moved';
+    return { reason: o ? `deleted in the change request, ${what} in the primary content` : `${what} in the change request, deleted in the primary content` };
+  }
+  // Present on both sides (or created on one or both).
+  let page: EditablePage;
+  if (o && t) {
+    const one = await mergePage(store, b?.page, o.page, t.page, options);
+    if (!('page' in one)) return one;
+    page = one.page;
+  } else page = (o ?? t)!.page;
+  let parent: string | null;
+  if (o && t) {
+    if (t.parent === b?.parent || t.parent === o.parent) parent = o.parent;
+    else if (o.parent === b?.parent) parent = t.parent;
+    else return { reason: 'moved to different parents on both sides' };
+  } else parent = (o ?? t)!.parent;
+  return { page, parent, from: [...(o ? (['ours'] as const) : []), ...(t ? (['theirs'] as const) : [])] };
+}
+
+/** Every kept page needs a kept parent, and moves on both sides must not make a cycle. */
+function checkParents(kept: Map<string, Kept>, ours: Side, conflicts: MergeConflict[]): void {
+  const pageConflict = (id: string, reason: string) => conflicts.push({ kind: 'page', id, reason });
   for (const [id, entry] of kept) {
     if (entry.parent !== null && !kept.has(entry.parent)) {
       if (!conflicts.some((c) => c.id === entry.parent)) {
@@ -192,7 +225,10 @@ export async function threeWayMerge(store: Store, baseId: string, oursId: string
       seen.add(p);
     }
   }
+}
 
+/** The merged files by id (the primary's, with the change request's changes); the conflicts are added to `conflicts`. */
+function mergeFiles({ base, ours, theirs }: Sides, conflicts: MergeConflict[]): Map<string, FileRecord> {
   const bf = new Map(base.files.map((f) => [f.id, f]));
   const of = new Map(ours.files.map((f) => [f.id, f]));
   const tf = new Map(theirs.files.map((f) => [f.id, f]));
@@ -218,8 +254,35 @@ export async function threeWayMerge(store: Store, baseId: string, oursId: string
     if (theirsFile) files.set(id, theirsFile);
     else files.delete(id);
   }
-  if (conflicts.length > 0) return { conflicts, pages: [], files: [] };
+  return files;
+}
 
+/**
+ * The ids of the kept children of `parent`, ordered: the side's that reordered them (the primary's otherwise),
+ * with the other side's new or moved-in pages after their preceding sibling there.
+ */
+function mergedChildren({ base, ours, theirs }: Sides, members: Set<string> | undefined, parent: string | null): string[] {
+  if (!members) return [];
+  const b = childrenOf(base, parent);
+  const o = childrenOf(ours, parent);
+  const t = childrenOf(theirs, parent);
+  const [primary, secondary] = reordered(b, t) && !reordered(b, o) ? [t, o] : [o, t];
+  const list = primary.filter((id) => members.has(id));
+  const placed = new Set(list);
+  secondary.forEach((id, i) => {
+    if (!members.has(id) || placed.has(id)) return;
+    let before = -1;
+    for (let j = i - 1; j >= 0 && before < 0; j--) before = list.indexOf(secondary[j]!);
+    list.splice(before + 1, 0, id);
+    placed.add(id);
+  });
+  for (const id of members) if (!placed.has(id)) list.push(id);
+  return list;
+}
+
+/** The merged page tree of the kept pages, each with its path. */
+function buildTree(sides: Sides, kept: Map<string, Kept>): EditablePage[] {
+  const { ours, theirs } = sides;
   // Children per parent, ordered as described above.
   const byParent = new Map<string | null, Set<string>>();
   for (const [id, entry] of kept) {
@@ -227,33 +290,13 @@ export async function threeWayMerge(store: Store, baseId: string, oursId: string
     set.add(id);
     byParent.set(entry.parent, set);
   }
-  const order = (parent: string | null): string[] => {
-    const members = byParent.get(parent);
-    if (!members) return [];
-    const b = childrenOf(base, parent);
-    const o = childrenOf(ours, parent);
-    const t = childrenOf(theirs, parent);
-    const [primary, secondary] = reordered(b, t) && !reordered(b, o) ? [t, o] : [o, t];
-    const list = primary.filter((id) => members.has(id));
-    const placed = new Set(list);
-    secondary.forEach((id, i) => {
-      if (!members.has(id) || placed.has(id)) return;
-      let before = -1;
-      for (let j = i - 1; j >= 0 && before < 0; j--) before = list.indexOf(secondary[j]!);
-      list.splice(before + 1, 0, id);
-      placed.add(id);
-    });
-    for (const id of members) if (!placed.has(id)) list.push(id);
-    return list;
-  };
-
   // Paths: a page keeps the path it has on a side where it sits under the same path (its nearest document
   // ancestor's) with the same slug; otherwise (moved, renamed, or under a page whose path changed) a document's
   // path is recomputed from its slug. Groups and links keep theirs (the revision builder gives a group without one).
   const oursContext = contexts(ours.pages);
   const theirsContext = contexts(theirs.pages);
   const build = (parent: string | null, context: string): EditablePage[] =>
-    order(parent).map((id) => {
+    mergedChildren(sides, byParent.get(parent), parent).map((id) => {
       const entry = kept.get(id)!;
       let path = entry.page.path;
       if (entry.page.kind === 'document') {
@@ -267,7 +310,7 @@ export async function threeWayMerge(store: Store, baseId: string, oursId: string
       node.children = build(id, entry.page.kind === 'document' ? (path ?? context) : context);
       return node;
     });
-  return { conflicts, pages: toPageInputs(build(null, '')), files: toFileInputs([...files.values()]) };
+  return build(null, '');
 }
 
 /** For each page of a tree, the path its own path is under (its nearest document ancestor's; '' at the top). */

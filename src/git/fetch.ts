@@ -119,64 +119,13 @@ export async function fetchRef(options: FetchRefOptions): Promise<FetchRefResult
   const remote = resolveRemote(options.url, options.auth);
   const operation = `fetch of ${ref}`;
   if (signal?.aborted) throw new GitCancelledError(operation);
-  const report = (p: GitProgress): void => {
-    if (signal?.aborted) return;
-    try {
-      options.onProgress?.(p);
-    } catch {
-      /* a failing progress listener must not break the fetch */
-    }
-  };
+  const report = guardedReporter(options);
 
   return withCacheLock(cache, async () => {
     const shallowFile = path.join(cache.gitdir, 'shallow');
     const shallowBefore = await fsp.readFile(shallowFile).catch(() => null);
     const handlers = authHandlers(remote.auth);
-    const http = createHttpClient({
-      ...(signal ? { signal } : {}),
-      ...(options.policy ? { policy: options.policy } : {}),
-      ...(options.advertisements ? { advertisements: options.advertisements } : {}),
-    });
-
-    const onProgress = async (p: { phase: string; loaded: number; total: number }): Promise<void> => {
-      // isomorphic-git awaits only the indexing callbacks: only there may we throw.
-      if (signal?.aborted && INDEXING_PHASES.has(p.phase)) throw new GitCancelledError(operation);
-      report({ phase: p.phase, loaded: p.loaded, total: p.total ?? 0 });
-    };
-
-    // The remote's sideband messages (progress and errors): when its pack-objects dies, they are all that tells why.
-    const remoteLines: string[] = [];
-    const onMessage = (line: string): void => {
-      remoteLines.push(line.slice(0, 500));
-      if (remoteLines.length > 40) remoteLines.shift();
-    };
-
-    const runFetch = async (depth: number | null, relative: boolean): Promise<string> => {
-      if (signal?.aborted) throw new GitCancelledError(operation);
-      const res = await git.fetch({
-        fs: atomicFs,
-        http,
-        gitdir: cache.gitdir,
-        cache: cache.objectCache,
-        url: remote.url,
-        // isomorphic-git sends the oid of the local ref `ref` as its only "have": name the remote-tracking ref it
-        // writes (a bare `main` resolves to nothing in this cache), so an incremental fetch gets only new objects.
-        ref: `refs/remotes/origin/${branchName(ref)}`,
-        remoteRef: ref,
-        singleBranch: true,
-        tags: false,
-        ...(depth === null ? {} : { depth }),
-        relative,
-        onAuth: handlers.onAuth,
-        onAuthFailure: handlers.onAuthFailure,
-        onProgress,
-        onMessage,
-      });
-      if (signal?.aborted) throw new GitCancelledError(operation);
-      if (!res.fetchHead) throw new GitRefNotFoundError(remote.url, ref); // empty repository
-      return res.fetchHead;
-    };
-
+    const { runFetch, remoteLines } = fetchRounds(options, remote.url, handlers, report);
     try {
       report({ phase: 'Connecting', loaded: 0, total: 0 });
       const commit = await runFetch(await firstDepth(options), false);
@@ -198,4 +147,76 @@ export async function fetchRef(options: FetchRefOptions): Promise<FetchRefResult
       throw toGitError(err, { url: remote.url, ref, operation, ...(signal ? { signal } : {}), authRejected: handlers.rejected, secrets: handlers.secrets });
     }
   });
+}
+
+/** The caller's progress listener, silent once cancelled: a failing listener must not break the fetch. */
+function guardedReporter(options: FetchRefOptions): (p: GitProgress) => void {
+  const { signal } = options;
+  return (p) => {
+    if (signal?.aborted) return;
+    try {
+      options.onProgress?.(p);
+    } catch {
+      /* a failing progress listener must not break the fetch */
+    }
+  };
+}
+
+/**
+ * One `git fetch` of the ref into the cache per call of `runFetch` (a depth, or null for no limit; `relative`:
+ * deepen by it), through the guarded HTTP client; `remoteLines` keeps the remote's last sideband messages.
+ */
+function fetchRounds(
+  options: FetchRefOptions,
+  url: string,
+  handlers: ReturnType<typeof authHandlers>,
+  report: (p: GitProgress) => void,
+): { runFetch: (depth: number | null, relative: boolean) => Promise<string>; remoteLines: string[] } {
+  const { cache, ref, signal } = options;
+  const operation = `fetch of ${ref}`;
+  const http = createHttpClient({
+    ...(signal ? { signal } : {}),
+    ...(options.policy ? { policy: options.policy } : {}),
+    ...(options.advertisements ? { advertisements: options.advertisements } : {}),
+  });
+
+  const onProgress = async (p: { phase: string; loaded: number; total: number }): Promise<void> => {
+    // isomorphic-git awaits only the indexing callbacks: only there may we throw.
+    if (signal?.aborted && INDEXING_PHASES.has(p.phase)) throw new GitCancelledError(operation);
+    report({ phase: p.phase, loaded: p.loaded, total: p.total ?? 0 });
+  };
+
+  // The remote's sideband messages (progress and errors): when its pack-objects dies, they are all that tells why.
+  const remoteLines: string[] = [];
+  const onMessage = (line: string): void => {
+    remoteLines.push(line.slice(0, 500));
+    if (remoteLines.length > 40) remoteLines.shift();
+  };
+
+  const runFetch = async (depth: number | null, relative: boolean): Promise<string> => {
+    if (signal?.aborted) throw new GitCancelledError(operation);
+    const res = await git.fetch({
+      fs: atomicFs,
+      http,
+      gitdir: cache.gitdir,
+      cache: cache.objectCache,
+      url,
+      // isomorphic-git sends the oid of the local ref `ref` as its only "have": name the remote-tracking ref it
+      // writes (a bare `main` resolves to nothing in this cache), so an incremental fetch gets only new objects.
+      ref: `refs/remotes/origin/${branchName(ref)}`,
+      remoteRef: ref,
+      singleBranch: true,
+      tags: false,
+      ...(depth === null ? {} : { depth }),
+      relative,
+      onAuth: handlers.onAuth,
+      onAuthFailure: handlers.onAuthFailure,
+      onProgress,
+      onMessage,
+    });
+    if (signal?.aborted) throw new GitCancelledError(operation);
+    if (!res.fetchHead) throw new GitRefNotFoundError(url, ref); // empty repository
+    return res.fetchHead;
+  };
+  return { runFetch, remoteLines };
 }

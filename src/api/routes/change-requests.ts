@@ -82,16 +82,26 @@ export function mergedFromResolver(deps: ApiDeps, urls: UrlBuilder) {
 }
 
 export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
-  const crs = deps.store.changeRequests;
-  type P = { spaceId: string; changeRequestId: string };
+  const ctx = routesContext(deps, urls);
+  changeRequestRecordRoutes(app, ctx);
+  changeRequestEditRoutes(app, ctx);
+  changeRequestMergeRoutes(app, ctx);
+  changeRequestReadRoutes(app, ctx);
+}
 
-  async function load(request: FastifyRequest): Promise<{ space: SpaceRecord; cr: ChangeRequestRecord }> {
+type P = { spaceId: string; changeRequestId: string };
+type Routes = ReturnType<typeof routesContext>;
+
+/** What every group of change-request routes uses: the request's change request, its API objects, the editable check. */
+function routesContext(deps: ApiDeps, urls: UrlBuilder) {
+  const crs = deps.store.changeRequests;
+  const load = async (request: FastifyRequest): Promise<{ space: SpaceRecord; cr: ChangeRequestRecord }> => {
     const params = request.params as P;
     const space = await loadSpace(deps, request, params.spaceId);
     const cr = await crs.get(space.id, params.changeRequestId);
     if (!cr) throw notFound(`change request not found: ${params.changeRequestId}`);
     return { space, cr };
-  }
+  };
   /** The ChangeRequest objects, with their authors and mergers (users read once for the whole list). */
   const objects = async (list: ChangeRequestRecord[], space: SpaceRecord) => {
     const users = await deps.store.users.getMany(list.flatMap((cr) => [cr.createdBy, cr.mergedBy]).filter((id): id is string => id !== null));
@@ -100,7 +110,12 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
   };
   const object = async (cr: ChangeRequestRecord, space: SpaceRecord) => (await objects([cr], space))[0]!;
   const open = (cr: ChangeRequestRecord) => assertEditable(cr.number, cr.status);
+  return { deps, urls, crs, load, objects, object, open };
+}
 
+/** Create, list, read and update change requests (subject, status). */
+function changeRequestRecordRoutes(app: FastifyInstance, ctx: Routes): void {
+  const { deps, crs, load, objects, object } = ctx;
   app.post<{ Params: { spaceId: string }; Body: { subject?: string } }>(
     '/v1/spaces/:spaceId/change-requests',
     { schema: { body: { type: 'object', additionalProperties: true, properties: { subject: { type: 'string', maxLength: 100 } } } } },
@@ -168,7 +183,11 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
       return object(updated, space);
     },
   );
+}
 
+/** Edits of a change request's content. */
+function changeRequestEditRoutes(app: FastifyInstance, ctx: Routes): void {
+  const { deps, urls, crs, load, object, open } = ctx;
   app.post<{ Body: { changes: ContentChange[] }; Querystring: { compat?: 'true' | 'false' } }>(
     '/v1/spaces/:spaceId/change-requests/:changeRequestId/content',
     { schema: { body: contentBody, querystring: { type: 'object', properties: { compat: { type: 'string', enum: ['true', 'false'] } } } } },
@@ -217,7 +236,11 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
       };
     },
   );
+}
 
+/** Merging a change request, and updating it with the primary content. */
+function changeRequestMergeRoutes(app: FastifyInstance, ctx: Routes): void {
+  const { deps, urls, load, open } = ctx;
   /** Runs the update or the merge as its workflow; a conflict is a 409 naming the pages and blocks. */
   const runStep = async (space: SpaceRecord, cr: ChangeRequestRecord, operation: 'update' | 'merge', actor: string | null) => {
     try {
@@ -270,6 +293,11 @@ export function changeRequestRoutes(app: FastifyInstance, deps: ApiDeps, urls: U
     const { space, cr } = await load(request);
     return { space, spaceId: space.id, revisionId: cr.revisionId };
   });
+}
+
+/** A change request's content and its changes. */
+function changeRequestReadRoutes(app: FastifyInstance, ctx: Routes): void {
+  const { deps, urls, load } = ctx;
   /** What the change request changes: its revision against the primary revision it was made from (or last updated against). */
   app.get<{ Querystring: { limit?: number } }>(
     '/v1/spaces/:spaceId/change-requests/:changeRequestId/changes',

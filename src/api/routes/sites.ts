@@ -70,6 +70,17 @@ const createShareLink = { body: { type: ['object', 'null'], properties: { name: 
 const patchShareLink = { body: { type: 'object', properties: { active: { type: 'boolean' }, name: { type: 'string' } } } };
 
 export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
+  const ctx = siteRoutesContext(deps, urls);
+  siteRecordRoutes(app, ctx);
+  sitePublishRoutes(app, ctx);
+  siteSpaceRoutes(app, ctx);
+  siteShareLinkRoutes(app, ctx);
+}
+
+type SiteRoutes = ReturnType<typeof siteRoutesContext>;
+
+/** What the groups of site routes share: the organization check, the site of a request, the API objects. */
+function siteRoutesContext(deps: ApiDeps, urls: UrlBuilder) {
   const sites = deps.store.sites;
 
   async function checkOrg(request: FastifyRequest, organizationId: string): Promise<void> {
@@ -87,7 +98,12 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
   const siteBody = async (site: SiteRecord) => siteObject(site, await sites.countSiteSpaces(site.id), urls);
 
   const siteSpaceBodies = (request: FastifyRequest, site: SiteRecord, list: SiteSpaceRecord[]) => siteSpaceBodiesOf(deps, urls, request, site, list);
+  return { deps, urls, sites, checkOrg, loadSite, siteBody, siteSpaceBodies };
+}
 
+/** List, create, read, update and delete sites. */
+function siteRecordRoutes(app: FastifyInstance, ctx: SiteRoutes): void {
+  const { deps, sites, checkOrg, loadSite, siteBody } = ctx;
   app.get<{ Params: { organizationId: string } }>('/v1/orgs/:organizationId/sites', async (request) => {
     await checkOrg(request, request.params.organizationId);
     const q = request.query as Record<string, unknown>;
@@ -138,7 +154,11 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
     const deleted = await sites.delete(request.params.organizationId, request.params.siteId);
     return reply.status(deleted ? 205 : 204).send();
   });
+}
 
+/** Publishing a site and what is published. */
+function sitePublishRoutes(app: FastifyInstance, ctx: SiteRoutes): void {
+  const { deps, urls, sites, loadSite, siteBody, siteSpaceBodies } = ctx;
   app.post<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId/publish', { schema: noBody }, async (request, reply: FastifyReply) => {
     const site = await loadSite(request, request.params);
     const updated = await sites.update(site.organizationId, site.id, { published: true });
@@ -177,7 +197,11 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
     const site = await loadSite(request, request.params);
     return siteStructureBody(deps, urls, request, site, await sites.listSiteSpaces(site.id));
   });
+}
 
+/** A site's spaces. */
+function siteSpaceRoutes(app: FastifyInstance, ctx: SiteRoutes): void {
+  const { sites, loadSite, siteSpaceBodies } = ctx;
   app.get<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId/site-spaces', async (request) => {
     const site = await loadSite(request, request.params);
     const q = request.query as Record<string, unknown>;
@@ -220,7 +244,11 @@ export function siteRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder
     const deleted = await sites.deleteSiteSpace(site.organizationId, site.id, request.params.siteSpaceId);
     return reply.status(deleted ? 205 : 204).send();
   });
+}
 
+/** A site's share links. */
+function siteShareLinkRoutes(app: FastifyInstance, ctx: SiteRoutes): void {
+  const { urls, sites, loadSite } = ctx;
   type ShareParams = SiteParams & { shareLinkId: string };
   app.get<{ Params: SiteParams }>('/v1/orgs/:organizationId/sites/:siteId/share-links', async (request) => {
     const site = await loadSite(request, request.params);

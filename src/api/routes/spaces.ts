@@ -92,6 +92,13 @@ async function spaceList(deps: ApiDeps, organizationId: string, access: AccessRe
 }
 
 export function spaceRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
+  organizationSpaceRoutes(app, deps, urls);
+  spaceReadUpdateRoutes(app, deps, urls);
+  spaceLifecycleRoutes(app, deps, urls);
+}
+
+/** An organization's spaces: create one, list them. */
+function organizationSpaceRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
   app.post<{ Params: { organizationId: string }; Body: Record<string, string | undefined> }>(
     '/v1/orgs/:organizationId/spaces',
     { schema: { body: createSpaceBody } },
@@ -137,7 +144,10 @@ export function spaceRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilde
     if (!org) throw organizationNotFound(organizationId);
     return spaceList(deps, organizationId, requireAuth(request).access, pageQuery(request.query as Record<string, unknown>), urls);
   });
+}
 
+/** One space: read, update. */
+function spaceReadUpdateRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
   /** A deleted space stays readable by its organization (with `deletedAt`) until it is purged. */
   app.get<{ Params: { spaceId: string } }>('/v1/spaces/:spaceId', async (request) => {
     const space = await loadSpace(deps, request, request.params.spaceId, { includeDeleted: true });
@@ -165,7 +175,10 @@ export function spaceRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilde
       return spaceBody(deps.store, updated, urls, requireAuth(request).access);
     },
   );
+}
 
+/** A space's deletion and its undoing. */
+function spaceLifecycleRoutes(app: FastifyInstance, deps: ApiDeps, urls: UrlBuilder): void {
   /**
    * 205 when the space was deleted (the purge starts), 204 when there was no such live space: another
    * organization's space is no such space (204, untouched).

@@ -86,164 +86,218 @@ function top<K extends string>(c: Counts<K>, fallback: K): K {
  * looking at the source characters at node positions. Unknown aspects default to the era's style.
  */
 export function detectStyle(text: string, tree: Root): Style {
-  const signals = { legacy: 0, current: 0 };
-  const bullets: Counts<'*' | '-' | '+'> = {};
-  const emph: Counts<'_' | '*'> = {};
-  const strong: Counts<'*' | '_'> = {};
-  const breaks: Counts<'backslash' | 'spaces'> = {};
-  const delims: Counts<'.' | ')'> = {};
-  const rules: Map<string, number> = new Map();
-  let increment = 0;
-  let repeat = 0;
-  let tablePadded = 0;
-  let tableUnpadded = 0;
-  let tableLegacyDelim = 0;
-  const fences: Counts<'`' | '~'> = {};
+  const ev = collectEvidence(text, tree);
+  // Tables whose padding differs from the file's majority keep their own.
+  const tablePaddingStyle = ev.tablePadded + ev.tableUnpadded === 0 ? null : ev.tablePadded >= ev.tableUnpadded;
+  tidyTablePadding(tree, tablePaddingStyle);
 
-  const esc = newEscapeCounts();
-  const alt = { apos: 0, aposPlain: 0, amp: 0, ampPlain: 0 };
-  const destEsc = new Set<string>();
-  const destAmp = { escaped: 0, plain: 0 };
-  const trailingBackslash = { escaped: 0, plain: 0 };
+  const base = detectEra(text, ev) === 'legacy' ? legacyStyle() : currentStyle();
+  const style: Style = {
+    ...base,
+    ...markStyle(text, ev, base),
+    ...tableStyle(ev, base),
+    ...escapeStyle(ev, base),
+  };
+  style.bulletOther = style.bullet === '-' ? '*' : '-';
+  applyRuleStyle(style, ev.rules);
+  return style;
+}
+
+/** What the source shows of each convention: counts of each way a construct is written. */
+function newEvidence() {
+  return {
+    bullets: {} as Counts<'*' | '-' | '+'>,
+    emph: {} as Counts<'_' | '*'>,
+    strong: {} as Counts<'*' | '_'>,
+    breaks: {} as Counts<'backslash' | 'spaces'>,
+    delims: {} as Counts<'.' | ')'>,
+    rules: new Map<string, number>(),
+    increment: 0,
+    repeat: 0,
+    tablePadded: 0,
+    tableUnpadded: 0,
+    tableLegacyDelim: 0,
+    fences: {} as Counts<'`' | '~'>,
+    esc: newEscapeCounts(),
+    alt: { apos: 0, aposPlain: 0, amp: 0, ampPlain: 0 },
+    destEsc: new Set<string>(),
+    destAmp: { escaped: 0, plain: 0 },
+    trailingBackslash: { escaped: 0, plain: 0 },
+  };
+}
+type Evidence = ReturnType<typeof newEvidence>;
+
+/** Walk the tree once, noting the evidence at each positioned node (tables are marked with their own padding). */
+function collectEvidence(text: string, tree: Root): Evidence {
+  const ev = newEvidence();
   const visit = (node: Nodes, parent: Nodes | null, inLabel: boolean): void => {
     const start = node.position?.start.offset;
     const end = node.position?.end.offset;
-    if (start !== undefined && end !== undefined) {
-      const src = text.slice(start, end);
-      switch (node.type) {
-        case 'list': {
-          const list = node as List;
-          const first = list.children[0];
-          const m = first?.position ? /^[*+-]|^\d+([.)])/.exec(text.slice(first.position.start.offset!)) : null;
-          if (m) {
-            if (list.ordered) bump(delims, m[1] as '.' | ')');
-            else if (parent?.type !== 'listItem') bump(bullets, m[0] as '*' | '-' | '+');
-          }
-          if (list.ordered && list.children.length > 1) {
-            const second = list.children[1]!;
-            const n = second.position ? /^(\d+)/.exec(text.slice(second.position.start.offset!)) : null;
-            if (n) Number(n[1]) === (list.start ?? 1) ? repeat++ : increment++;
-          }
-          break;
-        }
-        case 'text':
-          // Autolink text (`<http://…/~user>`) is written verbatim: no evidence about escaping.
-          if (
-            !insideInlineHtml(parent ?? undefined, node) &&
-            !(parent?.type === 'link' && src === (parent as { url: string }).url.replace(/^mailto:/, '') && text[start - 1] === '<')
-          )
-            countEscapes(src, esc, parent?.type === 'tableCell', inLabel, text.slice(text.lastIndexOf('\n', start - 1) + 1, start));
-          break;
-        case 'link':
-        case 'image':
-        case 'definition': {
-          if (node.type === 'image') {
-            // Alt text is prose: its `|` escaping counts with the text's; `'` may be `&apos;`.
-            const label = /^!\[([^]*)\]\(/.exec(src)?.[1] ?? '';
-            for (const e of label.matchAll(/\\?\|/g)) e[0].length === 2 ? esc.pipeEscaped++ : esc.pipePlain++;
-            alt.apos += label.split('&apos;').length - 1;
-            alt.aposPlain += label.split("'").length - 1;
-            alt.amp += label.split('&amp;').length - 1;
-            alt.ampPlain += label.split(/&(?!#?\w+;)/).length - 1;
-          }
-          const m = /\]\(\s*(<[^>]*>|[^\s)]+(?:\([^\s)]*\)[^\s)]*)*)/.exec(src) ?? /\]:\s*(\S+)/.exec(src);
-          if (m) {
-            for (const e of m[1]!.matchAll(/\\([!-/:-@[-`{-~])/g)) if (e[1] !== '&') destEsc.add(e[1]!);
-            for (const e of m[1]!.matchAll(/(\\?)&[#A-Za-z]/g)) e[1] ? destAmp.escaped++ : destAmp.plain++;
-          }
-          break;
-        }
-        case 'paragraph': {
-          const last = (node as { children: Nodes[] }).children.at(-1);
-          if (last?.type === 'text' && last.value.endsWith('\\')) src.endsWith('\\\\') ? trailingBackslash.escaped++ : trailingBackslash.plain++;
-          break;
-        }
-        case 'emphasis':
-          bump(emph, src[0] as '_' | '*');
-          break;
-        case 'strong':
-          bump(strong, src[0] as '_' | '*');
-          break;
-        case 'break':
-          bump(breaks, src.startsWith('\\') ? 'backslash' : 'spaces');
-          break;
-        case 'thematicBreak': {
-          const k = src.trim();
-          rules.set(k, (rules.get(k) ?? 0) + 1);
-          break;
-        }
-        case 'code':
-          if (/^\s*(~~~|```)/.test(src)) bump(fences, src.trimStart()[0] as '`' | '~');
-          break;
-        case 'table': {
-          const lines = src.split('\n');
-          const delim = lines[1] ?? '';
-          if (/\|\s*:?-{3}:?\s*\|/.test(delim) && /^\|?\s*(?::-{3}:?|-{3}:)\s*\|/.test(delim)) tableLegacyDelim++;
-          const header = lines[0] ?? '';
-          const delimCells = delim
-            .split('|')
-            .map((c) => c.trim())
-            .filter((c) => c !== '');
-          const threeDash = delimCells.length > 0 && delimCells.every((c) => /^:?-{3}:?$/.test(c));
-          const headerCells = header
-            .split('|')
-            .map((c) => c.trim())
-            .filter((c) => c !== '');
-          const padded =
-            lines.length > 1 &&
-            (threeDash
-              ? headerCells.every((c) => c.length <= 3) && header.length === delim.length
-              : header.length === delim.length || delimCells.some((c) => c.replace(/:/g, '').length > 3));
-          if (padded) tablePadded++;
-          else tableUnpadded++;
-          ((node.data ??= {}) as Record<string, unknown>).padded = padded;
-          break;
-        }
-      }
-    }
+    if (start !== undefined && end !== undefined) noteNode(ev, text, node, parent, inLabel, start, end);
     // A link's text is a label: a `]` there is escaped whatever the file's prose does.
     const label = inLabel || node.type === 'link' || node.type === 'linkReference';
     if ('children' in node) for (const c of node.children as Nodes[]) visit(c, node, label);
   };
   visit(tree, null, false);
-  // Tables whose padding differs from the file's majority keep their own.
-  const tablePaddingStyle = tablePadded + tableUnpadded === 0 ? null : tablePadded >= tableUnpadded;
-  const tidy = (node: Nodes): void => {
-    if (node.type === 'table' && node.data) {
-      const d = node.data as Record<string, unknown>;
-      if (d.padded === tablePaddingStyle || d.padded === undefined) delete d.padded;
-      if (Object.keys(d).length === 0) delete node.data;
-    }
-    if ('children' in node) for (const c of node.children as Nodes[]) tidy(c);
-  };
-  tidy(tree);
+  return ev;
+}
 
-  if (esc.parenEscaped > 0) signals.legacy += 2;
+function noteNode(ev: Evidence, text: string, node: Nodes, parent: Nodes | null, inLabel: boolean, start: number, end: number): void {
+  const src = text.slice(start, end);
+  switch (node.type) {
+    case 'list':
+      noteList(ev, text, node, parent);
+      break;
+    case 'text':
+      // Autolink text (`<http://…/~user>`) is written verbatim: no evidence about escaping.
+      if (
+        !insideInlineHtml(parent ?? undefined, node) &&
+        !(parent?.type === 'link' && src === (parent as { url: string }).url.replace(/^mailto:/, '') && text[start - 1] === '<')
+      )
+        countEscapes(src, ev.esc, parent?.type === 'tableCell', inLabel, text.slice(text.lastIndexOf('\n', start - 1) + 1, start));
+      break;
+    case 'link':
+    case 'image':
+    case 'definition':
+      noteDestination(ev, node.type === 'image', src);
+      break;
+    case 'paragraph': {
+      const last = (node as { children: Nodes[] }).children.at(-1);
+      if (last?.type === 'text' && last.value.endsWith('\\')) src.endsWith('\\\\') ? ev.trailingBackslash.escaped++ : ev.trailingBackslash.plain++;
+      break;
+    }
+    case 'emphasis':
+      bump(ev.emph, src[0] as '_' | '*');
+      break;
+    case 'strong':
+      bump(ev.strong, src[0] as '_' | '*');
+      break;
+    case 'break':
+      bump(ev.breaks, src.startsWith('\\') ? 'backslash' : 'spaces');
+      break;
+    case 'thematicBreak': {
+      const k = src.trim();
+      ev.rules.set(k, (ev.rules.get(k) ?? 0) + 1);
+      break;
+    }
+    case 'code':
+      if (/^\s*(~~~|```)/.test(src)) bump(ev.fences, src.trimStart()[0] as '`' | '~');
+      break;
+    case 'table':
+      noteTable(ev, node, src);
+      break;
+  }
+}
+
+/** A list's marker (bullet or ordered delimiter) and whether its numbers increment. */
+function noteList(ev: Evidence, text: string, list: List, parent: Nodes | null): void {
+  const first = list.children[0];
+  const m = first?.position ? /^[*+-]|^\d+([.)])/.exec(text.slice(first.position.start.offset!)) : null;
+  if (m) {
+    if (list.ordered) bump(ev.delims, m[1] as '.' | ')');
+    else if (parent?.type !== 'listItem') bump(ev.bullets, m[0] as '*' | '-' | '+');
+  }
+  if (list.ordered && list.children.length > 1) {
+    const second = list.children[1]!;
+    const n = second.position ? /^(\d+)/.exec(text.slice(second.position.start.offset!)) : null;
+    if (n) Number(n[1]) === (list.start ?? 1) ? ev.repeat++ : ev.increment++;
+  }
+}
+
+/** The escapes in a link, image or definition destination, and an image's alt text. */
+function noteDestination(ev: Evidence, image: boolean, src: string): void {
+  if (image) {
+    // Alt text is prose: its `|` escaping counts with the text's; `'` may be `&apos;`.
+    const label = /^!\[([^]*)\]\(/.exec(src)?.[1] ?? '';
+    for (const e of label.matchAll(/\\?\|/g)) e[0].length === 2 ? ev.esc.pipeEscaped++ : ev.esc.pipePlain++;
+    ev.alt.apos += label.split('&apos;').length - 1;
+    ev.alt.aposPlain += label.split("'").length - 1;
+    ev.alt.amp += label.split('&amp;').length - 1;
+    ev.alt.ampPlain += label.split(/&(?!#?\w+;)/).length - 1;
+  }
+  const m = /\]\(\s*(<[^>]*>|[^\s)]+(?:\([^\s)]*\)[^\s)]*)*)/.exec(src) ?? /\]:\s*(\S+)/.exec(src);
+  if (m) {
+    for (const e of m[1]!.matchAll(/\\([!-/:-@[-`{-~])/g)) if (e[1] !== '&') ev.destEsc.add(e[1]!);
+    for (const e of m[1]!.matchAll(/(\\?)&[#A-Za-z]/g)) e[1] ? ev.destAmp.escaped++ : ev.destAmp.plain++;
+  }
+}
+
+/** Whether a table is padded and its delimiter row legacy; the table remembers its own padding in `data.padded`. */
+function noteTable(ev: Evidence, node: Nodes, src: string): void {
+  const lines = src.split('\n');
+  const delim = lines[1] ?? '';
+  if (/\|\s*:?-{3}:?\s*\|/.test(delim) && /^\|?\s*(?::-{3}:?|-{3}:)\s*\|/.test(delim)) ev.tableLegacyDelim++;
+  const header = lines[0] ?? '';
+  const delimCells = delim
+    .split('|')
+    .map((c) => c.trim())
+    .filter((c) => c !== '');
+  const threeDash = delimCells.length > 0 && delimCells.every((c) => /^:?-{3}:?$/.test(c));
+  const headerCells = header
+    .split('|')
+    .map((c) => c.trim())
+    .filter((c) => c !== '');
+  const padded =
+    lines.length > 1 &&
+    (threeDash
+      ? headerCells.every((c) => c.length <= 3) && header.length === delim.length
+      : header.length === delim.length || delimCells.some((c) => c.replace(/:/g, '').length > 3));
+  if (padded) ev.tablePadded++;
+  else ev.tableUnpadded++;
+  ((node.data ??= {}) as Record<string, unknown>).padded = padded;
+}
+
+/** Drop the `data.padded` marks of tables padded like the file's majority (`null`: no table). */
+function tidyTablePadding(node: Nodes, tablePaddingStyle: boolean | null): void {
+  if (node.type === 'table' && node.data) {
+    const d = node.data as Record<string, unknown>;
+    if (d.padded === tablePaddingStyle || d.padded === undefined) delete d.padded;
+    if (Object.keys(d).length === 0) delete node.data;
+  }
+  if ('children' in node) for (const c of node.children as Nodes[]) tidyTablePadding(c, tablePaddingStyle);
+}
+
+/** Which exporter wrote the file, from the signals each era leaves. */
+function detectEra(text: string, ev: Evidence): Style['era'] {
+  const signals = { legacy: 0, current: 0 };
+  if (ev.esc.parenEscaped > 0) signals.legacy += 2;
   if (/\n\n$/.test(text)) signals.legacy += 1;
   if (/\{% page-ref /.test(text)) signals.legacy += 1;
-  if (tableLegacyDelim > 0) signals.legacy += 1;
-  if ((breaks.spaces ?? 0) > 0) signals.legacy += 1;
+  if (ev.tableLegacyDelim > 0) signals.legacy += 1;
+  if ((ev.breaks.spaces ?? 0) > 0) signals.legacy += 1;
   if (/\{% content-ref |\{% columns|\{% stepper|&#x20;/.test(text)) signals.current += 2;
-  if ((breaks.backslash ?? 0) > 0) signals.current += 1;
-  const era = signals.legacy > signals.current ? 'legacy' : 'current';
-  const base = era === 'legacy' ? legacyStyle() : currentStyle();
+  if ((ev.breaks.backslash ?? 0) > 0) signals.current += 1;
+  return signals.legacy > signals.current ? 'legacy' : 'current';
+}
 
+/** Markers of lists, emphasis, breaks and fences, and the newlines ending the file. */
+function markStyle(text: string, ev: Evidence, base: Style): Partial<Style> {
   // Line endings ending the file (a file of `\n` may end with a carriage return GitBook kept in its text).
   const trailing = /(?:\r\n|\r|\n)*$/.exec(text)![0].match(/\r\n|\r|\n/g)?.length ?? 0;
-
-  const rule = [...rules.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
-  const style: Style = {
-    ...base,
-    bullet: top(bullets, base.bullet),
-    emphasis: top(emph, base.emphasis),
-    strong: top(strong, base.strong),
-    hardBreak: top(breaks, base.hardBreak),
-    orderedDelimiter: top(delims, base.orderedDelimiter),
-    incrementListMarker: repeat > increment ? false : base.incrementListMarker,
-    fence: top(fences, base.fence),
+  return {
+    bullet: top(ev.bullets, base.bullet),
+    emphasis: top(ev.emph, base.emphasis),
+    strong: top(ev.strong, base.strong),
+    hardBreak: top(ev.breaks, base.hardBreak),
+    orderedDelimiter: top(ev.delims, base.orderedDelimiter),
+    incrementListMarker: ev.repeat > ev.increment ? false : base.incrementListMarker,
+    fence: top(ev.fences, base.fence),
     trailingNewlines: trailing,
-    tablePadding: tablePadded + tableUnpadded === 0 ? base.tablePadding : tablePadded >= tableUnpadded,
-    tableDelimiterLegacy: tablePadded + tableUnpadded === 0 ? base.tableDelimiterLegacy : tableLegacyDelim > 0,
+  };
+}
+
+function tableStyle(ev: Evidence, base: Style): Partial<Style> {
+  const none = ev.tablePadded + ev.tableUnpadded === 0;
+  return {
+    tablePadding: none ? base.tablePadding : ev.tablePadded >= ev.tableUnpadded,
+    tableDelimiterLegacy: none ? base.tableDelimiterLegacy : ev.tableLegacyDelim > 0,
+  };
+}
+
+/** Which characters the file escapes, in prose, in destinations and in alt text, and which entities it writes. */
+function escapeStyle(ev: Evidence, base: Style): Partial<Style> {
+  const { esc, alt, destAmp, trailingBackslash } = ev;
+  return {
     escapeParens: esc.parenEscaped + esc.parenPlain === 0 ? base.escapeParens : esc.parenEscaped > esc.parenPlain,
     escapeClosingBracket: esc.bracketEscaped + esc.bracketPlain === 0 ? base.escapeClosingBracket : esc.bracketEscaped > esc.bracketPlain,
     escapePipe: esc.pipeEscaped > esc.pipePlain,
@@ -253,7 +307,7 @@ export function detectStyle(text: string, tree: Root): Style {
     escapeUnderscore: esc.underscorePlain > esc.underscoreEscaped ? 'boundary' : 'always',
     escapeLiquid: esc.liquidPlain === 0 || esc.liquidEscaped > 0,
     destinationAmpersand: destAmp.plain > destAmp.escaped ? 'plain' : 'escaped',
-    destinationEscapes: [...destEsc].sort().join(''),
+    destinationEscapes: [...ev.destEsc].sort().join(''),
     escapeAmpersand: esc.ampEscaped + esc.ampPlain === 0 ? base.escapeAmpersand : esc.ampEscaped >= esc.ampPlain ? 'always' : 'reference',
     escapeTrailingBackslash:
       trailingBackslash.escaped + trailingBackslash.plain === 0 ? base.escapeTrailingBackslash : trailingBackslash.escaped >= trailingBackslash.plain,
@@ -263,13 +317,16 @@ export function detectStyle(text: string, tree: Root): Style {
     ltEntityAlways: esc.ltEntity > 0 && esc.ltPlain === 0 && esc.ltEntity > esc.ltEscaped,
     gtEntity: esc.gtEntity + esc.gtPlain === 0 ? base.gtEntity : esc.gtEntity >= esc.gtPlain,
   };
-  style.bulletOther = style.bullet === '-' ? '*' : '-';
+}
+
+/** The most frequent thematic break, when it is a well-formed one. */
+function applyRuleStyle(style: Style, rules: Map<string, number>): void {
+  const rule = [...rules.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
   if (rule && /^([*_-])(?:\s*\1){2,}$/.test(rule)) {
     style.rule = rule[0] as Style['rule'];
     style.ruleSpaces = /\s/.test(rule);
     style.ruleRepetition = rule.replace(/\s/g, '').length;
   }
-  return style;
 }
 
 function newEscapeCounts() {
