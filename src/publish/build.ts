@@ -2,18 +2,18 @@ import { createHash } from 'node:crypto';
 import type { DocumentPage, FileModel, PageModel, RevisionModel } from '../format/index.js';
 import { loadRevisionModel } from '../revision/records.js';
 import type { Logger } from '../log.js';
-import type { PublicationFile, PublishedSiteSpace, SiteRecord, Store } from '../store/index.js';
+import type { PublicationFile, PublishedSiteSpace, SiteRecord, SiteSpaceRecord, Store } from '../store/index.js';
 import { COPY_JS, COPY_JS_PATH } from './copy-script.js';
 import { CSP_META_TAG } from './csp.js';
 import { esc } from './escape.js';
-import { IncludeLoader } from './includes.js';
+import { IncludeLoader, type PageIncludes } from './includes.js';
 import { katexAssets, mathCssPath } from './katex-assets.js';
 import { pageHtml, SEARCH_SHELL_PATH, searchShellHtml } from './layout.js';
 import type { NavItem } from './navigation.js';
 import { RENDERER_VERSION, type RenderedPage, type RenderLink, type RenderPageInput, type RenderSpec, type RenderWarning } from './render/index.js';
-import { sectionLayout } from './site-sections.js';
+import { sectionLayout, type SectionLayout } from './site-sections.js';
 import { SITE_CSS } from './style.js';
-import { siteSpaceThemes } from './theme.js';
+import { siteSpaceThemes, type SiteTheme } from './theme.js';
 import { isAllowedLinkUrl, refusedSchemeLabel } from '../url-policy/index.js';
 
 /** Part of every key: a change of the frame (layout, CSS) re-renders every page. */
@@ -169,38 +169,154 @@ interface LoadedSiteSpace {
   language: string;
 }
 
+/** Where a site space's pages and files are on the site. */
+interface SpaceLinks {
+  prefix: string;
+  hrefs: Map<string, string>;
+  fileLinks: Map<string, RenderLink>;
+}
+
+/** A spec named by a page (`{% openapi-operation spec="…" %}`): its last version's hash, and its content on demand. */
+type SpecVersion = { hash: string; load: () => Promise<RenderSpec> } | null;
+
+/**
+ * What the publish phases share: the inputs, the site and its sections, the warnings in the order they are raised,
+ * the files of the publication as they are staged, and what each phase adds for the later ones.
+ */
+interface PublishRun {
+  readonly deps: PublishDeps;
+  readonly site: SiteRecord;
+  readonly requestKey: string;
+  readonly siteSpaces: SiteSpaceRecord[];
+  readonly sections: SectionLayout;
+  /** The first 50 warnings; `warningCount` counts them all. */
+  readonly warnings: PublishWarning[];
+  warningCount: number;
+  /** The site spaces with content, the default first. */
+  loaded: LoadedSiteSpace[];
+  /** Files of the live publication by path: a file whose input key is unchanged is kept. */
+  before: Map<string, PublicationFile>;
+  /** Files of this publication, kept or written, in the order they are staged. */
+  files: PublicationFile[];
+  blobsToWrite: Uint8Array[];
+  pendingFiles: Array<Omit<PublicationFile, 'hash'> & { index: number }>;
+  redirects: Record<string, string>;
+  /** Every page of the site with its address, in site space then table of contents order. */
+  planned: PlannedPage[];
+  /** By index of `loaded`. */
+  spaceLinks: SpaceLinks[];
+  includeLoaders: IncludeLoader[];
+  titles: Map<string, string>;
+  specVersions: Map<string, SpecVersion>;
+  sitemap: string[];
+  llms: string[];
+  rendered: number;
+  reused: number;
+}
+
+/** What every page of a site space shares: the site model (spaces, section switchers), its sidebar and theme. */
+interface SiteFrame {
+  siteModel: {
+    title: string;
+    noindex: boolean;
+    spaces: Array<{ title: string; href: string }>;
+    switchers: Array<ReturnType<SectionLayout['switcher']>>;
+  };
+  navs: NavItem[][];
+  navHashes: string[];
+  themes: Array<SiteTheme | undefined>;
+  siteHash: string;
+}
+
+/** KaTeX's stylesheet and fonts, on a site whose pages may hold math. */
+type KatexAssets = ReturnType<typeof katexAssets> | null;
+
 /**
  * One publish run of a site: freezes the primary revision of each site space, renders every page whose inputs
  * changed since the live publication (the others keep their output), writes the site's own files (stylesheet,
  * sitemap, robots.txt, llms.txt, markdown twins, 404), stores the publication, then switches the live pointer.
  * Idempotent by `requestKey`.
  */
-// eslint-disable-next-line max-lines-per-function -- 248 lines, still to split (issue 32)
 export async function publishSite(deps: PublishDeps, input: { organizationId: string; siteId: string; requestKey: string }): Promise<PublishOutcome | null> {
+  const run = await openRun(deps, input);
+  if (!run) return null;
+  await loadSiteSpaces(run);
+  await loadPreviousFiles(run);
+  planAddresses(run);
+  const frame = await siteFrame(run);
+  const katex = stageStaticAssets(run, frame);
+  await renderPages(run, frame, katex);
+  stageSiteFiles(run, frame);
+  return recordPublication(run);
+}
+
+function warn(run: PublishRun, w: PublishWarning): void {
+  run.warningCount++;
+  if (run.warnings.length < 50) run.warnings.push(w);
+}
+
+/**
+ * Stages a file of the publication: the live publication's file when its input key is the same (returns false),
+ * else the content, written with the others at the end (returns true).
+ */
+function stage(run: PublishRun, path: string, contentType: string, inputKey: string, content: string | Uint8Array): boolean {
+  const old = run.before.get(path);
+  if (old && old.inputKey === inputKey) {
+    run.files.push(old);
+    return false;
+  }
+  run.blobsToWrite.push(typeof content === 'string' ? new TextEncoder().encode(content) : content);
+  run.pendingFiles.push({ path, contentType, inputKey, index: run.blobsToWrite.length - 1 });
+  return true;
+}
+
+/** The site, its site spaces and their sections; null when the site is not the organization's. */
+async function openRun(deps: PublishDeps, input: { organizationId: string; siteId: string; requestKey: string }): Promise<PublishRun | null> {
   const { store } = deps;
   const site = await store.sites.get(input.organizationId, input.siteId);
   if (!site) return null;
   const siteSpaces = await store.sites.listSiteSpaces(site.id);
   // A site with sections: each section's site spaces at the section's address, and a section switcher on each page.
   const sections = await sectionLayout(store, site.defaultSiteSpaceId, site.id, siteSpaces);
-  const defaultId = sections.defaultId;
-  const warnings: PublishWarning[] = [];
-  let warningCount = 0;
-  const warn = (w: PublishWarning) => {
-    warningCount++;
-    if (warnings.length < 50) warnings.push(w);
+  return {
+    deps,
+    site,
+    requestKey: input.requestKey,
+    siteSpaces,
+    sections,
+    warnings: [],
+    warningCount: 0,
+    loaded: [],
+    before: new Map(),
+    files: [],
+    blobsToWrite: [],
+    pendingFiles: [],
+    redirects: {},
+    planned: [],
+    spaceLinks: [],
+    includeLoaders: [],
+    titles: new Map(),
+    specVersions: new Map(),
+    sitemap: [],
+    llms: [`# ${site.title}`, ''],
+    rendered: 0,
+    reused: 0,
   };
+}
 
-  const loaded: LoadedSiteSpace[] = [];
-  for (const ss of siteSpaces) {
+/** The primary revision of each site space (a site space without content is left out, with a warning), default first. */
+async function loadSiteSpaces(run: PublishRun): Promise<void> {
+  const { store } = run.deps;
+  const defaultId = run.sections.defaultId;
+  for (const ss of run.siteSpaces) {
     const space = await store.spaces.get(ss.spaceId);
     if (!space || !space.revisionId) {
-      warn({ code: 'PUBLISH_BROKEN_LINK', message: `site space ${ss.path} has no content yet and is not published`, path: ss.path });
+      warn(run, { code: 'PUBLISH_BROKEN_LINK', message: `site space ${ss.path} has no content yet and is not published`, path: ss.path });
       continue;
     }
     const revision = await loadRevisionModel(store, space.revisionId);
     if (!revision) continue;
-    loaded.push({
+    run.loaded.push({
       record: {
         siteSpaceId: ss.id,
         spaceId: space.id,
@@ -208,74 +324,80 @@ export async function publishSite(deps: PublishDeps, input: { organizationId: st
         revisionId: space.revisionId,
         title: space.title ?? ss.path,
         default: ss.id === defaultId,
-        prefix: sections.prefixOf(ss.id, ss.path),
+        prefix: run.sections.prefixOf(ss.id, ss.path),
       },
       model: revision.model,
       fileHashes: revision.fileHashes,
       language: space.language ?? 'en',
     });
   }
-  loaded.sort((a, b) => Number(b.record.default) - Number(a.record.default));
+  run.loaded.sort((a, b) => Number(b.record.default) - Number(a.record.default));
+}
 
-  const previous = site.livePublicationId ? await store.sites.publicationFiles(site.livePublicationId) : [];
-  const before = new Map(previous.map((f) => [f.path, f]));
-  const files: PublicationFile[] = [];
-  const redirects: Record<string, string> = {};
-  const sitemap: string[] = [];
-  const llms: string[] = [`# ${site.title}`, ''];
+async function loadPreviousFiles(run: PublishRun): Promise<void> {
+  const { site, deps } = run;
+  const previous = site.livePublicationId ? await deps.store.sites.publicationFiles(site.livePublicationId) : [];
+  run.before = new Map(previous.map((f) => [f.path, f]));
+}
 
-  // Addresses of every page and file first: links across the site need them.
-  const planned: PlannedPage[] = [];
-  const spaceHrefs: Array<{ prefix: string; hrefs: Map<string, string>; fileLinks: Map<string, RenderLink> }> = [];
-  const includeLoaders: IncludeLoader[] = [];
-  loaded.forEach((ss, index) => {
-    const prefix = ss.record.prefix ?? (ss.record.default ? '' : `${ss.record.path}/`);
-    const hrefs = new Map<string, string>();
-    for (const page of documentsOf(ss.model.pages)) {
-      const addr = pageAddress(prefix, page);
-      hrefs.set(page.id, addr.href);
-      planned.push({ page, siteSpace: index, ...addr });
-    }
-    const fileLinks = new Map<string, RenderLink>();
-    for (const file of ss.model.files) {
-      const hash = ss.fileHashes.get(file.id);
-      if (!hash) continue;
-      const path = fileAddress(file, hash);
-      fileLinks.set(file.id, { href: path, name: file.name, contentType: file.contentType, ...(file.size !== undefined ? { size: file.size } : {}) });
-      files.push({ path, hash, contentType: file.contentType || 'application/octet-stream', inputKey: hash });
-    }
-    for (const r of ss.model.config.redirects) {
-      const target = r.pageId ? hrefs.get(r.pageId) : undefined;
-      if (target !== undefined) redirects[prefix + r.from.replace(/^\/+|\/+$/g, '')] = target;
-      else warn({ code: 'PUBLISH_BROKEN_LINK', message: `redirect ${r.from} → ${r.to} names no page`, path: r.from });
-    }
-    spaceHrefs.push({ prefix, hrefs, fileLinks });
-    includeLoaders.push(
-      new IncludeLoader(
-        store,
-        ss.model,
-        ss.fileHashes,
-        (t) => {
-          if (t.fileId !== undefined) return fileLinks.get(t.fileId);
-          const href = t.pageId !== undefined ? hrefs.get(t.pageId) : undefined;
-          return href === undefined ? undefined : { href: t.anchor ? `${href}#${t.anchor}` : href, title: titles.get(t.pageId!) ?? '' };
-        },
-        documentsOf(ss.model.pages),
-      ),
-    );
-  });
-  const titles = new Map(planned.map((p) => [p.page.id, p.page.title]));
+/** Addresses of every page and file first: links across the site need them. */
+function planAddresses(run: PublishRun): void {
+  run.loaded.forEach((ss, index) => planSiteSpace(run, ss, index));
+  run.titles = new Map(run.planned.map((p) => [p.page.id, p.page.title]));
+}
+
+/** A site space's page addresses, its files (kept by hash), its redirects and the loader of its includes. */
+function planSiteSpace(run: PublishRun, ss: LoadedSiteSpace, index: number): void {
+  const prefix = ss.record.prefix ?? (ss.record.default ? '' : `${ss.record.path}/`);
+  const hrefs = new Map<string, string>();
+  for (const page of documentsOf(ss.model.pages)) {
+    const addr = pageAddress(prefix, page);
+    hrefs.set(page.id, addr.href);
+    run.planned.push({ page, siteSpace: index, ...addr });
+  }
+  const fileLinks = new Map<string, RenderLink>();
+  for (const file of ss.model.files) {
+    const hash = ss.fileHashes.get(file.id);
+    if (!hash) continue;
+    const path = fileAddress(file, hash);
+    fileLinks.set(file.id, { href: path, name: file.name, contentType: file.contentType, ...(file.size !== undefined ? { size: file.size } : {}) });
+    run.files.push({ path, hash, contentType: file.contentType || 'application/octet-stream', inputKey: hash });
+  }
+  for (const r of ss.model.config.redirects) {
+    const target = r.pageId ? hrefs.get(r.pageId) : undefined;
+    if (target !== undefined) run.redirects[prefix + r.from.replace(/^\/+|\/+$/g, '')] = target;
+    else warn(run, { code: 'PUBLISH_BROKEN_LINK', message: `redirect ${r.from} → ${r.to} names no page`, path: r.from });
+  }
+  run.spaceLinks.push({ prefix, hrefs, fileLinks });
+  run.includeLoaders.push(
+    new IncludeLoader(
+      run.deps.store,
+      ss.model,
+      ss.fileHashes,
+      (t) => {
+        if (t.fileId !== undefined) return fileLinks.get(t.fileId);
+        const href = t.pageId !== undefined ? hrefs.get(t.pageId) : undefined;
+        return href === undefined ? undefined : { href: t.anchor ? `${href}#${t.anchor}` : href, title: run.titles.get(t.pageId!) ?? '' };
+      },
+      documentsOf(ss.model.pages),
+    ),
+  );
+}
+
+/** The site model, each site space's sidebar (refused link schemes warned) and its theme (logo, colours, fonts, header links). */
+async function siteFrame(run: PublishRun): Promise<SiteFrame> {
+  const { site, loaded, spaceLinks, sections } = run;
   const siteModel = {
     title: site.title,
     noindex: site.visibility !== 'public',
-    spaces: loaded.map((ss, i) => ({ title: ss.record.title, href: spaceHrefs[i]!.prefix })),
+    spaces: loaded.map((ss, i) => ({ title: ss.record.title, href: spaceLinks[i]!.prefix })),
     switchers: [null, ...loaded.map((ss) => ss.record.siteSpaceId)].map((id) =>
-      sections.switcher(id, new Map(loaded.map((l, i) => [l.record.siteSpaceId, { title: l.record.title, href: spaceHrefs[i]!.prefix }]))),
+      sections.switcher(id, new Map(loaded.map((l, i) => [l.record.siteSpaceId, { title: l.record.title, href: spaceLinks[i]!.prefix }]))),
     ),
   };
   const navs = loaded.map((ss, i) =>
-    navOf(ss.model.pages, spaceHrefs[i]!.hrefs, (title, url) =>
-      warn({
+    navOf(ss.model.pages, spaceLinks[i]!.hrefs, (title, url) =>
+      warn(run, {
         code: 'PUBLISH_BROKEN_LINK',
         message: `table of contents entry "${title.slice(0, 100)}": link with a refused scheme (${refusedSchemeLabel(url)}) kept as text`,
         path: ss.record.path,
@@ -284,162 +406,200 @@ export async function publishSite(deps: PublishDeps, input: { organizationId: st
   );
   const navHashes = navs.map((n) => sha(n));
   // The site's customization (logo, colours, fonts, header links): part of every page's key.
-  const allHrefs = new Map(spaceHrefs.flatMap((h) => [...h.hrefs]));
+  const allHrefs = new Map(spaceLinks.flatMap((h) => [...h.hrefs]));
   const themes = await siteSpaceThemes(
-    store,
+    run.deps.store,
     site.id,
     loaded.map((l) => l.record.siteSpaceId),
     (id) => allHrefs.get(id),
   );
-  const siteHash = sha(siteModel);
+  return { siteModel, navs, navHashes, themes, siteHash: sha(siteModel) };
+}
 
-  // Specs of the organization named by `{% openapi-operation spec="…" %}`: their last version's hash is an input.
-  const specVersions = new Map<string, { hash: string; load: () => Promise<RenderSpec> } | null>();
-  async function specOf(slug: string) {
-    if (!specVersions.has(slug)) {
-      const spec = await store.openapi.getBySlug(site!.organizationId, slug);
-      const version = spec ? await store.openapi.latestVersion(spec.id) : null;
-      specVersions.set(slug, version ? { hash: version.contentHash, load: () => store.openapi.versionContent(version) } : null);
-    }
-    return specVersions.get(slug)!;
+/** The stylesheet, the copy script, the themes' stylesheets and, on a site whose pages may hold math, KaTeX's files. */
+function stageStaticAssets(run: PublishRun, frame: SiteFrame): KatexAssets {
+  stage(run, CSS_PATH, 'text/css; charset=utf-8', sha(SITE_CSS), SITE_CSS);
+  stage(run, COPY_JS_PATH, 'text/javascript; charset=utf-8', sha(COPY_JS), COPY_JS);
+  for (const t of frame.themes) if (t?.css) stage(run, t.css.path, 'text/css; charset=utf-8', sha(t.css.content), t.css.content);
+  const katex = run.planned.some((p) => p.page.markdown?.includes('$$')) ? katexAssets() : null;
+  for (const f of katex?.files ?? []) stage(run, f.path, f.contentType, f.hash, f.content);
+  return katex;
+}
+
+/** Specs of the organization named by `{% openapi-operation spec="…" %}`, looked up once a run. */
+async function specOf(run: PublishRun, slug: string): Promise<SpecVersion> {
+  if (!run.specVersions.has(slug)) {
+    const { store } = run.deps;
+    const spec = await store.openapi.getBySlug(run.site.organizationId, slug);
+    const version = spec ? await store.openapi.latestVersion(spec.id) : null;
+    run.specVersions.set(slug, version ? { hash: version.contentHash, load: () => store.openapi.versionContent(version) } : null);
   }
+  return run.specVersions.get(slug)!;
+}
 
-  let rendered = 0;
-  let reused = 0;
-  const blobsToWrite: Uint8Array[] = [];
-  const pendingFiles: Array<Omit<PublicationFile, 'hash'> & { index: number }> = [];
-  const put = (path: string, contentType: string, inputKey: string, content: string | Uint8Array) => {
-    const old = before.get(path);
-    if (old && old.inputKey === inputKey) {
-      files.push(old);
-      return false;
-    }
-    blobsToWrite.push(typeof content === 'string' ? new TextEncoder().encode(content) : content);
-    pendingFiles.push({ path, contentType, inputKey, index: blobsToWrite.length - 1 });
-    return true;
-  };
-
-  put(CSS_PATH, 'text/css; charset=utf-8', sha(SITE_CSS), SITE_CSS);
-  put(COPY_JS_PATH, 'text/javascript; charset=utf-8', sha(COPY_JS), COPY_JS);
-  for (const t of themes) if (t?.css) put(t.css.path, 'text/css; charset=utf-8', sha(t.css.content), t.css.content);
-  // KaTeX's stylesheet and fonts, on a site whose pages may hold math.
-  const katex = planned.some((p) => p.page.markdown?.includes('$$')) ? katexAssets() : null;
-  for (const f of katex?.files ?? []) put(f.path, f.contentType, f.hash, f.content);
+/** Every page in order: rendered when its inputs changed, else kept; its twin, sitemap and llms.txt entries. */
+async function renderPages(run: PublishRun, frame: SiteFrame, katex: KatexAssets): Promise<void> {
   let done = 0;
-  for (const p of planned) {
-    const ss = loaded[p.siteSpace]!;
-    const { hrefs, fileLinks } = spaceHrefs[p.siteSpace]!;
-    const markdown = p.page.markdown;
-    const included = markdown !== null ? await includeLoaders[p.siteSpace]!.forPage(p.page, markdown) : null;
-    const links: Record<string, RenderLink> = { ...included?.links, ...pageLinks(p.page, hrefs, fileLinks, titles) };
-    const specDeps: Record<string, string> = {};
-    const slugs = markdown ? [...markdown.matchAll(/\{%\s*openapi-(?:operation|schemas|webhook)\b[^%]*?\bspec="([^"]+)"/g)].map((m) => m[1]!) : [];
-    for (const slug of new Set(slugs)) {
-      const v = await specOf(slug);
-      specDeps[`spec:${slug}`] = v?.hash ?? 'missing';
-    }
-    const pageMeta = { id: p.page.id, title: p.page.title, description: p.page.description ?? '', twinHref: p.twinPath };
-    const bodyHash = sha(markdown ?? `raw:${p.page.raw?.reason ?? ''}`);
-    const inputKey = sha([
-      RENDERER_VERSION,
-      LAYOUT_VERSION,
-      CSS_PATH,
-      bodyHash,
-      pageMeta,
-      navHashes[p.siteSpace],
-      siteHash,
-      themes[p.siteSpace] ?? null,
-      ss.language,
-      links,
-      specDeps,
-      included?.key ?? '',
-      katex?.cssPath ?? '',
-    ]);
-    const old = before.get(p.htmlPath);
-    // The html file's key carries the page's math stylesheet (`<key>|<path>`): a reused page keeps it.
-    if (old && (old.inputKey === inputKey || old.inputKey.startsWith(`${inputKey}|`))) {
-      files.push(old);
-      const mathFile = before.get(old.inputKey.slice(inputKey.length + 1));
-      if (mathFile) files.push(mathFile);
-      reused++;
-    } else {
-      let body;
-      if (markdown === null) {
-        body = { html: `<p>This page could not be read as a page (${esc(p.page.raw?.reason ?? 'unreadable')}).</p>`, headings: [], summary: '', warnings: [] };
-      } else {
-        const specs: Record<string, RenderSpec> = {};
-        for (const slug of new Set(slugs)) {
-          const v = await specOf(slug);
-          if (v) specs[`spec:${slug}`] = await v.load();
-        }
-        for (const ref of p.page.references ?? []) {
-          if (ref.target.kind !== 'file' || !/\.(ya?ml|json)$/i.test(ref.url)) continue;
-          if (!/\{%\s*(openapi|swagger)\s[^%]*src="/.test(markdown)) continue;
-          const hash = ss.fileHashes.get(ref.target.fileId);
-          const bytes = hash ? await store.blobs.get(hash) : null;
-          if (bytes) specs[`src:${ref.url}`] = { rootPath: 'spec', filesystem: { spec: new TextDecoder().decode(bytes) } };
-        }
-        body = await deps.render({ markdown, rootPrefix: p.rootPrefix, links, specs, includes: included?.includes ?? {} });
-      }
-      for (const w of body.warnings) warn({ ...w, path: p.htmlPath });
-      const mathPath = 'mathCss' in body && body.mathCss ? mathCssPath(body.mathCss) : null;
-      if (mathPath !== null) put(mathPath, 'text/css; charset=utf-8', sha(body.mathCss), body.mathCss!);
-      const stylesheets = 'math' in body && body.math && katex ? [katex.cssPath, ...(mathPath !== null ? [mathPath] : [])] : [];
-      const html = pageHtml({
-        site: { title: site.title, noindex: siteModel.noindex, language: ss.language, cssHref: CSS_PATH, theme: themes[p.siteSpace] },
-        siteSpaces: siteModel.spaces.map((s, i) => ({ ...s, current: i === p.siteSpace })),
-        sections: siteModel.switchers[p.siteSpace + 1],
-        nav: navs[p.siteSpace]!,
-        page: pageMeta,
-        rootPrefix: p.rootPrefix,
-        body,
-        stylesheets,
-      });
-      // A page whose code could not be highlighted yet (a thread still loading its grammars) is rendered again next time.
-      const key = 'plainCode' in body && body.plainCode ? `${inputKey}:plain-code` : mathPath !== null ? `${inputKey}|${mathPath}` : inputKey;
-      put(p.htmlPath, 'text/html; charset=utf-8', key, html);
-      rendered++;
-    }
-    // The markdown twin: the page's own markdown (what an assistant reads best).
-    put(p.twinPath, 'text/markdown; charset=utf-8', sha(['twin', bodyHash]), markdown ?? '');
-    if (!p.page.noIndex && !p.page.hidden) sitemap.push(p.href);
-    llms.push(`- [${p.page.title}](${p.twinPath})${p.page.description ? `: ${p.page.description}` : ''}`);
-    deps.progress?.(++done, planned.length);
+  for (const p of run.planned) {
+    await publishPage(run, frame, katex, p);
+    run.deps.progress?.(++done, run.planned.length);
   }
+}
 
+/** What a page's output depends on, and its input key. */
+interface PageInputs {
+  markdown: string | null;
+  included: PageIncludes | null;
+  links: Record<string, RenderLink>;
+  /** Slugs of the specs the page names. */
+  slugs: string[];
+  pageMeta: { id: string; title: string; description: string; twinHref: string };
+  bodyHash: string;
+  inputKey: string;
+}
+
+async function pageInputs(run: PublishRun, frame: SiteFrame, katex: KatexAssets, p: PlannedPage): Promise<PageInputs> {
+  const { hrefs, fileLinks } = run.spaceLinks[p.siteSpace]!;
+  const markdown = p.page.markdown;
+  const included = markdown !== null ? await run.includeLoaders[p.siteSpace]!.forPage(p.page, markdown) : null;
+  const links: Record<string, RenderLink> = { ...included?.links, ...pageLinks(p.page, hrefs, fileLinks, run.titles) };
+  const specDeps: Record<string, string> = {};
+  const slugs = markdown ? [...markdown.matchAll(/\{%\s*openapi-(?:operation|schemas|webhook)\b[^%]*?\bspec="([^"]+)"/g)].map((m) => m[1]!) : [];
+  for (const slug of new Set(slugs)) {
+    const v = await specOf(run, slug);
+    specDeps[`spec:${slug}`] = v?.hash ?? 'missing';
+  }
+  const pageMeta = { id: p.page.id, title: p.page.title, description: p.page.description ?? '', twinHref: p.twinPath };
+  const bodyHash = sha(markdown ?? `raw:${p.page.raw?.reason ?? ''}`);
+  const inputKey = sha([
+    RENDERER_VERSION,
+    LAYOUT_VERSION,
+    CSS_PATH,
+    bodyHash,
+    pageMeta,
+    frame.navHashes[p.siteSpace],
+    frame.siteHash,
+    frame.themes[p.siteSpace] ?? null,
+    run.loaded[p.siteSpace]!.language,
+    links,
+    specDeps,
+    included?.key ?? '',
+    katex?.cssPath ?? '',
+  ]);
+  return { markdown, included, links, slugs, pageMeta, bodyHash, inputKey };
+}
+
+async function publishPage(run: PublishRun, frame: SiteFrame, katex: KatexAssets, p: PlannedPage): Promise<void> {
+  const inputs = await pageInputs(run, frame, katex, p);
+  const { inputKey } = inputs;
+  const old = run.before.get(p.htmlPath);
+  // The html file's key carries the page's math stylesheet (`<key>|<path>`): a reused page keeps it.
+  if (old && (old.inputKey === inputKey || old.inputKey.startsWith(`${inputKey}|`))) {
+    run.files.push(old);
+    const mathFile = run.before.get(old.inputKey.slice(inputKey.length + 1));
+    if (mathFile) run.files.push(mathFile);
+    run.reused++;
+  } else {
+    await renderPage(run, frame, katex, p, inputs);
+    run.rendered++;
+  }
+  // The markdown twin: the page's own markdown (what an assistant reads best).
+  stage(run, p.twinPath, 'text/markdown; charset=utf-8', sha(['twin', inputs.bodyHash]), inputs.markdown ?? '');
+  if (!p.page.noIndex && !p.page.hidden) run.sitemap.push(p.href);
+  run.llms.push(`- [${p.page.title}](${p.twinPath})${p.page.description ? `: ${p.page.description}` : ''}`);
+}
+
+/** A page's html in the site's frame, with its math stylesheet when it has one. */
+async function renderPage(run: PublishRun, frame: SiteFrame, katex: KatexAssets, p: PlannedPage, inputs: PageInputs): Promise<void> {
+  const { siteModel } = frame;
+  const body = await pageBody(run, p, inputs);
+  for (const w of body.warnings) warn(run, { ...w, path: p.htmlPath });
+  const mathPath = 'mathCss' in body && body.mathCss ? mathCssPath(body.mathCss) : null;
+  if (mathPath !== null) stage(run, mathPath, 'text/css; charset=utf-8', sha(body.mathCss), body.mathCss!);
+  const stylesheets = 'math' in body && body.math && katex ? [katex.cssPath, ...(mathPath !== null ? [mathPath] : [])] : [];
+  const html = pageHtml({
+    site: {
+      title: run.site.title,
+      noindex: siteModel.noindex,
+      language: run.loaded[p.siteSpace]!.language,
+      cssHref: CSS_PATH,
+      theme: frame.themes[p.siteSpace],
+    },
+    siteSpaces: siteModel.spaces.map((s, i) => ({ ...s, current: i === p.siteSpace })),
+    sections: siteModel.switchers[p.siteSpace + 1],
+    nav: frame.navs[p.siteSpace]!,
+    page: inputs.pageMeta,
+    rootPrefix: p.rootPrefix,
+    body,
+    stylesheets,
+  });
+  // A page whose code could not be highlighted yet (a thread still loading its grammars) is rendered again next time.
+  const key = 'plainCode' in body && body.plainCode ? `${inputs.inputKey}:plain-code` : mathPath !== null ? `${inputs.inputKey}|${mathPath}` : inputs.inputKey;
+  stage(run, p.htmlPath, 'text/html; charset=utf-8', key, html);
+}
+
+/** A page's article: rendered off the event loop with the specs it names, or a notice for a page that could not be read. */
+async function pageBody(run: PublishRun, p: PlannedPage, { markdown, slugs, links, included }: PageInputs) {
+  if (markdown === null) {
+    return { html: `<p>This page could not be read as a page (${esc(p.page.raw?.reason ?? 'unreadable')}).</p>`, headings: [], summary: '', warnings: [] };
+  }
+  const specs: Record<string, RenderSpec> = {};
+  for (const slug of new Set(slugs)) {
+    const v = await specOf(run, slug);
+    if (v) specs[`spec:${slug}`] = await v.load();
+  }
+  const fileHashes = run.loaded[p.siteSpace]!.fileHashes;
+  for (const ref of p.page.references ?? []) {
+    if (ref.target.kind !== 'file' || !/\.(ya?ml|json)$/i.test(ref.url)) continue;
+    if (!/\{%\s*(openapi|swagger)\s[^%]*src="/.test(markdown)) continue;
+    const hash = fileHashes.get(ref.target.fileId);
+    const bytes = hash ? await run.deps.store.blobs.get(hash) : null;
+    if (bytes) specs[`src:${ref.url}`] = { rootPath: 'spec', filesystem: { spec: new TextDecoder().decode(bytes) } };
+  }
+  return run.deps.render({ markdown, rootPrefix: p.rootPrefix, links, specs, includes: included?.includes ?? {} });
+}
+
+/** robots.txt and sitemap.xml (with a warning when the site has no absolute address), llms.txt, the search page and 404. */
+function stageSiteFiles(run: PublishRun, frame: SiteFrame): void {
+  const { site, deps } = run;
   const root = siteRootUrl(site.basename, deps);
   if (root === null && site.visibility === 'public')
-    warn({
+    warn(run, {
       code: 'PUBLISH_NO_PUBLIC_URL',
       message: 'FOLIO_PUBLIC_URL is not set and no host name serves this site: sitemap.xml and robots.txt hold relative URLs',
     });
-  const crawler = crawlerFiles(site.visibility === 'public', root, sitemap);
-  put('robots.txt', 'text/plain; charset=utf-8', sha(crawler.robots), crawler.robots);
-  if (crawler.sitemap !== null) put('sitemap.xml', 'application/xml; charset=utf-8', sha(crawler.sitemap), crawler.sitemap);
-  const llmsTxt = `${llms.join('\n')}\n`;
-  put('llms.txt', 'text/plain; charset=utf-8', sha(llmsTxt), llmsTxt);
+  const crawler = crawlerFiles(site.visibility === 'public', root, run.sitemap);
+  stage(run, 'robots.txt', 'text/plain; charset=utf-8', sha(crawler.robots), crawler.robots);
+  if (crawler.sitemap !== null) stage(run, 'sitemap.xml', 'application/xml; charset=utf-8', sha(crawler.sitemap), crawler.sitemap);
+  const llmsTxt = `${run.llms.join('\n')}\n`;
+  stage(run, 'llms.txt', 'text/plain; charset=utf-8', sha(llmsTxt), llmsTxt);
   const searchShell = searchShellHtml({
-    site: { title: site.title, noindex: true, language: loaded[0]?.language ?? 'en', cssHref: CSS_PATH, theme: themes[0] },
-    siteSpaces: siteModel.spaces.map((s) => ({ ...s, current: false })),
-    sections: siteModel.switchers[0],
+    site: { title: site.title, noindex: true, language: run.loaded[0]?.language ?? 'en', cssHref: CSS_PATH, theme: frame.themes[0] },
+    siteSpaces: frame.siteModel.spaces.map((s) => ({ ...s, current: false })),
+    sections: frame.siteModel.switchers[0],
   });
-  put(SEARCH_SHELL_PATH, 'text/html; charset=utf-8', sha(searchShell), searchShell);
+  stage(run, SEARCH_SHELL_PATH, 'text/html; charset=utf-8', sha(searchShell), searchShell);
   const notFound = `<!doctype html><html lang="en"><head><meta charset="utf-8">${CSP_META_TAG}<title>Page not found | ${esc(site.title)}</title></head><body><main id="content"><h1>Page not found</h1><p>There is no page at this address.</p></main></body></html>\n`;
-  put('404.html', 'text/html; charset=utf-8', sha(notFound), notFound);
+  stage(run, '404.html', 'text/html; charset=utf-8', sha(notFound), notFound);
+}
 
-  const hashes = blobsToWrite.length > 0 ? await store.blobs.putMany(blobsToWrite, { pinMs: 24 * 3600_000 }) : [];
-  for (const f of pendingFiles) files.push({ path: f.path, hash: hashes[f.index]!, contentType: f.contentType, inputKey: f.inputKey });
-  const unique = new Map(files.map((f) => [f.path, f]));
+/** Writes the staged blobs, stores the publication (one entry a path, the last staged wins) and switches the live pointer. */
+async function recordPublication(run: PublishRun): Promise<PublishOutcome> {
+  const { store } = run.deps;
+  const { site, rendered, reused, warnings, warningCount } = run;
+  const hashes = run.blobsToWrite.length > 0 ? await store.blobs.putMany(run.blobsToWrite, { pinMs: 24 * 3600_000 }) : [];
+  for (const f of run.pendingFiles) run.files.push({ path: f.path, hash: hashes[f.index]!, contentType: f.contentType, inputKey: f.inputKey });
+  const unique = new Map(run.files.map((f) => [f.path, f]));
   const { publication } = await store.sites.createPublication({
     siteId: site.id,
-    requestKey: input.requestKey,
-    structure: { siteSpaces: loaded.map((l) => l.record), redirects },
+    requestKey: run.requestKey,
+    structure: { siteSpaces: run.loaded.map((l) => l.record), redirects: run.redirects },
     files: [...unique.values()],
     rendered,
     reused,
   });
   await store.sites.goLive(site.id, publication.id, { warningCount });
-  deps.logger.info({ siteId: site.id, publicationId: publication.id, rendered, reused, files: unique.size }, 'site published');
+  run.deps.logger.info({ siteId: site.id, publicationId: publication.id, rendered, reused, files: unique.size }, 'site published');
   return { publicationId: publication.id, rendered: publication.rendered, reused: publication.reused, files: unique.size, warnings, warningCount };
 }
 
