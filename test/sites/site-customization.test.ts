@@ -158,5 +158,9 @@ describe('site customization (issue 33)', () => {
       .map((l) => String(l.properties.href))
       .find((h) => h.includes('theme.'))!;
     expect((await served(sheet.replace(/^(\.\.\/)+/, ''))).body).toContain('--accent:#0000aa');
+    // The published profile gives the customization the site renders with, for the site and each site space.
+    const published = await call('GET', `${base}/published`);
+    expect(published.customizations.site.styling.primaryColor).toEqual({ light: '#0000aa', dark: '#8888ff' });
+    expect(published.customizations.siteSpaces[siteSpace].styling.primaryColor.light).toBe('#0000aa');
   });
 });

@@ -6,7 +6,8 @@ import { workflowStarter, type ApiDeps } from '../deps.js';
 import { badRequest, notFound } from '../http-errors.js';
 import { OPERATION_ID_HEADER } from '../operation-id.js';
 import { shareLinkObject, siteObject } from '../objects/site.js';
-import { defaultSiteCustomization } from '../objects/site-customization.js';
+import { deepMerge } from '../objects/site-customization-input.js';
+import { siteCustomization } from './site-customization.js';
 import type { UrlBuilder } from '../objects/urls.js';
 import { listEnvelope, pageQuery, paginateArray } from '../pagination.js';
 import { siteSpaceBodies as siteSpaceBodiesOf, siteStructureBody } from '../site-space-bodies.js';
@@ -185,10 +186,7 @@ function sitePublishRoutes(app: FastifyInstance, ctx: SiteRoutes): void {
       object: 'published-content-site' as const,
       site: await siteBody(site),
       structure: await siteStructureBody(deps, urls, request, site, list),
-      customizations: {
-        site: defaultSiteCustomization('en'),
-        siteSpaces: Object.fromEntries(structure.map((ss) => [ss.id, defaultSiteCustomization(ss.space.language ?? 'en')])),
-      },
+      customizations: await publishedCustomizations(deps.store, site, structure),
       scripts: [],
     };
   });
@@ -284,4 +282,11 @@ function siteShareLinkRoutes(app: FastifyInstance, ctx: SiteRoutes): void {
     const site = await loadSite(request, request.params);
     return reply.status((await sites.deleteShareLink(site.id, request.params.shareLinkId)) ? 205 : 204).send();
   });
+}
+
+/** The customization a published site renders with: the site's (stored, else the defaults), and each site space's with its overrides. */
+async function publishedCustomizations(store: ApiDeps['store'], site: SiteRecord, siteSpaces: Array<{ id: string }>) {
+  const settings = await siteCustomization(store, site);
+  const overrides = await store.siteSettings.siteSpaceCustomizations(site.id);
+  return { site: settings, siteSpaces: Object.fromEntries(siteSpaces.map((ss) => [ss.id, deepMerge(settings, overrides.get(ss.id) ?? {})])) };
 }
