@@ -40,10 +40,15 @@ export type RedirectTarget = { kind: 'site'; href: string } | { kind: 'external'
 export async function resolveDestination(store: Store, publication: PublicationRecord, destination: Record<string, unknown>): Promise<RedirectTarget | null> {
   if (destination.kind === 'external')
     return typeof destination.url === 'string' && isAbsoluteAllowedUrl(destination.url) ? { kind: 'external', url: destination.url } : null;
-  const ss = publication.structure.siteSpaces.find((s) => s.siteSpaceId === destination.siteSpaceId);
+  // A section leads to its default site space (where the section is served).
+  const siteSpaceId =
+    destination.kind === 'site-section'
+      ? (await store.siteSections.structure(publication.siteId)).sections.find((s) => s.id === destination.siteSectionId)?.defaultSiteSpaceId
+      : destination.siteSpaceId;
+  const ss = publication.structure.siteSpaces.find((s) => s.siteSpaceId === siteSpaceId);
   if (!ss) return null;
-  const prefix = ss.default ? '' : `${ss.path}/`;
-  if (destination.kind === 'site-space') return { kind: 'site', href: prefix };
+  const prefix = ss.prefix ?? (ss.default ? '' : `${ss.path}/`);
+  if (destination.kind === 'site-space' || destination.kind === 'site-section') return { kind: 'site', href: prefix };
   if (destination.kind !== 'site-page' || typeof destination.pageId !== 'string' || !ss.revisionId) return null;
   const page = await store.revisions.page(ss.revisionId, destination.pageId);
   if (!page || page.kind !== 'document') return null;

@@ -113,7 +113,7 @@ describe('site redirects (issue 33)', () => {
       { source: '/x', destination: { kind: 'site-space', siteSpaceId: 'not-here' } },
       { source: '/x', destination: { kind: 'site-page', siteSpaceId: main, pageId: 'nope' } },
       { source: '/x', destination: { kind: 'path', spaceId, path: 'missing' } },
-      { source: '/x', destination: { kind: 'site-section', siteSectionId: 'sec' } },
+      { source: '/x', destination: { kind: 'site-section', siteSectionId: 'not-a-section' } },
     ];
     for (const body of bad) expect((await bed.request(bed.service, 'POST', `${base}/redirects`, body)).status, JSON.stringify(body)).toBe(400);
     const taken = await bed.request(bed.service, 'POST', `${base}/redirects`, { source: '/old', destination: { kind: 'site-space', siteSpaceId: main } });
@@ -143,5 +143,21 @@ describe('site redirects (issue 33)', () => {
     expect(await get('older')).toEqual({ status: 307, location: `${root}/start/deep/` });
     await call('DELETE', `${base}/redirects/${oldId}`, undefined, 205);
     expect((await get('old')).status).toBe(404);
+  });
+
+  it('a section as destination leads to where the section is served; a site space to its address inside its section', async () => {
+    const apiSpace = await space('API', [['ahome', '']]);
+    const section = await call('POST', `${base}/sections`, { spaceId: apiSpace, title: 'API reference' }, 201);
+    const v2 = (await call('POST', `${base}/site-spaces`, { spaceId: await space('API v2', [['bhome', '']]), sectionId: section.id, path: 'v2' }, 201)).id;
+    await publishSite(
+      { store: bed.store, render: async (input) => renderPageBody(input), logger: testLogger('publish') },
+      { organizationId: bed.organizationId, siteId: site.id, requestKey: 'sections' },
+    );
+    await call('POST', `${base}/redirects`, { source: '/to-api', destination: { kind: 'site-section', siteSectionId: section.id } }, 201);
+    await call('POST', `${base}/redirects`, { source: '/to-v2', destination: { kind: 'site-space', siteSpaceId: v2 } }, 201);
+    const root = `/sites/${site.basename}`;
+    expect(await get('to-api')).toEqual({ status: 302, location: `${root}/${section.path}/` });
+    expect(await get('to-v2')).toEqual({ status: 302, location: `${root}/${section.path}/v2/` });
+    expect((await get(`${section.path}/v2/`)).status).toBe(200);
   });
 });

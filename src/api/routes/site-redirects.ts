@@ -31,7 +31,7 @@ export function siteRedirectObject(r: SiteRedirectRecord) {
 }
 
 /**
- * A destination Folio can serve, as stored: a page or a site space of this site, or an external http(s) URL; a
+ * A destination Folio can serve, as stored: a page, a site space or a section of this site, or an external http(s) URL; a
  * `path` destination (a page of a space by its path) becomes the page it names. Anything else is a 400.
  */
 async function storedDestination(store: Store, site: SiteRecord, d: Obj): Promise<Obj> {
@@ -39,7 +39,11 @@ async function storedDestination(store: Store, site: SiteRecord, d: Obj): Promis
     if (typeof d.url !== 'string' || !isAbsoluteAllowedUrl(d.url) || !/^https?:/i.test(d.url)) throw badRequest('destination.url must be an http or https URL');
     return { kind: 'external', url: d.url };
   }
-  if (d.kind === 'site-section') throw badRequest('destination: Folio sites have no sections; redirect to a site space or a page');
+  if (d.kind === 'site-section') {
+    const { sections } = await store.siteSections.structure(site.id);
+    if (!sections.some((s) => s.id === d.siteSectionId)) throw badRequest('destination.siteSectionId: not a section of this site');
+    return { kind: 'site-section', siteSectionId: d.siteSectionId };
+  }
   const siteSpaces = await store.sites.listSiteSpaces(site.id);
   const ss = d.kind === 'path' ? siteSpaces.find((s) => s.spaceId === d.spaceId) : siteSpaces.find((s) => s.id === d.siteSpaceId);
   if (!ss)
