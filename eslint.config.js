@@ -30,8 +30,8 @@ export default tseslint.config(
     },
   },
   {
-    // Production functions stay short (issue 32); tests are exempt. bench/ still has five longer ones.
-    files: ['src/**/*.ts', 'activities/**/*.ts', 'workflows/**/*.ts'],
+    // Functions stay short (issue 32), benchmarks included; tests are exempt.
+    files: ['src/**/*.ts', 'activities/**/*.ts', 'workflows/**/*.ts', 'bench/**/*.ts'],
     rules: { 'max-lines-per-function': ['error', { max: 80 }] },
   },
   {

@@ -370,128 +370,128 @@ async function pushEdit(repo: Repo, file: string, line: string): Promise<void> {
 
 const git = (args: string[], cwd?: string) => execFileP('git', args, { cwd, env: gitEnv() });
 
-async function benchRepo(s: Service, repo: Repo, work: string, runOffset: number): Promise<Record<string, unknown>> {
-  const t = {
-    cold: [] as number[],
-    nativeCold: [] as number[],
-    second: [] as number[],
-    incr: [] as number[],
-    nativeIncr: [] as number[],
-    exp: [] as number[],
-    nativeExp: [] as number[],
-    noop: [] as number[],
-    nativeNoop: [] as number[],
-  };
-  const body = { url: repo.url, ref: 'refs/heads/main', ...(repo.projectDirectory ? { projectDirectory: repo.projectDirectory } : {}) };
-  // Upstream edits go to the last page; the change request edits the first leaf page: no conflict between them.
-  const editedPage = repo.pages[repo.pages.length - 1]!;
-  for (let run = 0; run < RUNS; run++) {
-    const baselineFirst = run % 2 === 1;
-    const clone = path.join(work, `${repo.name}-native-${run}`);
-    const orgId = `bench-${repo.name.replace(/[^A-Za-z0-9]/g, '').slice(0, 20)}-${runOffset + run}`;
-    const org = await newOrg(s, orgId);
-    let space = '';
-    const nativeCold = async () => {
-      await rm(clone, { recursive: true, force: true });
-      const [ms] = await time(async () => {
-        await git(['clone', '--quiet', '--depth', '1', '--branch', 'main', repo.url, clone]);
-        await parseFiles(clone, repo.pages);
-      });
-      t.nativeCold.push(ms);
-    };
-    const folioCold = async () => {
-      space = await org.space(orgId, `cold ${run}`);
-      const [ms] = await time(() => org.sync(space, 'import', body, `${repo.name}:cold_import`));
-      t.cold.push(ms);
-    };
-    for (const step of baselineFirst ? [nativeCold, folioCold] : [folioCold, nativeCold]) {
-      await settle(s);
-      await step();
-    }
-
-    // A second space of the organization, from the same commit: the parse cache.
-    const second = await org.space(orgId, `second ${run}`);
+/** Runs the two timed steps in the run's order (the baseline first on odd runs), each on a settled service. */
+async function alternated(s: Service, baselineFirst: boolean, native: () => Promise<void>, folio: () => Promise<void>): Promise<void> {
+  for (const step of baselineFirst ? [native, folio] : [folio, native]) {
     await settle(s);
-    const [secondMs, secondResult] = await time(() => org.sync(second, 'import', body, `${repo.name}:second_space_import`));
-    t.second.push(secondMs);
-    if (run === 0) process.stderr.write(`bench: second space: ${secondResult.message ?? ''}\n`);
-
-    // Incremental: one file changed upstream.
-    await pushEdit(repo, editedPage, `Edited in run ${run} (${Date.now()}).`);
-    const nativeIncr = async () => {
-      const [ms] = await time(async () => {
-        await git(['pull', '--quiet', '--ff-only'], clone);
-        await parseFiles(clone, [editedPage]);
-      });
-      t.nativeIncr.push(ms);
-    };
-    const folioIncr = async () => {
-      const [ms, r] = await time(() => org.sync(space, 'import', body, `${repo.name}:incremental_import`));
-      t.incr.push(ms);
-      if (run === 0) process.stderr.write(`bench: incremental: ${r.message ?? ''}\n`);
-    };
-    for (const step of baselineFirst ? [nativeIncr, folioIncr] : [folioIncr, nativeIncr]) {
-      await settle(s);
-      await step();
-    }
-
-    // One-page export after a merged change request.
-    const pages = (await org.call('GET', `/v1/spaces/${space}/content/pages`)) as { pages: Array<{ id: string; pages?: unknown[] }> };
-    const pageId = pages.pages.find((p) => p.pages === undefined || p.pages.length === 0)?.id ?? pages.pages[0]!.id;
-    const page = (await org.call('GET', `/v1/spaces/${space}/content/page/${pageId}?format=markdown`)) as { markdown: string };
-    const cr = (await org.call('POST', `/v1/spaces/${space}/change-requests`, { subject: `bench ${run}` })) as { id: string };
-    await org.call('POST', `/v1/spaces/${space}/change-requests/${cr.id}/content`, {
-      changes: [{ operation: 'update_page', page: pageId, document: { markdown: `${page.markdown}\n\nChanged through a change request, run ${run}.\n` } }],
-    });
-    await org.call('POST', `/v1/spaces/${space}/change-requests/${cr.id}/merge`);
-    const nativeExport = async () => {
-      const [ms] = await time(async () => {
-        await git(['pull', '--quiet', '--ff-only'], repo.editor);
-        await appendFile(path.join(repo.editor, editedPage), `\nNative edit, run ${run}.\n`);
-        await git(['commit', '--quiet', '-am', 'native edit'], repo.editor);
-        await git(['push', '--quiet', 'origin', 'HEAD:main'], repo.editor);
-      });
-      t.nativeExp.push(ms);
-    };
-    const folioExport = async () => {
-      const [ms] = await time(() => org.sync(space, 'export', { ...body, commitMessage: `Folio export, run ${run}` }, `${repo.name}:one_page_export`));
-      t.exp.push(ms);
-    };
-    // The export must see the native edit's commit (it checks for conflicts against it) — or the native edit the
-    // export's: either way both are timed from the same state.
-    for (const step of baselineFirst ? [nativeExport, folioExport] : [folioExport, nativeExport]) {
-      await settle(s);
-      await step();
-    }
-
-    // No-op: the space imports the commit it already holds (pull first so both sides start from the head).
-    await org.sync(space, 'import', body);
-    await git(['pull', '--quiet', '--ff-only'], clone);
-    const nativeNoop = async () => {
-      const [ms] = await time(() => git(['pull', '--quiet', '--ff-only'], clone));
-      t.nativeNoop.push(ms);
-    };
-    const folioNoop = async () => {
-      const [ms, r] = await time(() => org.sync(space, 'import', body, `${repo.name}:noop_import`));
-      if (r.status !== 'noop') throw new Error(`expected a no-op import, got ${r.status}: ${r.message ?? ''}`);
-      t.noop.push(ms);
-    };
-    for (const step of baselineFirst ? [nativeNoop, folioNoop] : [folioNoop, nativeNoop]) {
-      await settle(s);
-      await step();
-    }
-    await rm(clone, { recursive: true, force: true });
+    await step();
   }
-  await Promise.all(pendingPhases);
-  const repoInfo = { repository: repo.name, pages: repo.pages.length };
-  emit({
-    measure: 'cold_import',
-    ...repoInfo,
-    folioMs: stats(t.cold),
-    nativeMs: stats(t.nativeCold),
-    ratio: round(median(t.cold) / median(t.nativeCold)),
-    goal: '≤ 1.1× native at 5,000 pages',
+}
+
+type RepoTimings = Record<'cold' | 'nativeCold' | 'second' | 'incr' | 'nativeIncr' | 'exp' | 'nativeExp' | 'noop' | 'nativeNoop', number[]>;
+
+/** One run of a repository: its organization, its space, the native clone, and where the timings go. */
+interface RepoRun {
+  s: Service;
+  repo: Repo;
+  t: RepoTimings;
+  run: number;
+  baselineFirst: boolean;
+  clone: string;
+  orgId: string;
+  org: Api;
+  space: string;
+  body: Record<string, unknown>;
+  /** Upstream edits go to the last page; the change request edits the first leaf page: no conflict between them. */
+  editedPage: string;
+}
+
+/** Cold import in a new organization against clone + parse; then a second space of it from the same commit (the parse cache). */
+async function measureColdAndSecond(r: RepoRun): Promise<void> {
+  const { s, repo, t, run, clone, org, orgId } = r;
+  const nativeCold = async () => {
+    await rm(clone, { recursive: true, force: true });
+    const [ms] = await time(async () => {
+      await git(['clone', '--quiet', '--depth', '1', '--branch', 'main', repo.url, clone]);
+      await parseFiles(clone, repo.pages);
+    });
+    t.nativeCold.push(ms);
+  };
+  const folioCold = async () => {
+    r.space = await org.space(orgId, `cold ${run}`);
+    const [ms] = await time(() => org.sync(r.space, 'import', r.body, `${repo.name}:cold_import`));
+    t.cold.push(ms);
+  };
+  await alternated(s, r.baselineFirst, nativeCold, folioCold);
+
+  // A second space of the organization, from the same commit: the parse cache.
+  const second = await org.space(orgId, `second ${run}`);
+  await settle(s);
+  const [secondMs, secondResult] = await time(() => org.sync(second, 'import', r.body, `${repo.name}:second_space_import`));
+  t.second.push(secondMs);
+  if (run === 0) process.stderr.write(`bench: second space: ${secondResult.message ?? ''}\n`);
+}
+
+/** Incremental: one file changed upstream; Folio's import against pull + parse of that file. */
+async function measureIncremental(r: RepoRun): Promise<void> {
+  const { repo, t, run, clone, org } = r;
+  await pushEdit(repo, r.editedPage, `Edited in run ${run} (${Date.now()}).`);
+  const nativeIncr = async () => {
+    const [ms] = await time(async () => {
+      await git(['pull', '--quiet', '--ff-only'], clone);
+      await parseFiles(clone, [r.editedPage]);
+    });
+    t.nativeIncr.push(ms);
+  };
+  const folioIncr = async () => {
+    const [ms, res] = await time(() => org.sync(r.space, 'import', r.body, `${repo.name}:incremental_import`));
+    t.incr.push(ms);
+    if (run === 0) process.stderr.write(`bench: incremental: ${res.message ?? ''}\n`);
+  };
+  await alternated(r.s, r.baselineFirst, nativeIncr, folioIncr);
+}
+
+/** One-page export after a merged change request, against a native pull + edit + commit + push. */
+async function measureExport(r: RepoRun): Promise<void> {
+  const { repo, t, run, org, space } = r;
+  const pages = (await org.call('GET', `/v1/spaces/${space}/content/pages`)) as { pages: Array<{ id: string; pages?: unknown[] }> };
+  const pageId = pages.pages.find((p) => p.pages === undefined || p.pages.length === 0)?.id ?? pages.pages[0]!.id;
+  const page = (await org.call('GET', `/v1/spaces/${space}/content/page/${pageId}?format=markdown`)) as { markdown: string };
+  const cr = (await org.call('POST', `/v1/spaces/${space}/change-requests`, { subject: `bench ${run}` })) as { id: string };
+  await org.call('POST', `/v1/spaces/${space}/change-requests/${cr.id}/content`, {
+    changes: [{ operation: 'update_page', page: pageId, document: { markdown: `${page.markdown}\n\nChanged through a change request, run ${run}.\n` } }],
   });
+  await org.call('POST', `/v1/spaces/${space}/change-requests/${cr.id}/merge`);
+  const nativeExport = async () => {
+    const [ms] = await time(async () => {
+      await git(['pull', '--quiet', '--ff-only'], repo.editor);
+      await appendFile(path.join(repo.editor, r.editedPage), `\nNative edit, run ${run}.\n`);
+      await git(['commit', '--quiet', '-am', 'native edit'], repo.editor);
+      await git(['push', '--quiet', 'origin', 'HEAD:main'], repo.editor);
+    });
+    t.nativeExp.push(ms);
+  };
+  const folioExport = async () => {
+    const [ms] = await time(() => org.sync(space, 'export', { ...r.body, commitMessage: `Folio export, run ${run}` }, `${repo.name}:one_page_export`));
+    t.exp.push(ms);
+  };
+  // The export must see the native edit's commit (it checks for conflicts against it) — or the native edit the
+  // export's: either way both are timed from the same state.
+  await alternated(r.s, r.baselineFirst, nativeExport, folioExport);
+}
+
+/** No-op: the space imports the commit it already holds (pull first so both sides start from the head). */
+async function measureNoop(r: RepoRun): Promise<void> {
+  const { repo, t, clone, org, space } = r;
+  await org.sync(space, 'import', r.body);
+  await git(['pull', '--quiet', '--ff-only'], clone);
+  const nativeNoop = async () => {
+    const [ms] = await time(() => git(['pull', '--quiet', '--ff-only'], clone));
+    t.nativeNoop.push(ms);
+  };
+  const folioNoop = async () => {
+    const [ms, res] = await time(() => org.sync(space, 'import', r.body, `${repo.name}:noop_import`));
+    if (res.status !== 'noop') throw new Error(`expected a no-op import, got ${res.status}: ${res.message ?? ''}`);
+    t.noop.push(ms);
+  };
+  await alternated(r.s, r.baselineFirst, nativeNoop, folioNoop);
+}
+
+/** Report: one line per measure of a repository. */
+function reportRepo(repo: Repo, t: RepoTimings): void {
+  const repoInfo = { repository: repo.name, pages: repo.pages.length };
+  const vsNative = (folio: number[], native: number[]) => ({ folioMs: stats(folio), nativeMs: stats(native), ratio: round(median(folio) / median(native)) });
+  emit({ measure: 'cold_import', ...repoInfo, ...vsNative(t.cold, t.nativeCold), goal: '≤ 1.1× native at 5,000 pages' });
   emit({
     measure: 'second_space_import',
     ...repoInfo,
@@ -504,34 +504,43 @@ async function benchRepo(s: Service, repo: Repo, work: string, runOffset: number
   emit({
     measure: 'incremental_import',
     ...repoInfo,
-    folioMs: stats(t.incr),
-    nativeMs: stats(t.nativeIncr),
-    ratio: round(median(t.incr) / median(t.nativeIncr)),
+    ...vsNative(t.incr, t.nativeIncr),
     percentOfCold: round((100 * median(t.incr)) / median(t.cold)),
     goal: '≤ 3× native pull + parse and ≤ 3% of the cold import',
   });
-  emit({
-    measure: 'one_page_export',
-    ...repoInfo,
-    folioMs: stats(t.exp),
-    nativeMs: stats(t.nativeExp),
-    ratio: round(median(t.exp) / median(t.nativeExp)),
-    goal: '≤ 2× native pull + edit + commit + push',
-  });
+  emit({ measure: 'one_page_export', ...repoInfo, ...vsNative(t.exp, t.nativeExp), goal: '≤ 2× native pull + edit + commit + push' });
   emit({
     measure: 'noop_import',
     ...repoInfo,
-    folioMs: stats(t.noop),
-    nativeMs: stats(t.nativeNoop),
-    ratio: round(median(t.noop) / median(t.nativeNoop)),
+    ...vsNative(t.noop, t.nativeNoop),
     overheadMs: round(median(t.noop) - median(t.nativeNoop)),
     goal: '≤ 150 ms of orchestration over the work',
   });
+}
+
+async function benchRepo(s: Service, repo: Repo, work: string, runOffset: number): Promise<Record<string, unknown>> {
+  const t: RepoTimings = { cold: [], nativeCold: [], second: [], incr: [], nativeIncr: [], exp: [], nativeExp: [], noop: [], nativeNoop: [] };
+  const body = { url: repo.url, ref: 'refs/heads/main', ...(repo.projectDirectory ? { projectDirectory: repo.projectDirectory } : {}) };
+  const editedPage = repo.pages[repo.pages.length - 1]!;
+  for (let run = 0; run < RUNS; run++) {
+    const clone = path.join(work, `${repo.name}-native-${run}`);
+    const orgId = `bench-${repo.name.replace(/[^A-Za-z0-9]/g, '').slice(0, 20)}-${runOffset + run}`;
+    const org = await newOrg(s, orgId);
+    const r: RepoRun = { s, repo, t, run, baselineFirst: run % 2 === 1, clone, orgId, org, space: '', body, editedPage };
+    await measureColdAndSecond(r);
+    await measureIncremental(r);
+    await measureExport(r);
+    await measureNoop(r);
+    await rm(clone, { recursive: true, force: true });
+  }
+  await Promise.all(pendingPhases);
+  reportRepo(repo, t);
   return { cold: median(t.cold), nativeCold: median(t.nativeCold) };
 }
 
-async function benchTiny(s: Service, server: GitServer, work: string): Promise<void> {
-  const tiny = await prepareRepo(
+/** The tiny (3-page) repository. */
+function prepareTiny(server: GitServer, work: string): Promise<Repo> {
+  return prepareRepo(
     server,
     work,
     'tiny',
@@ -544,54 +553,50 @@ async function benchTiny(s: Service, server: GitServer, work: string): Promise<v
     },
     '',
   );
+}
+
+type TinyTimings = { first: number } & Record<'tiny' | 'native' | 'noop' | 'nativeNoop' | 'noopBackToBack', number[]>;
+
+/** One tiny run: import against clone + parse, no-op against an empty pull (alternated), then the back-to-back no-op. */
+async function tinyRun(s: Service, tiny: Repo, work: string, t: TinyTimings, run: number): Promise<void> {
   const body = { url: tiny.url, ref: 'refs/heads/main' };
-  const t = { first: 0, tiny: [] as number[], native: [] as number[], noop: [] as number[], nativeNoop: [] as number[], noopBackToBack: [] as number[] };
-  const api = new Api(s.api, TOKEN, s.temporal);
-  // The very first operation of the worker (warm-up), then RUNS alternated runs.
-  const firstSpace = await api.space('bench', 'first');
-  [t.first] = await time(() => api.sync(firstSpace, 'import', body));
-  for (let run = 0; run < RUNS; run++) {
-    const org = await newOrg(s, `bench-tiny-${run}`);
-    const orgId = `bench-tiny-${run}`;
-    const clone = path.join(work, `tiny-native-${run}`);
-    let space = '';
-    const folio = async () => {
-      space = await org.space(orgId, `tiny ${run}`);
-      const [ms] = await time(() => org.sync(space, 'import', body, 'tiny:tiny_import'));
-      t.tiny.push(ms);
-    };
-    const native = async () => {
-      const [ms] = await time(async () => {
-        await git(['clone', '--quiet', '--depth', '1', '--branch', 'main', tiny.url, clone]);
-        await parseFiles(clone, tiny.pages);
-      });
-      t.native.push(ms);
-    };
-    for (const step of run % 2 ? [native, folio] : [folio, native]) {
-      await settle(s);
-      await step();
-    }
-    const folioNoop = async () => {
-      const [ms, r] = await time(() => org.sync(space, 'import', body, 'tiny:tiny_noop_import'));
-      if (r.status !== 'noop') throw new Error(`expected a no-op import, got ${r.status}`);
-      t.noop.push(ms);
-    };
-    const nativeNoop = async () => {
-      const [ms] = await time(() => git(['pull', '--quiet', '--ff-only'], clone));
-      t.nativeNoop.push(ms);
-    };
-    for (const step of run % 2 ? [nativeNoop, folioNoop] : [folioNoop, nativeNoop]) {
-      await settle(s);
-      await step();
-    }
-    // The same no-op, started as soon as nothing runs any more (no quiet time).
-    await settle(s, 0);
-    const [backToBack, again] = await time(() => org.sync(space, 'import', body, 'tiny:tiny_noop_back_to_back'));
-    if (again.status !== 'noop') throw new Error(`expected a no-op import, got ${again.status}`);
-    t.noopBackToBack.push(backToBack);
-    await rm(clone, { recursive: true, force: true });
-  }
-  await Promise.all(pendingPhases);
+  const org = await newOrg(s, `bench-tiny-${run}`);
+  const orgId = `bench-tiny-${run}`;
+  const clone = path.join(work, `tiny-native-${run}`);
+  let space = '';
+  const folio = async () => {
+    space = await org.space(orgId, `tiny ${run}`);
+    const [ms] = await time(() => org.sync(space, 'import', body, 'tiny:tiny_import'));
+    t.tiny.push(ms);
+  };
+  const native = async () => {
+    const [ms] = await time(async () => {
+      await git(['clone', '--quiet', '--depth', '1', '--branch', 'main', tiny.url, clone]);
+      await parseFiles(clone, tiny.pages);
+    });
+    t.native.push(ms);
+  };
+  await alternated(s, run % 2 === 1, native, folio);
+  const folioNoop = async () => {
+    const [ms, r] = await time(() => org.sync(space, 'import', body, 'tiny:tiny_noop_import'));
+    if (r.status !== 'noop') throw new Error(`expected a no-op import, got ${r.status}`);
+    t.noop.push(ms);
+  };
+  const nativeNoop = async () => {
+    const [ms] = await time(() => git(['pull', '--quiet', '--ff-only'], clone));
+    t.nativeNoop.push(ms);
+  };
+  await alternated(s, run % 2 === 1, nativeNoop, folioNoop);
+  // The same no-op, started as soon as nothing runs any more (no quiet time).
+  await settle(s, 0);
+  const [backToBack, again] = await time(() => org.sync(space, 'import', body, 'tiny:tiny_noop_back_to_back'));
+  if (again.status !== 'noop') throw new Error(`expected a no-op import, got ${again.status}`);
+  t.noopBackToBack.push(backToBack);
+  await rm(clone, { recursive: true, force: true });
+}
+
+/** Report: the tiny repository's lines. */
+function reportTiny(tiny: Repo, t: TinyTimings): void {
   /** A tiny-repository measure: Folio's runs against the native ones, and the overhead over them. */
   const tinyMeasure = (measure: string, folio: number[], native: number[], goal: string) =>
     emit({
@@ -620,6 +625,18 @@ async function benchTiny(s: Service, server: GitServer, work: string): Promise<v
     ratio: round(t.first / median(t.tiny)),
     goal: 'no warm-up (ratio ≈ 1)',
   });
+}
+
+async function benchTiny(s: Service, server: GitServer, work: string): Promise<void> {
+  const tiny = await prepareTiny(server, work);
+  const t: TinyTimings = { first: 0, tiny: [], native: [], noop: [], nativeNoop: [], noopBackToBack: [] };
+  const api = new Api(s.api, TOKEN, s.temporal);
+  // The very first operation of the worker (warm-up), then RUNS alternated runs.
+  const firstSpace = await api.space('bench', 'first');
+  [t.first] = await time(() => api.sync(firstSpace, 'import', { url: tiny.url, ref: 'refs/heads/main' }));
+  for (let run = 0; run < RUNS; run++) await tinyRun(s, tiny, work, t, run);
+  await Promise.all(pendingPhases);
+  reportTiny(tiny, t);
 }
 
 async function main(): Promise<void> {

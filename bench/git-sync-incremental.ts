@@ -26,8 +26,22 @@ const REPO = process.argv[2] ?? 'pgsql-tw+gitbook-docs';
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 7));
 const load = () => loadavg().map((l) => +l.toFixed(2));
 
-async function main() {
-  const loadBefore = load();
+interface Bench {
+  work: string;
+  server: Awaited<ReturnType<typeof startGitServer>>;
+  src: string;
+  projectDirectory: string;
+  logger: ReturnType<typeof createLogger>;
+  store: Awaited<ReturnType<typeof openStore>>;
+  phases: Record<string, number[]>;
+  total: number[];
+  pull: number[];
+  cold: Record<string, number>;
+  coldMs: number;
+}
+
+/** Setup: the corpus copy, the git server and an in-memory store. */
+async function setup(): Promise<Bench> {
   const work = await mkdtemp(path.join(tmpdir(), 'folio-bench-incr-'));
   const server = await startGitServer();
   const src = path.join(work, 'src');
@@ -37,85 +51,90 @@ async function main() {
   const logger = createLogger('bench', { level: 'error', pretty: false });
   const store = await openStore({ dataDir: 'memory://', migrate: true, logger });
   await store.orgs.ensure({ id: 'bench', title: 'bench' });
-  const phases: Record<string, number[]> = {};
-  const total: number[] = [];
-  const pull: number[] = [];
-  let cold: Record<string, number> = {};
-  let coldMs = 0;
-  try {
-    await server.createBareRepo('r', { fromDir: src, branch: 'main', message: 'corpus' });
-    const config = { ...loadConfig({ DATA_DIR: path.join(work, 'data'), FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS }) };
-    const acts = createGitSyncActivities({ store, config, logger });
-    const space = await store.spaces.create('bench', { id: 's' });
-    const base = {
-      spaceId: space.id,
-      organizationId: 'bench',
-      url: server.url('r'),
-      ref: 'refs/heads/main',
-      force: false,
-      standalone: false,
-      projectDirectory,
-      receivedAt: new Date().toISOString(),
-    };
-    let t = performance.now();
-    const first = await acts.gitImportActivity({ ...base, requestId: 'cold', direction: 'import', timestamp: new Date(Date.UTC(2025, 0, 1)).toISOString() });
-    coldMs = performance.now() - t;
-    cold = first.timingsMs ?? {};
-    const editor = path.join(work, 'editor');
-    const native = path.join(work, 'native');
-    await runGit(['clone', '-q', '--branch', 'main', server.url('r'), editor]);
-    await runGit(['clone', '-q', '--branch', 'main', server.url('r'), native]);
-    const md = (await markdownFiles(path.join(editor, projectDirectory), /\.md$/i)).sort();
-    const profile = process.env.BENCH_CPU_PROF;
-    const inspector = profile ? new Session() : undefined;
-    if (inspector) {
-      inspector.connect();
-      await inspector.post('Profiler.enable');
-      await inspector.post('Profiler.setSamplingInterval', { interval: 200 });
-      await inspector.post('Profiler.start');
-    }
-    for (let i = 0; i < RUNS; i++) {
-      const changed = md[Math.floor(((i + 1) * md.length) / (RUNS + 2))]!;
-      await writeFile(changed, (await readFile(changed, 'utf8')) + `\nIncremental change ${i}.\n`);
-      await runGit(['commit', '-qam', `incremental ${i}`], { cwd: editor });
-      await runGit(['push', '-q', 'origin', 'HEAD:main'], { cwd: editor });
-      const request: GitSyncRequest = {
-        ...base,
-        requestId: `n${i}`,
-        direction: 'import',
-        timestamp: new Date(Date.UTC(2025, 0, 1, 1, i)).toISOString(),
-      };
-      // Alternated: Folio first on even runs, native first on odd ones.
-      const folio = async () => {
-        t = performance.now();
-        const r = await acts.gitImportActivity(request);
-        total.push(performance.now() - t);
-        if (r.outcome !== 'applied') throw new Error(`run ${i}: ${r.outcome} ${r.detail}`);
-        for (const [k, v] of Object.entries(r.timingsMs ?? {})) (phases[k] ??= []).push(v);
-      };
-      const nativePull = async () => {
-        t = performance.now();
-        await runGit(['pull', '-q', '--ff-only', 'origin', 'main'], { cwd: native });
-        pull.push(performance.now() - t);
-      };
-      if (i % 2 === 0) {
-        await folio();
-        await nativePull();
-      } else {
-        await nativePull();
-        await folio();
-      }
-    }
-    if (inspector && profile) {
-      const { profile: cpu } = await inspector.post('Profiler.stop');
-      await writeFile(profile, JSON.stringify(cpu));
-      inspector.disconnect();
-    }
-  } finally {
-    await store.close();
-    await server.stop();
-    await rm(work, { recursive: true, force: true });
-  }
+  return { work, server, src, projectDirectory, logger, store, phases: {}, total: [], pull: [], cold: {}, coldMs: 0 };
+}
+
+interface Prepared {
+  acts: ReturnType<typeof createGitSyncActivities>;
+  base: Omit<GitSyncRequest, 'requestId' | 'direction' | 'timestamp'>;
+  editor: string;
+  native: string;
+  md: string[];
+}
+
+/** The cold import (timed), then the editor's and the native side's clones. */
+async function coldImport(b: Bench): Promise<Prepared> {
+  await b.server.createBareRepo('r', { fromDir: b.src, branch: 'main', message: 'corpus' });
+  const config = { ...loadConfig({ DATA_DIR: path.join(b.work, 'data'), FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS }) };
+  const acts = createGitSyncActivities({ store: b.store, config, logger: b.logger });
+  const space = await b.store.spaces.create('bench', { id: 's' });
+  const base = {
+    spaceId: space.id,
+    organizationId: 'bench',
+    url: b.server.url('r'),
+    ref: 'refs/heads/main',
+    force: false,
+    standalone: false,
+    projectDirectory: b.projectDirectory,
+    receivedAt: new Date().toISOString(),
+  };
+  const t = performance.now();
+  const first = await acts.gitImportActivity({ ...base, requestId: 'cold', direction: 'import', timestamp: new Date(Date.UTC(2025, 0, 1)).toISOString() });
+  b.coldMs = performance.now() - t;
+  b.cold = first.timingsMs ?? {};
+  const editor = path.join(b.work, 'editor');
+  const native = path.join(b.work, 'native');
+  await runGit(['clone', '-q', '--branch', 'main', b.server.url('r'), editor]);
+  await runGit(['clone', '-q', '--branch', 'main', b.server.url('r'), native]);
+  const md = (await markdownFiles(path.join(editor, b.projectDirectory), /\.md$/i)).sort();
+  return { acts, base, editor, native, md };
+}
+
+/** Run i: one file changed and pushed, then Folio's import and the native pull, alternated (Folio first on even runs). */
+async function measureRun(b: Bench, p: Prepared, i: number): Promise<void> {
+  const changed = p.md[Math.floor(((i + 1) * p.md.length) / (RUNS + 2))]!;
+  await writeFile(changed, (await readFile(changed, 'utf8')) + `\nIncremental change ${i}.\n`);
+  await runGit(['commit', '-qam', `incremental ${i}`], { cwd: p.editor });
+  await runGit(['push', '-q', 'origin', 'HEAD:main'], { cwd: p.editor });
+  const request: GitSyncRequest = {
+    ...p.base,
+    requestId: `n${i}`,
+    direction: 'import',
+    timestamp: new Date(Date.UTC(2025, 0, 1, 1, i)).toISOString(),
+  };
+  const folio = async () => {
+    const t = performance.now();
+    const r = await p.acts.gitImportActivity(request);
+    b.total.push(performance.now() - t);
+    if (r.outcome !== 'applied') throw new Error(`run ${i}: ${r.outcome} ${r.detail}`);
+    for (const [k, v] of Object.entries(r.timingsMs ?? {})) (b.phases[k] ??= []).push(v);
+  };
+  const nativePull = async () => {
+    const t = performance.now();
+    await runGit(['pull', '-q', '--ff-only', 'origin', 'main'], { cwd: p.native });
+    b.pull.push(performance.now() - t);
+  };
+  for (const step of i % 2 === 0 ? [folio, nativePull] : [nativePull, folio]) await step();
+}
+
+/** BENCH_CPU_PROF: starts the profiler; the returned function stops it and writes the profile. */
+async function startProfile(): Promise<() => Promise<void>> {
+  const profile = process.env.BENCH_CPU_PROF;
+  if (!profile) return async () => undefined;
+  const inspector = new Session();
+  inspector.connect();
+  await inspector.post('Profiler.enable');
+  await inspector.post('Profiler.setSamplingInterval', { interval: 200 });
+  await inspector.post('Profiler.start');
+  return async () => {
+    const { profile: cpu } = await inspector.post('Profiler.stop');
+    await writeFile(profile, JSON.stringify(cpu));
+    inspector.disconnect();
+  };
+}
+
+/** Report: one JSON object with the medians. */
+function report(b: Bench, loadBefore: number[]): void {
   const round = (x: number) => Math.round(x);
   console.log(
     JSON.stringify({
@@ -123,14 +142,30 @@ async function main() {
       runs: RUNS,
       loadBefore,
       loadAfter: load(),
-      coldMs: round(coldMs),
-      coldPhasesMs: cold,
-      incrementalMedianMs: round(median(total)),
-      incrementalPhasesMedianMs: Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, round(median(v))])),
-      nativePullMedianMs: round(median(pull)),
-      samplesMs: total.map(round),
+      coldMs: round(b.coldMs),
+      coldPhasesMs: b.cold,
+      incrementalMedianMs: round(median(b.total)),
+      incrementalPhasesMedianMs: Object.fromEntries(Object.entries(b.phases).map(([k, v]) => [k, round(median(v))])),
+      nativePullMedianMs: round(median(b.pull)),
+      samplesMs: b.total.map(round),
     }),
   );
+}
+
+async function main() {
+  const loadBefore = load();
+  const b = await setup();
+  try {
+    const prepared = await coldImport(b);
+    const stopProfile = await startProfile();
+    for (let i = 0; i < RUNS; i++) await measureRun(b, prepared, i);
+    await stopProfile();
+  } finally {
+    await b.store.close();
+    await b.server.stop();
+    await rm(b.work, { recursive: true, force: true });
+  }
+  report(b, loadBefore);
 }
 
 // The parse pool's threads keep the process alive: exit once the result is printed.

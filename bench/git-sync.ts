@@ -47,7 +47,22 @@ const time = async (fn: () => Promise<unknown>) => {
   return performance.now() - t;
 };
 
-async function main() {
+type Timings = Record<'importFolio' | 'cloneNative' | 'remarkParse' | 'incrementalImport' | 'exportFolio' | 'pushNative', number[]>;
+
+interface Bench {
+  work: string;
+  server: Awaited<ReturnType<typeof startGitServer>>;
+  src: string;
+  projectDirectory: string;
+  logger: ReturnType<typeof createLogger>;
+  store: Awaited<ReturnType<typeof openStore>>;
+  result: Record<string, unknown>;
+  t: Timings;
+  phases: Array<Record<string, number>>;
+}
+
+/** Setup: the corpus copy, the git server and an in-memory store. */
+async function setup(): Promise<Bench> {
   const work = await mkdtemp(path.join(tmpdir(), 'folio-bench-gitsync-'));
   const server = await startGitServer();
   const src = path.join(work, 'src');
@@ -57,98 +72,123 @@ async function main() {
   const logger = createLogger('bench', { level: 'error', pretty: false });
   const store = await openStore({ dataDir: 'memory://', migrate: true, logger });
   await store.orgs.ensure({ id: 'bench', title: 'bench' });
-  const result: Record<string, unknown> = { repository: REPO, runs: RUNS };
-  const t = {
-    importFolio: [] as number[],
-    cloneNative: [] as number[],
-    remarkParse: [] as number[],
-    incrementalImport: [] as number[],
-    exportFolio: [] as number[],
-    pushNative: [] as number[],
+  const t: Timings = { importFolio: [], cloneNative: [], remarkParse: [], incrementalImport: [], exportFolio: [], pushNative: [] };
+  return { work, server, src, projectDirectory, logger, store, result: { repository: REPO, runs: RUNS }, t, phases: [] };
+}
+
+interface Run {
+  i: number;
+  name: string;
+  space: { id: string };
+  acts: ReturnType<typeof createGitSyncActivities>;
+  base: Omit<GitSyncRequest, 'requestId' | 'direction' | 'timestamp'>;
+  cloneDir: string;
+}
+
+/** Cold import: Folio's import activity, then the native clone and the remark parse of the same files. */
+async function measureCold(b: Bench, i: number): Promise<Run> {
+  const name = `r${i}`;
+  await b.server.createBareRepo(name, { fromDir: b.src, branch: 'main', message: 'corpus' });
+  const config = { ...loadConfig({ DATA_DIR: path.join(b.work, `data-${i}`), FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS }) };
+  const acts = createGitSyncActivities({ store: b.store, config, logger: b.logger });
+  const space = await b.store.spaces.create('bench', { id: `s${i}` });
+  const base = {
+    spaceId: space.id,
+    organizationId: 'bench',
+    url: b.server.url(name),
+    ref: 'refs/heads/main',
+    force: false,
+    standalone: false,
+    projectDirectory: b.projectDirectory,
+    receivedAt: new Date().toISOString(),
   };
-  const phases: Array<Record<string, number>> = [];
+  const imp: GitSyncRequest = { ...base, requestId: `i${i}`, direction: 'import', timestamp: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString() };
+  b.t.importFolio.push(await time(async () => b.phases.push((await acts.gitImportActivity(imp)).timingsMs ?? {})));
+  const cloneDir = path.join(b.work, `clone-${i}`);
+  b.t.cloneNative.push(await time(() => runGit(['clone', '-q', '--depth', '1', '--branch', 'main', b.server.url(name), cloneDir])));
+  let parsed = 0;
+  b.t.remarkParse.push(await time(async () => (parsed = await remarkParseAll(path.join(cloneDir, b.projectDirectory)))));
+  b.result.markdownFiles = parsed;
+  return { i, name, space, acts, base, cloneDir };
+}
+
+/** Incremental import: one markdown file changed and pushed with the git CLI. */
+async function measureIncremental(b: Bench, r: Run): Promise<void> {
+  const { i, cloneDir } = r;
+  const mdFiles = await markdownFiles(path.join(cloneDir, b.projectDirectory));
+  const changed = mdFiles[Math.floor(mdFiles.length / 2)]!;
+  await writeFile(changed, (await readFile(changed, 'utf8')) + `\nIncremental change ${i}.\n`);
+  await runGit(['commit', '-qam', 'incremental'], { cwd: cloneDir });
+  await runGit(['push', '-q', 'origin', 'HEAD:main'], { cwd: cloneDir });
+  const inc: GitSyncRequest = { ...r.base, requestId: `n${i}`, direction: 'import', timestamp: new Date(Date.UTC(2025, 0, 1, 0, 30 + i)).toISOString() };
+  b.t.incrementalImport.push(await time(async () => b.phases.push({ incremental: 1, ...((await r.acts.gitImportActivity(inc)).timingsMs ?? {}) })));
+}
+
+/** The same one-page change on both sides, appended to the first document page: Folio's export, then the native push. */
+async function measureExport(b: Bench, r: Run): Promise<void> {
+  const { i, space, cloneDir } = r;
+  const revId = (await b.store.spaces.get(space.id))!.revisionId!;
+  const loaded = (await loadRevisionModel(b.store, revId))!;
+  const page = flattenPages(loaded.model.pages).find((p) => p.kind === 'document' && p.markdown !== null && p.git) as DocumentPage & {
+    git: NonNullable<DocumentPage['git']>;
+  };
+  page.markdown += `\nBenchmark change ${i}.\n`;
+  const fileBytes = new Map([...loaded.fileHashes].map(([id, hash]) => [id, { hash }]));
+  const { id: edited } = await b.store.revisions.create(modelToRevisionInput(loaded.model, { spaceId: space.id, parents: [revId], type: 'edits', fileBytes }));
+  await b.store.spaces.setPrimaryRevision(space.id, edited, { expected: revId });
+  const exp: GitSyncRequest = {
+    ...r.base,
+    requestId: `e${i}`,
+    direction: 'export',
+    timestamp: new Date(Date.UTC(2025, 0, 1, 1, i)).toISOString(),
+    commitMessage: 'bench',
+  };
+  b.t.exportFolio.push(await time(async () => b.phases.push({ export: 1, ...((await r.acts.gitExportActivity(exp)).timingsMs ?? {}) })));
+  const nativePath = path.join(cloneDir, page.git.path);
+  b.t.pushNative.push(
+    await time(async () => {
+      await runGit(['pull', '-q', '--ff-only', 'origin', 'main'], { cwd: cloneDir }).catch(() => undefined);
+      await writeFile(nativePath, (await readFile(nativePath, 'utf8')) + `\nNative change ${i}.\n`);
+      await runGit(['commit', '-qam', 'native'], { cwd: cloneDir });
+      await runGit(['push', '-q', 'origin', 'HEAD:main'], { cwd: cloneDir });
+    }),
+  );
+}
+
+/** Report: medians, baselines, ratios and the issue's goals into the result object. */
+function report(b: Bench): void {
+  const { t } = b;
+  const m = Object.fromEntries(Object.entries(t).map(([k, v]) => [k, Math.round(median(v))]));
+  const coldBaseline = m.cloneNative! + m.remarkParse!;
+  Object.assign(b.result, {
+    medianMs: m,
+    baselinesMs: { coldImport: coldBaseline, export: m.pushNative },
+    ratios: { coldImport: +(m.importFolio! / coldBaseline).toFixed(2), export: +(m.exportFolio! / m.pushNative!).toFixed(2) },
+    goals: {
+      coldImportUnder3x: m.importFolio! < 3 * coldBaseline,
+      incrementalImportUnder2s: m.incrementalImport! < 2000,
+      exportUnder2s: m.exportFolio! < 2000,
+    },
+    phasesMs: b.phases,
+    samplesMs: t,
+  });
+}
+
+async function main() {
+  const b = await setup();
   try {
     for (let i = 0; i < RUNS; i++) {
-      const name = `r${i}`;
-      await server.createBareRepo(name, { fromDir: src, branch: 'main', message: 'corpus' });
-      const config = { ...loadConfig({ DATA_DIR: path.join(work, `data-${i}`), FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS }) };
-      const acts = createGitSyncActivities({ store, config, logger });
-      const space = await store.spaces.create('bench', { id: `s${i}` });
-      const base = {
-        spaceId: space.id,
-        organizationId: 'bench',
-        url: server.url(name),
-        ref: 'refs/heads/main',
-        force: false,
-        standalone: false,
-        projectDirectory,
-        receivedAt: new Date().toISOString(),
-      };
-      const imp: GitSyncRequest = { ...base, requestId: `i${i}`, direction: 'import', timestamp: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString() };
-      t.importFolio.push(await time(async () => phases.push((await acts.gitImportActivity(imp)).timingsMs ?? {})));
-      const cloneDir = path.join(work, `clone-${i}`);
-      t.cloneNative.push(await time(() => runGit(['clone', '-q', '--depth', '1', '--branch', 'main', server.url(name), cloneDir])));
-      let parsed = 0;
-      t.remarkParse.push(await time(async () => (parsed = await remarkParseAll(path.join(cloneDir, projectDirectory)))));
-      result.markdownFiles = parsed;
-      // Incremental import: one markdown file changed and pushed with the git CLI.
-      const mdFiles = await markdownFiles(path.join(cloneDir, projectDirectory));
-      const changed = mdFiles[Math.floor(mdFiles.length / 2)]!;
-      await writeFile(changed, (await readFile(changed, 'utf8')) + `\nIncremental change ${i}.\n`);
-      await runGit(['commit', '-qam', 'incremental'], { cwd: cloneDir });
-      await runGit(['push', '-q', 'origin', 'HEAD:main'], { cwd: cloneDir });
-      const inc: GitSyncRequest = { ...base, requestId: `n${i}`, direction: 'import', timestamp: new Date(Date.UTC(2025, 0, 1, 0, 30 + i)).toISOString() };
-      t.incrementalImport.push(await time(async () => phases.push({ incremental: 1, ...((await acts.gitImportActivity(inc)).timingsMs ?? {}) })));
-      // The same one-page change on both sides: appended to the first document page.
-      const revId = (await store.spaces.get(space.id))!.revisionId!;
-      const loaded = (await loadRevisionModel(store, revId))!;
-      const page = flattenPages(loaded.model.pages).find((p) => p.kind === 'document' && p.markdown !== null && p.git) as DocumentPage & {
-        git: NonNullable<DocumentPage['git']>;
-      };
-      page.markdown += `\nBenchmark change ${i}.\n`;
-      const fileBytes = new Map([...loaded.fileHashes].map(([id, hash]) => [id, { hash }]));
-      const { id: edited } = await store.revisions.create(
-        modelToRevisionInput(loaded.model, { spaceId: space.id, parents: [revId], type: 'edits', fileBytes }),
-      );
-      await store.spaces.setPrimaryRevision(space.id, edited, { expected: revId });
-      const exp: GitSyncRequest = {
-        ...base,
-        requestId: `e${i}`,
-        direction: 'export',
-        timestamp: new Date(Date.UTC(2025, 0, 1, 1, i)).toISOString(),
-        commitMessage: 'bench',
-      };
-      t.exportFolio.push(await time(async () => phases.push({ export: 1, ...((await acts.gitExportActivity(exp)).timingsMs ?? {}) })));
-      const nativePath = path.join(cloneDir, page.git.path);
-      t.pushNative.push(
-        await time(async () => {
-          await runGit(['pull', '-q', '--ff-only', 'origin', 'main'], { cwd: cloneDir }).catch(() => undefined);
-          await writeFile(nativePath, (await readFile(nativePath, 'utf8')) + `\nNative change ${i}.\n`);
-          await runGit(['commit', '-qam', 'native'], { cwd: cloneDir });
-          await runGit(['push', '-q', 'origin', 'HEAD:main'], { cwd: cloneDir });
-        }),
-      );
+      const run = await measureCold(b, i);
+      await measureIncremental(b, run);
+      await measureExport(b, run);
     }
-    const m = Object.fromEntries(Object.entries(t).map(([k, v]) => [k, Math.round(median(v))]));
-    const coldBaseline = m.cloneNative! + m.remarkParse!;
-    Object.assign(result, {
-      medianMs: m,
-      baselinesMs: { coldImport: coldBaseline, export: m.pushNative },
-      ratios: { coldImport: +(m.importFolio! / coldBaseline).toFixed(2), export: +(m.exportFolio! / m.pushNative!).toFixed(2) },
-      goals: {
-        coldImportUnder3x: m.importFolio! < 3 * coldBaseline,
-        incrementalImportUnder2s: m.incrementalImport! < 2000,
-        exportUnder2s: m.exportFolio! < 2000,
-      },
-      phasesMs: phases,
-      samplesMs: t,
-    });
+    report(b);
   } finally {
-    await store.close();
-    await server.stop();
-    await rm(work, { recursive: true, force: true });
+    await b.store.close();
+    await b.server.stop();
+    await rm(b.work, { recursive: true, force: true });
   }
-  console.log(JSON.stringify(result));
+  console.log(JSON.stringify(b.result));
 }
 
 // The activities' parse pool (worker threads) keeps the process alive: exit once the result is printed.

@@ -52,87 +52,101 @@ function summary(folio: number[], native: number[]): Record<string, unknown> {
   };
 }
 
+type Server = Awaited<ReturnType<typeof startGitServer>>;
+
+/** Setup: three packed copies of the repository on the server, and a warm-up clone (not measured). */
+async function setup(server: Server, work: string, source: string): Promise<void> {
+  await server.createBareRepo('fetch', { fromDir: source });
+  await server.createBareRepo('push-folio', { fromDir: source });
+  await server.createBareRepo('push-native', { fromDir: source });
+  // Serve packed repositories, as hosting services do: the server then reuses stored deltas and
+  // what is measured is mostly the client side.
+  for (const name of ['fetch', 'push-folio', 'push-native']) await runGit(['--git-dir', path.join(server.root, `${name}.git`), 'repack', '-a', '-d', '-q']);
+
+  // Warm-up (page cache, server binaries), not measured.
+  await runGit(['clone', '--quiet', '--depth', '1', '--bare', server.url('fetch'), path.join(work, 'warm')]);
+}
+
+/** Runs the two sides in turn, the native side first on odd runs. */
+async function alternate(i: number, folio: () => Promise<void>, native: () => Promise<void>): Promise<void> {
+  const sides = [folio, native];
+  if (i % 2) sides.reverse();
+  for (const side of sides) await side();
+}
+
+/** fetchCold: a depth-1 fetch into an empty cache against `git clone --depth 1 --bare`, alternated. */
+async function measureFetch(server: Server, work: string): Promise<{ fetchFolio: number[]; fetchNative: number[] }> {
+  const fetchFolio: number[] = [];
+  const fetchNative: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    await alternate(
+      i,
+      async () => {
+        const cache = await openCache({
+          root: path.join(work, 'caches'),
+          scope: { organizationId: 'bench', spaceId: 'bench' },
+          url: server.url('fetch'),
+          ref: 'main',
+          repoCacheID: `cold-${i}`,
+        });
+        fetchFolio.push(await time(() => fetchRef({ policy: loopbackPolicy, cache, url: server.url('fetch'), ref: 'main', depth: 1 })));
+      },
+      async () => {
+        const dir = path.join(work, `native-${i}.git`);
+        fetchNative.push(await time(() => runGit(['clone', '--quiet', '--depth', '1', '--bare', server.url('fetch'), dir])));
+      },
+    );
+  }
+  return { fetchFolio, fetchNative };
+}
+
+/** commitPush: one-file commit + push, each side on its own copy of the repository, alternated. */
+async function measurePush(server: Server, work: string): Promise<{ pushFolio: number[]; pushNative: number[] }> {
+  const cache = await openCache({
+    root: path.join(work, 'caches'),
+    scope: { organizationId: 'bench', spaceId: 'bench' },
+    url: server.url('push-folio'),
+    ref: 'main',
+    repoCacheID: 'push',
+  });
+  let head = (await fetchRef({ policy: loopbackPolicy, cache, url: server.url('push-folio'), ref: 'main' })).commit;
+  const clone = path.join(work, 'native-clone');
+  await runGit(['clone', '--quiet', '--depth', '1', server.url('push-native'), clone]);
+  const pushFolio: number[] = [];
+  const pushNative: number[] = [];
+  const author = { name: 'Folio Bench', email: 'bench@folio.invalid' };
+  for (let i = 0; i < RUNS; i++) {
+    const body = `# Bench page ${i}\n\nChanged at run ${i}.\n`;
+    const folio = async () => {
+      const tree = await writeTree(cache, head, new Map([['bench/page.md', new TextEncoder().encode(body)]]));
+      const oid = await commit(cache, { tree, parents: [head], message: `Bench ${i}`, author, trailers: { 'Folio-Revision': `bench-${i}` } });
+      await push({ policy: loopbackPolicy, cache, url: server.url('push-folio'), ref: 'main', commit: oid });
+      head = oid;
+    };
+    const native = async () => {
+      await writeFile(path.join(clone, 'bench-page.md'), body);
+      await runGit(['add', 'bench-page.md'], { cwd: clone });
+      await runGit(['commit', '--quiet', '-m', `Bench ${i}`], { cwd: clone });
+      await runGit(['push', '--quiet', 'origin', 'main'], { cwd: clone });
+    };
+    await alternate(
+      i,
+      async () => void pushFolio.push(await time(folio)),
+      async () => void pushNative.push(await time(native)),
+    );
+  }
+  return { pushFolio, pushNative };
+}
+
 async function main(): Promise<void> {
   const work = await mkdtemp(path.join(tmpdir(), 'folio-bench-git-'));
   const server = await startGitServer();
   try {
     const source = path.join(CORPUS, REPO);
     const content = await dirStats(source);
-    await server.createBareRepo('fetch', { fromDir: source });
-    await server.createBareRepo('push-folio', { fromDir: source });
-    await server.createBareRepo('push-native', { fromDir: source });
-    // Serve packed repositories, as hosting services do: the server then reuses stored deltas and
-    // what is measured is mostly the client side.
-    for (const name of ['fetch', 'push-folio', 'push-native']) await runGit(['--git-dir', path.join(server.root, `${name}.git`), 'repack', '-a', '-d', '-q']);
-
-    // Warm-up (page cache, server binaries), not measured.
-    await runGit(['clone', '--quiet', '--depth', '1', '--bare', server.url('fetch'), path.join(work, 'warm')]);
-
-    const fetchFolio: number[] = [];
-    const fetchNative: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      const sides = [
-        async () => {
-          const cache = await openCache({
-            root: path.join(work, 'caches'),
-            scope: { organizationId: 'bench', spaceId: 'bench' },
-            url: server.url('fetch'),
-            ref: 'main',
-            repoCacheID: `cold-${i}`,
-          });
-          fetchFolio.push(await time(() => fetchRef({ policy: loopbackPolicy, cache, url: server.url('fetch'), ref: 'main', depth: 1 })));
-        },
-        async () => {
-          const dir = path.join(work, `native-${i}.git`);
-          fetchNative.push(await time(() => runGit(['clone', '--quiet', '--depth', '1', '--bare', server.url('fetch'), dir])));
-        },
-      ];
-      if (i % 2) sides.reverse();
-      for (const side of sides) await side();
-    }
-
-    // One-file commit + push, each side on its own copy of the repository.
-    const cache = await openCache({
-      root: path.join(work, 'caches'),
-      scope: { organizationId: 'bench', spaceId: 'bench' },
-      url: server.url('push-folio'),
-      ref: 'main',
-      repoCacheID: 'push',
-    });
-    let head = (await fetchRef({ policy: loopbackPolicy, cache, url: server.url('push-folio'), ref: 'main' })).commit;
-    const clone = path.join(work, 'native-clone');
-    await runGit(['clone', '--quiet', '--depth', '1', server.url('push-native'), clone]);
-    const pushFolio: number[] = [];
-    const pushNative: number[] = [];
-    const author = { name: 'Folio Bench', email: 'bench@folio.invalid' };
-    for (let i = 0; i < RUNS; i++) {
-      const body = `# Bench page ${i}\n\nChanged at run ${i}.\n`;
-      const sides = [
-        async () => {
-          pushFolio.push(
-            await time(async () => {
-              const tree = await writeTree(cache, head, new Map([['bench/page.md', new TextEncoder().encode(body)]]));
-              const oid = await commit(cache, { tree, parents: [head], message: `Bench ${i}`, author, trailers: { 'Folio-Revision': `bench-${i}` } });
-              await push({ policy: loopbackPolicy, cache, url: server.url('push-folio'), ref: 'main', commit: oid });
-              head = oid;
-            }),
-          );
-        },
-        async () => {
-          pushNative.push(
-            await time(async () => {
-              await writeFile(path.join(clone, 'bench-page.md'), body);
-              await runGit(['add', 'bench-page.md'], { cwd: clone });
-              await runGit(['commit', '--quiet', '-m', `Bench ${i}`], { cwd: clone });
-              await runGit(['push', '--quiet', 'origin', 'main'], { cwd: clone });
-            }),
-          );
-        },
-      ];
-      if (i % 2) sides.reverse();
-      for (const side of sides) await side();
-    }
-
+    await setup(server, work, source);
+    const { fetchFolio, fetchNative } = await measureFetch(server, work);
+    const { pushFolio, pushNative } = await measurePush(server, work);
     const result = {
       bench: 'git-transport',
       repository: REPO,
