@@ -22,7 +22,9 @@ afterAll(async () => {
 
 const PAGE = '---\ndescription: A page\n---\n\n# Hello\n\nSee [other](other.md) and ![img](.gitbook/assets/a.png).\n';
 const SLOW = `# Slow\n\n${'**_'.repeat(25_000)}\n`;
-const DEEP = `# Deep\n\n${'>'.repeat(10_000)} x\n`;
+// Deep enough to overflow a parse thread's stack (10,000 levels now fit since the style detection walks with fewer
+// frames per level); the limit is set by stack frames, not by the machine's speed, and it overflows in about a second.
+const DEEP = `# Deep\n\n${'>'.repeat(20_000)} x\n`;
 
 async function failure(p: Promise<unknown>): Promise<any> {
   return p.then(
