@@ -3,21 +3,13 @@
  * needs (no sandbox as root, no background networking to hosts the closed network refuses) and a fresh profile.
  */
 import puppeteer, { type Browser } from 'puppeteer-core';
+import { CHROMIUM_ARGS } from '../../src/pdf/browser.js';
 
+/** The PDF printer's flags, less its host-resolver rule (the tests browse a site served on loopback). */
 export function launchTestChromium(profileDir: string): Promise<Browser> {
   return puppeteer.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      `--user-data-dir=${profileDir}`,
-    ],
+    args: [...CHROMIUM_ARGS.filter((a) => !a.startsWith('--host-resolver-rules')), `--user-data-dir=${profileDir}`],
   });
 }
