@@ -221,6 +221,9 @@ interface PublishRun {
   llms: string[];
   rendered: number;
   reused: number;
+  /** Milliseconds spent in each phase so far, and when the current one started. */
+  phaseMs: Record<string, number>;
+  phaseStart: number;
 }
 
 /** What every page of a site space shares: the site model (spaces, section switchers), its sidebar and theme. */
@@ -251,12 +254,22 @@ export async function publishSite(deps: PublishDeps, input: { organizationId: st
   if (!run) return null;
   await loadSiteSpaces(run);
   await loadPreviousFiles(run);
+  phase(run, 'load');
   planAddresses(run);
   const frame = await siteFrame(run);
   const katex = stageStaticAssets(run, frame);
+  phase(run, 'plan');
   await renderPages(run, frame, katex);
+  phase(run, 'render');
   stageSiteFiles(run, frame);
   return recordPublication(run);
+}
+
+/** Ends a phase of the run: its duration goes into the run's log line (where a publish spends its time). */
+function phase(run: PublishRun, name: string): void {
+  const now = performance.now();
+  run.phaseMs[name] = Math.round(now - run.phaseStart);
+  run.phaseStart = now;
 }
 
 function warn(run: PublishRun, w: PublishWarning): void {
@@ -331,6 +344,8 @@ async function openRun(deps: PublishDeps, input: { organizationId: string; siteI
     llms: [`# ${site.title}`, ''],
     rendered: 0,
     reused: 0,
+    phaseMs: {},
+    phaseStart: performance.now(),
   };
 }
 
@@ -664,7 +679,8 @@ async function recordPublication(run: PublishRun): Promise<PublishOutcome> {
     reused,
   });
   await store.sites.goLive(site.id, publication.id, { warningCount });
-  run.deps.logger.info({ siteId: site.id, publicationId: publication.id, rendered, reused, files: unique.size }, 'site published');
+  phase(run, 'record');
+  run.deps.logger.info({ siteId: site.id, publicationId: publication.id, rendered, reused, files: unique.size, phaseMs: run.phaseMs }, 'site published');
   return { publicationId: publication.id, rendered: publication.rendered, reused: publication.reused, files: unique.size, warnings, warningCount };
 }
 
