@@ -63,6 +63,7 @@ async function publishSiteRun(deps: ActivityDeps, input: RunInput): Promise<Publ
     {
       store: deps.store,
       render: (page) => parsePoolOf(deps).run('publish.render', page),
+      concurrency: parsePoolOf(deps).threads * 2,
       logger: deps.logger,
       progress: (done, total) => {
         heartbeat({ done, total });

@@ -113,7 +113,6 @@ function gitGoals(): void {
 
 function publishGoals(): void {
   const p = bench('publish', ['--repo', repo]);
-  const mk = mkdocsBuild();
   if ('error' in p) {
     notMeasured('cold publish per page', '≤ 0.5× mkdocs build per page', p.error);
     notMeasured('one-page re-publish', '≤ 300 ms', p.error);
@@ -121,11 +120,21 @@ function publishGoals(): void {
   }
   const pages = p.json.pages as number;
   const cold = p.json.medianMs.coldPublish as number;
+  // mkdocs as the publish benchmark ran it, alternating with Folio in the same run; else a run of its own here.
+  const mk = typeof p.json.medianMs.mkdocsBuild === 'number' ? (p.json.medianMs.mkdocsBuild as number) : mkdocsBuild();
   if (typeof mk === 'number')
     measured(`cold publish per page (${pages} pages)`, cold / pages, mk / pages, '≤ 0.5× mkdocs build', cold <= 0.5 * mk, fmt, 'mkdocs ');
   else notMeasured('cold publish per page', '≤ 0.5× mkdocs build per page', mk);
   const one = p.json.medianMs.publishAfterOnePageChanged as number;
   measured('one-page re-publish (activity core)', one, typeof mk === 'number' ? mk : null, '≤ 300 ms', one <= 300, fmt, 'mkdocs full ');
+  const rss = p.json.peakRssMb?.duringColdPublish as number | undefined;
+  if (typeof rss === 'number')
+    notMeasured(
+      'process tree publishing 1,000 pages',
+      '≤ 600 MB',
+      `not the service's process tree: the publish benchmark's one process (embedded database in memory, the import's data, two parse threads) peaked at ${rss} MB during a ${pages}-page cold publish`,
+    );
+  else notMeasured('process tree publishing 1,000 pages', '≤ 600 MB', 'needs the running service publishing; not run');
 }
 
 function searchGoals(): void {
@@ -177,7 +186,6 @@ notMeasured(
   'bench/website-import.ts crawls a generated site without pacing; not run against a corpus site here',
 );
 notMeasured('parse per page', '≤ 8 ms median per phase', 'no per-phase parse profile in this run');
-notMeasured('process tree publishing 1,000 pages', '≤ 600 MB', 'needs the running service (bench/git-sync-e2e.ts-style) publishing; not run');
 notMeasured('embedded database over 30 minutes', 'flat ± 10%', 'a 30-minute run does not fit this command');
 
 const widths = (Object.keys(rows[0]!) as Array<keyof Row>).map((k) => Math.max(k.length, ...rows.map((r) => r[k].length)));

@@ -47,6 +47,11 @@ export interface PublishDeps {
   /** A page's article HTML (`renderPageBody`), run off the event loop within budgets (the parse pool's `publish.render`). */
   render(input: RenderPageInput): Promise<RenderedPage>;
   logger: Logger;
+  /**
+   * Pages prepared and rendered at once (default 4; the composition passes twice the parse pool's threads, so that
+   * no thread waits while the event loop stages the page before): their output is staged in the site's order.
+   */
+  concurrency?: number;
   /** Called after each page (heartbeats). */
   progress?: (done: number, total: number) => void;
   /** `FOLIO_PUBLIC_URL`: sites are served at `<publicUrl>/sites/<basename>/`. */
@@ -198,8 +203,12 @@ interface PublishRun {
   before: Map<string, PublicationFile>;
   /** Files of this publication, kept or written, in the order they are staged. */
   files: PublicationFile[];
+  /** Contents staged and not written yet (written in batches of about `WRITE_BATCH_BYTES`), and their files. */
   blobsToWrite: Uint8Array[];
-  pendingFiles: Array<Omit<PublicationFile, 'hash'> & { index: number }>;
+  blobBytes: number;
+  unwritten: Array<Omit<PublicationFile, 'hash'> & { hash?: string }>;
+  /** Files whose content is staged, in the order they are staged (their hash set once written). */
+  pendingFiles: Array<Omit<PublicationFile, 'hash'> & { hash?: string }>;
   redirects: Record<string, string>;
   /** Every page of the site with its address, in site space then table of contents order. */
   planned: PlannedPage[];
@@ -207,11 +216,14 @@ interface PublishRun {
   spaceLinks: SpaceLinks[];
   includeLoaders: IncludeLoader[];
   titles: Map<string, string>;
-  specVersions: Map<string, SpecVersion>;
+  specVersions: Map<string, Promise<SpecVersion>>;
   sitemap: string[];
   llms: string[];
   rendered: number;
   reused: number;
+  /** Milliseconds spent in each phase so far, and when the current one started. */
+  phaseMs: Record<string, number>;
+  phaseStart: number;
 }
 
 /** What every page of a site space shares: the site model (spaces, section switchers), its sidebar and theme. */
@@ -242,12 +254,22 @@ export async function publishSite(deps: PublishDeps, input: { organizationId: st
   if (!run) return null;
   await loadSiteSpaces(run);
   await loadPreviousFiles(run);
+  phase(run, 'load');
   planAddresses(run);
   const frame = await siteFrame(run);
   const katex = stageStaticAssets(run, frame);
+  phase(run, 'plan');
   await renderPages(run, frame, katex);
+  phase(run, 'render');
   stageSiteFiles(run, frame);
   return recordPublication(run);
+}
+
+/** Ends a phase of the run: its duration goes into the run's log line (where a publish spends its time). */
+function phase(run: PublishRun, name: string): void {
+  const now = performance.now();
+  run.phaseMs[name] = Math.round(now - run.phaseStart);
+  run.phaseStart = now;
 }
 
 function warn(run: PublishRun, w: PublishWarning): void {
@@ -265,9 +287,28 @@ function stage(run: PublishRun, path: string, contentType: string, inputKey: str
     run.files.push(old);
     return false;
   }
-  run.blobsToWrite.push(typeof content === 'string' ? new TextEncoder().encode(content) : content);
-  run.pendingFiles.push({ path, contentType, inputKey, index: run.blobsToWrite.length - 1 });
+  const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content;
+  const file = { path, contentType, inputKey };
+  run.blobsToWrite.push(bytes);
+  run.blobBytes += bytes.byteLength;
+  run.unwritten.push(file);
+  run.pendingFiles.push(file);
   return true;
+}
+
+/** Staged contents are written once they add up to this many bytes (the site is never held whole in memory). */
+const WRITE_BATCH_BYTES = 4 * 1024 * 1024;
+
+/** Writes the staged contents (pinned: nothing references them until the publication is stored) and sets their files' hashes. */
+async function writeStaged(run: PublishRun): Promise<void> {
+  if (run.blobsToWrite.length === 0) return;
+  const blobs = run.blobsToWrite;
+  const files = run.unwritten;
+  run.blobsToWrite = [];
+  run.unwritten = [];
+  run.blobBytes = 0;
+  const hashes = await run.deps.store.blobs.putMany(blobs, { pinMs: 24 * 3600_000 });
+  files.forEach((f, i) => (f.hash = hashes[i]!));
 }
 
 /** The site, its site spaces and their sections; null when the site is not the organization's. */
@@ -290,6 +331,8 @@ async function openRun(deps: PublishDeps, input: { organizationId: string; siteI
     before: new Map(),
     files: [],
     blobsToWrite: [],
+    blobBytes: 0,
+    unwritten: [],
     pendingFiles: [],
     redirects: {},
     planned: [],
@@ -301,6 +344,8 @@ async function openRun(deps: PublishDeps, input: { organizationId: string; siteI
     llms: [`# ${site.title}`, ''],
     rendered: 0,
     reused: 0,
+    phaseMs: {},
+    phaseStart: performance.now(),
   };
 }
 
@@ -427,22 +472,43 @@ function stageStaticAssets(run: PublishRun, frame: SiteFrame): KatexAssets {
 }
 
 /** Specs of the organization named by `{% openapi-operation spec="…" %}`, looked up once a run. */
-async function specOf(run: PublishRun, slug: string): Promise<SpecVersion> {
-  if (!run.specVersions.has(slug)) {
+function specOf(run: PublishRun, slug: string): Promise<SpecVersion> {
+  let version = run.specVersions.get(slug);
+  if (!version) {
     const { store } = run.deps;
-    const spec = await store.openapi.getBySlug(run.site.organizationId, slug);
-    const version = spec ? await store.openapi.latestVersion(spec.id) : null;
-    run.specVersions.set(slug, version ? { hash: version.contentHash, load: () => store.openapi.versionContent(version) } : null);
+    version = (async () => {
+      const spec = await store.openapi.getBySlug(run.site.organizationId, slug);
+      const v = spec ? await store.openapi.latestVersion(spec.id) : null;
+      return v ? { hash: v.contentHash, load: () => store.openapi.versionContent(v) } : null;
+    })();
+    run.specVersions.set(slug, version);
   }
-  return run.specVersions.get(slug)!;
+  return version;
 }
 
-/** Every page in order: rendered when its inputs changed, else kept; its twin, sitemap and llms.txt entries. */
+/**
+ * Every page in order: rendered when its inputs changed, else kept; its twin, sitemap and llms.txt entries. Up to
+ * `concurrency` pages are prepared and rendered at once; each is staged in the site's order once it is ready.
+ */
 async function renderPages(run: PublishRun, frame: SiteFrame, katex: KatexAssets): Promise<void> {
-  let done = 0;
-  for (const p of run.planned) {
-    await publishPage(run, frame, katex, p);
-    run.deps.progress?.(++done, run.planned.length);
+  const { planned } = run;
+  const limit = Math.max(1, run.deps.concurrency ?? 4);
+  const inFlight: Array<Promise<PreparedPage>> = [];
+  let started = 0;
+  const startNext = () => {
+    if (started >= planned.length) return;
+    const prepared = preparePage(run, frame, katex, planned[started++]!);
+    // Awaited in order below; a failure is reported there, not as an unhandled rejection while an earlier page is awaited.
+    prepared.catch(() => {});
+    inFlight.push(prepared);
+  };
+  while (started < Math.min(limit, planned.length)) startNext();
+  for (const [done, p] of planned.entries()) {
+    const prepared = await inFlight.shift()!;
+    startNext();
+    publishPage(run, frame, katex, p, prepared);
+    if (run.blobBytes >= WRITE_BATCH_BYTES) await writeStaged(run);
+    run.deps.progress?.(done + 1, planned.length);
   }
 }
 
@@ -489,18 +555,33 @@ async function pageInputs(run: PublishRun, frame: SiteFrame, katex: KatexAssets,
   return { markdown, included, links, slugs, pageMeta, bodyHash, inputKey };
 }
 
-async function publishPage(run: PublishRun, frame: SiteFrame, katex: KatexAssets, p: PlannedPage): Promise<void> {
+/** A page's inputs, and its article when its output of the live publication cannot be kept. */
+interface PreparedPage {
+  inputs: PageInputs;
+  /** The live publication's html file, kept (same inputs). */
+  kept: PublicationFile | null;
+  body: RenderedBody | null;
+}
+
+type RenderedBody = Awaited<ReturnType<typeof pageBody>>;
+
+async function preparePage(run: PublishRun, frame: SiteFrame, katex: KatexAssets, p: PlannedPage): Promise<PreparedPage> {
   const inputs = await pageInputs(run, frame, katex, p);
   const { inputKey } = inputs;
   const old = run.before.get(p.htmlPath);
   // The html file's key carries the page's math stylesheet (`<key>|<path>`): a reused page keeps it.
-  if (old && (old.inputKey === inputKey || old.inputKey.startsWith(`${inputKey}|`))) {
-    run.files.push(old);
-    const mathFile = run.before.get(old.inputKey.slice(inputKey.length + 1));
+  if (old && (old.inputKey === inputKey || old.inputKey.startsWith(`${inputKey}|`))) return { inputs, kept: old, body: null };
+  return { inputs, kept: null, body: await pageBody(run, p, inputs) };
+}
+
+function publishPage(run: PublishRun, frame: SiteFrame, katex: KatexAssets, p: PlannedPage, { inputs, kept, body }: PreparedPage): void {
+  if (kept) {
+    run.files.push(kept);
+    const mathFile = run.before.get(kept.inputKey.slice(inputs.inputKey.length + 1));
     if (mathFile) run.files.push(mathFile);
     run.reused++;
   } else {
-    await renderPage(run, frame, katex, p, inputs);
+    renderPage(run, frame, katex, p, inputs, body!);
     run.rendered++;
   }
   // The markdown twin: the page's own markdown (what an assistant reads best).
@@ -510,9 +591,8 @@ async function publishPage(run: PublishRun, frame: SiteFrame, katex: KatexAssets
 }
 
 /** A page's html in the site's frame, with its math stylesheet when it has one. */
-async function renderPage(run: PublishRun, frame: SiteFrame, katex: KatexAssets, p: PlannedPage, inputs: PageInputs): Promise<void> {
+function renderPage(run: PublishRun, frame: SiteFrame, katex: KatexAssets, p: PlannedPage, inputs: PageInputs, body: RenderedBody): void {
   const { siteModel } = frame;
-  const body = await pageBody(run, p, inputs);
   for (const w of body.warnings) warn(run, { ...w, path: p.htmlPath });
   const mathPath = 'mathCss' in body && body.mathCss ? mathCssPath(body.mathCss) : null;
   if (mathPath !== null) stage(run, mathPath, 'text/css; charset=utf-8', sha(body.mathCss), body.mathCss!);
@@ -587,8 +667,8 @@ function stageSiteFiles(run: PublishRun, frame: SiteFrame): void {
 async function recordPublication(run: PublishRun): Promise<PublishOutcome> {
   const { store } = run.deps;
   const { site, rendered, reused, warnings, warningCount } = run;
-  const hashes = run.blobsToWrite.length > 0 ? await store.blobs.putMany(run.blobsToWrite, { pinMs: 24 * 3600_000 }) : [];
-  for (const f of run.pendingFiles) run.files.push({ path: f.path, hash: hashes[f.index]!, contentType: f.contentType, inputKey: f.inputKey });
+  await writeStaged(run);
+  for (const f of run.pendingFiles) run.files.push({ path: f.path, hash: f.hash!, contentType: f.contentType, inputKey: f.inputKey });
   const unique = new Map(run.files.map((f) => [f.path, f]));
   const { publication } = await store.sites.createPublication({
     siteId: site.id,
@@ -599,7 +679,8 @@ async function recordPublication(run: PublishRun): Promise<PublishOutcome> {
     reused,
   });
   await store.sites.goLive(site.id, publication.id, { warningCount });
-  run.deps.logger.info({ siteId: site.id, publicationId: publication.id, rendered, reused, files: unique.size }, 'site published');
+  phase(run, 'record');
+  run.deps.logger.info({ siteId: site.id, publicationId: publication.id, rendered, reused, files: unique.size, phaseMs: run.phaseMs }, 'site published');
   return { publicationId: publication.id, rendered: publication.rendered, reused: publication.reused, files: unique.size, warnings, warningCount };
 }
 

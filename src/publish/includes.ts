@@ -25,7 +25,8 @@ export interface PageIncludes {
  * (links and images in reusable content are written relative to `.gitbook/includes/`).
  */
 export class IncludeLoader {
-  private readonly texts = new Map<string, string | null>();
+  /** By hash, read once even when pages that include it are prepared at once. */
+  private readonly texts = new Map<string, Promise<string | null>>();
   private readonly files: Map<string, FileModel>;
   private readonly index: ReferenceIndex;
 
@@ -78,10 +79,11 @@ export class IncludeLoader {
   private async text(file: FileModel): Promise<string | null> {
     const hash = this.fileHashes.get(file.id);
     if (hash === undefined || file.role !== 'include') return null;
-    if (!this.texts.has(hash)) {
-      const bytes = await this.store.blobs.get(hash);
-      this.texts.set(hash, bytes && bytes.byteLength <= INCLUDE_MAX_BYTES ? new TextDecoder().decode(bytes) : null);
+    let text = this.texts.get(hash);
+    if (!text) {
+      text = this.store.blobs.get(hash).then((bytes) => (bytes && bytes.byteLength <= INCLUDE_MAX_BYTES ? new TextDecoder().decode(bytes) : null));
+      this.texts.set(hash, text);
     }
-    return this.texts.get(hash) ?? null;
+    return text;
   }
 }
