@@ -5,6 +5,7 @@
  *   it instead of running initdb and every migration), and the compiled parse thread when dist/ is up to date;
  * - `workflow` and `e2e`: the workflow bundle (dist/workflow-bundle.js when up to date, else bundled here) and
  *   the time-skipping test server's path;
+ * - `e2e` and `stress`, with an up-to-date dist/: the worker process of the tests that kill workers, compiled;
  * - `e2e` only: one real Temporal dev server (the official CLI, in memory, headless, on a free port, with Folio's
  *   search attributes and a raised workflow-task timeout).
  *
@@ -21,6 +22,7 @@ import { ensureTemporalBinaries } from '../../src/temporal/install-binaries.js';
 import { spawnDevServer, waitForTemporal } from '../../src/temporal/dev-server.js';
 import { freePort } from '../helpers/free-port.js';
 import { compiledBuild } from './compiled-build.js';
+import { compileWorkerProcess } from './worker-process-build.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -30,6 +32,8 @@ declare module 'vitest' {
     pgliteTemplatePath: string;
     /** file: URL of dist's compiled parse thread when dist/ is up to date with the sources, else ''. */
     compiledParseThread: string;
+    /** `e2e` and `stress`: test/gitsync/worker-process.ts compiled against an up-to-date dist/ (./worker-process-build.ts), else ''. */
+    compiledWorkerProcess: string;
   }
 }
 
@@ -39,6 +43,7 @@ interface Shared {
   template?: Promise<string>;
   bundle?: Promise<string>;
   temporal?: Promise<{ address: string; stop(): Promise<void> }>;
+  workerProcess?: string;
   warned?: boolean;
 }
 
@@ -128,6 +133,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const [template, bundle, temporal] = await Promise.all([s.template, s.bundle, temporalToo ? s.temporal : undefined]);
     project.provide('pgliteTemplatePath', template);
     project.provide('compiledParseThread', build.fresh ? build.parseThread : '');
+    if (temporalToo && build.fresh) s.workerProcess ??= compileWorkerProcess(s.tmp);
+    project.provide('compiledWorkerProcess', (temporalToo && s.workerProcess) || '');
     project.provide('workflowBundlePath', workflowsToo ? bundle! : '');
     project.provide('testServerPath', binaries?.testServer ?? '');
     project.provide('temporalAddress', temporal?.address ?? '');
