@@ -74,7 +74,9 @@ export default defineConfig({
     // The longest files start first (./setup/sequencer.ts), also on a fresh clone without Vitest's cache.
     sequence: { sequencer: LongestFirst },
     projects: [
-      { extends: true, test: { name: 'unit', include: UNIT } },
+      // The unit files share their forks' module cache (isolate: false): each file no longer imports Folio's modules
+      // anew, a third less CPU for the project. Its files keep no state between them (nothing mocked or stubbed).
+      { extends: true, test: { name: 'unit', include: UNIT, isolate: false } },
       { extends: true, test: { name: 'corpus', include: CORPUS } },
       { extends: true, test: { name: 'workflow', include: WORKFLOW } },
       { extends: true, test: { name: 'e2e', include: ['test/**/*.test.ts'], exclude: [...UNIT, ...CORPUS, ...WORKFLOW, ...STRESS, '**/node_modules/**'] } },

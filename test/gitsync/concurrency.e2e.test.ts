@@ -47,6 +47,8 @@ async function scenario(databaseUrl: string, name: string): Promise<void> {
       client,
       temporalAddress: inject('temporalAddress'),
       workflowBundlePath: inject('workflowBundlePath'),
+      compiledWorkerProcess: inject('compiledWorkerProcess'),
+      compiledParseThread: inject('compiledParseThread'),
       taskQueue: uniqueTaskQueue(`concurrency-${name}`),
       gitServer: server,
       work: dir,

@@ -1,7 +1,8 @@
 /**
  * A Folio worker in a process of its own, for the crash test (git-sync-crash.e2e.test.ts): real activities on a
  * PostgreSQL store (DATABASE_URL), on TASK_QUEUE of the dev server at TEMPORAL_ADDRESS, with the prebundled
- * workflows at WORKFLOW_BUNDLE. Prints `ready` on stdout once polling. Run: node --import tsx worker-process.ts
+ * workflows at WORKFLOW_BUNDLE. Prints `ready` on stdout once polling. Run: node --import tsx worker-process.ts, or
+ * node on its compiled form (test/setup/worker-process-build.ts, what the tests run when dist/ is up to date).
  * COMPILED_PARSE_THREAD (optional): the compiled parse thread to start threads from (the global setup's).
  *
  * HOLD_AT (test-only hold points, in this test process only: the store is wrapped, Folio's code is unchanged)

@@ -27,6 +27,10 @@ export interface ConcurrentSyncOptions {
   client: Client;
   temporalAddress: string;
   workflowBundlePath: string;
+  /** The compiled worker-process.js to run with plain node (test/setup/compiled-build.ts); else the source under tsx. */
+  compiledWorkerProcess?: string;
+  /** file: URL of a compiled parse thread for the workers' parse pools; else their threads compile the sources. */
+  compiledParseThread?: string;
   taskQueue: string;
   gitServer: GitServer;
   /** Scratch directory (worker data directories, repository sources). */
@@ -82,7 +86,8 @@ interface WorkerChild {
 
 async function startWorkerProcess(options: ConcurrentSyncOptions, dataDir: string): Promise<WorkerChild> {
   const root = projectRoot();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'test/gitsync/worker-process.ts')], {
+  const entry = options.compiledWorkerProcess ? [options.compiledWorkerProcess] : ['--import', 'tsx', path.join(root, 'test/gitsync/worker-process.ts')];
+  const child = spawn(process.execPath, entry, {
     cwd: root,
     env: {
       ...process.env,
@@ -90,6 +95,7 @@ async function startWorkerProcess(options: ConcurrentSyncOptions, dataDir: strin
       TASK_QUEUE: options.taskQueue,
       TEMPORAL_ADDRESS: options.temporalAddress,
       WORKFLOW_BUNDLE: options.workflowBundlePath,
+      ...(options.compiledParseThread ? { COMPILED_PARSE_THREAD: options.compiledParseThread } : {}),
       DATA_DIR: dataDir,
       FOLIO_VAULT_KEY: 'concurrency-test-vault-key',
       FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS,

@@ -24,7 +24,10 @@ export async function startWorkerChild(
   children: WorkerChildren,
   options: { databaseUrl: string; taskQueue: string; env?: Record<string, string> },
 ): Promise<WorkerChild> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/gitsync/worker-process.ts')], {
+  // The compiled worker of an up-to-date build (plain node) starts in about half the CPU time of the source under tsx.
+  const compiled = inject('compiledWorkerProcess');
+  const entry = compiled ? [compiled] : ['--import', 'tsx', path.join(ROOT, 'test/gitsync/worker-process.ts')];
+  const child = spawn(process.execPath, entry, {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -1,17 +1,20 @@
 /**
  * Vitest global setup, per project (test/vitest.config.ts): each project gets only the fixtures it uses.
  *
- * - every project: a PGlite data directory with Folio's migrations applied, dumped once (a test store starts from
- *   it instead of running initdb and every migration), and the compiled parse thread when dist/ is up to date;
+ * - every project: a PGlite data directory with Folio's migrations applied, dumped once and kept while the store's
+ *   sources are unchanged (a test store starts from it instead of running initdb and every migration), and the
+ *   compiled parse thread when dist/ is up to date;
  * - `workflow` and `e2e`: the workflow bundle (dist/workflow-bundle.js when up to date, else bundled here) and
  *   the time-skipping test server's path;
+ * - `e2e` and `stress`, with an up-to-date dist/: the worker process of the tests that kill workers, compiled;
  * - `e2e` only: one real Temporal dev server (the official CLI, in memory, headless, on a free port, with Folio's
  *   search attributes and a raised workflow-task timeout).
  *
  * The projects' setups run in the same process: what two of them need is made once (kept on globalThis, shared
  * by the projects' separate module instances) and removed after the last one's teardown.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
@@ -21,6 +24,7 @@ import { ensureTemporalBinaries } from '../../src/temporal/install-binaries.js';
 import { spawnDevServer, waitForTemporal } from '../../src/temporal/dev-server.js';
 import { freePort } from '../helpers/free-port.js';
 import { compiledBuild } from './compiled-build.js';
+import { compileWorkerProcess } from './worker-process-build.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -30,6 +34,8 @@ declare module 'vitest' {
     pgliteTemplatePath: string;
     /** file: URL of dist's compiled parse thread when dist/ is up to date with the sources, else ''. */
     compiledParseThread: string;
+    /** `e2e` and `stress`: test/gitsync/worker-process.ts compiled against an up-to-date dist/ (./worker-process-build.ts), else ''. */
+    compiledWorkerProcess: string;
   }
 }
 
@@ -39,6 +45,7 @@ interface Shared {
   template?: Promise<string>;
   bundle?: Promise<string>;
   temporal?: Promise<{ address: string; stop(): Promise<void> }>;
+  workerProcess?: string;
   warned?: boolean;
 }
 
@@ -49,8 +56,21 @@ function shared(): Shared {
   return (g[KEY] ??= { users: 0, tmp: mkdtempSync(path.join(os.tmpdir(), 'folio-test-')) });
 }
 
-/** A migrated, empty PGlite database dumped to a file. */
+/**
+ * A migrated, empty PGlite database dumped to a file, kept between runs in the system's temporary directory under a
+ * hash of what makes it (the store's sources, migrations included, and the locked package versions): a run whose
+ * store and packages are unchanged skips initdb and every migration (about 6 s of CPU).
+ */
 async function pgliteTemplate(tmp: string): Promise<string> {
+  const root = path.resolve(import.meta.dirname, '../..');
+  const hash = createHash('sha256');
+  const sources = readdirSync(path.join(root, 'src', 'store'), { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+    .map((e) => path.join(e.parentPath, e.name))
+    .sort();
+  for (const f of [...sources, path.join(root, 'package-lock.json')]) hash.update(path.relative(root, f)).update('\0').update(readFileSync(f)).update('\0');
+  const file = path.join(os.tmpdir(), `folio-test-cache-${os.userInfo().uid}`, `pglite-template-${hash.digest('hex').slice(0, 16)}.tar`);
+  if (existsSync(file)) return file;
   const { PGlite } = await import('@electric-sql/pglite');
   const { openStore } = await import('../../src/store/index.js');
   const { rawSql } = await import('../../src/store/raw-sql.js');
@@ -60,9 +80,20 @@ async function pgliteTemplate(tmp: string): Promise<string> {
   const store = await openStore({ dataDir: 'memory://', migrate: true, pgliteTemplate: initdb });
   try {
     const db = (rawSql(store) as unknown as { db: InstanceType<typeof PGlite> }).db;
-    const file = path.join(tmp, 'pglite-template.tar');
-    writeFileSync(file, Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer()));
-    return file;
+    const dump = Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer());
+    // Written whole under another name, then renamed: a run starting meanwhile never reads half a template. Where the
+    // cache cannot be written, this run keeps its template to itself.
+    try {
+      mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+      const partial = `${file}.${process.pid}.partial`;
+      writeFileSync(partial, dump);
+      renameSync(partial, file);
+      return file;
+    } catch {
+      const own = path.join(tmp, 'pglite-template.tar');
+      writeFileSync(own, dump);
+      return own;
+    }
   } finally {
     await store.close();
   }
@@ -128,6 +159,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const [template, bundle, temporal] = await Promise.all([s.template, s.bundle, temporalToo ? s.temporal : undefined]);
     project.provide('pgliteTemplatePath', template);
     project.provide('compiledParseThread', build.fresh ? build.parseThread : '');
+    if (temporalToo && build.fresh) s.workerProcess ??= compileWorkerProcess(s.tmp);
+    project.provide('compiledWorkerProcess', (temporalToo && s.workerProcess) || '');
     project.provide('workflowBundlePath', workflowsToo ? bundle! : '');
     project.provide('testServerPath', binaries?.testServer ?? '');
     project.provide('temporalAddress', temporal?.address ?? '');

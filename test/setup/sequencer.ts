@@ -17,6 +17,7 @@ const HINTS: Record<string, number> = {
   'test/gitsync/git-sync-crash.e2e.test.ts': 99_000,
   'test/format/tree/corpus-fidelity.test.ts': 80_000,
   'test/events/webhook-delivery.e2e.test.ts': 70_000,
+  'test/gitsync/tenant-cache.e2e.test.ts': 68_000,
   'test/gitsync/concurrency.e2e.test.ts': 54_000,
   'test/publish/reader.e2e.test.ts': 46_000,
   'test/webimport/website-import-limits.e2e.test.ts': 38_000,
@@ -33,6 +34,10 @@ const HINTS: Record<string, number> = {
   'test/e2e/start.test.ts': 22_000,
   'test/parse-pool/pool.test.ts': 22_000,
   'test/cli/config-startup.test.ts': 22_000,
+  'test/format/tree/export-edits.test.ts': 21_000,
+  'test/openapi-e2e/openapi-api.test.ts': 21_000,
+  'test/api/change-requests.test.ts': 21_000,
+  'test/gitsync/queue.test.ts': 20_000,
 };
 
 export default class LongestFirst extends BaseSequencer {
