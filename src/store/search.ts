@@ -24,7 +24,8 @@ interface PageRow {
 
 /** A row of the search statement: a page shown, and one of its matching sections (none: all `section_` columns null). */
 interface ResultRow extends PageRow {
-  best_ord: number;
+  /** The page's own section (ord 0, before its first heading) matches: a page result, else a section result. */
+  page_best: boolean;
   total: string | number;
   spaces: string | number;
   section_ord: number | null;
@@ -99,19 +100,19 @@ function pagesStatement(found: Scope[], limit: number, offset: number, cjk: bool
       ${hits.text}
     ),
     ranked AS (
-      SELECT DISTINCT ON (space_id, page_id) space_id, page_id, ord AS best_ord,
-             max(score) OVER (PARTITION BY space_id, page_id) + 0.1 * ln(count(*) OVER (PARTITION BY space_id, page_id)) AS score
-      FROM hits ORDER BY space_id, page_id, score DESC, ord
+      SELECT space_id, page_id, bool_or(ord = 0) AS page_best,
+             max(score) + 0.1 * ln(count(*)) AS score
+      FROM hits GROUP BY space_id, page_id
     ),
     top AS (
-      SELECT r.space_id, r.page_id, r.best_ord, r.score, p.title, p.description, p.path, p.ancestors, p.ord AS page_ord,
+      SELECT r.space_id, r.page_id, r.page_best, r.score, p.title, p.description, p.path, p.ancestors, p.ord AS page_ord,
              count(*) OVER () AS total, (SELECT count(DISTINCT space_id) FROM ranked) AS spaces,
              row_number() OVER (ORDER BY r.score DESC, r.space_id, p.ord) AS n
       FROM ranked r JOIN search_pages p ON p.space_id = r.space_id AND p.page_id = r.page_id
       ORDER BY n
       LIMIT $1 OFFSET $2
     )
-    SELECT t.space_id, t.page_id, t.best_ord, t.score, t.title, t.description, t.path, t.ancestors, t.total, t.spaces,
+    SELECT t.space_id, t.page_id, t.page_best, t.score, t.title, t.description, t.path, t.ancestors, t.total, t.spaces,
            h.ord AS section_ord, h.score AS section_score, x.anchor AS section_anchor, x.title AS section_title, ${shown}
     FROM top t
     LEFT JOIN hits h ON t.n <= $3 AND h.space_id = t.space_id AND h.page_id = t.page_id
@@ -298,7 +299,7 @@ function pageHits(rows: ResultRow[], limit: number, offset: number): SearchPageH
         ancestors: typeof row.ancestors === 'string' ? (JSON.parse(row.ancestors) as string[]) : row.ancestors,
         score: Number(row.score),
         rank: offset + items.length + 1,
-        resultType: Number(row.best_ord) === 0 ? 'page' : 'section',
+        resultType: row.page_best ? 'page' : 'section',
         sections: [],
       };
       items.push(last);
