@@ -128,8 +128,8 @@ const GIN_INDEXES = ['search_sections_document', 'search_sections_body_trgm', 's
 const ANALYZE_AFTER_ROWS = 500;
 
 /**
- * Refreshes the statistics of the index tables once enough rows changed (PGlite has no autovacuum): without
- * them the planner takes a freshly indexed space for a few hundred rows and filters it all instead of using the
+ * Vacuums the index tables and refreshes their statistics once enough rows changed (PGlite has no autovacuum): without
+ * statistics the planner takes a freshly indexed space for a few hundred rows and filters it all instead of using the
  * GIN index. Bounded: not after every small change, one at a time; a failure is retried with the next change.
  * Counts the rows changed since the last `ANALYZE` of the index tables (this process's writes; a server's
  * autovacuum does the rest).
@@ -144,7 +144,9 @@ function createStatisticsRefresher(sql: Sql): (rows: number) => Promise<void> {
     if (changedRows < Number(est?.n ?? 0) / 10) return;
     const counted = changedRows;
     analyzing = (async () => {
-      await sql.query('ANALYZE search_sections, search_pages');
+      // PGlite has no autovacuum: without a vacuum, every re-indexed page leaves its old rows behind and the
+      // tables grow with each import. VACUUM also merges the GIN pending lists (below: already merged, at no cost).
+      await sql.query('VACUUM (ANALYZE) search_sections, search_pages');
       // GIN indexes take new entries into a pending list that every search reads in full until it is merged
       // (by autovacuum on a server; PGlite has none): merged here.
       await sql.query(`SELECT gin_clean_pending_list(i::regclass) FROM unnest($1::text[]) AS i`, [GIN_INDEXES]);
