@@ -3,9 +3,10 @@
  * sitemap, links between neighbours, one image per section) served on loopback, imported by Folio's content import
  * activities (crawl → blobs and checkpoints in the store → conversion in the parse pool → `importTree` → revision),
  * beside the baseline of the same run: `wget --mirror --no-parent --page-requisites` of the same site (which only
- * downloads). Time and peak memory (Folio: the growth of this process's resident set over its level before the
+ * downloads). `--wait <ms>` gives both the same politeness: Folio's WEBIMPORT_DELAY_MS and wget's `--wait` (default 0:
+ * neither waits). Time and peak memory (Folio: the growth of this process's resident set over its level before the
  * import, sampled every 20 ms; wget: its max RSS) as medians over `--runs` runs (default 3). Prints one JSON object.
- * Run: npx tsx bench/website-import.ts [pages] [--runs 3]
+ * Run: npx tsx bench/website-import.ts [pages] [--runs 3] [--wait 100]
  */
 import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
@@ -22,8 +23,9 @@ import { openStore } from '../src/store/index.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../test/helpers/loopback-policy.js';
 import { arg, median } from './_helpers.js';
 
-const PAGES = Math.max(10, Number(process.argv.slice(2).find((a, i, all) => /^\d+$/.test(a) && all[i - 1] !== '--runs') ?? 1000));
+const PAGES = Math.max(10, Number(process.argv.slice(2).find((a, i, all) => /^\d+$/.test(a) && all[i - 1] !== '--runs' && all[i - 1] !== '--wait') ?? 1000));
 const RUNS = Math.max(1, Number(arg('runs', '3')));
+const WAIT_MS = Math.max(0, Number(arg('wait', '0')));
 const SECTION = 50;
 const PNG = Buffer.from(
   '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
@@ -89,7 +91,8 @@ async function wgetMirror(base: string, dir: string): Promise<{ ms: number; peak
   // python's RUSAGE_CHILDREN gives wget's max RSS (kB on Linux).
   const script =
     'import resource,subprocess,sys,time;t=time.time();subprocess.run(sys.argv[1:]);print(time.time()-t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)';
-  const child = spawn('python3', ['-c', script, 'wget', '--mirror', '--no-parent', '--page-requisites', '-q', '-P', dir, `${base}/docs/`], {
+  const wait = WAIT_MS > 0 ? [`--wait=${WAIT_MS / 1000}`] : [];
+  const child = spawn('python3', ['-c', script, 'wget', '--mirror', '--no-parent', '--page-requisites', ...wait, '-q', '-P', dir, `${base}/docs/`], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -105,7 +108,7 @@ async function main() {
   const site = await startSite();
   const work = await mkdtemp(path.join(tmpdir(), 'folio-bench-webimport-'));
   const logger = createLogger('bench', { level: 'error', pretty: false });
-  const config = { ...loadConfig({ FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS, WEBIMPORT_DELAY_MS: '0', WEBIMPORT_MAX_PAGES: String(PAGES + 10) }) };
+  const config = { ...loadConfig({ FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS, WEBIMPORT_DELAY_MS: String(WAIT_MS), WEBIMPORT_MAX_PAGES: String(PAGES + 10) }) };
   const store = await openStore({ dataDir: 'memory://', migrate: true, logger });
   const parsePool = new ParsePool({ threads: config.parseThreads, timeBudgetMs: config.parseTimeBudgetMs, memoryBudgetMb: config.parseMemoryBudgetMb });
   const activities = createContentImportActivities({ store, config, logger, parsePool });
@@ -153,6 +156,7 @@ async function main() {
       benchmark: 'website-import',
       sitePages: PAGES,
       runs: RUNS,
+      waitMs: WAIT_MS,
       importedPages: pages,
       importedFiles: files,
       wgetFiles,

@@ -1,7 +1,7 @@
 import { ValidationError } from '../errors.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { searchConfigResolver } from './search-config.js';
-import type { SearchIndexApply, SearchPageHit, SearchQuery, SearchSectionHit, SearchStore, Sql, SqlParam } from './types/index.js';
+import type { SearchIndexApply, SearchPageHit, SearchQuery, SearchStore, Sql, SqlParam } from './types/index.js';
 
 /** Weights of D, C, B, A for `ts_rank_cd`: page title (A) far above headings (B) above body text (C). */
 const WEIGHTS = '{0.05, 0.2, 0.5, 1.0}';
@@ -22,15 +22,18 @@ interface PageRow {
   score: number | string;
 }
 
-interface SectionRow {
-  space_id: string;
-  page_id: string;
-  ord: number;
-  anchor: string;
-  title: string;
-  body: string;
+/** A row of the search statement: a page shown, and one of its matching sections (none: all `section_` columns null). */
+interface ResultRow extends PageRow {
+  /** The page's own section (ord 0, before its first heading) matches: a page result, else a section result. */
+  page_best: boolean;
+  total: string | number;
+  spaces: string | number;
+  section_ord: number | null;
+  section_score: number | string | null;
+  section_anchor: string | null;
+  section_title: string | null;
+  body: string | null;
   headline: string | null;
-  score: number | string;
 }
 
 function escapeHtml(text: string): string {
@@ -82,24 +85,40 @@ function scopeHits(scopes: Scope[], first: number, extra: (q: string, config: st
   return { text: parts.join('\n     UNION ALL\n     '), params };
 }
 
-/** The ranked pages of the scopes (one more than `limit`, for the cursor), each with the count of all pages and of their spaces. */
-function pagesStatement(found: Scope[], limit: number, offset: number): { text: string; params: SqlParam[] } {
-  const hits = scopeHits(found, 3, () => '');
+/**
+ * The ranked pages of the scopes (one more than `limit`, for the cursor), each with the count of all pages and of
+ * their spaces, and, for the first `limit` of them, one row per matching section (best first) with its headline
+ * (CJK: its text, see src/search/query.ts). One statement: the sections' scores come from the same matches that
+ * ranked the pages (one index scan, one `ts_rank_cd` per matching section) and only the sections of the pages
+ * shown are read again, by primary key, for their headlines.
+ */
+function pagesStatement(found: Scope[], limit: number, offset: number, cjk: boolean): { text: string; params: SqlParam[] } {
+  const hits = scopeHits(found, 4, (q) => `, ${q} AS q`);
+  const shown = cjk ? `x.body AS body, NULL AS headline` : `'' AS body, ts_headline(h.config, x.body, h.q, '${HEADLINE_OPTIONS}') AS headline`;
   return {
-    text: `WITH hits AS (
+    text: `WITH hits AS MATERIALIZED (
       ${hits.text}
     ),
     ranked AS (
-      SELECT DISTINCT ON (space_id, page_id) space_id, page_id, ord AS best_ord,
-             max(score) OVER (PARTITION BY space_id, page_id) + 0.1 * ln(count(*) OVER (PARTITION BY space_id, page_id)) AS score
-      FROM hits ORDER BY space_id, page_id, score DESC, ord
+      SELECT space_id, page_id, bool_or(ord = 0) AS page_best,
+             max(score) + 0.1 * ln(count(*)) AS score
+      FROM hits GROUP BY space_id, page_id
+    ),
+    top AS (
+      SELECT r.space_id, r.page_id, r.page_best, r.score, p.title, p.description, p.path, p.ancestors, p.ord AS page_ord,
+             count(*) OVER () AS total, (SELECT count(DISTINCT space_id) FROM ranked) AS spaces,
+             row_number() OVER (ORDER BY r.score DESC, r.space_id, p.ord) AS n
+      FROM ranked r JOIN search_pages p ON p.space_id = r.space_id AND p.page_id = r.page_id
+      ORDER BY n
+      LIMIT $1 OFFSET $2
     )
-    SELECT r.space_id, r.page_id, r.best_ord, r.score, p.title, p.description, p.path, p.ancestors,
-           count(*) OVER () AS total, (SELECT count(DISTINCT space_id) FROM ranked) AS spaces
-    FROM ranked r JOIN search_pages p ON p.space_id = r.space_id AND p.page_id = r.page_id
-    ORDER BY r.score DESC, r.space_id, p.ord
-    LIMIT $1 OFFSET $2`,
-    params: [limit + 1, offset, ...hits.params],
+    SELECT t.space_id, t.page_id, t.page_best, t.score, t.title, t.description, t.path, t.ancestors, t.total, t.spaces,
+           h.ord AS section_ord, h.score AS section_score, x.anchor AS section_anchor, x.title AS section_title, ${shown}
+    FROM top t
+    LEFT JOIN hits h ON t.n <= $3 AND h.space_id = t.space_id AND h.page_id = t.page_id
+    LEFT JOIN search_sections x ON x.space_id = h.space_id AND x.page_id = h.page_id AND x.ord = h.ord
+    ORDER BY t.n, h.score DESC, h.ord`,
+    params: [limit + 1, offset, offset + limit, ...hits.params],
   };
 }
 
@@ -109,8 +128,8 @@ const GIN_INDEXES = ['search_sections_document', 'search_sections_body_trgm', 's
 const ANALYZE_AFTER_ROWS = 500;
 
 /**
- * Refreshes the statistics of the index tables once enough rows changed (PGlite has no autovacuum): without
- * them the planner takes a freshly indexed space for a few hundred rows and filters it all instead of using the
+ * Vacuums the index tables and refreshes their statistics once enough rows changed (PGlite has no autovacuum): without
+ * statistics the planner takes a freshly indexed space for a few hundred rows and filters it all instead of using the
  * GIN index. Bounded: not after every small change, one at a time; a failure is retried with the next change.
  * Counts the rows changed since the last `ANALYZE` of the index tables (this process's writes; a server's
  * autovacuum does the rest).
@@ -125,7 +144,9 @@ function createStatisticsRefresher(sql: Sql): (rows: number) => Promise<void> {
     if (changedRows < Number(est?.n ?? 0) / 10) return;
     const counted = changedRows;
     analyzing = (async () => {
-      await sql.query('ANALYZE search_sections, search_pages');
+      // PGlite has no autovacuum: without a vacuum, every re-indexed page leaves its old rows behind and the
+      // tables grow with each import. VACUUM also merges the GIN pending lists (below: already merged, at no cost).
+      await sql.query('VACUUM (ANALYZE) search_sections, search_pages');
       // GIN indexes take new entries into a pending list that every search reads in full until it is merged
       // (by autovacuum on a server; PGlite has none): merged here.
       await sql.query(`SELECT gin_clean_pending_list(i::regclass) FROM unnest($1::text[]) AS i`, [GIN_INDEXES]);
@@ -264,64 +285,47 @@ async function scopes(sql: Sql, query: SearchQuery, text: string): Promise<Scope
   return [...byQuery.values()];
 }
 
-/** The matching sections of the pages found, best first, with their headlines (CJK: their text, see src/search/query.ts). */
-async function sections(sql: Sql, ids: PageRow[], query: SearchQuery, found: Scope[]): Promise<Map<string, SearchSectionHit[]>> {
-  const out = new Map<string, SearchSectionHit[]>();
-  if (ids.length === 0) return out;
-  const cjk = query.cjk === true;
-  const wanted = new Set(ids.map((r) => `${r.space_id}\u0000${r.page_id}`));
-  const hits = scopeHits(
-    found,
-    3,
-    (q, config) =>
-      `, x.anchor, x.title, ${cjk ? 'x.body' : "''"} AS body, ${cjk ? 'NULL' : `ts_headline(${config}, x.body, ${q}, '${HEADLINE_OPTIONS}')`} AS headline`,
-    ' AND x.page_id = ANY($2::text[]) AND x.space_id = ANY($1::text[])',
-  );
-  const rows = await sql.query<SectionRow>(`SELECT * FROM (${hits.text}) h ORDER BY score DESC, ord`, [
-    [...new Set(ids.map((r) => r.space_id))],
-    ids.map((r) => r.page_id),
-    ...hits.params,
-  ]);
+/** The pages of the result rows (one per matching section of a page shown, in order), with their sections. */
+function pageHits(rows: ResultRow[], limit: number, offset: number): SearchPageHit[] {
+  const items: SearchPageHit[] = [];
+  let last: SearchPageHit | undefined;
   for (const row of rows) {
-    const key = `${row.space_id}\u0000${row.page_id}`;
-    if (!wanted.has(key)) continue;
-    const list = out.get(key) ?? [];
-    list.push({
-      anchor: row.anchor,
-      title: row.title,
+    if (last?.spaceId !== row.space_id || last.pageId !== row.page_id) {
+      if (items.length === limit) break;
+      last = {
+        spaceId: row.space_id,
+        pageId: row.page_id,
+        title: row.title,
+        description: row.description,
+        path: row.path,
+        ancestors: typeof row.ancestors === 'string' ? (JSON.parse(row.ancestors) as string[]) : row.ancestors,
+        score: Number(row.score),
+        rank: offset + items.length + 1,
+        resultType: row.page_best ? 'page' : 'section',
+        sections: [],
+      };
+      items.push(last);
+    }
+    if (row.section_ord === null) continue;
+    last.sections.push({
+      anchor: row.section_anchor!,
+      title: row.section_title!,
       snippet: row.headline !== null ? markup(row.headline) : null,
       text: row.headline !== null ? null : row.body,
-      score: Number(row.score),
+      score: Number(row.section_score),
     });
-    out.set(key, list);
   }
-  return out;
+  return items;
 }
 
 async function searchPages(sql: Sql, query: SearchQuery): ReturnType<SearchStore['pages']> {
   const { limit, offset, text } = checkQuery(query);
   const found = await scopes(sql, query, text);
   if (found.length === 0) return { items: [], total: 0, spaces: 0 };
-  const statement = pagesStatement(found, limit, offset);
-  const rows = await sql.query<PageRow & { best_ord: number; total: string | number; spaces: string | number }>(statement.text, statement.params);
-  const more = rows.length > limit;
-  const page = more ? rows.slice(0, limit) : rows;
-  const matched = await sections(sql, page, query, found);
-  const items = page.map((row, i): SearchPageHit => {
-    const hits = matched.get(`${row.space_id}\u0000${row.page_id}`) ?? [];
-    return {
-      spaceId: row.space_id,
-      pageId: row.page_id,
-      title: row.title,
-      description: row.description,
-      path: row.path,
-      ancestors: typeof row.ancestors === 'string' ? (JSON.parse(row.ancestors) as string[]) : row.ancestors,
-      score: Number(row.score),
-      rank: offset + i + 1,
-      resultType: Number(row.best_ord) === 0 ? 'page' : 'section',
-      sections: hits,
-    };
-  });
+  const statement = pagesStatement(found, limit, offset, query.cjk === true);
+  const rows = await sql.query<ResultRow>(statement.text, statement.params);
+  const items = pageHits(rows, limit, offset);
+  const more = new Set(rows.map((r) => `${r.space_id}\u0000${r.page_id}`)).size > limit;
   // Over every page (window and subquery run before LIMIT); a page past the end (the index changed) counts nothing.
   const total = Number(rows[0]?.total ?? 0);
   const spaces = Number(rows[0]?.spaces ?? 0);
@@ -337,7 +341,7 @@ function createSearchQueryStore(sql: Sql): Pick<SearchStore, 'pages' | 'explain'
       const { limit, offset, text } = checkQuery(query);
       const found = await scopes(sql, query, text);
       if (found.length === 0) return null;
-      const statement = pagesStatement(found, limit, offset);
+      const statement = pagesStatement(found, limit, offset, query.cjk === true);
       const rows = await sql.query<Record<string, string>>(`EXPLAIN ${statement.text}`, statement.params);
       return rows.map((row) => Object.values(row).join(' ')).join('\n');
     },

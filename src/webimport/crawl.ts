@@ -62,7 +62,10 @@ export interface CrawlOptions {
   limits: CrawlLimits;
   /** The run's deadline (epoch milliseconds, and the setting's value for messages): the crawl stops there. */
   deadline?: { at: number; ms: number };
-  /** Workers fetching at once (the fetcher bounds each host on its own). */
+  /**
+   * Requests at once (the fetcher bounds each host on its own): twice as many URLs are in hand, so that while some
+   * are stored and analyzed as many are fetched, and a polite crawl waits on the site's pacing rather than on itself.
+   */
   concurrency: number;
   onProgress(p: CrawlProgress): void;
   signal?: AbortSignal;
@@ -303,7 +306,10 @@ async function start(c: Crawl): Promise<void> {
   c.navKept = known.some((u) => u.analysis && Array.isArray((u.analysis as { nav?: unknown[] }).nav) && (u.analysis as { nav: unknown[] }).nav.length > 0);
 }
 
-/** Rounds: every pending URL in discovery order, `concurrency` at a time; URLs found meanwhile wait for the next round. */
+/** URLs in hand per request at once: one being fetched, one being stored and analyzed. */
+const IN_HAND_PER_REQUEST = 2;
+
+/** Rounds: every pending URL in discovery order, 2 × `concurrency` at a time; URLs found meanwhile wait for the next round. */
 async function fetchAll(c: Crawl): Promise<void> {
   const { store, runId } = c.o;
   while (!c.deadlineReached) {
@@ -314,7 +320,7 @@ async function fetchAll(c: Crawl): Promise<void> {
     const pending = await store.imports.urls(runId, { status: 'pending' });
     if (pending.length === 0) break;
     let next = 0;
-    const workers = Array.from({ length: Math.max(1, Math.min(c.o.concurrency, pending.length)) }, async () => {
+    const workers = Array.from({ length: Math.max(1, Math.min(IN_HAND_PER_REQUEST * c.o.concurrency, pending.length)) }, async () => {
       while (next < pending.length && !c.deadlineReached) await c.fetchOne(pending[next++]!);
     });
     const results = await Promise.allSettled(workers);

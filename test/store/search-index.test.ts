@@ -195,6 +195,30 @@ function defineSearchSuite(name: string, open: () => Promise<Store>) {
       expect(await store.search.similarWord({ organizationId: other, word: 'colection' })).toBeNull();
     });
 
+    it('keeps the index tables from growing when a space is indexed again and again (dead rows vacuumed: PGlite has no autovacuum)', async () => {
+      const { spaceId } = await spaceWithRevision(store, org, 'en');
+      const sql = rawSql(store);
+      const sizes: number[] = [];
+      for (let cycle = 0; cycle < 8; cycle++) {
+        // Every page changed: the old rows go, as many new ones come (900 sections, enough to refresh the statistics).
+        const { id: revisionId } = await store.revisions.create({ spaceId, parents: [], type: 'edits', pages: [], files: [] });
+        await store.spaces.setPrimaryRevision(spaceId, revisionId);
+        const text = (i: number, k: number) => `cycle ${cycle} page ${i} part ${k} `.repeat(20);
+        const upsert = Array.from({ length: 300 }, (_, i) =>
+          page(`g${i}`, i, `Page ${i}`, [
+            ['', '', text(i, 0)],
+            ['one', 'One', text(i, 1)],
+            ['two', 'Two', text(i, 2)],
+          ]),
+        );
+        expect((await store.search.apply({ spaceId, organizationId: org, revisionId, config: 'english', keep: [], upsert })).applied).toBe(true);
+        const [row] = await sql.query<{ n: string | number }>(`SELECT pg_relation_size('search_sections') AS n`);
+        sizes.push(Number(row!.n));
+      }
+      // Without a vacuum each cycle adds its rows' size again (8 cycles: about four times the size after the second).
+      expect(sizes[7]!).toBeLessThanOrEqual(sizes[1]! * 1.5);
+    });
+
     it('finds rare words through the GIN index on the space and organization routes (EXPLAIN), statistics refreshed after indexing', async () => {
       const acme = (await store.orgs.create({ title: 'indexed' })).id;
       const vocabulary = Array.from({ length: 400 }, (_, i) => `word${i.toString(36)}`);

@@ -1,7 +1,9 @@
 /**
  * The crawl on its own (no Temporal): limits with typed errors, robots.txt, the fetch guard, and checkpoints — a
- * crawl stopped in the middle and started again fetches no done URL twice.
+ * crawl stopped in the middle and started again fetches no done URL twice; robots.txt's Crawl-delay spaces requests.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/index.js';
 import { analyzeHtmlPage } from '../../src/webimport/html-page.js';
@@ -99,6 +101,37 @@ describe('crawlSite', () => {
     expect((await store.imports.urls(run, { status: 'fetched', kind: 'page' })).length).toBe(7);
     for (const path of doneBefore) expect(site.hits.get(path), path).toBe(hitsBefore.get(path));
     expect((await store.imports.urls(run, { status: 'pending' })).length).toBe(0);
+  });
+
+  it("honours robots.txt's Crawl-delay for its agent: requests to the host start at least that far apart", async () => {
+    // A start page linking to three pages (fetched two at a time without a delay), asking FolioImporter for 1 s
+    // between requests; the fetcher itself is asked for none.
+    const arrivals: Array<{ path: string; at: number }> = [];
+    const server = http.createServer((req, res) => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      arrivals.push({ path, at: performance.now() });
+      if (path === '/robots.txt') return res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: FolioImporter\nCrawl-delay: 1\nAllow: /\n');
+      const m = /^\/cd\/p(\d)\.html$/.exec(path);
+      if (!m) return res.writeHead(404).end('not found');
+      const links = m[1] === '0' ? [1, 2, 3].map((n) => `<a href="p${n}.html">P${n}</a>`).join(' ') : '';
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(`<!doctype html><html><head><title>P${m[1]}</title></head><body><main><h1>P${m[1]}</h1><p>Text.</p>${links}</main></body></html>`);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const run = (await store.imports.create({ organizationId: 'crawl-org', spaceId, source: { type: 'website', url: `${base}/cd/p0.html` } })).id;
+      const result = await crawlSite(options(run, `${base}/cd/p0.html`));
+      expect(result.pages).toBe(4);
+      const pages = arrivals.filter((a) => a.path.startsWith('/cd/p'));
+      expect(pages.map((a) => a.path).sort()).toEqual([0, 1, 2, 3].map((n) => `/cd/p${n}.html`));
+      // Starts are spaced by the fetcher; arrivals keep that spacing give or take the loaded event loop's lag.
+      const gaps = pages.slice(1).map((a, i) => a.at - pages[i]!.at);
+      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(800);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 
   it('reads Retry-After as seconds or an HTTP date', () => {
