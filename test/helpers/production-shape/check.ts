@@ -119,14 +119,18 @@ async function checkChangeRequest(db: Query, apis: Apis, lane: Lane, op: Operati
  * pages, each title exactly once.
  */
 async function checkWebsiteImport(db: Query, lane: Lane, op: Operation): Promise<Verdict> {
-  const runs = await db("SELECT id, status, code, reason, revision_id FROM import_runs WHERE organization_id = $1 AND source->>'url' = $2", [
+  const runs = await db("SELECT id, status, code, reason, revision_id, warnings FROM import_runs WHERE organization_id = $1 AND source->>'url' = $2", [
     lane.organizationId,
     op.url,
   ]);
   if (runs.length > 1) return { op, state: 'duplicated', reason: `${runs.length} import runs of ${op.url}` };
   const run = runs[0];
-  if (run?.status !== 'completed')
-    return { op, state: 'lost', reason: `run ${run?.status ?? 'missing'} ${run?.code ?? ''} ${run?.reason ?? op.error ?? ''}`.trim() };
+  if (run?.status !== 'completed') {
+    // The run's warnings say why its pages did not make it (a fetch or a conversion that failed).
+    const warnings = (typeof run?.warnings === 'string' ? JSON.parse(run.warnings) : (run?.warnings ?? [])) as Array<{ code?: string; message?: string }>;
+    const why = warnings.map((w) => `${w.code}: ${w.message}`.slice(0, 200)).join('; ');
+    return { op, state: 'lost', reason: `run ${run?.status ?? 'missing'} ${run?.code ?? ''} ${run?.reason ?? op.error ?? ''} ${why}`.trim() };
+  }
   const revisions = await db('SELECT id FROM revisions WHERE space_id = $1 AND idempotency_key = $2', [lane.webSpaceId, `content-import/${run.id}`]);
   if (revisions.length !== 1 || revisions[0]!.id !== run.revision_id)
     return { op, state: revisions.length > 1 ? 'duplicated' : 'lost', reason: `${revisions.length} revisions stored by run ${run.id}` };
