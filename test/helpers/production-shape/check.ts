@@ -52,7 +52,15 @@ async function exportedDifferences(repo: string, branch: string, expected: Map<s
   const wrong: string[] = [];
   for (const [file, text] of expected) {
     if (!names.includes(file)) wrong.push(`${file} missing`);
-    else if ((await runGit(['show', `refs/heads/${branch}:${file}`], { cwd: repo })) !== text) wrong.push(`${file} has other bytes`);
+    else {
+      const got = await runGit(['show', `refs/heads/${branch}:${file}`], { cwd: repo });
+      // The first line that differs, so a missing or stale change request's line shows.
+      const at = got.split('\n').findIndex((l, i) => l !== text.split('\n')[i]);
+      if (got !== text)
+        wrong.push(
+          `${file} has other bytes (line ${at + 1}: ${JSON.stringify(got.split('\n')[at] ?? '')}, expected ${JSON.stringify(text.split('\n')[at] ?? '')})`,
+        );
+    }
   }
   return wrong;
 }

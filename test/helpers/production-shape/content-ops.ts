@@ -35,6 +35,8 @@ export async function changeRequestOp(apis: Apis, lane: Lane, op: Operation): Pr
   const crPath = `${spacePath}/change-requests/${op.changeRequestId}`;
   const markdown = editedPage(lane, op.marker);
   await apis.call(lane.token, 'POST', `${crPath}/content`, { changes: [{ operation: 'update_page', page: page.id, document: { markdown } }] });
+  // From here the merge may happen even when its answer is lost: the next export is expected to carry the edit.
+  lane.edit = { file: EDITED_FILE, text: markdown, marker: op.marker };
   // A merge the client sent again (its first answer lost to a restarting API) answers "already merged": the store tells.
   const merged = await apis.request(lane.token, 'POST', `${crPath}/merge`, {});
   op.operationId = merged.headers.get('x-folio-operation-id') ?? undefined;
@@ -43,7 +45,6 @@ export async function changeRequestOp(apis: Apis, lane: Lane, op: Operation): Pr
   const after = (await apis.call(lane.token, 'GET', crPath)).body as { status: string; revisionMerged?: string };
   op.revisionId = after.revisionMerged;
   if (after.status !== 'merged') return outcome(op, 'failed', `change request ${after.status} after the merge`);
-  lane.edit = { file: EDITED_FILE, text: markdown, marker: op.marker };
   return outcome(op, 'done');
 }
 

@@ -232,7 +232,8 @@ export async function publishOp(apis: Apis, db: Query, lane: Lane, op: Operation
     const site = (await apis.call(lane.token, 'GET', sitePath)).body as SiteBody;
     const last = site.folioPublishing?.last;
     if (last && last.status !== 'running' && Date.parse(last.startedAt) >= op.startedAt - 1000) {
-      const published = last.status === 'succeeded' && last.publicationId ? await publishedRevisions(db, last.publicationId, lane.spaceId) : [];
+      const published =
+        last.status === 'succeeded' && last.publicationId ? await publishedRevisions(retrying(db, deadline), last.publicationId, lane.spaceId) : [];
       if (published.includes(op.revisionId)) return finish(op, { timestamp: '', status: 'succeeded' });
       return finish(op, {
         timestamp: '',
@@ -243,6 +244,20 @@ export async function publishOp(apis: Apis, db: Query, lane: Lane, op: Operation
     await new Promise((r) => setTimeout(r, 250));
   }
   return finish(op, undefined);
+}
+
+/** `db`, its query tried again until `deadline` while the database does not answer (the embedded one restarting). */
+function retrying(db: Query, deadline: number): Query {
+  return async (text, params) => {
+    for (;;) {
+      try {
+        return await db(text, params);
+      } catch (err) {
+        if (Date.now() > deadline) throw err;
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+  };
 }
 
 /** The revisions of `spaceId` that publication `publicationId` froze (the store's publication row). */
