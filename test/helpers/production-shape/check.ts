@@ -170,19 +170,23 @@ export async function checkOperations(db: Query, git: GitServer, apis: Apis, lan
  * Spaces whose primary revision is not the last change of the client (content that went missing or back): the
  * last imported commit, or the merge of a change request after it; a web space's, the last website import's.
  */
-export async function checkSpaces(db: Query, lanes: Lane[], ops: Operation[]): Promise<string[]> {
+export async function checkSpaces(db: Query, lanes: Lane[], verdicts: Verdict[]): Promise<string[]> {
+  // What took effect (the verdict, from the store), not what the client saw: a merge whose answer was lost still moved the space.
+  const ops = verdicts.filter((v) => v.state === 'done').map((v) => v.op);
   const problems: string[] = [];
   const primary = async (spaceId: string) =>
     (await db("SELECT r.id, r.git->>'oid' AS oid FROM spaces s JOIN revisions r ON r.id = s.revision_id WHERE s.id = $1", [spaceId]))[0];
   for (const lane of lanes) {
-    const mine = ops.filter((o) => o.phase === lane.phase && o.lane === lane.index && o.observed === 'done');
+    const mine = ops.filter((o) => o.phase === lane.phase && o.lane === lane.index);
     const last = mine.filter((o) => o.kind === 'git-import' || o.kind === 'change-request').at(-1);
     const head = last ? await primary(lane.spaceId) : undefined;
     if (last?.kind === 'git-import' && head?.oid !== last.commit)
       problems.push(`space ${lane.spaceId}: primary revision of commit ${head?.oid ?? 'none'}, not ${last.commit}`);
-    if (last?.kind === 'change-request' && head?.id !== last.revisionId)
+    const merge =
+      last?.kind === 'change-request' ? (await db('SELECT merged_revision_id FROM change_requests WHERE id = $1', [last.changeRequestId]))[0] : undefined;
+    if (last?.kind === 'change-request' && head?.id !== merge?.merged_revision_id)
       problems.push(
-        `space ${lane.spaceId}: primary revision ${head?.id ?? 'none'}, not the merge ${last.revisionId} of change request ${last.changeRequestId}`,
+        `space ${lane.spaceId}: primary revision ${head?.id ?? 'none'}, not the merge ${merge?.merged_revision_id} of change request ${last.changeRequestId}`,
       );
     const web = mine.filter((o) => o.kind === 'website-import').at(-1);
     if (!web) continue;

@@ -59,6 +59,7 @@ export interface ShapeResult {
   phases: PhaseResult[];
   problems: Array<{ phase: number; kind: OperationKind; spaceId: string; operationId?: string; state: string; reason?: string }>;
   spaceProblems: string[];
+  clientErrors: Array<{ phase: number; kind: OperationKind; spaceId: string; observed: string; error?: string }>;
   loadAverage: { before: number[]; after: number[] };
 }
 
@@ -305,7 +306,11 @@ async function account(
     problems: verdicts
       .filter((v) => v.state !== 'done')
       .map((v) => ({ phase: v.op.phase, kind: v.op.kind, spaceId: v.op.spaceId, operationId: v.op.operationId, state: v.state, reason: v.reason })),
-    spaceProblems: await checkSpaces(ctx.db, lanes, ops),
+    spaceProblems: await checkSpaces(ctx.db, lanes, verdicts),
+    // Done in the store though the client saw an error (an answer lost to a restart): not lost, but worth knowing.
+    clientErrors: verdicts
+      .filter((v) => v.state === 'done' && v.op.observed !== 'done')
+      .map((v) => ({ phase: v.op.phase, kind: v.op.kind, spaceId: v.op.spaceId, observed: v.op.observed, error: v.op.error })),
     loadAverage: { before, after: os.loadavg().map((x) => Number(x.toFixed(2))) },
   };
 }
