@@ -1,23 +1,23 @@
 /**
  * Issue 30 ("Done when", production shape), small: the deployment of bench/production-shape.ts (PostgreSQL, the
  * Temporal dev server, S3Proxy holding the blobs, 2 `folio api` processes round robin, `folio worker` processes as
- * separate processes) with 1 then 2 workers, 21 git imports, exports, publishes and OpenAPI imports over 2
- * organizations; in the 2-worker phase a worker is SIGKILLed and started again, and an API process too; every git
- * import is sent twice (a client's retry through the other API). Every operation is done exactly once: none lost,
- * none duplicated, each space's primary revision the last imported commit. No timing is asserted. Requires
- * `npm run build`.
+ * separate processes) with 1 then 2 workers, 24 git imports, change requests, exports, publishes, OpenAPI imports and
+ * website imports over 2 organizations; in the 2-worker phase a worker is SIGKILLed and started again, and an API
+ * process too; every git import is sent twice (a client's retry through the other API). Every operation is done
+ * exactly once: none lost, none duplicated, each space's primary revision the client's last change. No timing is
+ * asserted. Requires `npm run build`.
  */
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { folioEntry } from '../helpers/folio-service.js';
-import { runProductionShape } from '../helpers/production-shape/scenario.js';
+import { KINDS, runProductionShape } from '../helpers/production-shape/scenario.js';
 
 describe.runIf(existsSync(folioEntry) && existsSync('/usr/lib/postgresql'))(
   'production shape: separate API and worker processes on PostgreSQL, Temporal and S3',
   () => {
     it('accounts for every operation: done once, none lost, none duplicated, through a SIGKILLed worker and API process', async () => {
       const result = await runProductionShape({
-        operations: 21,
+        operations: 24,
         workers: [1, 2],
         organizations: 2,
         lanes: 3,
@@ -28,13 +28,13 @@ describe.runIf(existsSync(folioEntry) && existsSync('/usr/lib/postgresql'))(
       expect(result.problems).toEqual([]);
       expect(result.spaceProblems).toEqual([]);
       expect({ operations: result.operations, done: result.done, lost: result.lost, duplicated: result.duplicated }).toEqual({
-        operations: 21,
-        done: 21,
+        operations: 24,
+        done: 24,
         lost: 0,
         duplicated: 0,
       });
       // Each kind ran, and the 2-worker phase went through its disruptions.
-      for (const kind of ['git-import', 'git-export', 'publish', 'openapi']) expect(result.phases.every((p) => p.byKind[kind]!.count > 0)).toBe(true);
+      for (const kind of KINDS) expect(result.phases.every((p) => p.byKind[kind]!.count > 0)).toBe(true);
       expect(result.phases[1]!.disruptions.filter((d) => d.startsWith('SIGKILL'))).toHaveLength(2);
     }, 1_200_000);
   },

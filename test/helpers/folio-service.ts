@@ -28,9 +28,13 @@ export interface FolioService {
   token: string;
 }
 
-/** Starts `folio start` on `dataDir` with `extraEnv` and waits until /healthz answers 200. */
+/**
+ * Starts `folio start` on `dataDir` with `extraEnv` (its PORT, TEMPORAL_PORT and TEMPORAL_UI_PORT when given, else
+ * free ports) and waits until /healthz answers 200; a service that does not get there is stopped before the error.
+ */
 export async function startFolioService(dataDir: string, extraEnv: Record<string, string> = {}, timeoutMs = 180_000): Promise<FolioService> {
-  const [port, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort()];
+  const portOf = async (name: string) => (extraEnv[name] ? Number(extraEnv[name]) : await freePort());
+  const [port, temporalPort, uiPort] = [await portOf('PORT'), await portOf('TEMPORAL_PORT'), await portOf('TEMPORAL_UI_PORT')];
   const organizationId = extraEnv.FOLIO_BOOTSTRAP_ORG ?? 'main';
   const token = `folio_test_${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
   const env: NodeJS.ProcessEnv = {
@@ -60,7 +64,10 @@ export async function startFolioService(dataDir: string, extraEnv: Record<string
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`folio start not healthy:\n${output.slice(-30).join('\n')}`);
+    if (Date.now() > deadline) {
+      await stopFolioService({ child } as FolioService);
+      throw new Error(`folio start not healthy:\n${output.slice(-30).join('\n')}`);
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
   return { child, api, env, output, organizationId, token };

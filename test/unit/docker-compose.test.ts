@@ -1,7 +1,9 @@
 /**
  * docker-compose.yml cannot run on the test machines (no Docker), so this checks it against the code: every variable
  * it gives Folio is one Folio reads, the image holds every path Folio reads at run time and the Debian packages a
- * worker runs, every long-running service has a health check that can fail, and the Folio processes share one blob store.
+ * worker runs, every long-running service has a health check that can fail, the Folio processes share one blob store,
+ * and every service in it is accounted for by the production-shape run (the same software, a named stand-in, or
+ * nothing: test/helpers/production-shape/compose-services.ts).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,6 +13,7 @@ import { CONFIG_VARIABLES } from '../../src/config/variables.js';
 import { loadConfig } from '../../src/config/config.js';
 import { projectRoot } from '../../src/project-root.js';
 import { debianPackage, RUNTIME_REQUIREMENTS } from '../../src/system-packages.js';
+import { COMPOSE_SERVICES_IN_TEST } from '../helpers/production-shape/compose-services.js';
 
 interface Service {
   image?: string;
@@ -95,5 +98,14 @@ describe('docker-compose.yml against the code', () => {
     }
     expect(services.s3).toBeDefined();
     expect(JSON.stringify(services.s3!.command)).toContain('-master.telemetry=false');
+  });
+
+  it('lists every service in what the production-shape run starts: the same, a named stand-in, or nothing', () => {
+    expect(Object.keys(services).sort()).toEqual(Object.keys(COMPOSE_SERVICES_IN_TEST).sort());
+    // The Folio processes and the database are the same software in both; the S3 server is not (SeaweedFS here, S3Proxy there).
+    for (const name of ['api', 'worker', 'postgresql']) expect(COMPOSE_SERVICES_IN_TEST[name]!.runs, name).toBe('same');
+    expect(services.postgresql!.image).toMatch(/^postgres:/);
+    expect(services.s3!.image).toMatch(/seaweedfs/);
+    expect(COMPOSE_SERVICES_IN_TEST.s3).toMatchObject({ runs: 'stand-in', what: expect.stringContaining('S3Proxy') });
   });
 });

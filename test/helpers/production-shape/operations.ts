@@ -11,7 +11,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runGit, type GitServer } from '../git-server.js';
 
-export type OperationKind = 'git-import' | 'git-export' | 'publish' | 'openapi';
+export type OperationKind = 'git-import' | 'change-request' | 'git-export' | 'publish' | 'openapi' | 'website-import';
 
 export interface Lane {
   phase: number;
@@ -29,6 +29,17 @@ export interface Lane {
   /** The slug of the lane's OpenAPI spec, and the version of it last asked for. */
   specSlug: string;
   specVersion: number;
+  /** The space website imports go into (their runs replace its content), and the runs made so far. */
+  webSpaceId: string;
+  webRuns: number;
+  /** The change request merged since the last git import: the file it edited, its text and its marker line. */
+  edit?: Edit;
+}
+
+export interface Edit {
+  file: string;
+  text: string;
+  marker: string;
 }
 
 export interface Operation {
@@ -48,6 +59,13 @@ export interface Operation {
   branch?: string;
   message?: string;
   revisionId?: string;
+  /** Change request: its id and the line it added (exactly once in the merged page); export: the edit it must carry. */
+  changeRequestId?: string;
+  marker?: string;
+  edit?: Edit;
+  /** Website import: the start URL and the run's id. */
+  url?: string;
+  runId?: string;
   startedAt: number;
   latencyMs?: number;
   /** What the client saw: `done`, `failed` (with the error) or `pending` (not finished by the deadline). */
@@ -66,7 +84,11 @@ function parseBody(text: string): any {
 /** Round robin over the API processes; a connection refused or a 502/503 goes to the next one. */
 export class Apis {
   private next = 0;
-  constructor(readonly bases: string[]) {}
+  /** `patienceMs`: how long a request is tried again while no process answers (a whole deployment restarting). */
+  constructor(
+    readonly bases: string[],
+    readonly patienceMs = 120_000,
+  ) {}
 
   /** The answer of the first process that answers (`only`: that process, retried until it answers). */
   async request(
@@ -76,7 +98,7 @@ export class Apis {
     body?: unknown,
     only?: number,
   ): Promise<{ status: number; body: any; headers: Headers; api: number }> {
-    const deadline = Date.now() + 120_000;
+    const deadline = Date.now() + this.patienceMs;
     let last: unknown;
     for (let attempt = 0; Date.now() < deadline; attempt++) {
       const i = only ?? this.next++ % this.bases.length;
@@ -125,6 +147,7 @@ async function pushNextVersion(lane: Lane, git: GitServer): Promise<{ commit: st
   await runGit(['commit', '-q', '-m', `version ${version}`], { cwd: lane.tree });
   await runGit(['push', '-q', '--force', path.join(git.root, `${lane.source}.git`), 'HEAD:refs/heads/main'], { cwd: lane.tree });
   lane.version = version;
+  lane.edit = undefined;
   return { commit: (await runGit(['rev-parse', 'HEAD'], { cwd: lane.tree })).trim(), version };
 }
 
@@ -181,6 +204,7 @@ export async function gitExportOp(apis: Apis, git: GitServer, lane: Lane, op: Op
     branch: `export-${op.seq}`,
     message: `Export ${op.seq} of space ${lane.phase}-${lane.index}`,
     version: lane.version,
+    edit: lane.edit,
   });
   op.startedAt = Date.now();
   const body = { url: git.url(lane.target), ref: `refs/heads/${op.branch}`, commitMessage: op.message, timestamp: op.timestamp };
@@ -208,7 +232,8 @@ export async function publishOp(apis: Apis, db: Query, lane: Lane, op: Operation
     const site = (await apis.call(lane.token, 'GET', sitePath)).body as SiteBody;
     const last = site.folioPublishing?.last;
     if (last && last.status !== 'running' && Date.parse(last.startedAt) >= op.startedAt - 1000) {
-      const published = last.status === 'succeeded' && last.publicationId ? await publishedRevisions(db, last.publicationId, lane.spaceId) : [];
+      const published =
+        last.status === 'succeeded' && last.publicationId ? await publishedRevisions(retrying(db, deadline), last.publicationId, lane.spaceId) : [];
       if (published.includes(op.revisionId)) return finish(op, { timestamp: '', status: 'succeeded' });
       return finish(op, {
         timestamp: '',
@@ -219,6 +244,20 @@ export async function publishOp(apis: Apis, db: Query, lane: Lane, op: Operation
     await new Promise((r) => setTimeout(r, 250));
   }
   return finish(op, undefined);
+}
+
+/** `db`, its query tried again until `deadline` while the database does not answer (the embedded one restarting). */
+function retrying(db: Query, deadline: number): Query {
+  return async (text, params) => {
+    for (;;) {
+      try {
+        return await db(text, params);
+      } catch (err) {
+        if (Date.now() > deadline) throw err;
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+  };
 }
 
 /** The revisions of `spaceId` that publication `publicationId` froze (the store's publication row). */

@@ -1,22 +1,26 @@
 /**
- * The production-shape run (issue 30): the deployment of cluster.ts (PostgreSQL, Temporal, S3, 2 API processes),
- * then for each worker count N in turn, N `folio worker` processes and a phase of fresh spaces ("lanes", spread
- * over several organizations) each driven through a sequence of git imports, git exports, site publishes and OpenAPI imports
- * (operations.ts; the operations of one lane one after the other, the lanes at once). In the last phase (when it
- * has 2 workers or more) one worker is SIGKILLed a third of the way through and started again, and one API
- * process is SIGKILLed two thirds of the way through and started again on its port. At the end every operation is
- * accounted for from the store (check.ts): done, lost or duplicated; per phase, throughput and latency.
+ * The production-shape run (issue 30): a deployment (deployment.ts: the cluster of cluster.ts — PostgreSQL,
+ * Temporal, S3, 2 API processes — or one `folio start` with the embedded defaults), then for each worker count N in
+ * turn, N `folio worker` processes (the cluster; the embedded deployment has its one worker and one phase) and a
+ * phase of fresh spaces ("lanes", spread over several organizations) each driven through a sequence of git imports,
+ * change requests, git exports, site publishes, OpenAPI imports and website imports (operations.ts, content-ops.ts;
+ * the operations of one lane one after the other, the lanes at once). In the last phase the deployment's
+ * disruptions happen a third and two thirds of the way through (a worker SIGKILLed, an API process or the whole
+ * `folio start` SIGKILLed, each started again). At the end every operation is accounted for from the store
+ * (check.ts): done, lost or duplicated; per phase, throughput and latency.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { startCluster, type Cluster } from './cluster.js';
 import { checkOperations, checkSpaces, type Verdict } from './check.js';
+import { changeRequestOp, startSiteServer, websiteImportOp } from './content-ops.js';
+import { clusterDeployment, embeddedDeployment, type Deployment } from './deployment.js';
 import { Apis, gitExportOp, gitImportOp, openapiOp, publishOp, specDocument, type Lane, type Operation, type OperationKind, type Query } from './operations.js';
 
 export interface ShapeOptions {
+  /** `cluster` (the default) or `embedded` (one `folio start`; `workers` must be [1]). */
+  mode?: 'cluster' | 'embedded';
   /** Operations in all (split evenly over the phases). */
   operations: number;
   /** Worker counts, one phase each (e.g. [1, 2, 3]); the last one is disrupted (e.g. [1, 2, 3, 3]: a clean 3 too). */
@@ -46,6 +50,8 @@ export interface PhaseResult {
 }
 
 export interface ShapeResult {
+  mode: 'cluster' | 'embedded';
+  deployment: string;
   operations: number;
   done: number;
   lost: number;
@@ -53,10 +59,16 @@ export interface ShapeResult {
   phases: PhaseResult[];
   problems: Array<{ phase: number; kind: OperationKind; spaceId: string; operationId?: string; state: string; reason?: string }>;
   spaceProblems: string[];
+  clientErrors: Array<{ phase: number; kind: OperationKind; spaceId: string; observed: string; error?: string }>;
   loadAverage: { before: number[]; after: number[] };
 }
 
-const KINDS: OperationKind[] = ['git-import', 'git-export', 'publish', 'openapi'];
+export const KINDS: OperationKind[] = ['git-import', 'change-request', 'git-export', 'publish', 'openapi', 'website-import'];
+
+/** The kind of a lane's operation `seq`: a git import first (the space needs content), then the cycle, lane i shifted by 2i. */
+export function kindOf(lane: number, seq: number): OperationKind {
+  return seq === 0 ? 'git-import' : KINDS[(seq + 2 * lane) % KINDS.length]!;
+}
 
 function quantile(xs: number[], q: number): number {
   if (!xs.length) return 0;
@@ -65,7 +77,7 @@ function quantile(xs: number[], q: number): number {
 }
 
 /** Organizations made with the CLI, as an operator makes them; their ids and tokens. */
-async function makeOrganizations(cluster: Cluster, n: number): Promise<Array<{ id: string; token: string }>> {
+async function makeOrganizations(cluster: Deployment, n: number): Promise<Array<{ id: string; token: string }>> {
   const out: Array<{ id: string; token: string }> = [];
   for (let i = 0; i < n; i++) {
     const id = `shape-org-${i}`;
@@ -77,12 +89,13 @@ async function makeOrganizations(cluster: Cluster, n: number): Promise<Array<{ i
   return out;
 }
 
-async function makeLanes(cluster: Cluster, apis: Apis, orgs: Array<{ id: string; token: string }>, phase: number, n: number): Promise<Lane[]> {
+async function makeLanes(cluster: Deployment, apis: Apis, orgs: Array<{ id: string; token: string }>, phase: number, n: number): Promise<Lane[]> {
   return Promise.all(
     Array.from({ length: n }, async (_, index) => {
       const org = orgs[(phase * n + index) % orgs.length]!;
       const space = await apis.call(org.token, 'POST', `/v1/orgs/${org.id}/spaces`, { title: `Shape ${phase}-${index}` });
       const site = await apis.call(org.token, 'POST', `/v1/orgs/${org.id}/sites`, { title: `Shape site ${phase}-${index}`, spaces: [space.body.id] });
+      const web = await apis.call(org.token, 'POST', `/v1/orgs/${org.id}/spaces`, { title: `Shape web ${phase}-${index}` });
       const source = `p${phase}-l${index}-src`;
       const target = `p${phase}-l${index}-out`;
       await cluster.git.createBareRepo(source);
@@ -100,18 +113,20 @@ async function makeLanes(cluster: Cluster, apis: Apis, orgs: Array<{ id: string;
         version: 0,
         specSlug: `shape-${phase}-${index}`,
         specVersion: 0,
+        webSpaceId: web.body.id as string,
+        webRuns: 0,
       };
     }),
   );
 }
 
-/** The lane's operations one after the other: import, export, publish, OpenAPI import, import, … */
+/** The lane's operations one after the other (kindOf). */
 async function driveLane(ctx: PhaseContext, lane: Lane, count: number, onDone: () => void): Promise<Operation[]> {
   const { cluster, apis, db, o } = ctx;
   const ops: Operation[] = [];
   let last: string | undefined;
   for (let seq = 0; seq < count; seq++) {
-    const kind = KINDS[seq % KINDS.length]!;
+    const kind = kindOf(lane.index, seq);
     const op: Operation = {
       phase: lane.phase,
       lane: lane.index,
@@ -126,6 +141,8 @@ async function driveLane(ctx: PhaseContext, lane: Lane, count: number, onDone: (
       if (kind === 'git-import') await gitImportOp(apis, cluster.git, lane, op, o.operationTimeoutMs, last);
       else if (kind === 'git-export') await gitExportOp(apis, cluster.git, lane, op, o.operationTimeoutMs, last);
       else if (kind === 'publish') await publishOp(apis, db, lane, op, o.operationTimeoutMs);
+      else if (kind === 'change-request') await changeRequestOp(apis, lane, op);
+      else if (kind === 'website-import') await websiteImportOp(apis, ctx.siteServer, lane, op, o.operationTimeoutMs);
       else await openapiOp(apis, ctx.specServer, lane, op, o.operationTimeoutMs);
     } catch (err) {
       op.observed = 'failed';
@@ -139,33 +156,20 @@ async function driveLane(ctx: PhaseContext, lane: Lane, count: number, onDone: (
   return ops;
 }
 
-/** SIGKILL of worker 0 at a third of the phase (started again 5 s later), of API 1 at two thirds (started again at once). */
-function disrupter(cluster: Cluster, total: number, log: (l: string) => void) {
+/** The deployment's disruptions, each when its fraction of the phase's operations finished. */
+function disrupter(cluster: Deployment, total: number, log: (l: string) => void) {
   const events: string[] = [];
   const pending: Array<Promise<void>> = [];
   let finished = 0;
-  const at = (what: string) => events.push(`${what} after ${finished} of ${total} operations`);
   return {
     events,
     settled: () => Promise.all(pending),
     onDone() {
       finished++;
-      if (finished === Math.floor(total / 3)) {
-        const w = cluster.workers[0]!;
-        at(`SIGKILL worker 0 (pid ${w.child.pid})`);
-        log(events.at(-1)!);
-        pending.push(
-          cluster
-            .kill(w)
-            .then(() => new Promise((r) => setTimeout(r, 5000)))
-            .then(() => cluster.startWorker(0).then(() => void at('worker 0 started again'))),
-        );
-      }
-      if (finished === Math.floor((2 * total) / 3) && cluster.apis.length > 1) {
-        const a = cluster.apis[1]!;
-        at(`SIGKILL api 1 (pid ${a.child.pid})`);
-        log(events.at(-1)!);
-        pending.push(cluster.kill(a).then(() => cluster.startApi(1, a.port).then(() => void at('api 1 started again'))));
+      for (const d of cluster.disruptions) {
+        if (finished !== Math.max(1, Math.floor(total * d.at))) continue;
+        const at = finished;
+        pending.push(d.run(log).then((lines) => void events.push(...lines.map((l) => `${l} after ${at} of ${total} operations`))));
       }
     },
   };
@@ -200,12 +204,14 @@ function summarize(workers: number, ops: Operation[], verdicts: Verdict[], wallM
 }
 
 interface PhaseContext {
-  cluster: Cluster;
+  cluster: Deployment;
   apis: Apis;
   db: Query;
   orgs: Array<{ id: string; token: string }>;
   /** `http://127.0.0.1:<port>` of the server of OpenAPI documents (`/<slug>/v<n>.json`). */
   specServer: string;
+  /** `http://127.0.0.1:<port>` of the loopback site website imports read (content-ops.ts). */
+  siteServer: string;
   o: ShapeOptions;
   log: (l: string) => void;
 }
@@ -213,7 +219,7 @@ interface PhaseContext {
 /** One phase: N workers, fresh lanes, `count` operations; the workers are stopped (drained) at its end. */
 async function runPhase(ctx: PhaseContext, phase: number, workers: number, count: number, disrupt: boolean) {
   const { cluster, apis, o, log } = ctx;
-  await Promise.all(Array.from({ length: workers }, (_, i) => cluster.startWorker(i)));
+  await cluster.startPhase(workers);
   const lanes = await makeLanes(cluster, apis, ctx.orgs, phase, Math.min(o.lanes, count));
   log(`phase ${phase}: ${workers} worker(s), ${count} operations over ${lanes.length} spaces`);
   const d = disrupt ? disrupter(cluster, count, log) : null;
@@ -228,7 +234,7 @@ async function runPhase(ctx: PhaseContext, phase: number, workers: number, count
   const ops = (await Promise.all(lanes.map((lane, i) => driveLane(ctx, lane, perLane[i]!, onDone)))).flat();
   const wallMs = Date.now() - started;
   await d?.settled();
-  for (const w of cluster.workers.splice(0)) await cluster.stop(w);
+  await cluster.endPhase();
   return { lanes, ops, wallMs, events: d?.events ?? [] };
 }
 
@@ -247,30 +253,29 @@ async function startSpecServer(): Promise<{ server: Server; url: string }> {
 /** Runs the whole scenario in a scratch directory (removed at the end). */
 export async function runProductionShape(o: ShapeOptions): Promise<ShapeResult> {
   const log = o.log ?? (() => {});
+  const mode = o.mode ?? 'cluster';
+  if (mode === 'embedded' && o.workers.some((w) => w !== 1)) throw new Error('the embedded deployment (folio start) runs one worker: workers must be [1]');
   const work = await mkdtemp(path.join(os.tmpdir(), 'folio-shape-'));
   const before = os.loadavg().map((x) => Number(x.toFixed(2)));
-  let cluster: Cluster | undefined;
-  let pool: pg.Pool | undefined;
-  const specs = await startSpecServer();
+  let cluster: Deployment | undefined;
+  const [specs, site] = await Promise.all([startSpecServer(), startSiteServer()]);
   try {
-    cluster = await startCluster(work);
-    const p = (pool = new pg.Pool({ connectionString: cluster.databaseUrl, max: 4 }));
-    const db: Query = async (text, params) => (await p.query(text, params)).rows;
-    for (const i of [0, 1]) await cluster.startApi(i);
-    log(`deployment up: PostgreSQL, Temporal ${cluster.temporalAddress}, S3 ${cluster.s3.endpoint}, 2 API processes`);
-    const apis = new Apis(cluster.apis.map((a) => `http://127.0.0.1:${a.port}`));
+    cluster = mode === 'embedded' ? await embeddedDeployment(work) : await clusterDeployment(work);
+    const db = cluster.query;
+    log(`deployment up: ${cluster.describe}`);
+    const apis = new Apis(cluster.apiBases, cluster.patienceMs);
     const orgs = await makeOrganizations(cluster, o.organizations);
-    const ctx: PhaseContext = { cluster, apis, db, orgs, specServer: specs.url, o, log };
+    const ctx: PhaseContext = { cluster, apis, db, orgs, specServer: specs.url, siteServer: site.url, o, log };
     const runs = [];
     for (const [phase, workers] of o.workers.entries()) {
       const count = Math.floor(o.operations / o.workers.length) + (phase < o.operations % o.workers.length ? 1 : 0);
-      runs.push({ workers, ...(await runPhase(ctx, phase, workers, count, phase === o.workers.length - 1 && workers >= 2)) });
+      const last = phase === o.workers.length - 1;
+      runs.push({ workers, ...(await runPhase(ctx, phase, workers, count, last && (workers >= 2 || mode === 'embedded'))) });
     }
-    return await account(ctx, runs, before);
+    return { mode, deployment: cluster.describe, ...(await account(ctx, runs, before)) };
   } finally {
-    await pool?.end();
     await cluster?.close();
-    await new Promise((r) => specs.server.close(r));
+    await Promise.all([specs.server, site.server].map((s) => new Promise((r) => s.close(r))));
     await rm(work, { recursive: true, force: true });
   }
 }
@@ -282,7 +287,7 @@ async function account(
 ) {
   const lanes = runs.flatMap((r) => r.lanes);
   const ops = runs.flatMap((r) => r.ops);
-  const verdicts = await checkOperations(ctx.db, ctx.cluster.git, lanes, ops);
+  const verdicts = await checkOperations(ctx.db, ctx.cluster.git, ctx.apis, lanes, ops);
   const phases = runs.map((r) =>
     summarize(
       r.workers,
@@ -301,7 +306,11 @@ async function account(
     problems: verdicts
       .filter((v) => v.state !== 'done')
       .map((v) => ({ phase: v.op.phase, kind: v.op.kind, spaceId: v.op.spaceId, operationId: v.op.operationId, state: v.state, reason: v.reason })),
-    spaceProblems: await checkSpaces(ctx.db, lanes, ops),
+    spaceProblems: await checkSpaces(ctx.db, lanes, verdicts),
+    // Done in the store though the client saw an error (an answer lost to a restart): not lost, but worth knowing.
+    clientErrors: verdicts
+      .filter((v) => v.state === 'done' && v.op.observed !== 'done')
+      .map((v) => ({ phase: v.op.phase, kind: v.op.kind, spaceId: v.op.spaceId, observed: v.op.observed, error: v.op.error })),
     loadAverage: { before, after: os.loadavg().map((x) => Number(x.toFixed(2))) },
   };
 }

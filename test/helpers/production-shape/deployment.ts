@@ -1,0 +1,192 @@
+/**
+ * The two deployments the production-shape scenario runs against, behind one interface:
+ * - `cluster`: cluster.ts (PostgreSQL, Temporal dev server, S3Proxy, 2 `folio api`, N `folio worker` processes);
+ *   the disruptions SIGKILL worker 0 (started again 5 s later) and API 1 (started again on its port).
+ * - `embedded`: one `folio start` with the embedded defaults (PGlite served by its `folio db-server` child, blobs
+ *   in the database, the Temporal dev server it starts itself, one worker, one API); one worker only, so one phase.
+ *   The disruptions SIGKILL its worker child (the supervisor starts it again) and then `folio start` itself (its
+ *   children see their stdin close and stop), which is started again on the same DATA_DIR and ports.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { dbServerFile } from '../../../src/cli/open-store.js';
+import { childrenByRole, folioCli, startFolioService, stopFolioService, type FolioService } from '../folio-service.js';
+import { freePort } from '../free-port.js';
+import { startGitServer, type GitServer } from '../git-server.js';
+import { startCluster, type Cluster } from './cluster.js';
+import type { Query } from './operations.js';
+
+export interface Disruption {
+  /** Fraction of the phase's operations finished when it happens. */
+  at: number;
+  /** What it did (an event line), once done. */
+  run(log: (line: string) => void): Promise<string[]>;
+}
+
+export interface Deployment {
+  mode: 'cluster' | 'embedded';
+  work: string;
+  git: GitServer;
+  /** Runs a query on the deployment's database (the checks read the store as well as the API). */
+  query: Query;
+  apiBases: string[];
+  /** How long a client keeps trying while no API process answers. */
+  patienceMs: number;
+  describe: string;
+  cli(args: string[]): Promise<string>;
+  startPhase(workers: number): Promise<void>;
+  endPhase(): Promise<void>;
+  disruptions: Disruption[];
+  close(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A small pool on `url`; a connection that breaks (its server killed) is dropped, not an unhandled error. */
+function openPool(url: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  pool.on('error', () => {});
+  return pool;
+}
+
+export async function clusterDeployment(work: string): Promise<Deployment> {
+  const cluster: Cluster = await startCluster(work);
+  const pool = openPool(cluster.databaseUrl);
+  try {
+    for (const i of [0, 1]) await cluster.startApi(i);
+  } catch (err) {
+    await cluster.close();
+    throw err;
+  }
+  return {
+    mode: 'cluster',
+    work,
+    git: cluster.git,
+    query: async (text, params) => (await pool.query(text, params)).rows,
+    apiBases: cluster.apis.map((a) => `http://127.0.0.1:${a.port}`),
+    patienceMs: 120_000,
+    describe: `PostgreSQL, Temporal ${cluster.temporalAddress}, S3 ${cluster.s3.endpoint}, 2 API processes`,
+    cli: (args) => cluster.cli(args),
+    startPhase: async (workers) => void (await Promise.all(Array.from({ length: workers }, (_, i) => cluster.startWorker(i)))),
+    async endPhase() {
+      for (const w of cluster.workers.splice(0)) await cluster.stop(w);
+    },
+    disruptions: [
+      {
+        at: 1 / 3,
+        async run(log) {
+          const w = cluster.workers[0]!;
+          const events = [`SIGKILL worker 0 (pid ${w.child.pid})`];
+          log(events[0]!);
+          await cluster.kill(w);
+          await sleep(5000);
+          await cluster.startWorker(0);
+          return [...events, 'worker 0 started again'];
+        },
+      },
+      {
+        at: 2 / 3,
+        async run(log) {
+          const a = cluster.apis[1]!;
+          const events = [`SIGKILL api 1 (pid ${a.child.pid})`];
+          log(events[0]!);
+          await cluster.kill(a);
+          await cluster.startApi(1, a.port);
+          return [...events, 'api 1 started again'];
+        },
+      },
+    ],
+    async close() {
+      await pool.end();
+      await cluster.close();
+    },
+  };
+}
+
+/** Waits until none of `pids` runs (Linux /proc). */
+async function waitGone(pids: number[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  while (pids.some(alive)) {
+    if (Date.now() > deadline) throw new Error(`processes ${pids.filter(alive).join(', ')} still running ${timeoutMs} ms after their supervisor died`);
+    await sleep(200);
+  }
+}
+
+export async function embeddedDeployment(work: string): Promise<Deployment> {
+  const git = await startGitServer({ root: path.join(work, 'git') });
+  const dataDir = path.join(work, 'data');
+  const ports = { PORT: String(await freePort()), TEMPORAL_PORT: String(await freePort()), TEMPORAL_UI_PORT: String(await freePort()) };
+  const token = `folio_shape_${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+  // The same bootstrap organization and token on the restart (the organizations of the run are made with the CLI).
+  const env = { ...ports, FOLIO_BOOTSTRAP_ORG: 'shape-main', FOLIO_BOOTSTRAP_TOKEN: token, LOG_LEVEL: 'warn' };
+  let service: FolioService;
+  try {
+    service = await startFolioService(dataDir, env, 300_000);
+  } catch (err) {
+    await git.stop();
+    throw err;
+  }
+  // The embedded database's address (its socket), read again after a restart.
+  const databaseUrl = () => (JSON.parse(readFileSync(dbServerFile(dataDir), 'utf8')) as { url: string }).url;
+  let pool = openPool(databaseUrl());
+  const child = (role: string) => {
+    const pid = childrenByRole(service.child.pid!).get(role);
+    if (!pid) throw new Error(`no ${role} child of folio start (pid ${service.child.pid})`);
+    return pid;
+  };
+  return {
+    mode: 'embedded',
+    work,
+    git,
+    query: async (text, params) => (await pool.query(text, params)).rows,
+    apiBases: [service.api],
+    // A whole `folio start` restarting (database, Temporal, worker, API) on a loaded machine.
+    patienceMs: 420_000,
+    describe: `folio start (PGlite served by its db-server child, blobs in the database, its own Temporal dev server, 1 worker, 1 API)`,
+    cli: (args) => folioCli(service, args),
+    startPhase: async () => {},
+    endPhase: async () => {},
+    disruptions: [
+      {
+        at: 1 / 3,
+        async run(log) {
+          const pid = child('worker');
+          const events = [`SIGKILL the worker child of folio start (pid ${pid}); its supervisor starts it again`];
+          log(events[0]!);
+          process.kill(pid, 'SIGKILL');
+          return events;
+        },
+      },
+      {
+        at: 2 / 3,
+        async run(log) {
+          const pids = [...childrenByRole(service.child.pid!).values()];
+          const events = [`SIGKILL folio start (pid ${service.child.pid}; children ${pids.join(', ')})`];
+          log(events[0]!);
+          const exited = new Promise((r) => service.child.once('exit', r));
+          service.child.kill('SIGKILL');
+          await exited;
+          await waitGone(pids, 60_000);
+          service = await startFolioService(dataDir, env, 300_000);
+          void pool.end().catch(() => {});
+          pool = openPool(databaseUrl());
+          return [...events, `folio start started again on the same DATA_DIR (pid ${service.child.pid})`];
+        },
+      },
+    ],
+    async close() {
+      await pool.end();
+      await stopFolioService(service);
+      await git.stop();
+    },
+  };
+}
