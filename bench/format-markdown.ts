@@ -1,8 +1,13 @@
 /**
  * Parse/serialize throughput of Folio's page-file model over every `.md` file of the corpus,
  * beside bare remark-parse + remark-stringify on the same files in the same run.
+ * Then the parse per page and per phase (`perPage`): for each page, the CPU time of bare remark-parse and of each
+ * phase of a page decode as a parse thread runs it (micromark, Liquid pairing, style detection, style records,
+ * assembly, the summary the importer keeps, and its structured clone: what moves out of the thread), the median
+ * over the runs; then the median over the pages of each, the total's ratio to bare remark-parse and the goal
+ * (issue 31: ≤ 8 ms per page median). CPU time (process.cpuUsage), not wall time: the figures hold on a loaded machine.
  * Prints one JSON object (median of BENCH_RUNS runs, default 5).
- *   npm run build && node dist/bench/format-markdown.js
+ *   npm run build && node dist/bench/format-markdown.js [--repos a,b] (default: every corpus repository)
  * Corpus: $FOLIO_CORPUS, else shared/corpus beside the checkout.
  */
 import fs from 'node:fs';
@@ -11,9 +16,9 @@ import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkStringify from 'remark-stringify';
 import type { Root } from 'mdast';
-import { parsePageFile, serializePageFile, type PageFile } from '../src/format/index.js';
+import { decodePage, parsePageFile, serializePageFile, type PageFile, type ParsePhase } from '../src/format/index.js';
 import { corpusDir } from '../src/project-root.js';
-import { median } from './_helpers.js';
+import { arg, median } from './_helpers.js';
 
 function listMd(dir: string): string[] {
   const out: string[] = [];
@@ -33,9 +38,10 @@ function time(fn: () => void): number {
 
 const corpus = corpusDir();
 const runs = Number(process.env.BENCH_RUNS ?? 5);
+const only = arg('repos', '').split(',').filter(Boolean);
 const files = fs
   .readdirSync(corpus, { withFileTypes: true })
-  .filter((e) => e.isDirectory())
+  .filter((e) => e.isDirectory() && (only.length === 0 || only.includes(e.name)))
   .flatMap((e) => listMd(path.join(corpus, e.name)));
 const texts = files.map((f) => fs.readFileSync(f, 'utf8'));
 const bytes = texts.reduce((n, t) => n + Buffer.byteLength(t), 0);
@@ -59,6 +65,36 @@ for (let r = 0; r < runs; r++) {
   bareSerialize.push(time(() => trees.forEach((t) => bareStringifier.stringify(t))));
 }
 
+type Phase = ParsePhase | 'summary' | 'transfer' | 'total' | 'bare';
+const PHASES: Phase[] = ['prepare', 'micromark', 'liquid', 'styleDetect', 'styleRecord', 'assemble', 'summary', 'transfer', 'total', 'bare'];
+const cpuMs = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+/** One decode of `text` as a parse thread runs it, and bare remark-parse of it: CPU ms by phase. */
+function phasesOf(text: string): Record<Phase, number> {
+  const out = Object.fromEntries(PHASES.map((p) => [p, 0])) as Record<Phase, number>;
+  let last = cpuMs();
+  const start = last;
+  const d = decodePage(text, undefined, (phase) => {
+    const now = cpuMs();
+    out[phase] = now - last;
+    last = now;
+  });
+  structuredClone({ fields: d.fields, urls: d.urls, warnings: d.warnings });
+  const end = cpuMs();
+  out.transfer = end - last;
+  out.total = end - start;
+  bareParser.parse(text);
+  out.bare = cpuMs() - end;
+  return out;
+}
+
+const perPhase = texts.map(() => Object.fromEntries(PHASES.map((p) => [p, [] as number[]])) as Record<Phase, number[]>);
+for (let r = 0; r < runs; r++) texts.forEach((t, i) => Object.entries(phasesOf(t)).forEach(([p, ms]) => perPhase[i]![p as Phase].push(ms)));
+const pageMedians = Object.fromEntries(PHASES.map((p) => [p, Number(median(perPhase.map((pg) => median(pg[p]))).toFixed(3))])) as Record<Phase, number>;
+
 const rate = (ms: number) => ({
   ms: Math.round(ms),
   mbPerS: Number((bytes / 1e6 / (ms / 1000)).toFixed(2)),
@@ -77,6 +113,13 @@ console.log(
     folio: { parse: rate(fp), serialize: rate(fs_) },
     baseline: { name: 'remark-parse + remark-stringify (no plugins)', parse: rate(bp), serialize: rate(bs) },
     ratio: { parse: Number((fp / bp).toFixed(2)), serialize: Number((fs_ / bs).toFixed(2)) },
+    perPage: {
+      unit: "CPU ms, median over the pages of each page's median over the runs",
+      medians: pageMedians,
+      ratioToBareRemarkParse: Number((pageMedians.total / pageMedians.bare).toFixed(2)),
+      goal: '≤ 8 ms per page median',
+      holds: pageMedians.total <= 8,
+    },
     byteIdenticalAllPages: Number(((100 * identical) / files.length).toFixed(1)),
   }),
 );

@@ -37,12 +37,12 @@ export { roundtripTree, compareTrees } from './roundtrip.js';
 export type { TreeComparison } from './roundtrip.js';
 export { readWorkingTree, gitBlobOid, treeFromFiles, memoryEntry, applyChanges } from './source-tree.js';
 export { documents, allPages } from './summary/from-revision.js';
-export { leadingEmoji } from './page-codec.js';
+export { leadingEmoji, decodePage } from './page-codec.js';
 export { resolveReference, type ReferenceIndex } from './resolve-reference.js';
 export { inlinePageCodec, pageCodecOperations } from './page-codec-runner.js';
 export type { PageCodecRunner, DecodedPageSummary } from './page-codec-runner.js';
 export { parsePageFile, serializePageFile } from './markdown/index.js';
-export type { PageFile } from './markdown/index.js';
+export type { PageFile, ParsePhase } from './markdown/index.js';
 export {
   FormatError,
   FormatWarningCodes,

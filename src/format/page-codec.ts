@@ -5,7 +5,16 @@
  */
 import type { Nodes, Root } from 'mdast';
 import { createHash } from 'node:crypto';
-import { FrontMatter, currentStyle, parsePageFile, serializePageFile, type PageFile, type Style } from './markdown/index.js';
+import {
+  FrontMatter,
+  currentStyle,
+  parsePageFile,
+  serializePageFile,
+  type PageFile,
+  type ParseOptions,
+  type ParsePhase,
+  type Style,
+} from './markdown/index.js';
 import type { MetaLinks, PageCover } from './page-metadata.js';
 
 /** Metadata of a page as written in its file. */
@@ -143,14 +152,20 @@ function visitUrls(tree: Root, edit: (url: string) => string | undefined): void 
   walk(tree);
 }
 
-export function decodePage(text: string, maxLength?: number): DecodedPage {
-  const file = parsePageFile(text, maxLength === undefined ? {} : { maxLength });
+/** `onPhase`: the parse's phases (`ParseOptions.onPhase`), then `summary` (fields and destinations), for the per-phase benchmark. */
+export function decodePage(text: string, maxLength?: number, onPhase?: (phase: ParsePhase | 'summary') => void): DecodedPage {
+  const options: ParseOptions = {};
+  if (maxLength !== undefined) options.maxLength = maxLength;
+  if (onPhase) options.onPhase = onPhase;
+  const file = parsePageFile(text, options);
   const seen = new Set<string>();
   visitUrls(file.document, (url) => {
     seen.add(url);
     return undefined;
   });
-  return { file, fields: fieldsOf(file), urls: [...seen], warnings: file.warnings };
+  const decoded = { file, fields: fieldsOf(file), urls: [...seen], warnings: file.warnings };
+  onPhase?.('summary');
+  return decoded;
 }
 
 /**

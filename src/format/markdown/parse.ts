@@ -1,6 +1,8 @@
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
-import { remarkGitbookGfm } from './plugins/gfm.js';
+import { fromMarkdown, type Extension as FromMarkdownExtension } from 'mdast-util-from-markdown';
+import type { Extension } from 'micromark-util-types';
+import { remarkGitbookGfm, syntaxFor } from './plugins/gfm.js';
 import { remarkGitbookMath } from './plugins/math.js';
 import remarkFrontmatter from 'remark-frontmatter';
 import type { Root, RootContent, Heading, Parent, Nodes } from 'mdast';
@@ -21,7 +23,23 @@ import { recordCellSpacing } from './style/table-cells.js';
 import { recordCodeSyntax } from './style/code-fences.js';
 
 const registry = defaultRegistry();
-const processor = unified().use(remarkParse).use(remarkGitbookGfm).use(remarkGitbookMath).use(remarkFrontmatter, ['yaml']).use(remarkLiquid, { registry });
+const processor = unified()
+  .use(remarkParse)
+  .use(remarkGitbookGfm)
+  .use(remarkGitbookMath)
+  .use(remarkFrontmatter, ['yaml'])
+  .use(remarkLiquid, { registry })
+  .freeze();
+const syntax = processor.data('micromarkExtensions') as Extension[];
+const mdastExtensions = processor.data('fromMarkdownExtensions') as FromMarkdownExtension[];
+
+/**
+ * The tree of `text`, as `processor.parse` gives it (remark-parse's call of mdast-util-from-markdown), without the
+ * GFM syntax extensions whose constructs cannot occur in `text` (./plugins/gfm.ts): their attempts all fail.
+ */
+function parseTree(text: string): Root {
+  return fromMarkdown(text, { extensions: syntaxFor(syntax, text), mdastExtensions });
+}
 
 /**
  * Pages above this size are kept as one raw block (with a PAGE_TOO_LARGE warning): micromark is
@@ -53,12 +71,17 @@ export function parsePageFile(input: string, options: ParseOptions = {}): PageFi
     return opaquePage(text, style, warnings);
   }
 
-  const tree = processor.parse(text) as Root;
+  const phase = options.onPhase ?? noPhase;
+  phase('prepare');
+  const tree = parseTree(text);
+  phase('micromark');
   pairLiquidTags(tree, registry, warnings);
   for (const t of blockTransforms) t(tree, text);
+  phase('liquid');
 
   const detected = detectStyle(text, tree);
   Object.assign(style, detected, { bom: style.bom, lineEnding: style.lineEnding, mixedLineEndings });
+  phase('styleDetect');
   recordSpacing(tree, text);
   recordQuoteEnds(tree, text);
   recordBreakSpaces(tree, text);
@@ -67,6 +90,7 @@ export function parsePageFile(input: string, options: ParseOptions = {}): PageFi
   recordCellSpacing(text, tree, style);
   recordCodeSyntax(text, tree, style);
   style.plainDelimitersRecorded = true;
+  phase('styleRecord');
 
   let frontMatter: FrontMatter | null = null;
   let index = 0;
@@ -92,8 +116,11 @@ export function parsePageFile(input: string, options: ParseOptions = {}): PageFi
   if (nextNode?.data && 'blankBefore' in nextNode.data) delete (nextNode.data as Record<string, unknown>).blankBefore;
   const document: Root = { type: 'root', children: rest };
   if (tree.position) document.position = tree.position;
+  phase('assemble');
   return { frontMatter, title, document, style, warnings };
 }
+
+function noPhase(): void {}
 
 function blankBefore(node: RootContent): number {
   const b = (node.data as { blankBefore?: number } | undefined)?.blankBefore;

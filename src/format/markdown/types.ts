@@ -161,7 +161,15 @@ export interface PageFile {
 export interface ParseOptions {
   /** Maximum accepted page size in bytes (UTF-16 length); larger input is kept as a single raw block with a warning. Default 2 MiB. */
   maxLength?: number;
+  /**
+   * Called at the end of each phase of the parse, with its name (`micromark`, `liquid`, `styleDetect`, `styleRecord`,
+   * `assemble`): the per-phase benchmark (bench/format-markdown.ts) reads a clock there. Nothing else uses it.
+   */
+  onPhase?: (phase: ParsePhase) => void;
 }
+
+/** The phases of `parsePageFile`, in order (`prepare`: BOM, line endings and the size checks before micromark). */
+export type ParsePhase = 'prepare' | 'micromark' | 'liquid' | 'styleDetect' | 'styleRecord' | 'assemble';
 
 export interface SerializeOptions {
   /** Original text and its parsed page: unchanged blocks keep their original bytes (minimal diff). */
