@@ -5,7 +5,7 @@
  *   npx tsx bench/exporter-fidelity.ts --set tune [--list bench/fidelity-repos.json] [--mirrors /work/.mirror]
  *   npx tsx bench/exporter-fidelity.ts /path/to/owner+name/repo ...
  * Prints a table on stderr and one JSON object on stdout. `--diff-dir DIR` (never with `--set held`) writes source
- * and output of every GitBook-written page that differs, for finding rules (refused for `held` and `held2`). Repository content never enters this
+ * and output of every GitBook-written page that differs, for finding rules (refused for every list whose name starts with `held`). Repository content never enters this
  * repository: only the list of owner/name@commit does.
  */
 import { execFileSync } from 'node:child_process';

@@ -126,10 +126,22 @@ export interface Style {
   altApos: boolean;
   /** Ampersands in image alt text written `&amp;` (the same exporter's HTML-encoded captions: `Build &amp; Deploy`). */
   altAmp: boolean;
+  /** Non-ASCII characters in image alt text written as hex references (`![&#xC624;&#xBE0C;](…)`, the 2020 exporter's encoded captions). */
+  altHex: boolean;
+  /** Characters among `~{}` that image alt text writes plain although prose escapes them (the 2020 exporter's captions). */
+  altPlain: string;
+  /** Escape `=` starting a line's text (mdast default, GitBook 2021 on) or only where it would underline a heading (2020 exporter). */
+  escapeEquals: boolean;
+  /** Escape `--` starting a line's text before other text (mdast default) or write it plain (`--A smart…`, 2020 exporter). */
+  escapeDashes: boolean;
   /** List items with several blocks use "wide" markers (`*   `) with a 4-column indent. */
   listItemIndent: 'one' | 'tab' | 'mixed';
   /** Number of newlines ending the file (current: 1, legacy: 2). 0 when the file has no final newline. */
   trailingNewlines: number;
+  /** Spaces after the last line break of a file that ends without one (`…\n    `), written after the trailing newlines. */
+  trailingSpaces: string;
+  /** Empty lines before the first line (a page GitBook wrote starting with a line feed). */
+  leadingNewlines: number;
   /** Line ending of the file. */
   lineEnding: '\n' | '\r\n';
   /** Line endings other than `\n` in a file that mixes them (see style/line-endings.ts); null otherwise. */

@@ -250,4 +250,86 @@ describe('GitBook exporter syntax the tree does not keep, recorded in the model'
     expect(page.document.children.map((c) => c.type)).toEqual(['liquidBlock', 'liquidBlock']);
     expect(reserialize(text)).toBe(text);
   });
+  it('`=` starting a line is written plain where the page writes it so (2020 exporter), escaped where it escapes it (2021 on)', () => {
+    for (const text of [
+      // KonduitAI 2020: a paragraph starting with `=`; Incheol-Jung 2020: a list item starting with `==`.
+      '# T\n\nExample: if input has shape \\[mb, 8, 2, 2\\]\n\n= \\[mb, 2, 4, 4\\]\n\n',
+      '# T\n\n* == 연산자를 사용해 입력이 자기 자신의 참조 인지 확인한다.\n* instanceof 연산자로 입력이 올바른 타입인지 확인한다.\n\n',
+      // Incheol-Jung 2023 and pgsql-tw 2021 escape it.
+      '# T\n\n* \\== 연산자를 사용해 입력이 자기 자신의 참조 인지 확인한다.\n',
+      '# T\n\n\\= 和 <> 比較的工作方式與其他比較略有不同。\n',
+    ]) {
+      expect(reserialize(text)).toBe(text);
+    }
+    // A line of `=` alone after a paragraph line would be a heading underline: escaped whatever the page does.
+    const page = parsePageFile('# T\n\n= \\[mb\\]\n\nline\n');
+    page.document.children.push({ type: 'paragraph', children: [{ type: 'text', value: 'a\n==' }] });
+    expect(serializePageFile(page)).toContain('a\n\\==');
+  });
+
+  it('non-ASCII letters and U+200B in image alt text are hex character references where the 2020 exporter wrote them so', () => {
+    for (const text of [
+      '# T\n\n![AOP &#xC801;&#xC6A9; &#xBC29;&#xC2DD;](../../.gitbook/assets/321.png)\n\n',
+      '# T\n\nSee \\(a\\).\n\n![&#xC624;&#xBE0C;&#xC81D;&#xD2B8;\\(&#xC870;&#xC601;&#xD638;&#xB2D8;\\) &#xBC1C;&#xCDCC;](../../.gitbook/assets/class_explosion.jpg)\n\n',
+      '# T\n\n![ &#x200B;http://developer.gaeasoft.co.kr/development-guide/knowledge/apm/pinpoint/pinpoint-practice/&#x200B;](../../.gitbook/assets/unnamed.png)\n\n',
+      // Later exporters write the letters themselves.
+      '# T\n\n![오브젝트 발췌](../../.gitbook/assets/class_explosion.jpg)\n',
+    ]) {
+      expect(reserialize(text)).toBe(text);
+    }
+  });
+
+  it('`~` and `{{ }}` in image alt text stay plain where the exporter wrote them plain (2020 alt text)', () => {
+    for (const text of [
+      '# T\n\n![https://pengsuu.tistory.com/category/%EC%9B%80%EC%A7%A4%20%7C%20%EC%97%90%ED%94%BC%EC%86%8C%EB%93%9C%2001~05](../../.gitbook/assets/111%20%281%29.gif)\n\n',
+      '# T\n\n![ &#x200B;https://co.pinterest.com/pin/588423507550449446/?amp\\_client\\_id=CLIENT\\_ID\\(\\_\\)&amp;mweb\\_unauth\\_id={{default.session}}&amp;from\\_amp\\_pin\\_page=true](../../.gitbook/assets/9-2.jpg)\n\n',
+    ]) {
+      expect(reserialize(text)).toBe(text);
+    }
+  });
+  it('a link GitBook wrote as an autolink `<https://…>` stays one (sunriselayer 2025, table cells counted at its width)', () => {
+    const text =
+      '# T\n\n| Detail | Value                                     |\n| ------ | ----------------------------------------- |\n| RPC    | <https://sunrise-dawn-1.cauchye.com>      |\n| REST   | <https://sunrise-dawn-1.cauchye.com:1318> |\n';
+    expect(reserialize(text)).toBe(text);
+    // A link written with brackets keeps them.
+    const bracket = '# T\n\nSee [https://ununifi.io](https://ununifi.io).\n';
+    expect(reserialize(bracket)).toBe(bracket);
+  });
+  it('blank lines before the first line and spaces after the last line break are kept (GeniusVentures 2025)', () => {
+    for (const text of [
+      "\n# Overview of Cross-Chain Bridging Flow\n\nWe'll start with the **Message Creation and Leader Election** process and build upon that progressively.\n    ",
+      '\n# Message Creation\n\n```cpp\nstruct Message {};\n```\n    ',
+    ]) {
+      expect(reserialize(text)).toBe(text);
+    }
+  });
+  it('a blank line holding a space before an HTML block is kept (Incheol-Jung 2023)', () => {
+    const text =
+      '# T\n\n<img src="https://s3-us-west-2.amazonaws.com/secure.notion-static.com/adc88591.png">\n\n \n\n<figure><img src="../../.gitbook/assets/2 (1) (2).png" alt=""><figcaption><p>git</p></figcaption></figure>\n';
+    expect(reserialize(text)).toBe(text);
+  });
+  it('text inside inline HTML keeps the backslashes GitBook wrote there as HTML content (BeamMW 2023 table cell)', () => {
+    const text =
+      '# T\n\n| FILE     | LOCATION                                                                                                                                          |\n| -------- | ------------------------------------------------------------------------------------------------------------------------------------------------- |\n| Logs     | \\Users{your User name}\\AppData\\Local\\Beam Wallet\\logs                                                                                             |\n| Database | <p>\\Users\\{your User name}\\AppData\\Local\\Beam Wallet\\&#x3C;version>\\wallet.db</p><p>\\Users\\{your User name}\\AppData\\Local\\Beam Wallet\\node.db</p> |\n';
+    expect(reserialize(text)).toBe(text);
+  });
+  it('a list after a list written with the other bullet keeps its own bullet (KonduitAI 2020: `-` list, then `*` list)', () => {
+    const text =
+      '# T\n\n* param poolingType Pooling type for global pooling\n\n**collapseDimensions**\n\nIf false:  \n- 3d \\(time series\\) input with shape \\[miniBatchSize, vectorSize, timeSeriesLength\\]\n- 4d \\(CNN\\) input with shape \\[miniBatchSize, channels, height, width\\]\n\n\n* param collapseDimensions Whether to collapse the dimensions or not\n\n';
+    expect(reserialize(text)).toBe(text);
+  });
+
+  it('`--` starting a line before text is written plain where the page writes it so (KonduitAI 2020)', () => {
+    const text =
+      '# T\n\n* [Facebook Offers Artificial Intelligence Tech to Open Source Group](http://bits.blogs.nytimes.com/2015/01/16/facebook-offers-artificial-intelligence-tech-to-open-source-group/)\n\n  --A smart recruiting play by Facebook.\n\n';
+    expect(reserialize(text)).toBe(text);
+    // Where it would make a thematic break or a heading underline, it stays escaped.
+    const page = parsePageFile(text);
+    page.document.children.push({ type: 'paragraph', children: [{ type: 'text', value: 'a\n--' }] });
+    expect(serializePageFile(page)).toContain('a\n\\--');
+    // `\\-` before a digit stays escaped in such a page.
+    const digit = parsePageFile(text);
+    digit.document.children.push({ type: 'paragraph', children: [{ type: 'text', value: 'a\n-1 is returned' }] });
+    expect(serializePageFile(digit)).toContain('a\n\\-1 is returned');
+  });
 });

@@ -22,6 +22,7 @@ export function destinationUnsafe(style: Style): Unsafe[] {
 export function destinationHandler(style: Style, type: 'link' | 'image' | 'definition'): Handle {
   const base = defaultHandlers[type] as unknown as (node: Link | Image | Definition, parent: Parents | undefined, state: State, info: Info) => string;
   const inner = (node: Link | Image | Definition, parent: Parents | undefined, state: State, info: Info): string => {
+    if (type === 'link' && (node.data as { autolink?: boolean } | undefined)?.autolink) return asAutolink(node as Link, parent, state, info);
     const angle = (node.data as { angle?: boolean } | undefined)?.angle;
     if (angle === true && type !== 'definition' && !/[\0- \u007F]/.test(node.url) && !node.title) {
       // The source used `<…>` where the default would not: write the literal form.
@@ -40,6 +41,17 @@ export function destinationHandler(style: Style, type: 'link' | 'image' | 'defin
     }
     return base(node, parent, state, info);
   };
+  // Written `<url>` by mdast-util-to-markdown itself where its text is its address (else as a resource link).
+  const asAutolink = (node: Link, parent: Parents | undefined, state: State, info: Info): string => {
+    const options = state.options;
+    const resource = options.resourceLink;
+    options.resourceLink = false;
+    try {
+      return base(node, parent, state, info);
+    } finally {
+      options.resourceLink = resource;
+    }
+  };
   const withAmp = (out: string): string => {
     if (style.destinationAmpersand !== 'plain' || !out.includes('\\&')) return out;
     const at = type === 'definition' ? out.indexOf(']:') : out.lastIndexOf('](');
@@ -47,13 +59,14 @@ export function destinationHandler(style: Style, type: 'link' | 'image' | 'defin
   };
   const withAlt = (out: string): string => {
     const underscore = style.escapeUnderscore === 'always';
-    if (type !== 'image' || !(style.altApos || style.altAmp || underscore)) return out;
+    if (type !== 'image' || !(style.altApos || style.altAmp || style.altHex || style.altPlain || underscore)) return out;
     // Alt text is prose: a page escaping every `_` escapes it there too (`![batch\_size=1.](…)`).
     // HTML-encoded captions: `&` first (an escaped `\&` too), so that `&apos;` is not encoded again.
     const encode = (label: string) => {
       const escaped = underscore ? label.replace(/\\.|_/g, (m) => (m === '_' ? '\\_' : m)) : label;
       const amp = style.altAmp ? escaped.replace(/\\?&/g, '&amp;') : escaped;
-      return style.altApos ? amp.replace(/'/g, '&apos;') : amp;
+      const apos = style.altApos ? amp.replace(/'/g, '&apos;') : amp;
+      return altCaption(apos, style);
     };
     return out.replace(/^!\[((?:\\.|[^\\\]])*)\]/, (_, label: string) => `![${encode(label)}]`);
   };
@@ -71,4 +84,18 @@ export function destinationHandler(style: Style, type: 'link' | 'image' | 'defin
     chars.forEach((c, i) => (out = out.replaceAll(`&#x${(BASE + i).toString(16).toUpperCase()};`, `\\${c}`)));
     return out;
   }
+}
+
+/**
+ * The 2020 exporter's image captions: `~` and `{}` written plain (a lone `~` only: a pair could strike through),
+ * every non-ASCII character as an uppercase hex reference (`&#xC624;`, `&#x200B;`).
+ */
+function altCaption(label: string, style: Style): string {
+  let out = label;
+  if (style.altPlain)
+    out = out.replace(/(?<!\\)\\([~{}])/g, (m, c: string, at: number) =>
+      style.altPlain.includes(c) && !(c === '~' && (out[at - 1] === '~' || out[at + 2] === '~' || out.startsWith('\\~', at + 2))) ? c : m,
+    );
+  if (style.altHex) out = out.replace(/[^\0-\x7f]/gu, (c) => `&#x${c.codePointAt(0)!.toString(16).toUpperCase()};`);
+  return out;
 }

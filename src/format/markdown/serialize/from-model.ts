@@ -34,8 +34,8 @@ export function serializeFromModel(page: PageFile): string {
     body = stringifier(style).stringify(tree) as string;
     body = body.replace(/\n+$/, '');
   }
-  let out = body + '\n'.repeat(style.trailingNewlines);
-  if (body === '' && style.trailingNewlines === 0) out = '';
+  let out = '\n'.repeat(body === '' ? 0 : style.leadingNewlines) + body + '\n'.repeat(style.trailingNewlines) + style.trailingSpaces;
+  if (body === '' && style.trailingNewlines === 0) out = style.trailingSpaces;
   if (style.lineEnding === '\r\n') out = out.replace(/\n/g, '\r\n');
   else if (style.mixedLineEndings) out = applyLineEndings(out, style.mixedLineEndings);
   if (style.bom) out = '\uFEFF' + out;

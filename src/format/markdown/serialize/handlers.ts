@@ -36,20 +36,43 @@ function withWhitespace(base: Handle, style: Style): Handle {
     let written = verifyPlainDelimiters(state, tree, () => base(node, parent, state, info));
     if (data.markerGap && node.type === 'heading') written = written.replace(/^(#{1,6}) (?=\S)/, (_, marks: string) => marks + data.markerGap);
     // A parsed page knows which delimiters its source wrote plain; only a page built from a model needs the heuristics.
-    const out = encodeAttentionAfterNaN(style.plainDelimitersRecorded ? relaxTildes(written, style) : relaxDelimiterEscapes(written, style));
+    const relaxed = encodeAttentionAfterNaN(style.plainDelimitersRecorded ? relaxTildes(written, style) : relaxDelimiterEscapes(written, style));
+    const out = style.escapeEquals && style.escapeDashes ? relaxed : relaxLineStart(relaxed, style);
     const blank = data.blankLines?.map((l) => l + '\n').join('') ?? '';
     return blank + (data.indent ?? '') + out + (data.trailingWhitespace ?? '');
   };
 }
 
-/** A top-level list written indented in its source: every line keeps the indentation (style/spacing.ts). */
+/**
+ * `\=` and `\--` starting a line written plain (2020 exporter), except where the line is only `=` or `-`
+ * (a heading underline or a thematic break).
+ */
+function relaxLineStart(out: string, style: Style): string {
+  let relaxed = style.escapeEquals ? out : out.replace(/(^|\n)([ \t]*)\\=(?!=*[ \t]*(?:\n|$))/g, '$1$2=');
+  if (!style.escapeDashes) relaxed = relaxed.replace(/(^|\n)([ \t]*)\\(?=-{2,}[^-\s>])(?![-\s]*(?:\n|$))/g, '$1$2');
+  return relaxed;
+}
+
+/**
+ * A top-level list written indented in its source: every line keeps the indentation (style/spacing.ts).
+ * A list written with its own recorded bullet counts as that bullet for the list right after it, which
+ * switches bullets only when they would be the same (`- a` then `* b` stays so, 2020 exporter).
+ */
 function withListIndent(base: Handle): Handle {
   return (node, parent, state, info) => {
     const out = base(node, parent, state, info);
+    const marker = (node.data as { marker?: string } | undefined)?.marker;
+    if (marker && !(node as { ordered?: boolean | null }).ordered && state.bulletLastUsed === state.options.bullet) state.bulletLastUsed = marker;
     const indent = (node.data as { indent?: string } | undefined)?.indent;
     return indent ? out.replace(/^(?=.)/gm, indent) : out;
   };
 }
+
+/** An HTML block keeps the whitespace-holding blank lines before it (style/spacing.ts), like a paragraph. */
+const htmlHandler: Handle = (node, parent, state, info) => {
+  const blank = (node.data as { blankLines?: string[] } | undefined)?.blankLines?.map((l) => l + '\n').join('') ?? '';
+  return blank + (defaultHandlers.html as Handle)(node, parent, state, info);
+};
 
 /** A blockquote keeps the empty `>` lines that ended it (style/spacing.ts `recordQuoteEnds`). */
 const blockquoteHandler: Handle = (node, parent, state, info) => {
@@ -132,6 +155,7 @@ export function toMarkdownOptions(style: Style): ToMarkdownOptions {
       code: codeHandler,
       strong: strongHandler(),
       blockquote: blockquoteHandler,
+      html: htmlHandler,
       footnoteDefinition: footnoteDefinitionHandler,
       list: withListIndent(defaultHandlers.list as Handle),
       paragraph: withWhitespace(defaultHandlers.paragraph as Handle, style),

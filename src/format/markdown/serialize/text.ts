@@ -17,6 +17,9 @@ export function textHandler(style: Style): Handle {
     const value = node.value;
     if (insideInlineHtml(parent as never, node)) {
       if (rawSafe(value)) return value;
+      // GitBook's HTML content with literal backslashes, recorded from the source (style/spacing.ts).
+      const source = (node.data as { source?: string } | undefined)?.source;
+      if (source !== undefined && !(source.includes('|') && state.stack.includes('tableCell')) && htmlContentAllowed(state)) return source;
       // `|` must stay escaped inside a table cell whatever the re-parse of the cell alone says.
       if (!(value.includes('|') && state.stack.includes('tableCell')) && htmlContentAllowed(state)) return htmlContent(value);
     }

@@ -37,8 +37,14 @@ export function currentStyle(): Style {
     gtEntity: false,
     altApos: false,
     altAmp: false,
+    altHex: false,
+    altPlain: '',
+    escapeEquals: true,
+    escapeDashes: true,
     listItemIndent: 'mixed',
     trailingNewlines: 1,
+    trailingSpaces: '',
+    leadingNewlines: 0,
     lineEnding: '\n',
     mixedLineEndings: null,
     bom: false,
@@ -119,7 +125,7 @@ function newEvidence() {
     tableLegacyDelim: 0,
     fences: {} as Counts<'`' | '~'>,
     esc: newEscapeCounts(),
-    alt: { apos: 0, aposPlain: 0, amp: 0, ampPlain: 0 },
+    alt: { apos: 0, aposPlain: 0, amp: 0, ampPlain: 0, hex: 0, hexPlain: 0, plain: {} as Counts<string>, escaped: {} as Counts<string> },
     destEsc: new Set<string>(),
     destAmp: { escaped: 0, plain: 0 },
     trailingBackslash: { escaped: 0, plain: 0 },
@@ -214,6 +220,10 @@ function noteDestination(ev: Evidence, image: boolean, src: string): void {
     ev.alt.aposPlain += label.split("'").length - 1;
     ev.alt.amp += label.split('&amp;').length - 1;
     ev.alt.ampPlain += label.split(/&(?!#?\w+;)/).length - 1;
+    // The 2020 exporter's captions: non-ASCII characters as hex references, `~` and `{}` plain.
+    for (const e of label.matchAll(/&#x([0-9A-F]+);/g)) if (parseInt(e[1]!, 16) > 0x7f) ev.alt.hex++;
+    ev.alt.hexPlain += label.replace(/[\0-\x7f]+/g, '').length;
+    for (const e of label.matchAll(/(\\?)([~{}])/g)) bump(e[1] ? ev.alt.escaped : ev.alt.plain, e[2]!);
   }
   const m = /\]\(\s*(<[^>]*>|[^\s)]+(?:\([^\s)]*\)[^\s)]*)*)/.exec(src) ?? /\]:\s*(\S+)/.exec(src);
   if (m) {
@@ -273,7 +283,9 @@ function detectEra(text: string, ev: Evidence): Style['era'] {
 /** Markers of lists, emphasis, breaks and fences, and the newlines ending the file. */
 function markStyle(text: string, ev: Evidence, base: Style): Partial<Style> {
   // Line endings ending the file (a file of `\n` may end with a carriage return GitBook kept in its text).
-  const trailing = /(?:\r\n|\r|\n)*$/.exec(text)![0].match(/\r\n|\r|\n/g)?.length ?? 0;
+  // Spaces after the last line break (`…\n    `) are written after those line endings.
+  const spaces = /(?:\r\n|\r|\n)([ \t]+)$/.exec(text)?.[1] ?? '';
+  const trailing = /(?:\r\n|\r|\n)*$/.exec(text.slice(0, text.length - spaces.length))![0].match(/\r\n|\r|\n/g)?.length ?? 0;
   return {
     bullet: top(ev.bullets, base.bullet),
     emphasis: top(ev.emph, base.emphasis),
@@ -283,6 +295,8 @@ function markStyle(text: string, ev: Evidence, base: Style): Partial<Style> {
     incrementListMarker: ev.repeat > ev.increment ? false : base.incrementListMarker,
     fence: top(ev.fences, base.fence),
     trailingNewlines: trailing,
+    trailingSpaces: spaces,
+    leadingNewlines: /^\n*/.exec(text)![0].length,
   };
 }
 
@@ -313,6 +327,10 @@ function escapeStyle(ev: Evidence, base: Style): Partial<Style> {
       trailingBackslash.escaped + trailingBackslash.plain === 0 ? base.escapeTrailingBackslash : trailingBackslash.escaped >= trailingBackslash.plain,
     altApos: alt.apos > alt.aposPlain,
     altAmp: alt.amp > alt.ampPlain,
+    altHex: alt.hex > alt.hexPlain,
+    altPlain: [...'{}~'].filter((c) => (alt.plain[c] ?? 0) > (alt.escaped[c] ?? 0)).join(''),
+    escapeEquals: esc.equalsPlain === 0 || esc.equalsEscaped >= esc.equalsPlain,
+    escapeDashes: esc.dashesPlain === 0 || esc.dashesEscaped >= esc.dashesPlain,
     namedEntities: esc.ltEntity + esc.ltEscaped === 0 ? base.namedEntities : esc.ltEntity > esc.ltEscaped,
     ltEntityAlways: esc.ltEntity > 0 && esc.ltPlain === 0 && esc.ltEntity > esc.ltEscaped,
     gtEntity: esc.gtEntity + esc.gtPlain === 0 ? base.gtEntity : esc.gtEntity >= esc.gtPlain,
@@ -354,6 +372,10 @@ function newEscapeCounts() {
     tildePlain: 0,
     arrowEscaped: 0,
     arrowPlain: 0,
+    equalsEscaped: 0,
+    equalsPlain: 0,
+    dashesEscaped: 0,
+    dashesPlain: 0,
   };
 }
 type EscapeCounts = ReturnType<typeof newEscapeCounts>;
@@ -387,10 +409,14 @@ function countEscapes(src: string, c: EscapeCounts, inTableCell = false, inLabel
       else if (n === '_' && /\w/.test(src[i - 1] ?? '') && /\w/.test(src[i + 2] ?? '')) c.underscoreEscaped++;
       else if (n === '~') c.tildeEscaped++;
       else if (n === '-' && src[i + 2] === '>' && atLineStart(src, i, linePrefix)) c.arrowEscaped++;
+      else if (n === '=' && atLineStart(src, i, linePrefix)) c.equalsEscaped++;
+      else if (n === '-' && src[i + 2] === '-' && atLineStart(src, i, linePrefix)) c.dashesEscaped++;
       i++;
       continue;
     }
     if (ch === '-' && src[i + 1] === '>' && atLineStart(src, i, linePrefix)) c.arrowPlain++;
+    if (ch === '=' && atLineStart(src, i, linePrefix)) c.equalsPlain++;
+    if (ch === '-' && src[i + 1] === '-' && /[^-\s]/.test(src.slice(i, src.indexOf('\n', i) >>> 0)) && atLineStart(src, i, linePrefix)) c.dashesPlain++;
     if (ch === '&' && src.startsWith('&lt;', i)) c.ltEntity++;
     if (ch === '<') c.ltPlain++;
     if (ch === '&' && src.startsWith('&gt;', i)) c.gtEntity++;

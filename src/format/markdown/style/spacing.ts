@@ -1,4 +1,5 @@
 import type { Root, Nodes, Parent } from 'mdast';
+import { insideInlineHtml } from '../serialize/html-context.js';
 
 const FLOW_PARENTS = new Set(['root', 'blockquote', 'list', 'listItem', 'liquidBlock', 'footnoteDefinition']);
 
@@ -18,6 +19,8 @@ export function recordSpacing(tree: Root, text: string): void {
         const byDefault = /[\0- \u007F]/.test(node.url) || (!node.url && !!node.title);
         if (angle !== byDefault) ((node.data ??= {}) as Record<string, unknown>).angle = angle;
       }
+      // An autolink (`<https://…>`), which GitBook keeps as written: the serializer's default is `[url](url)`.
+      if (node.type === 'link' && src.startsWith('<') && src.endsWith('>')) ((node.data ??= {}) as Record<string, unknown>).autolink = true;
     }
     if (!('children' in node)) return;
     const parent = node as Parent;
@@ -27,7 +30,12 @@ export function recordSpacing(tree: Root, text: string): void {
         const right = parent.children[i]!;
         if (!left.position || !right.position) continue;
         const blank = right.position.start.line - endLine(left, text) - 1;
-        if (node.type === 'root' && (right.type === 'paragraph' || right.type === 'heading') && blank > 0 && left.position.end.offset !== undefined) {
+        if (
+          node.type === 'root' &&
+          (right.type === 'paragraph' || right.type === 'heading' || right.type === 'html') &&
+          blank > 0 &&
+          left.position.end.offset !== undefined
+        ) {
           // Blank lines holding spaces (`  `, hand-edited legacy files): written back as they are.
           const lines = text.slice(left.position.end.offset, right.position.start.offset).split('\n').slice(1, -1);
           if (lines.length === blank && lines.some((l) => l !== '') && lines.every((l) => /^[ \t]*$/.test(l))) {
@@ -68,6 +76,29 @@ export function recordSpacing(tree: Root, text: string): void {
         if (c.children.every((item) => item.position?.start.column === column)) ((c.data ??= {}) as Record<string, unknown>).indent = ' '.repeat(column - 1);
       }
       walk(c as Nodes);
+    }
+  };
+  walk(tree);
+  recordHtmlContent(tree, text);
+}
+
+/**
+ * Text inside an inline HTML element (`<p>…</p>` in a table cell) as GitBook wrote it: HTML content with
+ * its backslashes literal (`\\Users\\{your User name}\\…\\&#x3C;version>`), which a parser reads as
+ * Markdown escapes. The source is kept as `data.source`; the text handler writes it back while it still
+ * reads as the node's text (verified by re-parsing, like any HTML-content candidate).
+ */
+function recordHtmlContent(tree: Root, text: string): void {
+  const walk = (node: Nodes): void => {
+    if (!('children' in node)) return;
+    const kids = node.children as Nodes[];
+    const html = kids.some((c) => c.type === 'html');
+    for (const c of kids) {
+      if (html && c.type === 'text' && c.position?.end.offset !== undefined && insideInlineHtml(node, c)) {
+        const src = text.slice(c.position.start.offset!, c.position.end.offset);
+        if (src !== c.value && src.includes('\\') && !src.includes('\n')) ((c.data ??= {}) as Record<string, unknown>).source = src;
+      }
+      walk(c);
     }
   };
   walk(tree);
