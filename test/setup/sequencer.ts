@@ -13,7 +13,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const HINTS: Record<string, number> = {
   'test/format/markdown/fidelity.test.ts': 180_000,
+  'test/e2e/production-shape.test.ts': 116_000,
   'test/webimport-html/generators.test.ts': 106_000,
+  'test/e2e/production-shape-embedded.test.ts': 103_000,
   'test/gitsync/git-sync-crash.e2e.test.ts': 99_000,
   'test/format/tree/corpus-fidelity.test.ts': 80_000,
   'test/events/webhook-delivery.e2e.test.ts': 70_000,
