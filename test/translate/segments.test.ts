@@ -62,7 +62,7 @@ describe('segments of a page', () => {
     expect(out.description).toBe('HOW TO INSTALL THE TOOL');
     expect(out.markdown).toContain('description: HOW TO INSTALL THE TOOL\nicon: rocket\n');
     expect(out.markdown).toContain(
-      'RUN `npm install folio` AND READ [THE GUIDE](https://example.com/guide "Guide") OR [https://example.com](https://example.com).',
+      'RUN `npm install folio` AND READ [THE GUIDE](https://example.com/guide "Guide") OR <https://example.com>.',
     );
     expect(out.markdown).toContain('{% hint style="info" %}\nTHIS IS **VERY** IMPORTANT, SEE ![A DIAGRAM](.gitbook/assets/d.png) AND $$x^2$$.\n{% endhint %}');
     expect(out.markdown).toContain('```bash\necho "do not translate"\n```');
