@@ -61,9 +61,7 @@ describe('segments of a page', () => {
     expect(out.title).toBe('INSTALL');
     expect(out.description).toBe('HOW TO INSTALL THE TOOL');
     expect(out.markdown).toContain('description: HOW TO INSTALL THE TOOL\nicon: rocket\n');
-    expect(out.markdown).toContain(
-      'RUN `npm install folio` AND READ [THE GUIDE](https://example.com/guide "Guide") OR <https://example.com>.',
-    );
+    expect(out.markdown).toContain('RUN `npm install folio` AND READ [THE GUIDE](https://example.com/guide "Guide") OR <https://example.com>.');
     expect(out.markdown).toContain('{% hint style="info" %}\nTHIS IS **VERY** IMPORTANT, SEE ![A DIAGRAM](.gitbook/assets/d.png) AND $$x^2$$.\n{% endhint %}');
     expect(out.markdown).toContain('```bash\necho "do not translate"\n```');
     expect(out.markdown).toContain('<figure><img src="a.png" alt="Alt in HTML"><figcaption><p>A CAPTION</p></figcaption></figure>');

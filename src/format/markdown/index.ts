@@ -1,4 +1,16 @@
-export type { PageFile, PageTitle, Style, Era, MarkdownWarning, ParseOptions, ParsePhase, SerializeOptions, LiquidBlock, LiquidTag, LiquidAttribute } from './types.js';
+export type {
+  PageFile,
+  PageTitle,
+  Style,
+  Era,
+  MarkdownWarning,
+  ParseOptions,
+  ParsePhase,
+  SerializeOptions,
+  LiquidBlock,
+  LiquidTag,
+  LiquidAttribute,
+} from './types.js';
 export { FrontMatter } from './front-matter.js';
 export type { FrontMatterLinks } from './front-matter.js';
 export { parsePageFile, DEFAULT_MAX_LENGTH } from './parse.js';
