@@ -49,6 +49,11 @@ const REQUIREMENTS: Record<string, Requirement> = {
       return r.status === 0 && m !== null && Number(m[1]) >= 17;
     },
   },
+  prometheus: {
+    pkg: 'prometheus',
+    why: "Prometheus, which the production-shape run starts to scrape Folio's metrics as docker-compose.yml's does",
+    present: () => has('prometheus', ['--version']),
+  },
   'stress-ng': { pkg: 'stress-ng', why: 'the CPU load of the hostile-repository test and benchmark', present: () => has('stress-ng', ['--version']) },
 };
 

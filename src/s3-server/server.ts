@@ -24,6 +24,12 @@ export interface S3Server {
   stop(): Promise<void>;
 }
 
+/**
+ * The settings that make S3Proxy the server Folio's tests run (besides the endpoint, keys and directory):
+ * docker-compose.yml's s3 service sets the same through the image's variables (test/unit/docker-compose.test.ts).
+ */
+export const S3PROXY_SETTINGS = { 's3proxy.authorization': 'aws-v4', 'jclouds.provider': 'filesystem' } as const;
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
@@ -75,9 +81,8 @@ export async function startS3Server(options: { dir: string; readyTimeoutMs?: num
   const configFile = path.join(options.dir, 's3proxy.properties');
   // prettier-ignore
   const properties = [
-    `s3proxy.endpoint=http://127.0.0.1:${s3}`, 's3proxy.authorization=aws-v4',
-    `s3proxy.identity=${accessKeyId}`, `s3proxy.credential=${secretAccessKey}`,
-    'jclouds.provider=filesystem', `jclouds.filesystem.basedir=${data}`,
+    `s3proxy.endpoint=http://127.0.0.1:${s3}`, `s3proxy.identity=${accessKeyId}`, `s3proxy.credential=${secretAccessKey}`,
+    ...Object.entries(S3PROXY_SETTINGS).map(([k, v]) => `${k}=${v}`), `jclouds.filesystem.basedir=${data}`,
   ];
   await writeFile(configFile, `${properties.join('\n')}\n`, { mode: 0o600 });
   const args = ['-Xmx256m', '-XX:+UseSerialGC', '-jar', jar, '--properties', configFile];

@@ -4,6 +4,8 @@ import { SEARCH_ATTRIBUTES } from './contract/search-attributes.js';
 
 export interface DevServerOptions {
   binary: string;
+  /** The address the frontend (and the Web UI) listen on: 127.0.0.1 unless given (a container's is 0.0.0.0). */
+  ip?: string;
   port: number;
   uiPort?: number;
   /** Persist to this SQLite file; in memory when absent. */
@@ -21,7 +23,7 @@ export const DEV_SERVER_SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=norma
 
 /** The arguments of `temporal server start-dev` for Folio (custom search attributes registered up front). */
 export function devServerArgs(options: DevServerOptions): string[] {
-  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--log-level', options.logLevel ?? 'warn'];
+  const args = ['server', 'start-dev', '--ip', options.ip ?? '127.0.0.1', '--port', String(options.port), '--log-level', options.logLevel ?? 'warn'];
   if (options.headless || options.uiPort === undefined) args.push('--headless');
   else args.push('--ui-port', String(options.uiPort));
   if (options.dbFile) {

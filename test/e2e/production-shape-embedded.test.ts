@@ -26,6 +26,7 @@ describe.runIf(existsSync(folioEntry))('production shape, embedded defaults: one
     process.stderr.write(`${JSON.stringify(result)}\n`);
     expect(result.problems).toEqual([]);
     expect(result.spaceProblems).toEqual([]);
+    expect(result.deploymentChecks.problems).toEqual([]);
     expect({ operations: result.operations, done: result.done, lost: result.lost, duplicated: result.duplicated }).toEqual({
       operations: 12,
       done: 12,

@@ -1,11 +1,13 @@
 /**
- * Issue 30 ("Done when", production shape), small: the deployment of bench/production-shape.ts (PostgreSQL, the
- * Temporal dev server, S3Proxy holding the blobs, 2 `folio api` processes round robin, `folio worker` processes as
- * separate processes) with 1 then 2 workers, 24 git imports, change requests, exports, publishes, OpenAPI imports and
+ * Issue 30 ("Done when", production shape), small: the deployment of bench/production-shape.ts — the services of
+ * docker-compose.yml at its versions: PostgreSQL, the Temporal dev server with its Web UI, S3Proxy holding the blobs,
+ * Prometheus scraping every process, 2 `folio api` processes round robin, `folio worker` processes as separate
+ * processes — with 1 then 2 workers, 24 git imports, change requests, exports, publishes, OpenAPI imports and
  * website imports over 2 organizations; in the 2-worker phase a worker is SIGKILLed and started again, and an API
  * process too; every git import is sent twice (a client's retry through the other API). Every operation is done
  * exactly once: none lost, none duplicated, each space's primary revision the client's last change. No timing is
- * asserted. Requires `npm run build`.
+ * asserted. After the run, Prometheus's API shows every target was up and Folio's, the Temporal SDK's and the
+ * Grafana dashboard's metrics scraped (deployment.ts `checks`). Requires `npm run build`.
  */
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -27,6 +29,7 @@ describe.runIf(existsSync(folioEntry) && existsSync('/usr/lib/postgresql'))(
       process.stderr.write(`${JSON.stringify(result)}\n`);
       expect(result.problems).toEqual([]);
       expect(result.spaceProblems).toEqual([]);
+      expect(result.deploymentChecks.problems).toEqual([]);
       expect({ operations: result.operations, done: result.done, lost: result.lost, duplicated: result.duplicated }).toEqual({
         operations: 24,
         done: 24,

@@ -1,8 +1,9 @@
 /**
- * For each service of docker-compose.yml, what the production-shape run (cluster.ts) starts in its place: the same
- * software, a stand-in, or nothing. test/unit/docker-compose.test.ts checks that this lists exactly the services of
- * the file, so a service added to the file must say here whether anything runs it; the stand-ins are the gap
- * between what is deployed and what is tested.
+ * For each service of docker-compose.yml, what the production-shape run (cluster.ts) starts for it and how it checks
+ * that it is the same software at the same version. test/unit/docker-compose.test.ts checks that this lists exactly
+ * the services of the file and that each runs the same (no stand-in, nothing left unrun), and checks the pins it can
+ * without the installed binaries; the production-shape run checks the rest when it starts them. Grafana is not here:
+ * it is an overlay (docker-compose.grafana.yml) that no test runs.
  */
 export interface ComposeServiceInTest {
   runs: 'same' | 'stand-in' | 'not run';
@@ -12,20 +13,20 @@ export interface ComposeServiceInTest {
 export const COMPOSE_SERVICES_IN_TEST: Readonly<Record<string, ComposeServiceInTest>> = {
   postgresql: {
     runs: 'same',
-    what: "PostgreSQL from Debian's packages (the major version of the machine's, 15 on Debian 12; the file pins postgres:16)",
+    what: "PostgreSQL from Debian's packages; the run checks that the server's major version (SHOW server_version) is the postgres image's",
   },
-  'temporal-schema': { runs: 'not run', what: 'nothing: the Temporal dev server sets up its own schema' },
   temporal: {
-    runs: 'stand-in',
-    what: 'the Temporal dev server (`temporal server start-dev`: the same server in one process, on SQLite, its version the CLI’s) for temporalio/server on PostgreSQL',
+    runs: 'same',
+    what: 'the Temporal CLI `temporal server start-dev` (history in SQLite, Web UI on, fetched once) with the arguments of src/temporal/dev-server.ts; the run checks that the CLI installed in .tools is the temporalio/temporal image’s version',
   },
-  'temporal-ui': { runs: 'not run', what: 'nothing: the dev server runs headless' },
   s3: {
-    runs: 'stand-in',
-    what: 'S3Proxy (filesystem backend, src/s3-server/) for SeaweedFS: the s3 blob store is tested against S3Proxy only (building SeaweedFS took 10 minutes of CPU and 3.7 GB of Go modules)',
+    runs: 'same',
+    what: 'S3Proxy (src/s3-server/, filesystem backend, AWS signature v4), its /healthz polled; the image tag is S3PROXY_VERSION (unit test)',
   },
   api: { runs: 'same', what: 'two `folio api` processes behind a round robin' },
-  worker: { runs: 'same', what: 'one to three `folio worker` processes, their health checks polled' },
-  prometheus: { runs: 'not run', what: 'nothing; test/e2e/metrics.test.ts scrapes the /metrics endpoints Prometheus is configured to scrape' },
-  grafana: { runs: 'not run', what: 'nothing: no test loads the dashboard' },
+  worker: { runs: 'same', what: 'one to three `folio worker` processes, their health checks polled, their metrics ports scraped' },
+  prometheus: {
+    runs: 'same',
+    what: "Debian's prometheus (the run checks its version against the image's) with deploy/prometheus.yml's jobs on the Folio processes' loopback ports; after the run every target was up and Folio's, the Temporal SDK's and the Grafana dashboard's metrics were scraped",
+  },
 };

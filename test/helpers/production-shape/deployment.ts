@@ -1,21 +1,30 @@
 /**
  * The two deployments the production-shape scenario runs against, behind one interface:
- * - `cluster`: cluster.ts (PostgreSQL, Temporal dev server, S3Proxy, 2 `folio api`, N `folio worker` processes);
- *   the disruptions SIGKILL worker 0 (started again 5 s later) and API 1 (started again on its port).
+ * - `cluster`: cluster.ts (PostgreSQL, Temporal dev server and its UI, S3Proxy, Prometheus, 2 `folio api`, N
+ *   `folio worker` processes); the disruptions SIGKILL worker 0 (started again 5 s later) and API 1 (started again
+ *   on its port). A git import from a private address, refused by the fetch guard, is sent at the start (outside the
+ *   run's operations, in a space of its own) so the refusal counter has a value; after the run, `checks` asks
+ *   Prometheus what it scraped (prometheus.ts: every target up, the metrics of Folio and of the Temporal SDK, every
+ *   metric of the Grafana dashboard).
  * - `embedded`: one `folio start` with the embedded defaults (PGlite served by its `folio db-server` child, blobs
  *   in the database, the Temporal dev server it starts itself, one worker, one API); one worker only, so one phase.
  *   The disruptions SIGKILL its worker child (the supervisor starts it again) and then `folio start` itself (its
  *   children see their stdin close and stop), which is started again on the same DATA_DIR and ports.
  */
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { dbServerFile } from '../../../src/cli/open-store.js';
+import { ensureTemporalBinaries } from '../../../src/temporal/install-binaries.js';
 import { childrenByRole, folioCli, startFolioService, stopFolioService, type FolioService } from '../folio-service.js';
 import { freePort } from '../free-port.js';
 import { startGitServer, type GitServer } from '../git-server.js';
 import { startCluster, type Cluster } from './cluster.js';
-import type { Query } from './operations.js';
+import { composeImage } from './compose-file.js';
+import { Apis, type Query } from './operations.js';
+import { scrapeProblems } from './prometheus.js';
 
 export interface Disruption {
   /** Fraction of the phase's operations finished when it happens. */
@@ -38,10 +47,13 @@ export interface Deployment {
   startPhase(workers: number): Promise<void>;
   endPhase(): Promise<void>;
   disruptions: Disruption[];
+  /** After the run, before `close`: the deployment's own checks (what was scraped, the UI), problems and figures. */
+  checks(): Promise<{ problems: string[]; seen: Record<string, unknown> }>;
   close(): Promise<void>;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const execFileP = promisify(execFile);
 
 /** A small pool on `url`; a connection that breaks (its server killed) is dropped, not an unhandled error. */
 function openPool(url: string): pg.Pool {
@@ -53,8 +65,10 @@ function openPool(url: string): pg.Pool {
 export async function clusterDeployment(work: string): Promise<Deployment> {
   const cluster: Cluster = await startCluster(work);
   const pool = openPool(cluster.databaseUrl);
+  let refused: { spaceId: string; timestamp: string };
   try {
     for (const i of [0, 1]) await cluster.startApi(i);
+    refused = await sendRefusedImport(cluster);
   } catch (err) {
     await cluster.close();
     throw err;
@@ -97,11 +111,48 @@ export async function clusterDeployment(work: string): Promise<Deployment> {
         },
       },
     ],
+    async checks() {
+      const { problems, seen } = await scrapeProblems(cluster.prometheus);
+      const apis = new Apis(cluster.apis.map((a) => `http://127.0.0.1:${a.port}`));
+      const info = await apis.call(cluster.bootstrapToken, 'GET', `/v1/spaces/${refused.spaceId}/git/info`);
+      const entry = (info.body.requests as Array<{ timestamp: string; status: string; code?: string }>).find(
+        (r) => Date.parse(r.timestamp) === Date.parse(refused.timestamp),
+      );
+      if (entry?.status !== 'failed' || entry.code !== 'FETCH_PRIVATE_ADDRESS_DENIED') problems.push(`the refused git import ended ${JSON.stringify(entry)}`);
+      return { problems, seen: { versions: cluster.versions, temporalUi: cluster.temporalUi, prometheus: cluster.prometheus.url, ...seen } };
+    },
     async close() {
       await pool.end();
       await cluster.close();
     },
   };
+}
+
+/** A git import the fetch guard refuses (a private address), sent through the API into a space of the bootstrap organization. */
+async function sendRefusedImport(cluster: Cluster): Promise<{ spaceId: string; timestamp: string }> {
+  const apis = new Apis(cluster.apis.map((a) => `http://127.0.0.1:${a.port}`));
+  const space = await apis.call(cluster.bootstrapToken, 'POST', `/v1/orgs/${cluster.bootstrapOrg}/spaces`, { title: 'Refused import' });
+  const timestamp = new Date().toISOString();
+  const url = 'http://10.255.255.1/private.git';
+  await apis.call(cluster.bootstrapToken, 'POST', `/v1/spaces/${space.body.id}/git/import`, { url, ref: 'refs/heads/main', timestamp });
+  return { spaceId: space.body.id as string, timestamp };
+}
+
+/** The embedded deployment's Temporal: the CLI of docker-compose.yml's temporalio/temporal version, its Web UI answering. */
+async function embeddedTemporalProblems(uiPort: string): Promise<{ problems: string[]; seen: Record<string, unknown> }> {
+  const problems: string[] = [];
+  const { cli } = ensureTemporalBinaries({ quiet: true, testServer: false });
+  const said = (await execFileP(cli, ['--version'])).stdout;
+  const version = /temporal version (\S+)/.exec(said)?.[1];
+  if (version !== composeImage('temporal').tag)
+    problems.push(`the Temporal CLI is ${version ?? said}, docker-compose.yml runs ${composeImage('temporal').tag}`);
+  const ui = `http://127.0.0.1:${uiPort}/`;
+  const status = await fetch(ui).then(
+    (r) => r.status,
+    () => 0,
+  );
+  if (status !== 200) problems.push(`the Temporal Web UI (${ui}) answered ${status || 'nothing'}`);
+  return { problems, seen: { temporal: version, temporalUi: ui, temporalUiStatus: status } };
 }
 
 /** Waits until none of `pids` runs (Linux /proc). */
@@ -183,6 +234,7 @@ export async function embeddedDeployment(work: string): Promise<Deployment> {
         },
       },
     ],
+    checks: () => embeddedTemporalProblems(ports.TEMPORAL_UI_PORT),
     async close() {
       await pool.end();
       await stopFolioService(service);

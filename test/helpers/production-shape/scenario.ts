@@ -61,6 +61,8 @@ export interface ShapeResult {
   spaceProblems: string[];
   clientErrors: Array<{ phase: number; kind: OperationKind; spaceId: string; observed: string; error?: string }>;
   loadAverage: { before: number[]; after: number[] };
+  /** The deployment's own checks after the run (deployment.ts `checks`: Prometheus's scrapes, the Temporal UI). */
+  deploymentChecks: { problems: string[]; seen: Record<string, unknown> };
 }
 
 export const KINDS: OperationKind[] = ['git-import', 'change-request', 'git-export', 'publish', 'openapi', 'website-import'];
@@ -272,7 +274,8 @@ export async function runProductionShape(o: ShapeOptions): Promise<ShapeResult> 
       const last = phase === o.workers.length - 1;
       runs.push({ workers, ...(await runPhase(ctx, phase, workers, count, last && (workers >= 2 || mode === 'embedded'))) });
     }
-    return { mode, deployment: cluster.describe, ...(await account(ctx, runs, before)) };
+    const accounted = await account(ctx, runs, before);
+    return { mode, deployment: cluster.describe, ...accounted, deploymentChecks: await cluster.checks() };
   } finally {
     await cluster?.close();
     await Promise.all([specs.server, site.server].map((s) => new Promise((r) => s.close(r))));
