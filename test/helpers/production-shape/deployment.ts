@@ -2,8 +2,8 @@
  * The two deployments the production-shape scenario runs against, behind one interface:
  * - `cluster`: cluster.ts (PostgreSQL, Temporal dev server and its UI, S3Proxy, Prometheus, 2 `folio api`, N
  *   `folio worker` processes); the disruptions SIGKILL worker 0 (started again 5 s later) and API 1 (started again
- *   on its port). A git import from a private address, refused by the fetch guard, is sent at the start (outside the
- *   run's operations, in a space of its own) so the refusal counter has a value; after the run, `checks` asks
+ *   on its port). A git import from a private address, refused by the fetch guard, is sent when the first phase's
+ *   workers run (outside the run's operations, in a space of its own) so the refusal counter has a value; after the run, `checks` asks
  *   Prometheus what it scraped (prometheus.ts: every target up, the metrics of Folio and of the Temporal SDK, every
  *   metric of the Grafana dashboard).
  * - `embedded`: one `folio start` with the embedded defaults (PGlite served by its `folio db-server` child, blobs
@@ -65,10 +65,10 @@ function openPool(url: string): pg.Pool {
 export async function clusterDeployment(work: string): Promise<Deployment> {
   const cluster: Cluster = await startCluster(work);
   const pool = openPool(cluster.databaseUrl);
-  let refused: { spaceId: string; timestamp: string };
+  // Sent once the first workers run (creating a space runs a workflow).
+  let refused: { spaceId: string; timestamp: string } | undefined;
   try {
     for (const i of [0, 1]) await cluster.startApi(i);
-    refused = await sendRefusedImport(cluster);
   } catch (err) {
     await cluster.close();
     throw err;
@@ -82,7 +82,10 @@ export async function clusterDeployment(work: string): Promise<Deployment> {
     patienceMs: 120_000,
     describe: `PostgreSQL, Temporal ${cluster.temporalAddress}, S3 ${cluster.s3.endpoint}, 2 API processes`,
     cli: (args) => cluster.cli(args),
-    startPhase: async (workers) => void (await Promise.all(Array.from({ length: workers }, (_, i) => cluster.startWorker(i)))),
+    async startPhase(workers) {
+      await Promise.all(Array.from({ length: workers }, (_, i) => cluster.startWorker(i)));
+      refused ??= await sendRefusedImport(cluster);
+    },
     async endPhase() {
       for (const w of cluster.workers.splice(0)) await cluster.stop(w);
     },
@@ -113,10 +116,12 @@ export async function clusterDeployment(work: string): Promise<Deployment> {
     ],
     async checks() {
       const { problems, seen } = await scrapeProblems(cluster.prometheus);
+      const sent = refused;
+      if (!sent) return { problems: [...problems, 'no phase ran: the refused git import was not sent'], seen };
       const apis = new Apis(cluster.apis.map((a) => `http://127.0.0.1:${a.port}`));
-      const info = await apis.call(cluster.bootstrapToken, 'GET', `/v1/spaces/${refused.spaceId}/git/info`);
+      const info = await apis.call(cluster.bootstrapToken, 'GET', `/v1/spaces/${sent.spaceId}/git/info`);
       const entry = (info.body.requests as Array<{ timestamp: string; status: string; code?: string }>).find(
-        (r) => Date.parse(r.timestamp) === Date.parse(refused.timestamp),
+        (r) => Date.parse(r.timestamp) === Date.parse(sent.timestamp),
       );
       if (entry?.status !== 'failed' || entry.code !== 'FETCH_PRIVATE_ADDRESS_DENIED') problems.push(`the refused git import ended ${JSON.stringify(entry)}`);
       return { problems, seen: { versions: cluster.versions, temporalUi: cluster.temporalUi, prometheus: cluster.prometheus.url, ...seen } };

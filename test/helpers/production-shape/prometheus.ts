@@ -242,16 +242,23 @@ export async function scrapeProblems(prom: Prometheus): Promise<{ problems: stri
     }
     if (prom.targets.get(job)!.size === 0) problems.push(`job ${job} got no target`);
   }
+  const scraped = new Set(await prom.metricNames());
   for (const [job, expected] of Object.entries(EXPECTED)) {
     for (const [selector, nonZero] of expected) {
-      const q = `sum(max_over_time(${inJob(selector, job)}${range}))`;
-      const r = await prom.query(q);
-      seen[inJob(selector, job)] = r[0]?.value ?? -1;
-      if (r.length === 0) problems.push(`${inJob(selector, job)} was not scraped`);
-      else if (nonZero && !(r[0]!.value > 0)) problems.push(`${inJob(selector, job)} was scraped but is ${r[0]!.value}`);
+      // A `{__name__=~"…"}` selector is asked name by name (an _over_time function drops the name: the series of
+      // several names would collide).
+      const pattern = /^\{__name__=~"(.*)"\}$/.exec(selector)?.[1];
+      const selectors = pattern ? [...scraped].filter((n) => new RegExp(`^(?:${pattern})$`).test(n)) : [selector];
+      let value: number | undefined;
+      for (const sel of selectors) {
+        const r = await prom.query(`sum(max_over_time(${inJob(sel, job)}${range}))`);
+        if (r.length) value = (value ?? 0) + r[0]!.value;
+      }
+      seen[inJob(selector, job)] = value ?? -1;
+      if (value === undefined) problems.push(`${inJob(selector, job)} was not scraped`);
+      else if (nonZero && !(value > 0)) problems.push(`${inJob(selector, job)} was scraped but is ${value}`);
     }
   }
-  const scraped = new Set(await prom.metricNames());
   for (const name of dashboardMetricNames()) if (!scraped.has(name)) problems.push(`${name} (deploy/grafana/folio.json) was never scraped`);
   return { problems, seen };
 }
