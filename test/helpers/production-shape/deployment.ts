@@ -3,9 +3,9 @@
  * - `cluster`: cluster.ts (PostgreSQL, Temporal dev server and its UI, S3Proxy, Prometheus, 2 `folio api`, N
  *   `folio worker` processes); the disruptions SIGKILL worker 0 (started again 5 s later) and API 1 (started again
  *   on its port). A git import from a private address, refused by the fetch guard, is sent when the first phase's
- *   workers run (outside the run's operations, in a space of its own) so the refusal counter has a value; after the run, `checks` asks
- *   Prometheus what it scraped (prometheus.ts: every target up, the metrics of Folio and of the Temporal SDK, every
- *   metric of the Grafana dashboard).
+ *   workers run (outside the run's operations, in a space of its own) so the refusal counter has a value; after the
+ *   run, `checks` asks Prometheus what it scraped (prometheus.ts: every target up, the metrics of Folio and of the
+ *   Temporal SDK, every metric of the Grafana dashboard) and that the refused import failed as refused.
  * - `embedded`: one `folio start` with the embedded defaults (PGlite served by its `folio db-server` child, blobs
  *   in the database, the Temporal dev server it starts itself, one worker, one API); one worker only, so one phase.
  *   The disruptions SIGKILL its worker child (the supervisor starts it again) and then `folio start` itself (its
