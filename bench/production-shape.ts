@@ -10,7 +10,9 @@
  * Every operation is then accounted for from the store and the git server: done, lost or duplicated. Prints one
  * JSON object: the totals, per worker count the throughput (operations per minute), median and p95 latency, and the
  * load average before and after.
- * Needs `npm run build` (the processes run dist/src/cli/folio.js), Debian's PostgreSQL, Java (S3Proxy).
+ * The cluster also runs Prometheus on every Folio process; its findings are `deploymentChecks` (problems: [] when every
+ * target was up and every expected metric scraped).
+ * Needs `npm run build` (the processes run dist/src/cli/folio.js), Debian's PostgreSQL and Prometheus, Java (S3Proxy).
  * Run: node dist/bench/production-shape.js [--embedded] [--operations 300] [--workers 1,2,3] [--organizations 3] [--lanes 10]
  */
 import os from 'node:os';
