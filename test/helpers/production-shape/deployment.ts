@@ -9,7 +9,9 @@
  * - `embedded`: one `folio start` with the embedded defaults (PGlite served by its `folio db-server` child, blobs
  *   in the database, the Temporal dev server it starts itself, one worker, one API); one worker only, so one phase.
  *   The disruptions SIGKILL its worker child (the supervisor starts it again) and then `folio start` itself (its
- *   children see their stdin close and stop), which is started again on the same DATA_DIR and ports.
+ *   children see their stdin close and stop), which is started again on the same DATA_DIR and ports. Prometheus
+ *   scrapes its API, worker and Temporal SDK ports, the same refused import is sent, and `checks` asks the same of
+ *   Prometheus, and that the CLI is the compose file's Temporal version and the Temporal Web UI answers.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -24,7 +26,7 @@ import { startGitServer, type GitServer } from '../git-server.js';
 import { startCluster, type Cluster } from './cluster.js';
 import { composeImage } from './compose-file.js';
 import { Apis, type Query } from './operations.js';
-import { scrapeProblems } from './prometheus.js';
+import { scrapeProblems, startPrometheus, type Prometheus } from './prometheus.js';
 
 export interface Disruption {
   /** Fraction of the phase's operations finished when it happens. */
@@ -84,7 +86,11 @@ export async function clusterDeployment(work: string): Promise<Deployment> {
     cli: (args) => cluster.cli(args),
     async startPhase(workers) {
       await Promise.all(Array.from({ length: workers }, (_, i) => cluster.startWorker(i)));
-      refused ??= await sendRefusedImport(cluster);
+      refused ??= await sendRefusedImport(
+        cluster.apis.map((a) => `http://127.0.0.1:${a.port}`),
+        cluster.bootstrapToken,
+        cluster.bootstrapOrg,
+      );
     },
     async endPhase() {
       for (const w of cluster.workers.splice(0)) await cluster.stop(w);
@@ -116,14 +122,13 @@ export async function clusterDeployment(work: string): Promise<Deployment> {
     ],
     async checks() {
       const { problems, seen } = await scrapeProblems(cluster.prometheus);
-      const sent = refused;
-      if (!sent) return { problems: [...problems, 'no phase ran: the refused git import was not sent'], seen };
-      const apis = new Apis(cluster.apis.map((a) => `http://127.0.0.1:${a.port}`));
-      const info = await apis.call(cluster.bootstrapToken, 'GET', `/v1/spaces/${sent.spaceId}/git/info`);
-      const entry = (info.body.requests as Array<{ timestamp: string; status: string; code?: string }>).find(
-        (r) => Date.parse(r.timestamp) === Date.parse(sent.timestamp),
+      problems.push(
+        ...(await refusedImportProblems(
+          cluster.apis.map((a) => `http://127.0.0.1:${a.port}`),
+          cluster.bootstrapToken,
+          refused,
+        )),
       );
-      if (entry?.status !== 'failed' || entry.code !== 'FETCH_PRIVATE_ADDRESS_DENIED') problems.push(`the refused git import ended ${JSON.stringify(entry)}`);
       return { problems, seen: { versions: cluster.versions, temporalUi: cluster.temporalUi, prometheus: cluster.prometheus.url, ...seen } };
     },
     async close() {
@@ -134,13 +139,30 @@ export async function clusterDeployment(work: string): Promise<Deployment> {
 }
 
 /** A git import the fetch guard refuses (a private address), sent through the API into a space of the bootstrap organization. */
-async function sendRefusedImport(cluster: Cluster): Promise<{ spaceId: string; timestamp: string }> {
-  const apis = new Apis(cluster.apis.map((a) => `http://127.0.0.1:${a.port}`));
-  const space = await apis.call(cluster.bootstrapToken, 'POST', `/v1/orgs/${cluster.bootstrapOrg}/spaces`, { title: 'Refused import' });
+async function sendRefusedImport(bases: string[], token: string, org: string): Promise<{ spaceId: string; timestamp: string }> {
+  const apis = new Apis(bases);
+  const space = await apis.call(token, 'POST', `/v1/orgs/${org}/spaces`, { title: 'Refused import' });
   const timestamp = new Date().toISOString();
   const url = 'http://10.255.255.1/private.git';
-  await apis.call(cluster.bootstrapToken, 'POST', `/v1/spaces/${space.body.id}/git/import`, { url, ref: 'refs/heads/main', timestamp });
+  await apis.call(token, 'POST', `/v1/spaces/${space.body.id}/git/import`, { url, ref: 'refs/heads/main', timestamp });
   return { spaceId: space.body.id as string, timestamp };
+}
+
+/** [] when the refused import was sent and failed as refused. */
+async function refusedImportProblems(bases: string[], token: string, sent: { spaceId: string; timestamp: string } | undefined): Promise<string[]> {
+  if (!sent) return ['no phase ran: the refused git import was not sent'];
+  const info = await new Apis(bases).call(token, 'GET', `/v1/spaces/${sent.spaceId}/git/info`);
+  const entry = (info.body.requests as Array<{ timestamp: string; status: string; code?: string }>).find(
+    (r) => Date.parse(r.timestamp) === Date.parse(sent.timestamp),
+  );
+  return entry?.status === 'failed' && entry.code === 'FETCH_PRIVATE_ADDRESS_DENIED' ? [] : [`the refused git import ended ${JSON.stringify(entry)}`];
+}
+
+/** Prometheus scraping folio start's API and worker as deploy/prometheus.yml scrapes the compose services (their ports' variables). */
+async function scrapingPrometheus(work: string, ports: Record<string, string>): Promise<Prometheus> {
+  const prometheus = await startPrometheus(path.join(work, 'prometheus'));
+  for (const j of prometheus.jobs) await prometheus.addTargets(j.job, [`127.0.0.1:${ports[j.variable]}`]);
+  return prometheus;
 }
 
 /** The embedded deployment's Temporal: the CLI of docker-compose.yml's temporalio/temporal version, its Web UI answering. */
@@ -180,17 +202,23 @@ async function waitGone(pids: number[], timeoutMs: number): Promise<void> {
 export async function embeddedDeployment(work: string): Promise<Deployment> {
   const git = await startGitServer({ root: path.join(work, 'git') });
   const dataDir = path.join(work, 'data');
-  const ports = { PORT: String(await freePort()), TEMPORAL_PORT: String(await freePort()), TEMPORAL_UI_PORT: String(await freePort()) };
+  // prettier-ignore
+  const ports = { PORT: String(await freePort()), TEMPORAL_PORT: String(await freePort()), TEMPORAL_UI_PORT: String(await freePort()),
+    FOLIO_WORKER_METRICS_PORT: String(await freePort()), FOLIO_TEMPORAL_METRICS_PORT: String(await freePort()) };
   const token = `folio_shape_${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
   // The same bootstrap organization and token on the restart (the organizations of the run are made with the CLI).
   const env = { ...ports, FOLIO_BOOTSTRAP_ORG: 'shape-main', FOLIO_BOOTSTRAP_TOKEN: token, LOG_LEVEL: 'warn' };
   let service: FolioService;
+  let prometheus: Prometheus | undefined;
   try {
+    prometheus = await scrapingPrometheus(work, ports);
     service = await startFolioService(dataDir, env, 300_000);
   } catch (err) {
-    await git.stop();
+    await Promise.all([git.stop(), prometheus?.stop()]);
     throw err;
   }
+  const prom = prometheus;
+  let refused: { spaceId: string; timestamp: string } | undefined;
   // The embedded database's address (its socket), read again after a restart.
   const databaseUrl = () => (JSON.parse(readFileSync(dbServerFile(dataDir), 'utf8')) as { url: string }).url;
   let pool = openPool(databaseUrl());
@@ -209,7 +237,7 @@ export async function embeddedDeployment(work: string): Promise<Deployment> {
     patienceMs: 420_000,
     describe: `folio start (PGlite served by its db-server child, blobs in the database, its own Temporal dev server, 1 worker, 1 API)`,
     cli: (args) => folioCli(service, args),
-    startPhase: async () => {},
+    startPhase: async () => void (refused ??= await sendRefusedImport([service.api], token, 'shape-main')),
     endPhase: async () => {},
     disruptions: [
       {
@@ -239,11 +267,16 @@ export async function embeddedDeployment(work: string): Promise<Deployment> {
         },
       },
     ],
-    checks: () => embeddedTemporalProblems(ports.TEMPORAL_UI_PORT),
+    async checks() {
+      const temporal = await embeddedTemporalProblems(ports.TEMPORAL_UI_PORT);
+      const scraped = await scrapeProblems(prom);
+      const refusal = await refusedImportProblems([service.api], token, refused);
+      return { problems: [...temporal.problems, ...scraped.problems, ...refusal], seen: { ...temporal.seen, ...scraped.seen } };
+    },
     async close() {
       await pool.end();
       await stopFolioService(service);
-      await git.stop();
+      await Promise.all([git.stop(), prom.stop()]);
     },
   };
 }
