@@ -1,8 +1,8 @@
 /**
  * fetchRef: bring one remote branch (or tag) into the bare cache, shallow by default, without
  * any working tree. Cancellation aborts the HTTP transfer in flight and is checked between
- * phases and in the (awaited) indexing progress callbacks; a cancelled or failed fetch leaves
- * the cache as it was (shallow file restored, half-written packs removed).
+ * phases and in the (awaited) indexing progress callbacks; a cancelled, failed or killed fetch leaves
+ * the cache consistent (half-written packs removed, the shallow list repaired: shallow-journal.ts).
  */
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -14,6 +14,7 @@ import { authHandlers, resolveRemote, type GitCredentials } from './credentials.
 import { classifyRemoteMessages, GitCancelledError, GitObjectNotFoundError, GitRefNotFoundError, toGitError } from './errors.js';
 import { createHttpClient } from './http-client.js';
 import { hasObject, isShallow, readShallow } from './objects.js';
+import { beginFetchRound, endFetchRound, repairShallow } from './shallow-journal.js';
 import type { FetchPolicy } from '../net/policy.js';
 import type { AdvertisementMemo } from './advertisement-memo.js';
 
@@ -122,8 +123,9 @@ export async function fetchRef(options: FetchRefOptions): Promise<FetchRefResult
   const report = guardedReporter(options);
 
   return withCacheLock(cache, async () => {
-    const shallowFile = path.join(cache.gitdir, 'shallow');
-    const shallowBefore = await fsp.readFile(shallowFile).catch(() => null);
+    // A fetch before this one that failed or died mid-round (shallow-journal.ts).
+    await removeOrphanPacks(cache.gitdir);
+    await repairShallow(cache);
     const handlers = authHandlers(remote.auth);
     const { runFetch, remoteLines } = fetchRounds(options, remote.url, handlers, report);
     try {
@@ -140,10 +142,9 @@ export async function fetchRef(options: FetchRefOptions): Promise<FetchRefResult
       await new Promise((resolve) => setImmediate(resolve));
       const cancelled = caught instanceof GitCancelledError || signal?.aborted;
       const err = (cancelled ? null : classifyRemoteMessages(remote.url, ref, remoteLines, handlers.secrets)) ?? caught;
-      // Leave the cache as it was: the shallow list must only name commits we hold.
-      if (shallowBefore === null) await fsp.rm(shallowFile, { force: true });
-      else await atomicFs.promises.writeFile(shallowFile, shallowBefore);
+      // Half-written packs go; the shallow list keeps every commit held without its parents (shallow-journal.ts).
       await removeOrphanPacks(cache.gitdir);
+      await repairShallow(cache);
       throw toGitError(err, { url: remote.url, ref, operation, ...(signal ? { signal } : {}), authRejected: handlers.rejected, secrets: handlers.secrets });
     }
   });
@@ -195,6 +196,7 @@ function fetchRounds(
 
   const runFetch = async (depth: number | null, relative: boolean): Promise<string> => {
     if (signal?.aborted) throw new GitCancelledError(operation);
+    await beginFetchRound(cache);
     const res = await git.fetch({
       fs: atomicFs,
       http,
@@ -214,6 +216,7 @@ function fetchRounds(
       onProgress,
       onMessage,
     });
+    await endFetchRound(cache);
     if (signal?.aborted) throw new GitCancelledError(operation);
     if (!res.fetchHead) throw new GitRefNotFoundError(url, ref); // empty repository
     return res.fetchHead;

@@ -8,6 +8,7 @@ import { atomicFs } from './atomic-fs.js';
 import type { RepoCache } from './cache.js';
 import { withCacheLock } from './cache.js';
 import { authHandlers, resolveRemote, type GitCredentials } from './credentials.js';
+import { repairShallow } from './shallow-journal.js';
 import { GitCancelledError, GitNonFastForwardError, GitObjectNotFoundError, classifyPushError, toGitError } from './errors.js';
 import { redact } from '../redact.js';
 import type { AuthHandlers } from './credentials.js';
@@ -57,6 +58,8 @@ export async function push(options: PushOptions): Promise<PushResult> {
   const handlers = authHandlers(remote.auth);
   const ctx = { url: remote.url, ref: fullRef, operation, ...(signal ? { signal } : {}) };
   return withCacheLock(cache, async () => {
+    // The walk to the remote's commits stops at the shallow list: repaired first after an interrupted fetch.
+    await repairShallow(cache);
     let previous: string | null = null;
     const http = createHttpClient({
       ...(signal ? { signal } : {}),

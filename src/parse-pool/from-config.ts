@@ -16,6 +16,10 @@ export function parsePoolOptions(
     // Pages only (OpenAPI specs have their pool): a thread ended by a budget is replaced faster.
     preload: [],
     demoteNice: config.parseNice,
+    // The time budget counts the thread's CPU time: the threads run at FOLIO_PARSE_NICE, so on a loaded machine a
+    // small page (or a thread's first task, which loads its modules) can wait for the CPU longer than the budget.
+    // Counted on the wall clock, load alone ended such pages as too complex. The operation's deadline stays wall time.
+    budgetClock: 'busy',
   };
 }
 

@@ -6,6 +6,7 @@
  * `.gitbook/assets/inline/`). Fetched bytes stay blobs:
  * the tree reads them lazily, and the revision references them by hash.
  */
+import { isFolioError } from '../errors.js';
 import type { SourceEntry, SourceTree } from '../format/index.js';
 import type { BlobStore, ImportUrlRecord } from '../store/index.js';
 import type { InlineImageFile } from './convert/images.js';
@@ -192,6 +193,8 @@ async function convertPage(b: SiteBuild, row: ImportUrlRecord, file: string, ana
     return result.markdown;
   } catch (err) {
     if (o.signal?.aborted) throw err;
+    // A failure of Folio's own (the parse pool busy or closing), not the page's: the build fails and is retried.
+    if (isFolioError(err) && err.retryable) throw err;
     // Kept, not lost: an empty page pointing at its HTML, which stays a space file.
     const kept = `.gitbook/assets/${assetName(row.url, 'text/html').replace(/\.html$/, '')}-${row.blobHash!.slice(0, 8)}.html`;
     tree.set(kept, { oid: `sha256:${row.blobHash}`, mode: '100644', size: bytes.byteLength, read: async () => bytes });

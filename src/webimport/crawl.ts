@@ -10,6 +10,7 @@
  * deadline the crawl stops where it is. A URL that cannot be fetched (refused by the address policy, failing after
  * its retries, too large) is recorded as failed with a typed warning; only the start page's failure fails the run.
  */
+import { isFolioError } from '../errors.js';
 import type { BlobStore, ImportRunStore, ImportUrlRecord, JsonObject } from '../store/index.js';
 import type { AnalyzedPage } from './html-page.js';
 import {
@@ -267,6 +268,10 @@ class Crawl {
       return await this.o.analyze(Buffer.from(fetched.bytes).toString('utf8'), fetched.finalUrl);
     } catch (err) {
       if (err instanceof Error && /abort/i.test(err.name)) throw err;
+      // A failure of Folio's own (the parse pool busy or closing), not the page's: thrown, so the URL stays pending
+      // and the activity's retry analyzes it again, rather than a page kept for good as unreadable (a run whose
+      // start page it was would end with WEBIMPORT_NO_PAGES).
+      if (isFolioError(err) && err.retryable) throw err;
       this.warnings.push({
         code: 'WEBIMPORT_PAGE_UNREADABLE',
         message: `${entry.url} could not be read (${err instanceof Error ? err.message : String(err)}); its HTML is kept as a space file`,

@@ -6,7 +6,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/index.js';
-import { analyzeHtmlPage } from '../../src/webimport/html-page.js';
+import { ParsePoolBusyError, ParsePoolClosedError } from '../../src/parse-pool/errors.js';
+import { buildSiteSource } from '../../src/webimport/build-source.js';
+import { analyzeHtmlPage, convertHtmlPage } from '../../src/webimport/html-page.js';
 import { crawlSite, type CrawlOptions } from '../../src/webimport/crawl.js';
 import { PoliteFetcher } from '../../src/webimport/polite-fetcher.js';
 import { retryAfterMs } from '../../src/webimport/polite-fetcher.js';
@@ -23,7 +25,16 @@ beforeAll(async () => {
   store = await createTestStore();
   await store.orgs.ensure({ id: 'crawl-org', title: 'Crawl' });
   spaceId = (await store.spaces.create('crawl-org', { title: 'Crawl' })).id;
-  site = await startDocSite({ c1: smallSite('c1'), c2: smallSite('c2'), c3: smallSite('c3'), c4: smallSite('c4'), c5: smallSite('c5') });
+  site = await startDocSite({
+    c1: smallSite('c1'),
+    c2: smallSite('c2'),
+    c3: smallSite('c3'),
+    c4: smallSite('c4'),
+    c5: smallSite('c5'),
+    c6: smallSite('c6'),
+    c7: smallSite('c7'),
+    c8: smallSite('c8'),
+  });
 });
 
 afterAll(async () => {
@@ -101,6 +112,56 @@ describe('crawlSite', () => {
     expect((await store.imports.urls(run, { status: 'fetched', kind: 'page' })).length).toBe(7);
     for (const path of doneBefore) expect(site.hits.get(path), path).toBe(hitsBefore.get(path));
     expect((await store.imports.urls(run, { status: 'pending' })).length).toBe(0);
+  });
+
+  // A production-shape run under load ended a website import with WEBIMPORT_NO_PAGES: the start page's analysis
+  // failed for a reason of Folio's own, not the page's, and the crawl recorded the page as unreadable for good.
+  for (const [prefix, failing, err] of [
+    ['c6', 1, () => new ParsePoolClosedError()],
+    ['c7', 3, () => new ParsePoolBusyError(8, true)],
+  ] as const) {
+    it(`a page whose analysis failed with a retryable ${err().code} (analysis ${failing}) stays pending, and the retry analyzes it`, async () => {
+      const run = await newRun(prefix);
+      let calls = 0;
+      const first = crawlSite(
+        options(run, `${site.base}/${prefix}/`, {
+          analyze: async (html, url) => {
+            if (++calls === failing) throw err();
+            return analyzeHtmlPage(html, url);
+          },
+        }),
+      );
+      await expect(first).rejects.toMatchObject({ code: err().code, retryable: true });
+      expect((await store.imports.urls(run, { status: 'fetched', kind: 'page' })).every((u) => u.analysis !== null)).toBe(true);
+      // The activity's retry: the crawl goes on from its checkpoints.
+      const result = await crawlSite(options(run, `${site.base}/${prefix}/`));
+      expect(result.warnings.map((w) => w.code)).not.toContain('WEBIMPORT_PAGE_UNREADABLE');
+      const pages = await store.imports.urls(run, { status: 'fetched', kind: 'page' });
+      expect(pages.length).toBe(7);
+      expect(pages.filter((u) => u.analysis === null).map((u) => u.url)).toEqual([]);
+    });
+  }
+
+  it('a page whose conversion failed with a retryable error fails the build (retried), not kept as HTML with a warning', async () => {
+    const run = await newRun('c8');
+    await crawlSite(options(run, `${site.base}/c8/`));
+    const urls = await store.imports.urls(run);
+    let calls = 0;
+    const build = (fail: boolean) =>
+      buildSiteSource({
+        startUrl: `${site.base}/c8/`,
+        urls,
+        blobs: store.blobs,
+        convert: async (html, o) => {
+          if (fail && ++calls === 2) throw new ParsePoolBusyError(8, true);
+          return convertHtmlPage(html, o);
+        },
+        concurrency: 1,
+        onProgress: () => undefined,
+      });
+    await expect(build(true)).rejects.toMatchObject({ code: 'PARSE_POOL_BUSY', retryable: true });
+    const built = await build(false);
+    expect(built.warnings.map((w) => w.code)).not.toContain('WEBIMPORT_PAGE_NOT_CONVERTED');
   });
 
   it("honours robots.txt's Crawl-delay for its agent: requests to the host start at least that far apart", async () => {

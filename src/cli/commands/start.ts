@@ -121,13 +121,21 @@ class Supervisor {
   }
 }
 
+/**
+ * How long `folio start` waits for each child to be ready (the database to print its address, Temporal to answer,
+ * the API to be healthy). A child that exits is restarted by its supervisor, which gives up (and stops Folio) when it
+ * keeps failing: this bounds only a child that hangs. Generous, because on a loaded machine loading PGlite's
+ * WebAssembly alone took over the 60 s this once was (a production-shape run under stress-ng could not start).
+ */
+const STARTUP_WAIT_MS = 600_000;
+
 /** The embedded database server as a child; resolves to the URL it prints once it listens. */
 async function startEmbeddedDatabase(config: Config, supervisor: Supervisor, { node, entry, childEnv, sink }: Launch): Promise<string> {
   if (await resolveDatabaseUrl(config)) {
     throw new Error(`another Folio is already running on DATA_DIR ${config.dataDir} (${dbServerFile(config.dataDir)}); stop it first`);
   }
   return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the embedded database did not start within 60 s')), 60_000);
+    const timer = setTimeout(() => reject(new Error(`the embedded database did not start within ${STARTUP_WAIT_MS / 1000} s`)), STARTUP_WAIT_MS);
     supervisor.add(
       new SupervisedChild(
         {
@@ -181,7 +189,7 @@ async function startTemporal(config: Config, supervisor: Supervisor, { node, ent
     'temporal',
   );
   await waitForTemporal(temporalAddress, {
-    timeoutMs: 90_000,
+    timeoutMs: STARTUP_WAIT_MS,
     namespace: config.temporalNamespace,
     isAlive: () => temporal.running || !supervisor.shuttingDown,
   });
@@ -189,7 +197,7 @@ async function startTemporal(config: Config, supervisor: Supervisor, { node, ent
 }
 
 async function waitForHealthyApi(apiUrl: string): Promise<void> {
-  const deadline = Date.now() + 90_000;
+  const deadline = Date.now() + STARTUP_WAIT_MS;
   for (;;) {
     try {
       const res = await fetch(`${apiUrl}/healthz`);
@@ -197,7 +205,7 @@ async function waitForHealthyApi(apiUrl: string): Promise<void> {
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`the API did not become healthy at ${apiUrl}/healthz within 90 s`);
+    if (Date.now() > deadline) throw new Error(`the API did not become healthy at ${apiUrl}/healthz within ${STARTUP_WAIT_MS / 1000} s`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }
