@@ -8,6 +8,7 @@ import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git
 import { guardedFetch } from '../net/guarded-fetch.js';
 import { publishBytesReceived } from '../net/observe.js';
 import { isRefAdvertisement, type AdvertisementMemo } from './advertisement-memo.js';
+import { withUnbornHead } from './unborn-head.js';
 import type { FetchPolicy } from '../net/policy.js';
 
 export interface HttpClientOptions {
@@ -90,12 +91,13 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
           if (!stream.readableEnded) stream.destroy();
         }
       }
-      if (advertisement && res.status === 200) {
+      const uploadPackAdvertisement = isRefAdvertisement(req.method ?? 'GET', req.url) && req.url.endsWith('service=git-upload-pack');
+      if ((advertisement || uploadPackAdvertisement) && res.status === 200) {
         // Read whole (as isomorphic-git reads an advertisement anyway) and kept for the operation's next request of it.
         const chunks: Uint8Array[] = [];
         for await (const chunk of iterate()) chunks.push(chunk);
-        const body = concat(chunks);
-        memo.keep(req.url, req.headers, { url: res.url, statusCode: res.status, statusMessage: res.statusMessage, headers: resHeaders, body });
+        const body = uploadPackAdvertisement ? withUnbornHead(concat(chunks)) : concat(chunks);
+        memo?.keep(req.url, req.headers, { url: res.url, statusCode: res.status, statusMessage: res.statusMessage, headers: resHeaders, body });
         return { url: res.url, method: 'GET', headers: { ...resHeaders }, body: once(body), statusCode: res.status, statusMessage: res.statusMessage };
       }
       return {
