@@ -201,6 +201,8 @@ interface PublishRun {
   loaded: LoadedSiteSpace[];
   /** Files of the live publication by path: a file whose input key is unchanged is kept. */
   before: Map<string, PublicationFile>;
+  /** The full publication the live one is stored against (or the live one): this one stores what differs from it. */
+  base: { publicationId: string; files: PublicationFile[] } | null;
   /** Files of this publication, kept or written, in the order they are staged. */
   files: PublicationFile[];
   /** Contents staged and not written yet (written in batches of about `WRITE_BATCH_BYTES`), and their files. */
@@ -329,6 +331,7 @@ async function openRun(deps: PublishDeps, input: { organizationId: string; siteI
     warningCount: 0,
     loaded: [],
     before: new Map(),
+    base: null,
     files: [],
     blobsToWrite: [],
     blobBytes: 0,
@@ -381,8 +384,10 @@ async function loadSiteSpaces(run: PublishRun): Promise<void> {
 
 async function loadPreviousFiles(run: PublishRun): Promise<void> {
   const { site, deps } = run;
-  const previous = site.livePublicationId ? await deps.store.sites.publicationFiles(site.livePublicationId) : [];
-  run.before = new Map(previous.map((f) => [f.path, f]));
+  if (!site.livePublicationId) return;
+  const layers = await deps.store.sites.publicationLayers(site.livePublicationId);
+  run.before = new Map(layers.files.map((f) => [f.path, f]));
+  run.base = layers.base;
 }
 
 /** Addresses of every page and file first: links across the site need them. */
@@ -675,6 +680,7 @@ async function recordPublication(run: PublishRun): Promise<PublishOutcome> {
     requestKey: run.requestKey,
     structure: { siteSpaces: run.loaded.map((l) => l.record), redirects: run.redirects },
     files: [...unique.values()],
+    ...(run.base ? { base: run.base } : {}),
     rendered,
     reused,
   });
