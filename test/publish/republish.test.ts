@@ -16,10 +16,14 @@ import { importIntoSpace, type ImportedSpace } from './corpus-space.js';
 
 const PAGES = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'];
 
-function files(overrides: { body?: Record<string, string>; title?: Record<string, string>; drop?: string } = {}): Record<string, string> {
+function files(overrides: { body?: Record<string, string>; title?: Record<string, string>; drop?: string; note?: string } = {}): Record<string, string> {
   const kept = PAGES.filter((p) => p !== overrides.drop);
   const summary = `# Table of contents\n\n* [Home](README.md)\n${kept.map((p) => `* [${overrides.title?.[p] ?? p[0]!.toUpperCase() + p.slice(1)}](${p}.md)`).join('\n')}\n`;
-  const out: Record<string, string> = { 'README.md': '# Home\n\nWelcome.\n', 'SUMMARY.md': summary };
+  const out: Record<string, string> = {
+    'README.md': '# Home\n\nWelcome.\n\n{% include ".gitbook/includes/note.md" %}\n',
+    'SUMMARY.md': summary,
+    '.gitbook/includes/note.md': `---\ntitle: Note\n---\n\n${overrides.note ?? 'A reusable note.'}\n`,
+  };
   for (const p of kept)
     out[`${p}.md`] =
       `# ${overrides.title?.[p] ?? p[0]!.toUpperCase() + p.slice(1)}\n\n${overrides.body?.[p] ?? `The ${p} page.`}\n\n\`\`\`js\nconst ${p} = 1;\n\`\`\`\n`;
@@ -115,6 +119,37 @@ describe('re-publishing a site', () => {
     const after = await served(await live(siteId), paths);
     expect(paths.length).toBe(PAGES.length + 1);
     for (const path of paths) expect(after.get(path), path).toContain('Beta renamed');
+  });
+
+  it('reads the body of the changed page only; a page whose include changed is rendered again with the new text', async () => {
+    const { siteId, spaceId, imported } = await newSite();
+    const getMany = store.blobs.getMany.bind(store.blobs);
+    const asked: string[] = [];
+    store.blobs.getMany = async (hashes) => {
+      asked.push(...hashes);
+      return getMany(hashes);
+    };
+    try {
+      const next = await reimport(spaceId, imported, treeFromFiles(files({ body: { beta: 'The beta page, edited.' } })));
+      const bodies = await store.revisions.pages(next.revisionId);
+      const bodyOf = new Map(
+        bodies.flatMap(function flat(p): Array<[string, string | null]> {
+          return [[p.path ?? '', p.bodyHash ?? null], ...p.children.flatMap(flat)];
+        }),
+      );
+      asked.length = 0;
+      expect(await publish(siteId, 'second')).toMatchObject({ rendered: 1 });
+      const read = new Set(asked);
+      expect(read.has(bodyOf.get('beta')!)).toBe(true);
+      expect(PAGES.filter((p) => p !== 'beta').filter((p) => read.has(bodyOf.get(p)!))).toEqual([]);
+      expect(read.has(bodyOf.get('')!)).toBe(false);
+    } finally {
+      store.blobs.getMany = getMany;
+    }
+    await reimport(spaceId, imported, treeFromFiles(files({ body: { beta: 'The beta page, edited.' }, note: 'A changed note.' })));
+    const third = await publish(siteId, 'third');
+    expect(third.rendered).toBe(1);
+    expect((await served(await live(siteId), ['index.html'])).get('index.html')).toContain('A changed note.');
   });
 
   it('keeps the base of the live publication however many publications followed it', async () => {
