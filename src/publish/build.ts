@@ -2,7 +2,15 @@ import { createHash } from 'node:crypto';
 import type { DocumentPage, FileModel, PageModel, RevisionModel } from '../format/index.js';
 import { loadRevisionModel, readTexts } from '../revision/records.js';
 import type { Logger } from '../log.js';
-import type { PublicationFile, PublishedSiteSpace, SiteRecord, SiteSpaceRecord, Store } from '../store/index.js';
+import {
+  sameDeps,
+  type PublicationFile,
+  type PublicationLayers,
+  type PublishedSiteSpace,
+  type SiteRecord,
+  type SiteSpaceRecord,
+  type Store,
+} from '../store/index.js';
 import { COPY_JS, COPY_JS_PATH } from './copy-script.js';
 import { CSP_META_TAG } from './csp.js';
 import { esc } from './escape.js';
@@ -325,7 +333,7 @@ function warn(run: PublishRun, w: PublishWarning): void {
  */
 function stage(run: PublishRun, path: string, contentType: string, inputKey: string, content: string | Uint8Array, deps?: Record<string, string>): boolean {
   const old = run.before.get(path);
-  if (old && old.inputKey === inputKey && (deps === undefined || JSON.stringify(old.deps) === JSON.stringify(deps))) {
+  if (old && old.inputKey === inputKey && (deps === undefined || sameDeps(old.deps, deps))) {
     run.files.push(old);
     return false;
   }
@@ -430,10 +438,24 @@ async function loadSiteSpaces(run: PublishRun): Promise<void> {
   run.loaded.sort((a, b) => Number(b.record.default) - Number(a.record.default));
 }
 
+/**
+ * The files of the last publications this process stored or read, by id (a publication never changes): the next run
+ * on the site needs not read them back.
+ */
+const layersRead = new Map<string, PublicationLayers>();
+const LAYERS_REMEMBERED = 8;
+
+function remember(publicationId: string, layers: PublicationLayers): void {
+  layersRead.delete(publicationId);
+  layersRead.set(publicationId, layers);
+  for (const id of layersRead.keys()) if (layersRead.size > LAYERS_REMEMBERED) layersRead.delete(id);
+}
+
 async function loadPreviousFiles(run: PublishRun): Promise<void> {
   const { site, deps } = run;
   if (!site.livePublicationId) return;
-  const layers = await deps.store.sites.publicationLayers(site.livePublicationId);
+  const layers = layersRead.get(site.livePublicationId) ?? (await deps.store.sites.publicationLayers(site.livePublicationId));
+  remember(site.livePublicationId, layers);
   run.before = new Map(layers.files.map((f) => [f.path, f]));
   run.base = layers.base;
 }
@@ -757,15 +779,17 @@ async function recordPublication(run: PublishRun): Promise<PublishOutcome> {
   await writeStaged(run);
   for (const f of run.pendingFiles) run.files.push({ ...f, hash: f.hash! });
   const unique = new Map(run.files.map((f) => [f.path, f]));
-  const { publication } = await store.sites.createPublication({
+  const files = [...unique.values()];
+  const { publication, created, against } = await store.sites.createPublication({
     siteId: site.id,
     requestKey: run.requestKey,
     structure: { siteSpaces: run.loaded.map((l) => l.record), redirects: run.redirects },
-    files: [...unique.values()],
+    files,
     ...(run.base ? { base: run.base } : {}),
     rendered,
     reused,
   });
+  if (created) remember(publication.id, { files, base: against !== null && run.base ? run.base : { publicationId: publication.id, files } });
   await store.sites.goLive(site.id, publication.id, { warningCount });
   phase(run, 'record');
   run.deps.logger.info({ siteId: site.id, publicationId: publication.id, rendered, reused, files: unique.size, phaseMs: run.phaseMs }, 'site published');

@@ -455,6 +455,12 @@ function createShareLinkStore(sql: Sql): Pick<SiteStore, 'listShareLinks' | 'cre
   };
 }
 
+/** Same deps, whatever the order of their keys (jsonb keeps its own). */
+export function sameDeps(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
+  const x = Object.entries(a ?? {});
+  return x.length === Object.keys(b ?? {}).length && x.every(([k, v]) => b?.[k] === v);
+}
+
 /**
  * The rows that store `files` against `base`: the files whose blob, type, key or deps differ, and a row without a
  * blob for each path of the base that `files` drops.
@@ -466,7 +472,7 @@ function filesAgainst(files: PublicationFile[], base: PublicationFile[]): Array<
   for (const f of files) {
     paths.add(f.path);
     const b = before.get(f.path);
-    const same = b && b.hash === f.hash && b.contentType === f.contentType && b.inputKey === f.inputKey && json(b.deps ?? {}) === json(f.deps ?? {});
+    const same = b && b.hash === f.hash && b.contentType === f.contentType && b.inputKey === f.inputKey && sameDeps(b.deps, f.deps);
     if (!same) out.push(f);
   }
   for (const b of base) if (!paths.has(b.path)) out.push({ path: b.path, hash: null, contentType: '', inputKey: '' });
@@ -476,13 +482,13 @@ function filesAgainst(files: PublicationFile[], base: PublicationFile[]): Array<
 /** A publication is stored against its base while the files that differ are at most this share of the site (or 64). */
 const LAYER_MAX_SHARE = 0.25;
 
-async function createPublication(sql: Sql, input: PublicationInput): Promise<{ publication: PublicationRecord; created: boolean }> {
+async function createPublication(sql: Sql, input: PublicationInput): Promise<{ publication: PublicationRecord; created: boolean; against: string | null }> {
   return sql.transaction(async (tx) => {
     const existing = await tx.query<PublicationRow>(
       'SELECT id, site_id, request_key, structure, rendered, reused, created_at FROM site_publications WHERE site_id = $1 AND request_key = $2',
       [input.siteId, input.requestKey],
     );
-    if (existing[0]) return { publication: publicationFromRow(existing[0]), created: false };
+    if (existing[0]) return { publication: publicationFromRow(existing[0]), created: false, against: null };
     const layer = input.base ? filesAgainst(input.files, input.base.files) : null;
     const against = layer !== null && layer.length <= Math.max(64, input.files.length * LAYER_MAX_SHARE) ? input.base!.publicationId : null;
     const rows = await tx.query<PublicationRow>(
@@ -497,7 +503,7 @@ async function createPublication(sql: Sql, input: PublicationInput): Promise<{ p
       (against !== null ? layer! : input.files).map((f) => [publication.id, f.path, f.hash, f.contentType, f.inputKey, json(f.deps ?? {})]),
       { casts: [undefined, undefined, undefined, undefined, undefined, 'jsonb'] },
     );
-    return { publication, created: true };
+    return { publication, created: true, against };
   });
 }
 

@@ -168,8 +168,9 @@ export interface SiteStore {
   /**
    * Stores a complete publication (files first, in one transaction); idempotent by `requestKey`. With a `base`, only
    * the files that differ from it are written when they are few (a re-publish); the publication reads the same.
+   * `against`: the base it was stored against (null: stored whole, or not created by this call).
    */
-  createPublication(input: PublicationInput): Promise<{ publication: PublicationRecord; created: boolean }>;
+  createPublication(input: PublicationInput): Promise<{ publication: PublicationRecord; created: boolean; against: string | null }>;
   /** Switches the live pointer (one UPDATE), records `site_published` when it moved, and drops publications older than the last `keep` (default 3). */
   goLive(siteId: string, publicationId: string, options?: { keep?: number; warningCount?: number }): Promise<void>;
   unpublish(organizationId: string, siteId: string): Promise<SiteRecord>;
