@@ -7,12 +7,13 @@
  * Temporal round trip is left out. Prints one JSON object (medians of BENCH_RUNS runs, default 3), with the peak
  * resident memory of this process (its threads and the embedded database included) after the import and at the end.
  * On a loaded machine wall times follow the load; the CPU time each side used (this process's threads, mkdocs's
- * process) is printed too (`cpuMs`), as the figure least moved by the other processes.
+ * process) is printed too (`cpuMs`), as the figure least moved by the other processes, and the first run's cold
+ * publish on its own (`firstRun`: threads that have highlighted nothing yet; later runs reuse highlighted blocks).
  *   npx tsx bench/publish.ts [--repo <name>]
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import rehypeStringify from 'rehype-stringify';
 import remarkParse from 'remark-parse';
@@ -99,6 +100,7 @@ const coldCpu: number[] = [];
 const baseline: number[] = [];
 const cold: number[] = [];
 const oneChanged: number[] = [];
+const oneChangedCpu: number[] = [];
 /** Peak resident memory of this process (sampled every 100 ms) during each cold publish, MB. */
 const coldRss: number[] = [];
 let frameBytes = 0;
@@ -132,12 +134,14 @@ for (let run = 0; run < runs; run++) {
   const edited: SourceTree = new Map(tree);
   edited.set(changedPath, memoryEntry(new TextEncoder().encode(`${changedText}\nEdited in run ${run}.\n`)));
   await importInto(store, space.id, edited, projectDirectory, { revision, tree });
+  const cpuBeforeSecond = cpuMs();
   t = process.hrtime.bigint();
   const second = (await publishSite(
     { store, render: (input) => pool.run('publish.render', input), logger, concurrency: pool.threads * 2 },
     { organizationId: 'bench', siteId: site.id, requestKey: `edit-${run}` },
   ))!;
   oneChanged.push(ms(t));
+  oneChangedCpu.push(cpuMs() - cpuBeforeSecond);
   if (run === 0) {
     // The frame of a page (everything but its article): what every page carries, navigation included.
     const live = (await store.sites.get('bench', site.id))!.livePublicationId!;
@@ -168,13 +172,26 @@ const result = {
     publishAfterOnePageChanged: Math.round(median(oneChanged)),
     ...(mkdocsRuns.length > 0 ? { mkdocsBuild: Math.round(median(mkdocsRuns)) } : {}),
   },
-  cpuMs: { coldPublish: Math.round(median(coldCpu)), ...(mkdocsCpu.length > 0 ? { mkdocsBuild: Math.round(median(mkdocsCpu)) } : {}) },
+  cpuMs: {
+    coldPublish: Math.round(median(coldCpu)),
+    publishAfterOnePageChanged: Math.round(median(oneChangedCpu)),
+    ...(mkdocsCpu.length > 0 ? { mkdocsBuild: Math.round(median(mkdocsCpu)) } : {}),
+  },
+  // The first run's cold publish: its render threads have highlighted nothing yet (the later runs' threads keep the
+  // blocks they highlighted, as a running worker does between publishes).
+  firstRun: {
+    coldPublishMs: Math.round(cold[0]!),
+    coldPublishCpuMs: Math.round(coldCpu[0]!),
+    ...(mkdocsCpu.length > 0 ? { mkdocsBuildCpuMs: Math.round(mkdocsCpu[0]!), coldVsMkdocsCpu: Number((coldCpu[0]! / mkdocsCpu[0]!).toFixed(2)) } : {}),
+  },
+  loadAverage: os.loadavg().map((l) => Number(l.toFixed(1))),
   perPageMs: { coldPublish: perPage(cold), ...(mkdocsRuns.length > 0 ? { mkdocsBuild: perPage(mkdocsRuns) } : {}) },
   ratio: {
     coldPublishVsBare: Number((median(cold) / median(baseline)).toFixed(2)),
     onePageChangedVsBare: Number((median(oneChanged) / median(baseline)).toFixed(2)),
     onePageChangedVsCold: Number((median(oneChanged) / median(cold)).toFixed(3)),
     ...(mkdocsRuns.length > 0 ? { coldPublishVsMkdocs: Number((median(cold) / median(mkdocsRuns)).toFixed(2)) } : {}),
+    ...(mkdocsCpu.length > 0 ? { coldPublishVsMkdocsCpu: Number((median(coldCpu) / median(mkdocsCpu)).toFixed(2)) } : {}),
   },
   counts,
   largestPageFrameBytes: frameBytes,

@@ -1,12 +1,20 @@
 import { createHash } from 'node:crypto';
 import type { DocumentPage, FileModel, PageModel, RevisionModel } from '../format/index.js';
-import { loadRevisionModel } from '../revision/records.js';
+import { loadRevisionModel, readTexts } from '../revision/records.js';
 import type { Logger } from '../log.js';
-import type { PublicationFile, PublishedSiteSpace, SiteRecord, SiteSpaceRecord, Store } from '../store/index.js';
+import {
+  sameDeps,
+  type PublicationFile,
+  type PublicationLayers,
+  type PublishedSiteSpace,
+  type SiteRecord,
+  type SiteSpaceRecord,
+  type Store,
+} from '../store/index.js';
 import { COPY_JS, COPY_JS_PATH } from './copy-script.js';
 import { CSP_META_TAG } from './csp.js';
 import { esc } from './escape.js';
-import { IncludeLoader, type PageIncludes } from './includes.js';
+import { IncludeLoader, includeUrls, type PageIncludes } from './includes.js';
 import { katexAssets, mathCssPath } from './katex-assets.js';
 import { pageHtml, SEARCH_SHELL_PATH, searchShellHtml } from './layout.js';
 import type { NavItem } from './navigation.js';
@@ -90,6 +98,41 @@ interface PlannedPage {
   twinPath: string;
   rootPrefix: string;
   siteSpace: number;
+  /** The page's body blob (its markdown's UTF-8 bytes); null for a page without one (raw or empty). */
+  bodyHash: string | null;
+  /** Set by `readFacts`. */
+  facts?: BodyFacts;
+}
+
+/**
+ * What a page's output needs to know of its markdown beyond its hash (the paths it includes, the specs it names,
+ * whether it may hold math): kept as the `deps` of its html file, so that the next run knows them without reading
+ * the body of a page whose body did not change.
+ */
+interface BodyFacts {
+  includes: string[];
+  slugs: string[];
+  math: boolean;
+}
+
+const SPEC_TAG = /\{%\s*openapi-(?:operation|schemas|webhook)\b[^%]*?\bspec="([^"]+)"/g;
+
+function factsOf(markdown: string | null): BodyFacts {
+  if (markdown === null) return { includes: [], slugs: [], math: false };
+  return { includes: includeUrls(markdown), slugs: [...markdown.matchAll(SPEC_TAG)].map((m) => m[1]!), math: markdown.includes('$$') };
+}
+
+const factsDeps = (bodyHash: string, f: BodyFacts): Record<string, string> => ({
+  body: bodyHash,
+  includes: JSON.stringify(f.includes),
+  slugs: JSON.stringify(f.slugs),
+  math: f.math ? '1' : '',
+});
+
+/** The facts an html file of the live publication recorded for the body `bodyHash`; null when it recorded another body. */
+function factsFromDeps(deps: Record<string, string> | undefined, bodyHash: string): BodyFacts | null {
+  if (deps?.body !== bodyHash || deps.includes === undefined || deps.slugs === undefined) return null;
+  return { includes: JSON.parse(deps.includes) as string[], slugs: JSON.parse(deps.slugs) as string[], math: deps.math === '1' };
 }
 
 /** Site-relative addresses: the default site space at the root, the others under their path. */
@@ -171,6 +214,8 @@ interface LoadedSiteSpace {
   record: PublishedSiteSpace;
   model: RevisionModel;
   fileHashes: Map<string, string>;
+  /** Page id → body blob (text pages with a body); the bodies are read only as needed (`loadBodies`). */
+  bodyHashes: Map<string, string>;
   language: string;
 }
 
@@ -201,6 +246,8 @@ interface PublishRun {
   loaded: LoadedSiteSpace[];
   /** Files of the live publication by path: a file whose input key is unchanged is kept. */
   before: Map<string, PublicationFile>;
+  /** The full publication the live one is stored against (or the live one): this one stores what differs from it. */
+  base: { publicationId: string; files: PublicationFile[] } | null;
   /** Files of this publication, kept or written, in the order they are staged. */
   files: PublicationFile[];
   /** Contents staged and not written yet (written in batches of about `WRITE_BATCH_BYTES`), and their files. */
@@ -215,6 +262,8 @@ interface PublishRun {
   /** By index of `loaded`. */
   spaceLinks: SpaceLinks[];
   includeLoaders: IncludeLoader[];
+  /** Markdown of the pages whose body was read (`loadBodies`), by page id. */
+  bodies: Map<string, string>;
   titles: Map<string, string>;
   specVersions: Map<string, Promise<SpecVersion>>;
   sitemap: string[];
@@ -256,6 +305,7 @@ export async function publishSite(deps: PublishDeps, input: { organizationId: st
   await loadPreviousFiles(run);
   phase(run, 'load');
   planAddresses(run);
+  await readFacts(run);
   const frame = await siteFrame(run);
   const katex = stageStaticAssets(run, frame);
   phase(run, 'plan');
@@ -281,19 +331,25 @@ function warn(run: PublishRun, w: PublishWarning): void {
  * Stages a file of the publication: the live publication's file when its input key is the same (returns false),
  * else the content, written with the others at the end (returns true).
  */
-function stage(run: PublishRun, path: string, contentType: string, inputKey: string, content: string | Uint8Array): boolean {
+function stage(run: PublishRun, path: string, contentType: string, inputKey: string, content: string | Uint8Array, deps?: Record<string, string>): boolean {
   const old = run.before.get(path);
-  if (old && old.inputKey === inputKey) {
+  if (old && old.inputKey === inputKey && (deps === undefined || sameDeps(old.deps, deps))) {
     run.files.push(old);
     return false;
   }
   const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content;
-  const file = { path, contentType, inputKey };
+  const file = { path, contentType, inputKey, ...(deps ? { deps } : {}) };
   run.blobsToWrite.push(bytes);
   run.blobBytes += bytes.byteLength;
   run.unwritten.push(file);
   run.pendingFiles.push(file);
   return true;
+}
+
+/** Stages a file whose content is a stored blob already (a page's body as its markdown twin). */
+function stageBlob(run: PublishRun, path: string, contentType: string, inputKey: string, hash: string): void {
+  const old = run.before.get(path);
+  run.files.push(old && old.inputKey === inputKey && old.hash === hash ? old : { path, hash, contentType, inputKey });
 }
 
 /** Staged contents are written once they add up to this many bytes (the site is never held whole in memory). */
@@ -329,6 +385,7 @@ async function openRun(deps: PublishDeps, input: { organizationId: string; siteI
     warningCount: 0,
     loaded: [],
     before: new Map(),
+    base: null,
     files: [],
     blobsToWrite: [],
     blobBytes: 0,
@@ -338,6 +395,7 @@ async function openRun(deps: PublishDeps, input: { organizationId: string; siteI
     planned: [],
     spaceLinks: [],
     includeLoaders: [],
+    bodies: new Map(),
     titles: new Map(),
     specVersions: new Map(),
     sitemap: [],
@@ -359,7 +417,7 @@ async function loadSiteSpaces(run: PublishRun): Promise<void> {
       warn(run, { code: 'PUBLISH_BROKEN_LINK', message: `site space ${ss.path} has no content yet and is not published`, path: ss.path });
       continue;
     }
-    const revision = await loadRevisionModel(store, space.revisionId);
+    const revision = await loadRevisionModel(store, space.revisionId, { bodies: false });
     if (!revision) continue;
     run.loaded.push({
       record: {
@@ -373,16 +431,33 @@ async function loadSiteSpaces(run: PublishRun): Promise<void> {
       },
       model: revision.model,
       fileHashes: revision.fileHashes,
+      bodyHashes: revision.bodyHashes,
       language: space.language ?? 'en',
     });
   }
   run.loaded.sort((a, b) => Number(b.record.default) - Number(a.record.default));
 }
 
+/**
+ * The files of the last publications this process stored or read, by id (a publication never changes): the next run
+ * on the site needs not read them back.
+ */
+const layersRead = new Map<string, PublicationLayers>();
+const LAYERS_REMEMBERED = 8;
+
+function remember(publicationId: string, layers: PublicationLayers): void {
+  layersRead.delete(publicationId);
+  layersRead.set(publicationId, layers);
+  for (const id of layersRead.keys()) if (layersRead.size > LAYERS_REMEMBERED) layersRead.delete(id);
+}
+
 async function loadPreviousFiles(run: PublishRun): Promise<void> {
   const { site, deps } = run;
-  const previous = site.livePublicationId ? await deps.store.sites.publicationFiles(site.livePublicationId) : [];
-  run.before = new Map(previous.map((f) => [f.path, f]));
+  if (!site.livePublicationId) return;
+  const layers = layersRead.get(site.livePublicationId) ?? (await deps.store.sites.publicationLayers(site.livePublicationId));
+  remember(site.livePublicationId, layers);
+  run.before = new Map(layers.files.map((f) => [f.path, f]));
+  run.base = layers.base;
 }
 
 /** Addresses of every page and file first: links across the site need them. */
@@ -398,7 +473,7 @@ function planSiteSpace(run: PublishRun, ss: LoadedSiteSpace, index: number): voi
   for (const page of documentsOf(ss.model.pages)) {
     const addr = pageAddress(prefix, page);
     hrefs.set(page.id, addr.href);
-    run.planned.push({ page, siteSpace: index, ...addr });
+    run.planned.push({ page, siteSpace: index, ...addr, bodyHash: page.markdown === null ? null : (ss.bodyHashes.get(page.id) ?? null) });
   }
   const fileLinks = new Map<string, RenderLink>();
   for (const file of ss.model.files) {
@@ -466,7 +541,7 @@ function stageStaticAssets(run: PublishRun, frame: SiteFrame): KatexAssets {
   stage(run, CSS_PATH, 'text/css; charset=utf-8', sha(SITE_CSS), SITE_CSS);
   stage(run, COPY_JS_PATH, 'text/javascript; charset=utf-8', sha(COPY_JS), COPY_JS);
   for (const t of frame.themes) if (t?.css) stage(run, t.css.path, 'text/css; charset=utf-8', sha(t.css.content), t.css.content);
-  const katex = run.planned.some((p) => p.page.markdown?.includes('$$')) ? katexAssets() : null;
+  const katex = run.planned.some((p) => p.facts!.math) ? katexAssets() : null;
   for (const f of katex?.files ?? []) stage(run, f.path, f.contentType, f.hash, f.content);
   return katex;
 }
@@ -486,18 +561,64 @@ function specOf(run: PublishRun, slug: string): Promise<SpecVersion> {
   return version;
 }
 
+/** The markdown of a page: null for a page that could not be read; read by `loadBodies` when it has a body blob. */
+function markdownOf(run: PublishRun, p: PlannedPage): string | null {
+  if (p.page.markdown === null) return null;
+  if (p.bodyHash === null) return p.page.markdown;
+  const text = run.bodies.get(p.page.id);
+  if (text === undefined) throw new Error(`publish: the body of page ${p.page.id} was not read`);
+  return text;
+}
+
+/** Reads the bodies of `pages` not read yet (500 blobs a query). */
+async function loadBodies(run: PublishRun, pages: PlannedPage[]): Promise<void> {
+  const wanted = pages.filter((p) => p.bodyHash !== null && !run.bodies.has(p.page.id));
+  if (wanted.length === 0) return;
+  const texts = await readTexts(run.deps.store, [...new Set(wanted.map((p) => p.bodyHash!))]);
+  for (const p of wanted) run.bodies.set(p.page.id, texts.get(p.bodyHash!) ?? '');
+}
+
+/** Each page's `BodyFacts`: those its html file of the live publication recorded for the same body, else read from its markdown. */
+async function readFacts(run: PublishRun): Promise<void> {
+  const unknown: PlannedPage[] = [];
+  for (const p of run.planned) {
+    const recorded = p.bodyHash !== null ? factsFromDeps(run.before.get(p.htmlPath)?.deps, p.bodyHash) : null;
+    if (recorded) p.facts = recorded;
+    else if (p.bodyHash === null) p.facts = factsOf(p.page.markdown);
+    else unknown.push(p);
+  }
+  await loadBodies(run, unknown);
+  for (const p of unknown) p.facts = factsOf(markdownOf(run, p));
+}
+
+/** What every page of a site space shares in its input key (renderer, frame, navigation, site, theme, language, math). */
+function frameKeys(run: PublishRun, frame: SiteFrame, katex: KatexAssets): string[] {
+  return run.loaded.map((ss, i) =>
+    sha([RENDERER_VERSION, LAYOUT_VERSION, CSS_PATH, frame.navHashes[i], frame.siteHash, frame.themes[i] ?? null, ss.language, katex?.cssPath ?? '']),
+  );
+}
+
 /**
- * Every page in order: rendered when its inputs changed, else kept; its twin, sitemap and llms.txt entries. Up to
- * `concurrency` pages are prepared and rendered at once; each is staged in the site's order once it is ready.
+ * Every page in order: rendered when its inputs changed, else kept; its twin, sitemap and llms.txt entries. The
+ * inputs of every page come first (the bodies of the pages to render are then read at once); up to `concurrency`
+ * pages are rendered at once, each staged in the site's order once it is ready.
  */
 async function renderPages(run: PublishRun, frame: SiteFrame, katex: KatexAssets): Promise<void> {
   const { planned } = run;
+  const keys = frameKeys(run, frame, katex);
+  const inputs: PageInputs[] = [];
+  for (const p of planned) inputs.push(await pageInputs(run, keys[p.siteSpace]!, p));
+  await loadBodies(
+    run,
+    planned.filter((p, i) => keptHtml(run, p, inputs[i]!) === null),
+  );
   const limit = Math.max(1, run.deps.concurrency ?? 4);
   const inFlight: Array<Promise<PreparedPage>> = [];
   let started = 0;
   const startNext = () => {
     if (started >= planned.length) return;
-    const prepared = preparePage(run, frame, katex, planned[started++]!);
+    const prepared = preparePage(run, planned[started]!, inputs[started]!);
+    started++;
     // Awaited in order below; a failure is reported there, not as an unhandled rejection while an earlier page is awaited.
     prepared.catch(() => {});
     inFlight.push(prepared);
@@ -514,45 +635,27 @@ async function renderPages(run: PublishRun, frame: SiteFrame, katex: KatexAssets
 
 /** What a page's output depends on, and its input key. */
 interface PageInputs {
-  markdown: string | null;
   included: PageIncludes | null;
   links: Record<string, RenderLink>;
-  /** Slugs of the specs the page names. */
-  slugs: string[];
   pageMeta: { id: string; title: string; description: string; twinHref: string };
   bodyHash: string;
   inputKey: string;
 }
 
-async function pageInputs(run: PublishRun, frame: SiteFrame, katex: KatexAssets, p: PlannedPage): Promise<PageInputs> {
+async function pageInputs(run: PublishRun, frameKey: string, p: PlannedPage): Promise<PageInputs> {
   const { hrefs, fileLinks } = run.spaceLinks[p.siteSpace]!;
-  const markdown = p.page.markdown;
-  const included = markdown !== null ? await run.includeLoaders[p.siteSpace]!.forPage(p.page, markdown) : null;
+  const facts = p.facts!;
+  const included = p.page.markdown !== null ? await run.includeLoaders[p.siteSpace]!.forUrls(p.page, facts.includes) : null;
   const links: Record<string, RenderLink> = { ...included?.links, ...pageLinks(p.page, hrefs, fileLinks, run.titles) };
   const specDeps: Record<string, string> = {};
-  const slugs = markdown ? [...markdown.matchAll(/\{%\s*openapi-(?:operation|schemas|webhook)\b[^%]*?\bspec="([^"]+)"/g)].map((m) => m[1]!) : [];
-  for (const slug of new Set(slugs)) {
+  for (const slug of new Set(facts.slugs)) {
     const v = await specOf(run, slug);
     specDeps[`spec:${slug}`] = v?.hash ?? 'missing';
   }
   const pageMeta = { id: p.page.id, title: p.page.title, description: p.page.description ?? '', twinHref: p.twinPath };
-  const bodyHash = sha(markdown ?? `raw:${p.page.raw?.reason ?? ''}`);
-  const inputKey = sha([
-    RENDERER_VERSION,
-    LAYOUT_VERSION,
-    CSS_PATH,
-    bodyHash,
-    pageMeta,
-    frame.navHashes[p.siteSpace],
-    frame.siteHash,
-    frame.themes[p.siteSpace] ?? null,
-    run.loaded[p.siteSpace]!.language,
-    links,
-    specDeps,
-    included?.key ?? '',
-    katex?.cssPath ?? '',
-  ]);
-  return { markdown, included, links, slugs, pageMeta, bodyHash, inputKey };
+  const bodyHash = p.bodyHash ?? sha(p.page.markdown ?? `raw:${p.page.raw?.reason ?? ''}`);
+  const inputKey = sha([frameKey, bodyHash, pageMeta, links, specDeps, included?.key ?? '']);
+  return { included, links, pageMeta, bodyHash, inputKey };
 }
 
 /** A page's inputs, and its article when its output of the live publication cannot be kept. */
@@ -565,13 +668,16 @@ interface PreparedPage {
 
 type RenderedBody = Awaited<ReturnType<typeof pageBody>>;
 
-async function preparePage(run: PublishRun, frame: SiteFrame, katex: KatexAssets, p: PlannedPage): Promise<PreparedPage> {
-  const inputs = await pageInputs(run, frame, katex, p);
-  const { inputKey } = inputs;
+/** The live publication's html file of the page when its inputs are the same. */
+function keptHtml(run: PublishRun, p: PlannedPage, { inputKey }: PageInputs): PublicationFile | null {
   const old = run.before.get(p.htmlPath);
   // The html file's key carries the page's math stylesheet (`<key>|<path>`): a reused page keeps it.
-  if (old && (old.inputKey === inputKey || old.inputKey.startsWith(`${inputKey}|`))) return { inputs, kept: old, body: null };
-  return { inputs, kept: null, body: await pageBody(run, p, inputs) };
+  return old && (old.inputKey === inputKey || old.inputKey.startsWith(`${inputKey}|`)) ? old : null;
+}
+
+async function preparePage(run: PublishRun, p: PlannedPage, inputs: PageInputs): Promise<PreparedPage> {
+  const kept = keptHtml(run, p, inputs);
+  return kept ? { inputs, kept, body: null } : { inputs, kept: null, body: await pageBody(run, p, inputs) };
 }
 
 function publishPage(run: PublishRun, frame: SiteFrame, katex: KatexAssets, p: PlannedPage, { inputs, kept, body }: PreparedPage): void {
@@ -584,8 +690,10 @@ function publishPage(run: PublishRun, frame: SiteFrame, katex: KatexAssets, p: P
     renderPage(run, frame, katex, p, inputs, body!);
     run.rendered++;
   }
-  // The markdown twin: the page's own markdown (what an assistant reads best).
-  stage(run, p.twinPath, 'text/markdown; charset=utf-8', sha(['twin', inputs.bodyHash]), inputs.markdown ?? '');
+  // The markdown twin: the page's own markdown (what an assistant reads best); a body blob is the twin as it is.
+  const twinKey = sha(['twin', inputs.bodyHash]);
+  if (p.bodyHash !== null) stageBlob(run, p.twinPath, 'text/markdown; charset=utf-8', twinKey, p.bodyHash);
+  else stage(run, p.twinPath, 'text/markdown; charset=utf-8', twinKey, p.page.markdown ?? '');
   if (!p.page.noIndex && !p.page.hidden) run.sitemap.push(p.href);
   run.llms.push(`- [${p.page.title}](${p.twinPath})${p.page.description ? `: ${p.page.description}` : ''}`);
 }
@@ -615,16 +723,17 @@ function renderPage(run: PublishRun, frame: SiteFrame, katex: KatexAssets, p: Pl
   });
   // A page whose code could not be highlighted yet (a thread still loading its grammars) is rendered again next time.
   const key = 'plainCode' in body && body.plainCode ? `${inputs.inputKey}:plain-code` : mathPath !== null ? `${inputs.inputKey}|${mathPath}` : inputs.inputKey;
-  stage(run, p.htmlPath, 'text/html; charset=utf-8', key, html);
+  stage(run, p.htmlPath, 'text/html; charset=utf-8', key, html, p.bodyHash !== null ? factsDeps(p.bodyHash, p.facts!) : undefined);
 }
 
 /** A page's article: rendered off the event loop with the specs it names, or a notice for a page that could not be read. */
-async function pageBody(run: PublishRun, p: PlannedPage, { markdown, slugs, links, included }: PageInputs) {
+async function pageBody(run: PublishRun, p: PlannedPage, { links, included }: PageInputs) {
+  const markdown = markdownOf(run, p);
   if (markdown === null) {
     return { html: `<p>This page could not be read as a page (${esc(p.page.raw?.reason ?? 'unreadable')}).</p>`, headings: [], summary: '', warnings: [] };
   }
   const specs: Record<string, RenderSpec> = {};
-  for (const slug of new Set(slugs)) {
+  for (const slug of new Set(p.facts!.slugs)) {
     const v = await specOf(run, slug);
     if (v) specs[`spec:${slug}`] = await v.load();
   }
@@ -668,16 +777,19 @@ async function recordPublication(run: PublishRun): Promise<PublishOutcome> {
   const { store } = run.deps;
   const { site, rendered, reused, warnings, warningCount } = run;
   await writeStaged(run);
-  for (const f of run.pendingFiles) run.files.push({ path: f.path, hash: f.hash!, contentType: f.contentType, inputKey: f.inputKey });
+  for (const f of run.pendingFiles) run.files.push({ ...f, hash: f.hash! });
   const unique = new Map(run.files.map((f) => [f.path, f]));
-  const { publication } = await store.sites.createPublication({
+  const files = [...unique.values()];
+  const { publication, created, against } = await store.sites.createPublication({
     siteId: site.id,
     requestKey: run.requestKey,
     structure: { siteSpaces: run.loaded.map((l) => l.record), redirects: run.redirects },
-    files: [...unique.values()],
+    files,
+    ...(run.base ? { base: run.base } : {}),
     rendered,
     reused,
   });
+  if (created) remember(publication.id, { files, base: against !== null && run.base ? run.base : { publicationId: publication.id, files } });
   await store.sites.goLive(site.id, publication.id, { warningCount });
   phase(run, 'record');
   run.deps.logger.info({ siteId: site.id, publicationId: publication.id, rendered, reused, files: unique.size, phaseMs: run.phaseMs }, 'site published');

@@ -10,6 +10,11 @@ const INCLUDE_TAG = /\{%-?\s*include\s+(?:"([^"\n]{1,1000})"|'([^'\n]{1,1000})')
 /** Destinations written in an included file: markdown links and images, HTML and Liquid URL attributes. */
 const DESTINATIONS = /\]\(\s*<?([^)\s>]{1,2000})|\b(?:src|href|url)="([^"\n]{1,2000})"/g;
 
+/** The paths a page's include tags write, in order (repeats kept). */
+export function includeUrls(markdown: string): string[] {
+  return markdown.includes('include') ? [...markdown.matchAll(INCLUDE_TAG)].map((m) => m[1] ?? m[2]!) : [];
+}
+
 export interface PageIncludes {
   /** Path as written in the page → the included file's markdown. */
   includes: Record<string, string>;
@@ -46,11 +51,15 @@ export class IncludeLoader {
   }
 
   async forPage(page: DocumentPage, markdown: string): Promise<PageIncludes> {
+    return this.forUrls(page, includeUrls(markdown));
+  }
+
+  /** What the includes of a page contribute, from the paths its include tags write (`includeUrls`). */
+  async forUrls(page: DocumentPage, urls: string[]): Promise<PageIncludes> {
     const out: PageIncludes = { includes: {}, links: {}, key: '' };
-    if (!markdown.includes('include')) return out;
+    if (urls.length === 0) return out;
     const hash = createHash('sha256');
-    for (const m of markdown.matchAll(INCLUDE_TAG)) {
-      const url = m[1] ?? m[2]!;
+    for (const url of urls) {
       const ref = page.references?.find((r) => r.url === url || r.url === url.trim());
       const file = ref?.target.kind === 'file' ? this.files.get(ref.target.fileId) : undefined;
       const text = file ? await this.text(file) : null;

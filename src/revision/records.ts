@@ -309,7 +309,7 @@ function flattenRecords(list: PageRecord[], out: PageRecord[] = []): PageRecord[
 }
 
 /** Decoded texts of the given body blobs, read once each, 500 to a query (a query per body cost ~0.5 s on a 345-page space). */
-async function readTexts(store: Store, hashes: string[]): Promise<Map<string, string>> {
+export async function readTexts(store: Store, hashes: string[]): Promise<Map<string, string>> {
   // A page's markdown keeps a leading BOM (the importer decodes with ignoreBOM), so the body read back must too.
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   const texts = new Map<string, string>();

@@ -22,6 +22,7 @@ export { newId } from './ids.js';
 export { MAX_COLLECTION_DEPTH, COLLECTION_TITLE_MAX, COLLECTION_DESCRIPTION_MAX } from './collections.js';
 export { MAX_SITE_SECTIONS, siteStructureTree, type SiteStructureEntry } from './site-sections.js';
 export { memoryKeyString } from './translations.js';
+export { sameDeps } from './sites.js';
 export {
   SOURCE_BODY_LIMIT_BYTES,
   SOURCE_TEXT_MAX_BYTES,

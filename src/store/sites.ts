@@ -455,26 +455,55 @@ function createShareLinkStore(sql: Sql): Pick<SiteStore, 'listShareLinks' | 'cre
   };
 }
 
-async function createPublication(sql: Sql, input: PublicationInput): Promise<{ publication: PublicationRecord; created: boolean }> {
+/** Same deps, whatever the order of their keys (jsonb keeps its own). */
+export function sameDeps(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
+  const x = Object.entries(a ?? {});
+  return x.length === Object.keys(b ?? {}).length && x.every(([k, v]) => b?.[k] === v);
+}
+
+/**
+ * The rows that store `files` against `base`: the files whose blob, type, key or deps differ, and a row without a
+ * blob for each path of the base that `files` drops.
+ */
+function filesAgainst(files: PublicationFile[], base: PublicationFile[]): Array<Omit<PublicationFile, 'hash'> & { hash: string | null }> {
+  const before = new Map(base.map((f) => [f.path, f]));
+  const out: Array<Omit<PublicationFile, 'hash'> & { hash: string | null }> = [];
+  const paths = new Set<string>();
+  for (const f of files) {
+    paths.add(f.path);
+    const b = before.get(f.path);
+    const same = b && b.hash === f.hash && b.contentType === f.contentType && b.inputKey === f.inputKey && sameDeps(b.deps, f.deps);
+    if (!same) out.push(f);
+  }
+  for (const b of base) if (!paths.has(b.path)) out.push({ path: b.path, hash: null, contentType: '', inputKey: '' });
+  return out;
+}
+
+/** A publication is stored against its base while the files that differ are at most this share of the site (or 64). */
+const LAYER_MAX_SHARE = 0.25;
+
+async function createPublication(sql: Sql, input: PublicationInput): Promise<{ publication: PublicationRecord; created: boolean; against: string | null }> {
   return sql.transaction(async (tx) => {
     const existing = await tx.query<PublicationRow>(
       'SELECT id, site_id, request_key, structure, rendered, reused, created_at FROM site_publications WHERE site_id = $1 AND request_key = $2',
       [input.siteId, input.requestKey],
     );
-    if (existing[0]) return { publication: publicationFromRow(existing[0]), created: false };
+    if (existing[0]) return { publication: publicationFromRow(existing[0]), created: false, against: null };
+    const layer = input.base ? filesAgainst(input.files, input.base.files) : null;
+    const against = layer !== null && layer.length <= Math.max(64, input.files.length * LAYER_MAX_SHARE) ? input.base!.publicationId : null;
     const rows = await tx.query<PublicationRow>(
-      'INSERT INTO site_publications (id, site_id, request_key, structure, rendered, reused) VALUES ($1, $2, $3, $4::jsonb, $5, $6) RETURNING id, site_id, request_key, structure, rendered, reused, created_at',
-      [newId(), input.siteId, input.requestKey, json(input.structure), input.rendered, input.reused],
+      'INSERT INTO site_publications (id, site_id, request_key, structure, rendered, reused, base_publication_id) VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7) RETURNING id, site_id, request_key, structure, rendered, reused, created_at',
+      [newId(), input.siteId, input.requestKey, json(input.structure), input.rendered, input.reused, against],
     );
     const publication = publicationFromRow(rows[0]!);
     await insertRows(
       tx,
       'site_publication_files',
       ['publication_id', 'path', 'blob_hash', 'content_type', 'input_key', 'deps'],
-      input.files.map((f) => [publication.id, f.path, f.hash, f.contentType, f.inputKey, json(f.deps ?? {})]),
+      (against !== null ? layer! : input.files).map((f) => [publication.id, f.path, f.hash, f.contentType, f.inputKey, json(f.deps ?? {})]),
       { casts: [undefined, undefined, undefined, undefined, undefined, 'jsonb'] },
     );
-    return { publication, created: true };
+    return { publication, created: true, against };
   });
 }
 
@@ -495,9 +524,11 @@ async function goLive(sql: Sql, siteId: string, publicationId: string, options: 
         siteId,
         payload: { siteId, publicationId, ...(options.warningCount !== undefined ? { warnings: options.warningCount } : {}) },
       });
-    // Older publications go, but the last few stay so that a reader that resolved one a moment ago still finds its files.
+    // Older publications go, but the last few stay so that a reader that resolved one a moment ago still finds its files;
+    // so does a publication that another one is stored against (its base; it goes with the next switch after them).
     await tx.query(
-      `DELETE FROM site_publications WHERE site_id = $1 AND id <> $2 AND seq < (SELECT min(seq) FROM (SELECT seq FROM site_publications WHERE site_id = $1 ORDER BY seq DESC LIMIT $3) AS newest)`,
+      `DELETE FROM site_publications p WHERE site_id = $1 AND id <> $2 AND seq < (SELECT min(seq) FROM (SELECT seq FROM site_publications WHERE site_id = $1 ORDER BY seq DESC LIMIT $3) AS newest)
+         AND NOT EXISTS (SELECT 1 FROM site_publications l WHERE l.base_publication_id = p.id)`,
       [siteId, publicationId, keep],
     );
   });
@@ -506,7 +537,10 @@ async function goLive(sql: Sql, siteId: string, publicationId: string, options: 
 /** Publications: the immutable file sets a publish run produced, which one is live, and the publish state. */
 function createPublicationStore(
   sql: Sql,
-): Pick<SiteStore, 'createPublication' | 'goLive' | 'setPublishState' | 'publishingOnNewRevision' | 'publication' | 'publicationFiles' | 'publicationFile'> {
+): Pick<
+  SiteStore,
+  'createPublication' | 'goLive' | 'setPublishState' | 'publishingOnNewRevision' | 'publication' | 'publicationFiles' | 'publicationLayers' | 'publicationFile'
+> {
   return {
     createPublication: (input) => createPublication(sql, input),
 
@@ -533,28 +567,55 @@ function createPublicationStore(
       return rows[0] ? publicationFromRow(rows[0]) : null;
     },
 
-    async publicationFiles(publicationId) {
-      const rows = await sql.query<{ path: string; blob_hash: string; content_type: string; input_key: string; deps: unknown }>(
-        'SELECT path, blob_hash, content_type, input_key, deps FROM site_publication_files WHERE publication_id = $1 ORDER BY path',
-        [publicationId],
-      );
-      return rows.map((r): PublicationFile => ({
-        path: r.path,
-        hash: r.blob_hash,
-        contentType: r.content_type,
-        inputKey: r.input_key,
-        deps: (typeof r.deps === 'string' ? JSON.parse(r.deps) : r.deps) as Record<string, string>,
-      }));
+    publicationFiles: async (publicationId) => (await publicationLayerRows(sql, publicationId)).files,
+
+    async publicationLayers(publicationId) {
+      const { files, baseId, baseFiles } = await publicationLayerRows(sql, publicationId);
+      return { files, base: { publicationId: baseId ?? publicationId, files: baseId === null ? files : baseFiles } };
     },
 
     async publicationFile(publicationId, path) {
-      const rows = await sql.query<{ blob_hash: string; content_type: string }>(
-        'SELECT blob_hash, content_type FROM site_publication_files WHERE publication_id = $1 AND path = $2',
+      // The publication's own row over its base's; a row without a blob is a path the publication dropped.
+      const rows = await sql.query<{ blob_hash: string | null; content_type: string }>(
+        `SELECT f.blob_hash, f.content_type FROM site_publications p JOIN site_publication_files f
+           ON f.path = $2 AND (f.publication_id = p.id OR f.publication_id = p.base_publication_id)
+         WHERE p.id = $1 ORDER BY f.publication_id = p.id DESC LIMIT 1`,
         [publicationId, path],
       );
-      return rows[0] ? { hash: rows[0].blob_hash, contentType: rows[0].content_type } : null;
+      return rows[0]?.blob_hash ? { hash: rows[0].blob_hash, contentType: rows[0].content_type } : null;
     },
   };
+}
+
+type PublicationFileRow = { own: boolean; path: string; blob_hash: string | null; content_type: string; input_key: string; deps: unknown };
+
+const fileFromRow = (r: PublicationFileRow & { blob_hash: string }): PublicationFile => ({
+  path: r.path,
+  hash: r.blob_hash,
+  contentType: r.content_type,
+  inputKey: r.input_key,
+  deps: (typeof r.deps === 'string' ? JSON.parse(r.deps) : r.deps) as Record<string, string>,
+});
+
+/** A publication's files by path (its own rows over its base's, dropped paths left out), its base and the base's files. */
+async function publicationLayerRows(
+  sql: Sql,
+  publicationId: string,
+): Promise<{ files: PublicationFile[]; baseId: string | null; baseFiles: PublicationFile[] }> {
+  const base = await sql.query<{ base_publication_id: string | null }>('SELECT base_publication_id FROM site_publications WHERE id = $1', [publicationId]);
+  const baseId = base[0]?.base_publication_id ?? null;
+  const rows = await sql.query<PublicationFileRow>(
+    'SELECT publication_id = $1 AS own, path, blob_hash, content_type, input_key, deps FROM site_publication_files WHERE publication_id = $1 OR publication_id = $2 ORDER BY path',
+    [publicationId, baseId ?? publicationId],
+  );
+  const byPath = new Map<string, PublicationFileRow>();
+  const baseFiles: PublicationFile[] = [];
+  for (const r of rows) {
+    if (!r.own && r.blob_hash !== null) baseFiles.push(fileFromRow(r as PublicationFileRow & { blob_hash: string }));
+    if (r.own || !byPath.has(r.path)) byPath.set(r.path, r);
+  }
+  const files = [...byPath.values()].filter((r) => r.blob_hash !== null).map((r) => fileFromRow(r as PublicationFileRow & { blob_hash: string }));
+  return { files, baseId, baseFiles };
 }
 
 export function createSiteStore(sql: Sql): SiteStore {

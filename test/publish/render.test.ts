@@ -1,7 +1,7 @@
 import { fromHtml } from 'hast-util-from-html';
 import { describe, expect, it } from 'vitest';
 import { loadHighlighter, renderPageBody, type RenderPageInput } from '../../src/publish/render/index.js';
-import { MAX_HIGHLIGHT_CHARS } from '../../src/publish/render/highlight.js';
+import { highlightCounts, MAX_HIGHLIGHT_CHARS } from '../../src/publish/render/highlight.js';
 import { selectAll } from 'hast-util-select';
 import { toString as toText } from 'hast-util-to-string';
 
@@ -206,6 +206,24 @@ describe('syntax highlighting at build time', () => {
     const plain = fromHtml(render(`\`\`\`js\n${huge}\`\`\`\n`).html, { fragment: true });
     expect(selectAll('span.line', plain).length).toBe(huge.split('\n').length - 1);
     expect(selectAll('[class^=pl-]', plain)).toEqual([]);
+  });
+});
+
+describe('highlighted blocks kept by the thread', () => {
+  it('a block met again (same language and code, another page) is not highlighted again and renders the same', async () => {
+    await loadHighlighter();
+    const block = '```python\ndef area(r):\n    return 3.14159 * r * r  # circle\n```\n';
+    const before = { ...highlightCounts };
+    const first = render(`# One\n\n${block}`).html;
+    const second = render(`# Two\n\nOther text.\n\n${block}`).html;
+    expect(highlightCounts.highlighted - before.highlighted).toBe(1);
+    expect(highlightCounts.reused - before.reused).toBe(1);
+    const code = (html: string) => /<pre[\s\S]*<\/pre>/.exec(html)![0];
+    expect(code(second)).toBe(code(first));
+    expect(code(first)).toContain('class="pl-k"');
+    // The same code in another language is highlighted as that language.
+    render('```js\ndef area(r):\n    return 3.14159 * r * r  # circle\n```\n');
+    expect(highlightCounts.highlighted - before.highlighted).toBe(2);
   });
 });
 

@@ -3,7 +3,7 @@
  * `pl-*` classes, coloured by the site stylesheet (no inline style, no script). Loaded once per parse-pool thread
  * (`loadHighlighter`, before the first render); until then, or for an unknown language, code stays plain. A block
  * over `MAX_HIGHLIGHT_CHARS`, or over the page's `MAX_HIGHLIGHT_CHARS_PER_PAGE`, is rendered plain: a huge block
- * never stalls a render.
+ * never stalls a render. A thread keeps what it highlighted (`highlighted`): a block met again is not highlighted again.
  */
 import type { Element, ElementContent, Root, RootContent } from 'hast';
 import { el, text } from './hast.js';
@@ -79,5 +79,39 @@ export function highlightLines(value: string, lang: string | null | undefined, b
   if (!scope) return null;
   if (value.split('\n').some((line) => line.length > MAX_LINE_CHARS)) return null;
   budget.used += value.length;
-  return splitLines(starry.highlight(value, scope));
+  const key = `${scope}\0${value}`;
+  const known = highlighted.get(key);
+  if (known !== undefined) {
+    highlightCounts.reused++;
+    // Most recently used last: the oldest entries go first when the cache is full.
+    highlighted.delete(key);
+    highlighted.set(key, known);
+    return JSON.parse(known) as ElementContent[][];
+  }
+  const lines = splitLines(starry.highlight(value, scope));
+  highlightCounts.highlighted++;
+  remember(key, JSON.stringify(lines));
+  return lines;
+}
+
+/**
+ * Highlighted blocks of this thread by language scope and code, as JSON (parsed into fresh nodes on each use): the
+ * same block on another page, or in the next publish of the site, is not highlighted again. At most
+ * `HIGHLIGHT_CACHE_CHARS` characters of keys and values, the least recently used going first.
+ */
+const highlighted = new Map<string, string>();
+/** Blocks this thread highlighted, and blocks it took from `highlighted`. */
+export const highlightCounts = { highlighted: 0, reused: 0 };
+const HIGHLIGHT_CACHE_CHARS = 8_000_000;
+let cachedChars = 0;
+
+function remember(key: string, json: string): void {
+  if (key.length + json.length > HIGHLIGHT_CACHE_CHARS / 8) return;
+  highlighted.set(key, json);
+  cachedChars += key.length + json.length;
+  for (const [k, v] of highlighted) {
+    if (cachedChars <= HIGHLIGHT_CACHE_CHARS) break;
+    highlighted.delete(k);
+    cachedChars -= k.length + v.length;
+  }
 }

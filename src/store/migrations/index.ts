@@ -27,6 +27,7 @@ import { migration as sitePublishState } from './026_site_publish_state.js';
 import { migration as translationRunInput } from './027_translation_run_input.js';
 import { migration as siteSections } from './028_site_sections.js';
 import { migration as siteSettings } from './029_site_settings.js';
+import { migration as publicationLayers } from './030_publication_layers.js';
 
 /**
  * Every migration, in order. To add one: create `NNN_name.ts` exporting `migration: Migration`
@@ -61,4 +62,5 @@ export const migrations: readonly Migration[] = [
   translationRunInput,
   siteSections,
   siteSettings,
+  publicationLayers,
 ];

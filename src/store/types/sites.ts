@@ -115,9 +115,22 @@ export interface PublicationInput {
   /** Same key (per site) → same publication (a retried activity creates none). */
   requestKey: string;
   structure: PublicationStructure;
+  /** Every file of the publication. */
   files: PublicationFile[];
+  /**
+   * A full publication of the site and its files (`publicationLayers(live).base`): when few files differ from it,
+   * only those are stored (with a row without a blob for each of its paths the publication drops).
+   */
+  base?: { publicationId: string; files: PublicationFile[] };
   rendered: number;
   reused: number;
+}
+
+/** A publication's files, and the full publication a next one may be stored against. */
+export interface PublicationLayers {
+  files: PublicationFile[];
+  /** The publication's base, or the publication itself when it is stored whole, with its files. */
+  base: { publicationId: string; files: PublicationFile[] };
 }
 
 export interface PublicationRecord {
@@ -152,8 +165,12 @@ export interface SiteStore {
   updateShareLink(siteId: string, id: string, patch: { name?: string; active?: boolean }): Promise<ShareLinkRecord>;
   deleteShareLink(siteId: string, id: string): Promise<boolean>;
   shareLinkByKey(siteId: string, key: string): Promise<ShareLinkRecord | null>;
-  /** Stores a complete publication (files first, in one transaction); idempotent by `requestKey`. */
-  createPublication(input: PublicationInput): Promise<{ publication: PublicationRecord; created: boolean }>;
+  /**
+   * Stores a complete publication (files first, in one transaction); idempotent by `requestKey`. With a `base`, only
+   * the files that differ from it are written when they are few (a re-publish); the publication reads the same.
+   * `against`: the base it was stored against (null: stored whole, or not created by this call).
+   */
+  createPublication(input: PublicationInput): Promise<{ publication: PublicationRecord; created: boolean; against: string | null }>;
   /** Switches the live pointer (one UPDATE), records `site_published` when it moved, and drops publications older than the last `keep` (default 3). */
   goLive(siteId: string, publicationId: string, options?: { keep?: number; warningCount?: number }): Promise<void>;
   unpublish(organizationId: string, siteId: string): Promise<SiteRecord>;
@@ -162,6 +179,9 @@ export interface SiteStore {
   /** The published sites that publish on a new primary revision of `spaceId`. */
   publishingOnNewRevision(spaceId: string): Promise<Array<{ id: string; organizationId: string }>>;
   publication(siteId: string, publicationId: string): Promise<PublicationRecord | null>;
+  /** Every file of the publication (its own over its base's), by path. */
   publicationFiles(publicationId: string): Promise<PublicationFile[]>;
+  /** Its files, and the full publication a next publication of the site may be stored against. */
+  publicationLayers(publicationId: string): Promise<PublicationLayers>;
   publicationFile(publicationId: string, path: string): Promise<{ hash: string; contentType: string } | null>;
 }
