@@ -241,9 +241,14 @@ export class PoliteFetcher {
       this.hosts.set(host, slot);
     }
     const s = slot;
-    if (s.active >= this.options.concurrency) await new Promise<void>((resolve) => s.waiting.push(resolve));
+    // A robots.txt Crawl-delay asks for that long between requests: one at a time, the next one starting that long
+    // after the last one ended (as `wget --wait`), so that the host sees them at least that far apart however late
+    // a loaded machine sent the last one.
+    const crawlDelay = this.hostDelay.get(host);
+    const limit = crawlDelay === undefined ? this.options.concurrency : 1;
+    if (s.active >= limit) await new Promise<void>((resolve) => s.waiting.push(resolve));
     else s.active++;
-    const delay = Math.max(this.options.delayMs, this.hostDelay.get(host) ?? 0);
+    const delay = Math.max(this.options.delayMs, crawlDelay ?? 0);
     const now = Date.now();
     const start = Math.max(now, s.nextStart);
     s.nextStart = start + delay;
@@ -256,6 +261,7 @@ export class PoliteFetcher {
     return () => {
       if (released) return;
       released = true;
+      if (crawlDelay !== undefined) s.nextStart = Math.max(s.nextStart, Date.now() + crawlDelay);
       this.releaseSlot(s);
     };
   }
