@@ -29,7 +29,11 @@ function sourcesHash(): string {
       .sort();
     for (const f of files) hash.update(path.relative(ROOT, f)).update('\0').update(readFileSync(f)).update('\0');
   }
-  hash.update(readFileSync(path.join(ROOT, 'package-lock.json')));
+  // The parsers' results also depend on the engine (regular expressions, Unicode tables).
+  hash
+    .update(readFileSync(path.join(ROOT, 'package-lock.json')))
+    .update('\0')
+    .update(process.version);
   sourcesDigest = hash.digest('hex');
   return sourcesDigest;
 }
