@@ -56,6 +56,9 @@ function shared(): Shared {
   return (g[KEY] ??= { users: 0, tmp: mkdtempSync(path.join(os.tmpdir(), 'folio-test-')) });
 }
 
+/** What the template holds besides the migrations (part of its cache key): the `postgres` database alone. */
+const TEMPLATE_SHAPE = 'postgres database only';
+
 /**
  * A migrated, empty PGlite database dumped to a file, kept between runs in the system's temporary directory under a
  * hash of what makes it (the store's sources, migrations included, and the locked package versions): a run whose
@@ -69,6 +72,7 @@ async function pgliteTemplate(tmp: string): Promise<string> {
     .map((e) => path.join(e.parentPath, e.name))
     .sort();
   for (const f of [...sources, path.join(root, 'package-lock.json')]) hash.update(path.relative(root, f)).update('\0').update(readFileSync(f)).update('\0');
+  hash.update(TEMPLATE_SHAPE);
   const file = path.join(os.tmpdir(), `folio-test-cache-${os.userInfo().uid}`, `pglite-template-${hash.digest('hex').slice(0, 16)}.tar`);
   if (existsSync(file)) return file;
   const { PGlite } = await import('@electric-sql/pglite');
@@ -80,6 +84,12 @@ async function pgliteTemplate(tmp: string): Promise<string> {
   const store = await openStore({ dataDir: 'memory://', migrate: true, pgliteTemplate: initdb });
   try {
     const db = (rawSql(store) as unknown as { db: InstanceType<typeof PGlite> }).db;
+    // Folio uses the `postgres` database only: without template0 and template1 (dropped as PostgreSQL drops any
+    // database, so the catalog stays consistent) the dump holds 805 files instead of 1,407, and every test store
+    // opens from it (unpacking it into PGlite's in-memory file system) with about a sixth less CPU.
+    await db.exec(`UPDATE pg_database SET datistemplate = false WHERE datname IN ('template0', 'template1')`);
+    for (const name of ['template0', 'template1']) await db.exec(`DROP DATABASE ${name}`);
+    await db.exec('CHECKPOINT');
     const dump = Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer());
     // Written whole under another name, then renamed: a run starting meanwhile never reads half a template. Where the
     // cache cannot be written, this run keeps its template to itself.

@@ -1,9 +1,11 @@
+import type { Hash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it, expect } from 'vitest';
 import { parsePageFile, serializePageFile, pageFilesEqual, describeDifference } from '../../../src/format/markdown/index.js';
 import { documentToRoot, rootToDocument } from '../../../src/document/index.js';
 import { documentErrors } from '../../helpers/document-schema.js';
+import { cachedResult } from '../../helpers/result-cache.js';
 import { corpusDir, corpusRepos, yieldToEventLoop } from './corpus.js';
 
 const repos = corpusRepos();
@@ -57,15 +59,29 @@ function scanPage(rel: string, text: string, written: boolean, scan: Scan): void
   }
 }
 
+/** What a scan reads besides Folio's sources: this file, its helpers, and the repository's pages (names and bytes). */
+const SCAN_FILES = ['test/format/markdown/fidelity.test.ts', 'test/format/markdown/corpus.ts', 'test/helpers/document-schema.ts'];
+
 const scans = new Map<string, Promise<Scan>>();
 /** A repository's scan is a few seconds to a minute on a quiet machine; the timeout is only a net for a stuck one. */
 const SCAN_TIMEOUT = 900_000;
 function scanOf(repo: (typeof repos)[number]): Promise<Scan> {
   let known = scans.get(repo.name);
   if (!known) {
-    known = (async () => {
+    const pages = repo.all.filter((rel) => path.basename(rel) !== 'SUMMARY.md');
+    // A run with the same sources and pages as the last one gets its scan back (../../helpers/result-cache.ts).
+    const input = (hash: Hash) => {
+      hash.update(JSON.stringify(repo.written)).update('\0');
+      for (const rel of pages) {
+        hash
+          .update(rel)
+          .update('\0')
+          .update(fs.readFileSync(path.join(repo.dir, rel)))
+          .update('\0');
+      }
+    };
+    known = cachedResult(`markdown-fidelity-${repo.name}`, SCAN_FILES, input, async () => {
       const written = new Set(repo.written);
-      const pages = repo.all.filter((rel) => path.basename(rel) !== 'SUMMARY.md');
       const scan: Scan = {
         repo: repo.name,
         pages: pages.length,
@@ -86,7 +102,7 @@ function scanOf(repo: (typeof repos)[number]): Promise<Scan> {
       }
       scan.percent = Number(((100 * scan.identical) / scan.written).toFixed(2));
       return scan;
-    })();
+    });
     scans.set(repo.name, known);
   }
   return known;

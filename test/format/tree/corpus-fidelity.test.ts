@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fidelity, loadRepo } from './corpus.js';
+import { cachedFidelity, loadRepo } from './corpus.js';
 
 // Every corpus repository except pgsql-tw+gitbook-docs (see corpus-pgsql.test.ts).
 const REPOS = [
@@ -16,7 +16,7 @@ const REPOS = [
 describe.each(REPOS)('corpus %s', (name) => {
   it('round-trips byte for byte; reserialized SUMMARY.md and GitBook-written pages match', async () => {
     const repo = await loadRepo(name);
-    const f = await fidelity(repo);
+    const f = await cachedFidelity(repo);
     console.log(JSON.stringify({ fidelity: f.figure }));
     // Plain round trip: every file byte-identical, nothing missing or added.
     expect(f.plain.changed).toEqual([]);

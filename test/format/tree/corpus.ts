@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { documents, exportRevision, importTree, readWorkingTree, applyChanges, type ImportResult, type SourceTree } from '../../../src/format/index.js';
 import { compareTrees } from '../../../src/format/roundtrip.js';
 import { corpusDir } from '../../../src/project-root.js';
+import { cachedResult } from '../../helpers/result-cache.js';
 
 export const CORPUS = corpusDir();
 
@@ -79,4 +80,24 @@ export async function fidelity(repo: CorpusRepo): Promise<Fidelity> {
       combined: Math.round((combinedOk / scored) * 10000) / 10000,
     },
   };
+}
+
+/**
+ * `fidelity(repo)` without the imported revision, from the result cache (../../helpers/result-cache.ts) when Folio's
+ * sources, this file and the repository (each file's path, mode and blob oid, its project directory and its
+ * GitBook-written list) are those of a run that stored it.
+ */
+export async function cachedFidelity(repo: CorpusRepo): Promise<Omit<Fidelity, 'imported'>> {
+  return cachedResult(
+    `tree-fidelity-${repo.name}`,
+    ['test/format/tree/corpus.ts'],
+    (hash) => {
+      hash.update(JSON.stringify([repo.projectDirectory, repo.written])).update('\0');
+      for (const [path, e] of [...repo.tree].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) hash.update(`${path}\0${e.mode ?? ''}\0${e.oid}\0`);
+    },
+    async () => {
+      const { plain, reserialized, figure } = await fidelity(repo);
+      return { plain, reserialized, figure };
+    },
+  );
 }
