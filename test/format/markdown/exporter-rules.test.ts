@@ -404,9 +404,9 @@ describe('GitBook exporter syntax the tree does not keep, recorded in the model'
     (page.document.children[0] as { children: Array<{ value: string }> }).children[0]!.value = 'out = sum_j, step';
     expect(serializePageFile(page)).toBe('# T\n\nout = sum_j, step\n\nbatch_size and step_size\n');
   });
-  it('`(` after `]` and `}}` with no `{{` stay plain where GitBook wrote them plain (a record; 2hu2huxia 2020)', () => {
+  it('`(` after `]`, `}}` with no `{{` and a `]` the page otherwise escapes stay plain where GitBook wrote them plain (a record; 2hu2huxia 2020)', () => {
     const text =
-      '# T\n\n该电子邮件将邀请用户单击下载文件的链接，因有{}{.URL}}变量，GoPhish将自动化填写该链接。\n\n按照此博客文章\\[[http://www.powershellempire.com/?page\\_id=110\\](http://www.powershellempire.com/?page_id=110%29]%20下载并安装Empire%20PS（%20基本上复制Git存储库并启动%20install.%20sh%20\\)\n';
+      '# T\n\n该电子邮件将邀请用户单击下载文件的链接，因有{}{.URL}}变量，GoPhish将自动化填写该链接。\n\n但当向该邮箱发送邮件后，\\[13\\]我们\n\n我们在\\[[http://www.noip.com/](http://www.noip.com/)\\] 为Front Gun服务器注册了一个免费的DNS名称。\n\n按照此博客文章\\[[http://www.powershellempire.com/?page\\_id=110\\](http://www.powershellempire.com/?page_id=110%29]%20下载并安装Empire%20PS（%20基本上复制Git存储库并启动%20install.%20sh%20\\)\n';
     expect(reserialize(text)).toBe(text);
     // A text built from a model (no record) keeps the escapes that keep a link from forming.
     const page = parsePageFile('# T\n\nsee [a](b) here\n');

@@ -17,7 +17,7 @@ import { gitbookSpellingAllowed } from '../serialize/plain-delimiters.js';
  *
  * The reverse, for the characters a serializer escapes to keep a construct from forming: a `(` after `]`
  * (`110\](http://…` where GitBook wrote a broken link's destination) and `{`/`}` beside `{`, `}` or `%`
- * (`{}{.URL}}`, no Liquid output tag) written plain are recorded as `plainAt`, and written plain again in
+ * (`{}{.URL}}`, no Liquid output tag), and a `]` in a page that escapes `]` (`%29]%20`), written plain are recorded as `plainAt`, and written plain again in
  * a verified container (where that re-parses the same; else escaped).
  */
 export interface EscapedPunctuationData {
@@ -65,7 +65,7 @@ export function recordEscapedPunctuation(text: string, tree: Root, style: Style)
       const end = node.position?.end.offset;
       if (start === undefined || end === undefined || (parent && insideInlineHtml(parent, node))) return;
       const src = text.slice(start, end);
-      if (!src.includes('\\') && !AT_RISK.test(src)) return;
+      if (!src.includes('\\') && !AT_RISK.test(src) && !(style.escapeClosingBracket && src.includes(']'))) return;
       const found = sourceIndices(src, node.value, style, parent);
       if (!found || found.escaped.length + found.plain.length === 0) return;
       const data = (node.data ??= {}) as EscapedPunctuationData;
@@ -81,9 +81,14 @@ export function recordEscapedPunctuation(text: string, tree: Root, style: Style)
 
 const AT_RISK = /\]\(|\{[{%]|%\}|\}\}/;
 
-/** Whether `value[j]` is one the serializer escapes to keep a construct from forming: `(` after `]`, `{` before `{` or `%`, `}` after `%` or before `}`. */
-function atRisk(value: string, j: number): boolean {
+/**
+ * Whether `value[j]` is one the serializer escapes to keep a construct from forming (`(` after `]`, `{`
+ * before `{` or `%`, `}` after `%` or before `}`) or because the page's style escapes it in prose (`]`
+ * outside link text where the page escapes `]`).
+ */
+function atRisk(value: string, j: number, style: Style, parent: Nodes | null): boolean {
   const [prev, c, next] = [value[j - 1], value[j], value[j + 1]];
+  if (c === ']') return style.escapeClosingBracket && parent?.type !== 'link' && parent?.type !== 'linkReference';
   return (c === '(' && prev === ']') || (c === '{' && (next === '{' || next === '%')) || (c === '}' && (prev === '%' || next === '}'));
 }
 
@@ -105,7 +110,7 @@ function sourceIndices(src: string, value: string, style: Style, parent: Nodes |
       i++;
     } else if (c === value[j]) {
       if (c === '&' && REFERENCE.test(src.slice(i, i + 40))) return null;
-      if (atRisk(value, j)) plain.push(j);
+      if (atRisk(value, j, style, parent)) plain.push(j);
       j++;
       // Continuation lines: their container prefix and indentation are not in the value.
       if (c === '\n') while (i + 1 < src.length && /[ \t>]/.test(src[i + 1]!) && src[i + 1] !== value[j]) i++;
