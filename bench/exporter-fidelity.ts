@@ -54,7 +54,9 @@ function targets(): { set: string; list: Target[] } {
     set,
     list: (entries as string[]).map((e) => {
       const [repo, commit] = e.split('@') as [string, string | undefined];
-      return { name: repo, gitDir: path.join(mirrors, repo.replace('/', '+'), 'repo'), commit: commit ?? null };
+      const dir = path.join(mirrors, repo.replace('/', '+'), 'repo');
+      // Some snapshots are clones with a work tree: their git directory is repo/.git.
+      return { name: repo, gitDir: existsSync(path.join(dir, '.git')) ? path.join(dir, '.git') : dir, commit: commit ?? null };
     }),
   };
 }

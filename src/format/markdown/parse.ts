@@ -18,6 +18,7 @@ import { blockTransforms } from './plugins/transforms.js';
 import { recordBreakSpaces, recordQuoteEnds, recordSpacing } from './style/spacing.js';
 import { recordListMarkers } from './style/list-markers.js';
 import { recordPlainDelimiters } from './style/plain-delimiters.js';
+import { recordEscapedPunctuation } from './style/escaped-punctuation.js';
 import { recordLineEndings } from './style/line-endings.js';
 import { recordCellSpacing } from './style/table-cells.js';
 import { recordCodeSyntax } from './style/code-fences.js';
@@ -87,6 +88,7 @@ export function parsePageFile(input: string, options: ParseOptions = {}): PageFi
   recordBreakSpaces(tree, text);
   recordListMarkers(text, tree, style);
   recordPlainDelimiters(text, tree, style);
+  recordEscapedPunctuation(text, tree, style);
   recordCellSpacing(text, tree, style);
   recordCodeSyntax(text, tree, style);
   style.plainDelimitersRecorded = true;

@@ -126,6 +126,8 @@ export interface Style {
   altApos: boolean;
   /** Ampersands in image alt text written `&amp;` (the same exporter's HTML-encoded captions: `Build &amp; Deploy`). */
   altAmp: boolean;
+  /** Double quotes in image alt text written `&quot;` (the same exporter's HTML-encoded captions: `![ &quot;Adding intent](…)`). */
+  altQuot: boolean;
   /** Non-ASCII characters in image alt text written as hex references (`![&#xC624;&#xBE0C;](…)`, the 2020 exporter's encoded captions). */
   altHex: boolean;
   /** Characters among `~{}` that image alt text writes plain although prose escapes them (the 2020 exporter's captions). */
@@ -140,6 +142,8 @@ export interface Style {
   trailingNewlines: number;
   /** Spaces after the last line break of a file that ends without one (`…\n    `), written after the trailing newlines. */
   trailingSpaces: string;
+  /** Lines holding only spaces or tabs between the last block and the line endings ending the file (`\n\n ` in `…Planted. \n\n \n\n\n\n`). */
+  trailingBlankLines: string;
   /** Empty lines before the first line (a page GitBook wrote starting with a line feed). */
   leadingNewlines: number;
   /** Line ending of the file. */

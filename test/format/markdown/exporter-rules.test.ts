@@ -332,4 +332,85 @@ describe('GitBook exporter syntax the tree does not keep, recorded in the model'
     digit.document.children.push({ type: 'paragraph', children: [{ type: 'text', value: 'a\n-1 is returned' }] });
     expect(serializePageFile(digit)).toContain('a\n\\-1 is returned');
   });
+  it('a legacy table inside a quote or a list item keeps its `:---` delimiter row and its empty cells (KonduitAI 2020, Adobe 2021)', () => {
+    for (const text of [
+      '# T\n\nKeys in the map are the regular expressions. For example:\n\n> | Original | Regex | Replacement | Result |\n> | :--- | :--- | :--- | :--- |\n> | Data\\_Vec | \\_ |  | DataVec |\n\n* param columnName Name of the column\n',
+      '# T\n\n1. In the browser, navigate to X.\n2. Update the schema.\n   * Select the plus icon `+` next to the schema name.\n\n     | Field name | Display name | Type | Required |\n     | :--- | :--- | :--- | :--- |\n     | ratingSource | Rating Source | String | No |\n',
+    ]) {
+      expect(reserialize(text)).toBe(text);
+    }
+  });
+  it('`#` escaped in prose counts where a text starts (link text `[\\#1450]`, AxonIQ 2020), not only inside a text', () => {
+    const text =
+      '# T\n\n* The `TrackingEventProcessor#mergeSegment(int)` method was invoked with the high segment number of the pair to merge,\n\n  an error would occur in the process.\n\n  This was resolved in pull request [\\#1450](https://github.com/AxonFramework/AxonFramework/pull/1450).\n';
+    expect(reserialize(text)).toBe(text);
+    // A `#` at a line start is escaped whatever the page does (it would start a heading).
+    const page = parsePageFile('# T\n\nsee [#1](https://x.org/1)\n');
+    expect(reserialize('# T\n\nsee [#1](https://x.org/1)\n')).toBe('# T\n\nsee [#1](https://x.org/1)\n');
+    expect(page.style.escapeHash).toBe(false);
+  });
+
+  it('`=` alone as the first line of a paragraph stays plain where the page writes `=` plain (AxonIQ 2020 list of operators)', () => {
+    const text = '# T\n\nBasic operators:\n\n* =\n* &gt;\n* \\&lt;\n* != or &lt;&gt;\n* in\n\nSee \\(a\\).\n\n';
+    expect(reserialize(text)).toBe(text);
+    // After a paragraph line it would underline a heading: escaped.
+    const page = parsePageFile(text);
+    page.document.children.push({ type: 'paragraph', children: [{ type: 'text', value: 'a\n=' }] });
+    expect(serializePageFile(page)).toContain('a\n\\=');
+  });
+
+  it('`"` in image alt text is `&quot;` where the exporter HTML-encoded the caption (AxonIQ 2020)', () => {
+    const text =
+      "# T\n\n> Some listeners don't care about the intent \\(e.g. database updating event listeners\\).\n>\n> ![ &quot;Adding intent to events](https://github.com/x/y/.gitbook/assets/state-change-intent.png)\n\n";
+    expect(reserialize(text)).toBe(text);
+  });
+  it('a hard break of more than two spaces keeps its count inside link text too (Adobe 2021)', () => {
+    const text =
+      '# T\n\n**Important:** You need to add this code only in your main Activity and any other Activity in which your app may be launched.[    \n](https://launch.gitbook.io/marketing-mobile-sdk-v5-by-adobe-documentation/lifecycle)\n\n';
+    expect(reserialize(text)).toBe(text);
+  });
+
+  it('a paragraph GitBook wrote 1–3 spaces right of its container keeps them in Liquid blocks and list items, as at the top level (2020 exporter)', () => {
+    for (const text of [
+      // 2hu2huxia 2020: a paragraph of a hint starting with a space.
+      '# T\n\n{% hint style="info" %}\n**s/MIME**\n\ns/MIME 是一种基于公钥基础设施的安全交换电子邮件的标准。\n\n 对于签名，则执行相反的过程。 \n\n现在这个方案过于简化。\n{% endhint %}\n',
+      // KonduitAI 2020: a paragraph of a list item written one column right of the item's text.
+      '# T\n\n* **LSTMDataFormat** \\(ENUM\\) - for unidirectional:  TNS: shape \\[timeLength, numExamples, inOutSize\\]  \n\n  NTS: shape \\[numExamples, timeLength, inOutSize\\] - TF "time\\_major=false" layout  \n   for bidirectional:\n\n   T2NS: 3 = \\[timeLength, 2, numExamples, inOutSize\\] \\(for ONNX\\)\n\n* **LSTMDirectionMode** \\(ENUM\\) - direction\n\n',
+    ]) {
+      expect(reserialize(text)).toBe(text);
+    }
+  });
+  it('lines holding only spaces before the newlines ending the file are kept (BugSplat 2024)', () => {
+    const text =
+      '# T\n\n7. BugSplat is a [bootstrapped company](who-is-bugsplat/) that answers only to our customers.\n8. Every new account signing up for BugSplat helps us [plant more trees](who-is-bugsplat/), One Tree Planted. \n\n \n\n\n\n';
+    expect(reserialize(text)).toBe(text);
+  });
+  it('punctuation GitBook wrote escaped where Folio writes it plain keeps its backslash (a record, like plain delimiters)', () => {
+    for (const text of [
+      // KonduitAI 2020: a regular expression's `\.` passed through, `\d` left plain, in the same line.
+      '# T\n\nExample: Data in format “2016-01-01 23:59:59.001 1 DEBUG First entry message!”  \nusing regex String “\\(\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\.\\d{3}\\) \\(\\d+\\) \\(\\[A-Z\\]+\\) \\(.\\)”  \nwould be split into 4 Text writables\n\n',
+      // KonduitAI 2020: `sum\_i` in a page that writes other intra-word `_` plain; an escaped backslash in a quoted table.
+      '# T\n\nNorm1 \\(L1 norm\\) reduction operation, see `x_i`: step_size, batch_size\n\nout = sum\\_i abs\\(x\\[i\\]\\)\n\n> | Original | Regex |\n> | :--- | :--- |\n> | B1C2T3 | \\\\d |\n\n',
+      // AxonIQ 2020: a list of operators with `\/` escaped.
+      '# T\n\nIn expressions you can use basic arithmetic operators:\n\n* +\n* \\*\n* \\/\n* %\n\nSee \\(a\\).\n\n',
+      // Beefree 2025: `file\_type\*` escaped in a table of a page writing `page_size` plain.
+      '# T\n\nSet page_size and page_orientation.\n\n| Name         | Type   |\n| ------------ | ------ |\n| html\\*       | String |\n| file\\_type\\* | String |\n',
+    ]) {
+      expect(reserialize(text)).toBe(text);
+    }
+    // An edited text is written with the default escapes.
+    const page = parsePageFile('# T\n\nout = sum\\_i, step\n\nbatch_size and step_size\n');
+    expect(serializePageFile(page)).toBe('# T\n\nout = sum\\_i, step\n\nbatch_size and step_size\n');
+    (page.document.children[0] as { children: Array<{ value: string }> }).children[0]!.value = 'out = sum_j, step';
+    expect(serializePageFile(page)).toBe('# T\n\nout = sum_j, step\n\nbatch_size and step_size\n');
+  });
+  it('`(` after `]`, `}}` with no `{{` and a `]` the page otherwise escapes stay plain where GitBook wrote them plain (a record; 2hu2huxia 2020)', () => {
+    const text =
+      '# T\n\n该电子邮件将邀请用户单击下载文件的链接，因有{}{.URL}}变量，GoPhish将自动化填写该链接。\n\n但当向该邮箱发送邮件后，\\[13\\]我们\n\n我们在\\[[http://www.noip.com/](http://www.noip.com/)\\] 为Front Gun服务器注册了一个免费的DNS名称。\n\n按照此博客文章\\[[http://www.powershellempire.com/?page\\_id=110\\](http://www.powershellempire.com/?page_id=110%29]%20下载并安装Empire%20PS（%20基本上复制Git存储库并启动%20install.%20sh%20\\)\n';
+    expect(reserialize(text)).toBe(text);
+    // A text built from a model (no record) keeps the escapes that keep a link from forming.
+    const page = parsePageFile('# T\n\nsee [a](b) here\n');
+    page.document.children.push({ type: 'paragraph', children: [{ type: 'text', value: '[a](b)' }] });
+    expect(serializePageFile(page)).toBe('# T\n\nsee [a](b) here\n\n\\[a]\\(b)\n');
+  });
 });

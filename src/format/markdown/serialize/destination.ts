@@ -59,14 +59,14 @@ export function destinationHandler(style: Style, type: 'link' | 'image' | 'defin
   };
   const withAlt = (out: string): string => {
     const underscore = style.escapeUnderscore === 'always';
-    if (type !== 'image' || !(style.altApos || style.altAmp || style.altHex || style.altPlain || underscore)) return out;
+    if (type !== 'image' || !(style.altApos || style.altAmp || style.altQuot || style.altHex || style.altPlain || underscore)) return out;
     // Alt text is prose: a page escaping every `_` escapes it there too (`![batch\_size=1.](…)`).
     // HTML-encoded captions: `&` first (an escaped `\&` too), so that `&apos;` is not encoded again.
     const encode = (label: string) => {
       const escaped = underscore ? label.replace(/\\.|_/g, (m) => (m === '_' ? '\\_' : m)) : label;
       const amp = style.altAmp ? escaped.replace(/\\?&/g, '&amp;') : escaped;
       const apos = style.altApos ? amp.replace(/'/g, '&apos;') : amp;
-      return altCaption(apos, style);
+      return altCaption(style.altQuot ? apos.replace(/\\?"/g, '&quot;') : apos, style);
     };
     return out.replace(/^!\[((?:\\.|[^\\\]])*)\]/, (_, label: string) => `![${encode(label)}]`);
   };

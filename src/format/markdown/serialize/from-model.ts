@@ -34,7 +34,12 @@ export function serializeFromModel(page: PageFile): string {
     body = stringifier(style).stringify(tree) as string;
     body = body.replace(/\n+$/, '');
   }
-  let out = '\n'.repeat(body === '' ? 0 : style.leadingNewlines) + body + '\n'.repeat(style.trailingNewlines) + style.trailingSpaces;
+  let out =
+    '\n'.repeat(body === '' ? 0 : style.leadingNewlines) +
+    body +
+    (body === '' ? '' : style.trailingBlankLines) +
+    '\n'.repeat(style.trailingNewlines) +
+    style.trailingSpaces;
   if (body === '' && style.trailingNewlines === 0) out = style.trailingSpaces;
   if (style.lineEnding === '\r\n') out = out.replace(/\n/g, '\r\n');
   else if (style.mixedLineEndings) out = applyLineEndings(out, style.mixedLineEndings);

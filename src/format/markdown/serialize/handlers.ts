@@ -45,10 +45,11 @@ function withWhitespace(base: Handle, style: Style): Handle {
 
 /**
  * `\=` and `\--` starting a line written plain (2020 exporter), except where the line is only `=` or `-`
- * (a heading underline or a thematic break).
+ * (a heading underline or a thematic break). A line of `=` alone underlines only a line before it in the
+ * same paragraph: on a paragraph's first line it stays plain (`* =` in a list of operators).
  */
 function relaxLineStart(out: string, style: Style): string {
-  let relaxed = style.escapeEquals ? out : out.replace(/(^|\n)([ \t]*)\\=(?!=*[ \t]*(?:\n|$))/g, '$1$2=');
+  let relaxed = style.escapeEquals ? out : out.replace(/^([ \t]*)\\=/, '$1=').replace(/(\n)([ \t]*)\\=(?!=*[ \t]*(?:\n|$))/g, '$1$2=');
   if (!style.escapeDashes) relaxed = relaxed.replace(/(^|\n)([ \t]*)\\(?=-{2,}[^-\s>])(?![-\s]*(?:\n|$))/g, '$1$2');
   return relaxed;
 }

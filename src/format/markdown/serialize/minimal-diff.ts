@@ -78,7 +78,7 @@ export function serializeMinimalDiff(page: PageFile, original: { text: string; p
     out += source ?? serializeBlock(block, style);
     prevOrig = match ?? -1;
   });
-  out = out.replace(/\n+$/, '') + '\n'.repeat(style.trailingNewlines) + style.trailingSpaces;
+  out = out.replace(/\n+$/, '') + style.trailingBlankLines + '\n'.repeat(style.trailingNewlines) + style.trailingSpaces;
   if (style.lineEnding === '\r\n') out = out.replace(/\n/g, '\r\n');
   if (style.bom) out = '\uFEFF' + out;
   return out;

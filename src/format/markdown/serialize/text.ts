@@ -3,6 +3,7 @@ import type { Text } from 'mdast';
 import type { Style } from '../types.js';
 import { insideInlineHtml, rawSafe, htmlContent, htmlContentAllowed } from './html-context.js';
 import { writePlainDelimiters } from './plain-delimiters.js';
+import { writeEscapedPunctuation } from '../style/escaped-punctuation.js';
 
 const MARK = '\uE000';
 const MARK_REF = '&#xE000;';
@@ -49,7 +50,8 @@ export function textHandler(style: Style): Handle {
     ) {
       out = out.slice(0, -1);
     }
-    return out;
+    // Punctuation the source wrote escaped where the above writes it plain (style/escaped-punctuation.ts).
+    return writeEscapedPunctuation(out, node, state);
   };
 }
 

@@ -37,6 +37,7 @@ export function currentStyle(): Style {
     gtEntity: false,
     altApos: false,
     altAmp: false,
+    altQuot: false,
     altHex: false,
     altPlain: '',
     escapeEquals: true,
@@ -44,6 +45,7 @@ export function currentStyle(): Style {
     listItemIndent: 'mixed',
     trailingNewlines: 1,
     trailingSpaces: '',
+    trailingBlankLines: '',
     leadingNewlines: 0,
     lineEnding: '\n',
     mixedLineEndings: null,
@@ -125,7 +127,7 @@ function newEvidence() {
     tableLegacyDelim: 0,
     fences: {} as Counts<'`' | '~'>,
     esc: newEscapeCounts(),
-    alt: { apos: 0, aposPlain: 0, amp: 0, ampPlain: 0, hex: 0, hexPlain: 0, plain: {} as Counts<string>, escaped: {} as Counts<string> },
+    alt: { apos: 0, aposPlain: 0, amp: 0, ampPlain: 0, quot: 0, quotPlain: 0, hex: 0, hexPlain: 0, plain: {} as Counts<string>, escaped: {} as Counts<string> },
     destEsc: new Set<string>(),
     destAmp: { escaped: 0, plain: 0 },
     trailingBackslash: { escaped: 0, plain: 0 },
@@ -220,6 +222,8 @@ function noteDestination(ev: Evidence, image: boolean, src: string): void {
     ev.alt.aposPlain += label.split("'").length - 1;
     ev.alt.amp += label.split('&amp;').length - 1;
     ev.alt.ampPlain += label.split(/&(?!#?\w+;)/).length - 1;
+    ev.alt.quot += label.split('&quot;').length - 1;
+    ev.alt.quotPlain += label.split('"').length - 1;
     // The 2020 exporter's captions: non-ASCII characters as hex references, `~` and `{}` plain.
     for (const e of label.matchAll(/&#x([0-9A-F]+);/g)) if (parseInt(e[1]!, 16) > 0x7f) ev.alt.hex++;
     ev.alt.hexPlain += label.replace(/[\0-\x7f]+/g, '').length;
@@ -234,7 +238,8 @@ function noteDestination(ev: Evidence, image: boolean, src: string): void {
 
 /** Whether a table is padded and its delimiter row legacy; the table remembers its own padding in `data.padded`. */
 function noteTable(ev: Evidence, node: Nodes, src: string): void {
-  const lines = src.split('\n');
+  // Rows after the first carry their container's prefix (`> ` in a quote, spaces in a list item).
+  const lines = src.split('\n').map((l, i) => (i === 0 ? l : l.replace(/^[ \t>]*/, '')));
   const delim = lines[1] ?? '';
   if (/\|\s*:?-{3}:?\s*\|/.test(delim) && /^\|?\s*(?::-{3}:?|-{3}:)\s*\|/.test(delim)) ev.tableLegacyDelim++;
   const header = lines[0] ?? '';
@@ -285,7 +290,10 @@ function markStyle(text: string, ev: Evidence, base: Style): Partial<Style> {
   // Line endings ending the file (a file of `\n` may end with a carriage return GitBook kept in its text).
   // Spaces after the last line break (`…\n    `) are written after those line endings.
   const spaces = /(?:\r\n|\r|\n)([ \t]+)$/.exec(text)?.[1] ?? '';
-  const trailing = /(?:\r\n|\r|\n)*$/.exec(text.slice(0, text.length - spaces.length))![0].match(/\r\n|\r|\n/g)?.length ?? 0;
+  const ending = /(?:\r\n|\r|\n)*$/.exec(text.slice(0, text.length - spaces.length))![0];
+  const trailing = ending.match(/\r\n|\r|\n/g)?.length ?? 0;
+  // Lines holding only spaces between the last block and those line endings (`Planted. ⏎⏎ ⏎⏎⏎⏎`).
+  const blank = /(?:\n[ \t]*)+$/.exec(text.slice(0, text.length - spaces.length - ending.length))?.[0] ?? '';
   return {
     bullet: top(ev.bullets, base.bullet),
     emphasis: top(ev.emph, base.emphasis),
@@ -296,6 +304,7 @@ function markStyle(text: string, ev: Evidence, base: Style): Partial<Style> {
     fence: top(ev.fences, base.fence),
     trailingNewlines: trailing,
     trailingSpaces: spaces,
+    trailingBlankLines: /[ \t]/.test(blank) && trailing > 0 ? blank : '',
     leadingNewlines: /^\n*/.exec(text)![0].length,
   };
 }
@@ -327,6 +336,7 @@ function escapeStyle(ev: Evidence, base: Style): Partial<Style> {
       trailingBackslash.escaped + trailingBackslash.plain === 0 ? base.escapeTrailingBackslash : trailingBackslash.escaped >= trailingBackslash.plain,
     altApos: alt.apos > alt.aposPlain,
     altAmp: alt.amp > alt.ampPlain,
+    altQuot: alt.quot > alt.quotPlain,
     altHex: alt.hex > alt.hexPlain,
     altPlain: [...'{}~'].filter((c) => (alt.plain[c] ?? 0) > (alt.escaped[c] ?? 0)).join(''),
     escapeEquals: esc.equalsPlain === 0 || esc.equalsEscaped >= esc.equalsPlain,
@@ -402,8 +412,8 @@ function countEscapes(src: string, c: EscapeCounts, inTableCell = false, inLabel
         if (!inLabel) c.bracketEscaped++;
       } else if (n === '<') c.ltEscaped++;
       else if (n === '|' && !inTableCell) c.pipeEscaped++;
-      else if (n === '#' && i > 0 && src[i - 1] !== '\n')
-        c.hashEscaped++; // at a line start the escape is syntax
+      else if (n === '#' && !atLineStart(src, i, linePrefix))
+        c.hashEscaped++; // at a line start the escape is syntax (a text may start mid-line: `[\#1450](…)`)
       else if (n === '{' && (src[i + 2] === '%' || src[i + 2] === '{')) c.liquidEscaped++;
       else if (n === '&' && /[A-Za-z#]/.test(src[i + 2] ?? '')) c.ampEscaped++;
       else if (n === '_' && /\w/.test(src[i - 1] ?? '') && /\w/.test(src[i + 2] ?? '')) c.underscoreEscaped++;
@@ -427,7 +437,7 @@ function countEscapes(src: string, c: EscapeCounts, inTableCell = false, inLabel
     }
     if (ch === '{' && (src[i + 1] === '%' || src[i + 1] === '{')) c.liquidPlain++;
     if (ch === '|' && !inTableCell) c.pipePlain++;
-    if (ch === '#' && i > 0 && src[i - 1] !== '\n') c.hashPlain++;
+    if (ch === '#' && !atLineStart(src, i, linePrefix)) c.hashPlain++;
     if (ch === '~') c.tildePlain++;
     if (ch === '(' || ch === ')') c.parenPlain++;
     else if (ch === ']') {

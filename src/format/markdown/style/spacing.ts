@@ -66,9 +66,10 @@ export function recordSpacing(tree: Root, text: string): void {
         // An ATX heading whose text GitBook's exporter wrote after more than one space (`####  \`too many contigs\``).
         const gap = c.type === 'heading' ? /^#{1,6}([ \t]{2,})(?=\S)/.exec(src) : null;
         if (gap) ((c.data ??= {}) as Record<string, unknown>).markerGap = gap[1];
-        if (node.type === 'root' && c.position.start.column > 1 && c.position.start.column <= 4) {
-          ((c.data ??= {}) as Record<string, unknown>).indent = ' '.repeat(c.position.start.column - 1);
-        }
+        // A paragraph written 1–3 columns right of its container's text (the top level, a Liquid block, a list item after its first block).
+        const base = contentColumn(node, c);
+        const extra = base === null ? 0 : c.position.start.column - base;
+        if (extra >= 1 && extra <= 3) ((c.data ??= {}) as Record<string, unknown>).indent = ' '.repeat(extra);
       }
       // A top-level list written indented (`  - Next State` after an ordered item it is not nested in): every item at that column.
       if (c.type === 'list' && node.type === 'root' && c.position && c.position.start.column > 1 && c.position.start.column <= 4) {
@@ -80,6 +81,18 @@ export function recordSpacing(tree: Root, text: string): void {
   };
   walk(tree);
   recordHtmlContent(tree, text);
+}
+
+/**
+ * The column a container's blocks start at: 1 at the top level, a Liquid block's own, in a list item the
+ * leftmost of its blocks after the first (an item's own indentation of them is recorded as its content indent).
+ */
+function contentColumn(container: Nodes, child: Nodes): number | null {
+  if (container.type === 'root') return 1;
+  if (container.type === 'liquidBlock') return container.position?.start.column ?? null;
+  if (container.type !== 'listItem' || container.children[0] === child) return null;
+  const columns = container.children.slice(1).map((c) => c.position?.start.column ?? Infinity);
+  return Number.isFinite(Math.min(...columns)) ? Math.min(...columns) : null;
 }
 
 /**
@@ -125,6 +138,10 @@ export function recordBreakSpaces(tree: Root, text: string): void {
         const extra = next.position.start.column - base;
         if (extra >= 1 && extra <= 3) ((b.data ??= {}) as Record<string, unknown>).spacesAfter = extra;
       });
+    } else if (node.type === 'break' && node.position && parent?.type !== 'paragraph') {
+      // A break inside link text or emphasis (`launched.[    ⏎](…)`): its trailing spaces only.
+      const spaces = /^ +(?=\r?\n)/.exec(text.slice(node.position.start.offset, node.position.end.offset));
+      if (spaces && spaces[0].length > 2) ((node.data ??= {}) as Record<string, unknown>).spacesBefore = spaces[0].length;
     }
     if ('children' in node) for (const c of node.children as Nodes[]) walk(c, node);
   };
