@@ -7,10 +7,10 @@ import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { sharedTmpdir } from './shared-tmpdir.js';
 
 const run = promisify(execFile);
 
@@ -94,7 +94,7 @@ export async function startPostgres(): Promise<TestPostgres | null> {
   const asRoot = process.getuid?.() === 0;
   // PostgreSQL refuses to run as root: run its binaries as the postgres user, in a directory it owns.
   const wrap = (cmd: string, args: string[]): [string, string[]] => (asRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]);
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'folio-pg-'));
+  const dir = await mkdtemp(path.join(sharedTmpdir(), 'folio-pg-'));
   if (asRoot) {
     const { uid, gid } = await uidGid('postgres');
     await chown(dir, uid, gid);

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openStore, startPgliteServer } from '../../src/store/index.js';
 import { defineStoreSuite } from './store-suite.js';
 import { rawSql } from '../../src/store/raw-sql.js';
+import { sharedTmpdir } from '../helpers/shared-tmpdir.js';
 
 const root = await mkdtemp(path.join(os.tmpdir(), 'folio-pglite-server-'));
 // Like a DATA_DIR others may look into: only the socket directory keeps them out.
@@ -30,7 +31,8 @@ socket.once('connect', () => socket.write(Buffer.concat([head, body])));
 socket.once('data', (d) => { console.log('CONNECTED ' + String.fromCharCode(d[0])); socket.end(); process.exit(0); });
 socket.once('error', (e) => { console.log('REFUSED ' + (e.code ?? e.message)); process.exit(0); });
 `;
-const clientDir = await mkdtemp(path.join(os.tmpdir(), 'folio-pg-client-'));
+// Another user runs the client script: in a directory that user can reach.
+const clientDir = await mkdtemp(path.join(sharedTmpdir(), 'folio-pg-client-'));
 await chmod(clientDir, 0o755);
 const clientScript = path.join(clientDir, 'client.mjs');
 await writeFile(clientScript, CLIENT, { mode: 0o644 });
