@@ -261,9 +261,21 @@ const REMOTE_NOT_FOUND = /repository not found|could not be found|does not appea
 const REMOTE_TIMEOUT = /timed out|timeout|deadline exceeded|RPC failed/i;
 
 /** The remote's messages as one line for an error: the last lines that say something, scrubbed, bounded. */
+/**
+ * One line a remote sent on its sideband, without control characters: a remote's message may carry a NUL or other
+ * bytes of its protocol, which PostgreSQL refuses in text (a failure whose message holds one could not be recorded).
+ */
+export function cleanRemoteLine(line: string): string {
+  return line.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+}
+
 export function remoteMessageText(lines: readonly string[], secrets: string[] = []): string {
   const kept = lines
-    .map((l) => l.replace(/^remote:\s*/i, '').trim())
+    .map((l) =>
+      cleanRemoteLine(l)
+        .replace(/^remote:\s*/i, '')
+        .trim(),
+    )
     .filter((l) => l !== '' && !/^(?:Enumerating|Counting|Compressing|Total|Receiving|Resolving) objects|^Enumerating objects/i.test(l));
   const text = scrub(kept.slice(-REMOTE_MESSAGE_LINES).join(' | '), secrets);
   return text.length > REMOTE_MESSAGE_CHARS ? `…${text.slice(-REMOTE_MESSAGE_CHARS)}` : text;

@@ -9,7 +9,7 @@ import type { RepoCache } from './cache.js';
 import { withCacheLock } from './cache.js';
 import { authHandlers, resolveRemote, type GitCredentials } from './credentials.js';
 import { repairShallow } from './shallow-journal.js';
-import { GitCancelledError, GitNonFastForwardError, GitObjectNotFoundError, classifyPushError, toGitError } from './errors.js';
+import { GitCancelledError, cleanRemoteLine, GitNonFastForwardError, GitObjectNotFoundError, classifyPushError, toGitError } from './errors.js';
 import { redact } from '../redact.js';
 import type { AuthHandlers } from './credentials.js';
 import type { HttpClient } from 'isomorphic-git';
@@ -80,7 +80,7 @@ export async function push(options: PushOptions): Promise<PushResult> {
         onAuth: handlers.onAuth,
         onAuthFailure: handlers.onAuthFailure,
         onMessage: (line) => {
-          if (remoteMessages.length < 50) remoteMessages.push(line.trim());
+          if (remoteMessages.length < 50) remoteMessages.push(cleanRemoteLine(line));
         },
         onPrePush: ({ remoteRef }) => {
           previous = remoteRef.oid === ZERO ? null : remoteRef.oid;

@@ -180,6 +180,22 @@ describe('git sync failures', () => {
     await expectContentIntact();
   });
 
+  it("a remote whose pack-objects dies: REMOTE_CORRUPT with the remote's own message, not retried", async () => {
+    await writeDocs(path.join(work, 'broken'), 3);
+    await server.createBareRepo('broken', { fromDir: path.join(work, 'broken'), branch: 'main', message: 'broken' });
+    // The loose object of one page's blob removed on the server: its upload-pack can no longer pack the tree.
+    const gitdir = path.join(server.root, 'broken.git');
+    const blob = (await runGit(['--git-dir', gitdir, 'rev-parse', 'main:page-1.md'])).trim();
+    await rm(path.join(gitdir, 'objects', blob.slice(0, 2), blob.slice(2)));
+    await send(spaceId, 'import', server.authedUrl('broken'));
+    const info = await waitIdle(spaceId);
+    await expectTypedFailure(spaceId, info, 'REMOTE_CORRUPT');
+    expect(info.operation.error).toMatch(/possible repository corruption on the remote side/);
+    expect(info.operation.error).toContain(blob);
+    expect(info.operation.error).not.toMatch(/local repository cache/);
+    await expectContentIntact();
+  });
+
   it('push rejected by a protected branch: PUSH_REJECTED, the remote unchanged', async () => {
     await send(spaceId, 'export', server.authedUrl('protected'));
     const info = await waitIdle(spaceId);
