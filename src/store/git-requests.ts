@@ -29,7 +29,15 @@ export function createGitRequestLogStore(sql: Sql): GitRequestLogStore {
              code = CASE WHEN EXCLUDED.status IN ('duplicate', 'queued') THEN git_sync_requests.code ELSE EXCLUDED.code END,
              message = CASE WHEN EXCLUDED.status IN ('duplicate', 'queued') THEN git_sync_requests.message ELSE EXCLUDED.message END,
              updated_at = now()`,
-          [spaceId, entry.requestId, entry.direction, new Date(entry.timestamp), entry.status, entry.code ?? null, entry.message ?? null],
+          [
+            spaceId,
+            entry.requestId,
+            entry.direction,
+            new Date(entry.timestamp),
+            entry.status,
+            entry.code ?? null,
+            entry.message?.replaceAll('\u0000', '') ?? null,
+          ],
         );
       } catch (err) {
         if (sqlState(err) === '23503') throw new NotFoundError('space', spaceId);

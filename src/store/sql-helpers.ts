@@ -35,9 +35,12 @@ export async function insertRows(
   }
 }
 
-/** A JSON value as a `$n::jsonb` parameter (pg would turn JS arrays into PostgreSQL arrays). */
+/**
+ * A JSON value as a `$n::jsonb` parameter (pg would turn JS arrays into PostgreSQL arrays). A NUL in a string is
+ * dropped: jsonb refuses `\u0000`, and a message that carried one (a remote's words) must not make the write fail.
+ */
 export function json(value: unknown): string | null {
-  return value === undefined || value === null ? null : JSON.stringify(value);
+  return value === undefined || value === null ? null : JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? v.replaceAll('\u0000', '') : v));
 }
 
 export function toDate(value: unknown): Date {

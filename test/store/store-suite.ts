@@ -691,6 +691,18 @@ export function defineStoreSuite(name: string, options: SuiteOptions): SuiteFact
       const listed = await store.gitRequests.list(space.id, 1);
       expect(listed.map((r) => [r.requestId, r.status, r.code])).toEqual([['q2', 'succeeded', null]]);
       expect((await store.gitRequests.list(space.id)).map((r) => r.requestId)).toEqual(['q2', 'q1']);
+      // A message carrying a NUL (a remote's protocol bytes) is recorded without it, in the log and in the operation.
+      await store.gitRequests.record(space.id, {
+        requestId: 'q4',
+        direction: 'import',
+        timestamp,
+        status: 'failed',
+        code: 'REMOTE_CORRUPT',
+        message: 'bad\u0000pack',
+      });
+      expect((await store.gitRequests.list(space.id)).find((r) => r.requestId === 'q4')?.message).toBe('badpack');
+      const failing = { state: 'failed', direction: 'import' as const, startedAt: timestamp, error: { code: 'REMOTE_CORRUPT', message: 'bad\u0000pack' } };
+      expect((await store.gitSync.update(space.id, { operation: failing })).operation).toMatchObject({ error: { message: 'badpack' } });
       // Another space sees none of them; an unknown space is refused (the caller ignores it for a purged space).
       expect(await store.gitRequests.list((await store.spaces.create(orgId, {})).id)).toEqual([]);
       await expect(store.gitRequests.record('no-such-space', { requestId: 'q3', direction: 'import', timestamp, status: 'queued' })).rejects.toBeInstanceOf(
