@@ -108,9 +108,10 @@ describe('import with budgets', () => {
     });
 
   it('through the pool: the pages over budget are imported without content with FORMAT_PAGE_TOO_COMPLEX, the others normally', async () => {
-    // A budget far above what the deep page takes to overflow the stack, far below what the slow one would take; in CPU
-    // time (`busy`), so that a loaded machine, which keeps the deep page's thread off the CPU, cannot spend it first.
-    const codec = poolPageCodec(pool({ threads: 2, timeBudgetMs: 10_000, budgetClock: 'busy' }));
+    // A budget well above what the deep page takes to overflow the stack (about 2 s of CPU), far below what the slow
+    // one would take; in CPU time (`busy`), so that a loaded machine, which keeps the deep page's thread off the CPU,
+    // cannot spend it first. The slow page spends all of it: every second here is a second of the unit project.
+    const codec = poolPageCodec(pool({ threads: 2, timeBudgetMs: 5_000, budgetClock: 'busy' }));
     const { revision, warnings } = await importTree(tree(), { codec });
     const [home, deep, slow] = revision.pages as any[];
     expect(home).toMatchObject({ title: 'Home', titleSource: 'heading' });
