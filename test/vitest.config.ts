@@ -24,7 +24,7 @@ import LongestFirst from './setup/sequencer.js';
 /** No server, no process, no corpus (see above). */
 const UNIT = [
   'test/unit/**/*.test.ts',
-  'test/api/{access-matrix,route-schemas}.test.ts',
+  'test/api/{access-matrix,route-schemas,temporal-unavailable}.test.ts',
   'test/config/*.test.ts',
   'test/document/convert.test.ts',
   'test/format/markdown/{bad-input,escapes,exporter-rules,front-matter-aliases,plugins,references}.test.ts',

@@ -1,16 +1,27 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { redact } from '../redact.js';
+import { isTemporalUnavailable } from '../temporal/client/unavailable.js';
 import { isStoreTrouble, statusOf, STORE_RETRY_AFTER_SECONDS } from './http-errors.js';
 
 /**
  * Every error leaves as `{ error: { code: <http status>, message } }`, without stack traces or credentials. A
- * database that is unreachable or overloaded is 503 with `Retry-After` (the request can be sent again as is).
+ * database or a Temporal service that is unreachable or overloaded is 503 with `Retry-After` (the request can be
+ * sent again as is: a git request or a merge sent twice runs once).
  */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (!err.validation && isStoreTrouble(err)) {
       request.log.warn({ error: { message: redact(err.message), code: (err as { code?: string }).code } }, 'request refused: the database is unavailable');
       const message = 'the database is unavailable or overloaded; retry later';
+      void reply
+        .status(503)
+        .header('retry-after', String(STORE_RETRY_AFTER_SECONDS))
+        .send({ error: { code: 503, message } });
+      return;
+    }
+    if (!err.validation && isTemporalUnavailable(err)) {
+      request.log.warn({ error: { message: redact(err.message), code: (err as { code?: unknown }).code } }, 'request refused: Temporal is unavailable');
+      const message = 'the workflow service is unavailable or overloaded; retry later';
       void reply
         .status(503)
         .header('retry-after', String(STORE_RETRY_AFTER_SECONDS))
