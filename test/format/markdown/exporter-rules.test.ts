@@ -413,4 +413,18 @@ describe('GitBook exporter syntax the tree does not keep, recorded in the model'
     page.document.children.push({ type: 'paragraph', children: [{ type: 'text', value: '[a](b)' }] });
     expect(serializePageFile(page)).toBe('# T\n\nsee [a](b) here\n\n\\[a]\\(b)\n');
   });
+  it('`1\\)` starting a line is the escape that keeps a list from forming, not evidence that the page escapes parentheses (Felienne 2019–2021)', () => {
+    const text =
+      '# Les 2b\n\n**Opdracht 4) Atletiekformules (X)**\n\n1\\) Hoeveel kinderen zijn er gekwalificeerd?\n\n2\\) Wat is het gemiddelde aantal seconde?\n\n3\\) Hoeveel kinderen doen er minder dan 50 minuten over?\n\n4\\) Wat is de gemiddelde afstand?\n';
+    expect(reserialize(text)).toBe(text);
+    expect(parsePageFile(text).style.escapeParens).toBe(false);
+    // Escaped parentheses mid-line still count.
+    const legacy = '# T\n\n1\\) See \\(a\\), \\(b\\) or (c).\n\n';
+    expect(parsePageFile(legacy).style.escapeParens).toBe(true);
+  });
+  it('a link around an image keeps its bare destination although the image’s is in `<…>` (i18next 2022)', () => {
+    const text =
+      '# T\n\n[![](<.gitbook/assets/title width.jpg>)](https://locize.com/blog/react-i18next/)\n\nRead more about this topic, [here](https://locize.com/blog/i18n-serverless/).[<br>](https://locize.com/blog/x/)[![](<../.gitbook/assets/title (1).jpg>)](https://locize.com/blog/i18n-serverless/)\n';
+    expect(reserialize(text)).toBe(text);
+  });
 });

@@ -13,7 +13,9 @@ export function recordSpacing(tree: Root, text: string): void {
     if ((node.type === 'link' || node.type === 'image') && node.position?.end.offset !== undefined) {
       // Destination written in `<…>` although not required (or bare although the default would bracket it).
       const src = text.slice(node.position.start.offset!, node.position.end.offset);
-      const m = /\]\(\s*(<)?[^]*\)$/.exec(src);
+      // A link's destination follows its text: an image inside that text has a `](` of its own (`[![](<a b.png>)](https://…)`).
+      const labelEnd = node.type === 'link' ? (node.children.at(-1)?.position?.end.offset ?? node.position.start.offset!) - node.position.start.offset! : 0;
+      const m = /\]\(\s*(<)?[^]*\)$/.exec(src.slice(labelEnd));
       if (m) {
         const angle = m[1] === '<';
         const byDefault = /[\0- \u007F]/.test(node.url) || (!node.url && !!node.title);
