@@ -2,6 +2,8 @@ import type { Root, Nodes, Parent } from 'mdast';
 import { insideInlineHtml } from '../serialize/html-context.js';
 
 const FLOW_PARENTS = new Set(['root', 'blockquote', 'list', 'listItem', 'liquidBlock', 'footnoteDefinition']);
+/** Flow nodes whose handlers write the whitespace-holding blank lines recorded before them (serialize/handlers.ts). */
+export const BLANK_LINES_KEPT = new Set(['paragraph', 'heading', 'html', 'list', 'listItem', 'code', 'table', 'blockquote', 'liquidBlock', 'thematicBreak']);
 
 /**
  * Record, on every flow node, the number of blank lines before it when that is not the single
@@ -32,15 +34,9 @@ export function recordSpacing(tree: Root, text: string): void {
         const right = parent.children[i]!;
         if (!left.position || !right.position) continue;
         const blank = right.position.start.line - endLine(left, text) - 1;
-        if (
-          node.type === 'root' &&
-          (right.type === 'paragraph' || right.type === 'heading' || right.type === 'html') &&
-          blank > 0 &&
-          left.position.end.offset !== undefined
-        ) {
-          // Blank lines holding spaces (`  `, hand-edited legacy files): written back as they are.
-          const lines = text.slice(left.position.end.offset, right.position.start.offset).split('\n').slice(1, -1);
-          if (lines.length === blank && lines.some((l) => l !== '') && lines.every((l) => /^[ \t]*$/.test(l))) {
+        if (blank > 0 && BLANK_LINES_KEPT.has(right.type) && left.position.end.offset !== undefined && right.position.start.offset !== undefined) {
+          const lines = whitespaceLines(text, left.position.end.offset, right.position.start.offset, blank, node.type === 'root');
+          if (lines) {
             (right.data ??= {}) as Record<string, unknown>;
             Object.assign(right.data as Record<string, unknown>, { blankBefore: 0, blankLines: lines });
             continue;
@@ -83,6 +79,26 @@ export function recordSpacing(tree: Root, text: string): void {
   };
   walk(tree);
   recordHtmlContent(tree, text);
+}
+
+/** Marks a blank line written whole, whatever its containers prefix it with (removed by `restoreWhitespaceLines`). */
+export const WHOLE_LINE = '\uE0F0';
+
+/**
+ * Blank lines holding spaces between two blocks (`  `, hand-edited legacy files; GitBook 2020 keeps them in a
+ * hint, between the items of a list and between an item's blocks, `  ` at the item's indent): written back as
+ * they are. Inside a container each is marked to be written whole, since the container would prefix it.
+ */
+function whitespaceLines(text: string, from: number, to: number, blank: number, top: boolean): string[] | null {
+  const lines = text.slice(from, to).split('\n').slice(1, -1);
+  if (lines.length !== blank || !lines.some((l) => l !== '') || !lines.every((l) => /^[ \t]*$/.test(l))) return null;
+  if (top) return lines;
+  return text.includes(WHOLE_LINE) ? null : lines.map((l) => WHOLE_LINE + l);
+}
+
+/** Whitespace-holding blank lines marked `WHOLE_LINE` lose what their containers wrote before them. */
+export function restoreWhitespaceLines(out: string): string {
+  return out.includes(WHOLE_LINE) ? out.replace(/^[^\n\uE0F0]*\uE0F0/gm, '') : out;
 }
 
 /**
