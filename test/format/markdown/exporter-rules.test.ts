@@ -455,4 +455,15 @@ describe('GitBook exporter syntax the tree does not keep, recorded in the model'
     (page.document.children[0] as { children: Array<{ value: string }> }).children[0]!.value = 'c ';
     expect(serializePageFile(page)).toBe('# T\n\nc **b**\n');
   });
+  it('a bare destination written with character references keeps them while its URL is unchanged (jonasjohansson 2021)', () => {
+    const text =
+      '# T\n\n* 1x [E27 power base](https://www.clasohlson.com/se/Lamph&aring;llare-med-tygkl&auml;dd-sladd-Northlight/p/36-6234)\n* 1x [cable](https://x.org/a)\n';
+    expect(reserialize(text)).toBe(text);
+    // An edited URL is written as the serializer writes it.
+    const page = parsePageFile(text);
+    const link = (page.document.children[0] as never as { children: Array<{ children: Array<{ children: Array<{ url: string }> }> }> }).children[0]!
+      .children[0]!.children[1]!;
+    link.url = 'https://www.clasohlson.com/se/Lampå';
+    expect(serializePageFile(page)).toContain('](https://www.clasohlson.com/se/Lampå)');
+  });
 });

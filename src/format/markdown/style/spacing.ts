@@ -22,6 +22,10 @@ export function recordSpacing(tree: Root, text: string): void {
         const angle = m[1] === '<';
         const byDefault = /[\0- \u007F]/.test(node.url) || (!node.url && !!node.title);
         if (angle !== byDefault) ((node.data ??= {}) as Record<string, unknown>).angle = angle;
+        // A bare destination written with character references (`Lamph&aring;llare`): kept as written while the URL is the same.
+        const raw = /^\]\(([^\s<>()\\]+)\)$/.exec(m[0])?.[1];
+        if (raw && /&(?:#x?[0-9a-f]+|[a-z][a-z0-9]*);/i.test(raw))
+          Object.assign((node.data ??= {}) as Record<string, unknown>, { rawDestination: raw, rawDestinationOf: node.url });
       }
       // An autolink (`<https://…>`), which GitBook keeps as written: the serializer's default is `[url](url)`.
       if (node.type === 'link' && src.startsWith('<') && src.endsWith('>')) ((node.data ??= {}) as Record<string, unknown>).autolink = true;
