@@ -413,4 +413,57 @@ describe('GitBook exporter syntax the tree does not keep, recorded in the model'
     page.document.children.push({ type: 'paragraph', children: [{ type: 'text', value: '[a](b)' }] });
     expect(serializePageFile(page)).toBe('# T\n\nsee [a](b) here\n\n\\[a]\\(b)\n');
   });
+  it('`1\\)` starting a line is the escape that keeps a list from forming, not evidence that the page escapes parentheses (Felienne 2019–2021)', () => {
+    const text =
+      '# Les 2b\n\n**Opdracht 4) Atletiekformules (X)**\n\n1\\) Hoeveel kinderen zijn er gekwalificeerd?\n\n2\\) Wat is het gemiddelde aantal seconde?\n\n3\\) Hoeveel kinderen doen er minder dan 50 minuten over?\n\n4\\) Wat is de gemiddelde afstand?\n';
+    expect(reserialize(text)).toBe(text);
+    expect(parsePageFile(text).style.escapeParens).toBe(false);
+    // Escaped parentheses mid-line still count.
+    const legacy = '# T\n\n1\\) See \\(a\\), \\(b\\) or (c).\n\n';
+    expect(parsePageFile(legacy).style.escapeParens).toBe(true);
+  });
+  it('a link around an image keeps its bare destination although the image’s is in `<…>` (i18next 2022)', () => {
+    const text =
+      '# T\n\n[![](<.gitbook/assets/title width.jpg>)](https://locize.com/blog/react-i18next/)\n\nRead more about this topic, [here](https://locize.com/blog/i18n-serverless/).[<br>](https://locize.com/blog/x/)[![](<../.gitbook/assets/title (1).jpg>)](https://locize.com/blog/i18n-serverless/)\n';
+    expect(reserialize(text)).toBe(text);
+  });
+  it('blank lines holding spaces are kept in a hint, between list items and between an item’s blocks (ZupIT 2020, dify 2024)', () => {
+    for (const text of [
+      '# T\n\n{% hint style="warning" %}\n**Cygwin Configurations :**  \n  \n- You need to install the **make** package inside Cygwin.\n  \n- You\'ll also have to configure the file **/etc/nsswitch.conf**.\n{% endhint %}\n\n',
+      '# T\n\n- **关键词值 1**\n  \n  仅启用关键词检索模式。\n\n- **自定义关键词和语义权重**\n',
+    ]) {
+      expect(reserialize(text)).toBe(text);
+    }
+    // The mark never reaches the output, and a whitespace line at the top level is written as before.
+    const top = '# T\n\npara\n  \nnext\n';
+    expect(reserialize(top)).toBe(top);
+  });
+  it('a list starting a Liquid block keeps the file’s bullet after a list just before the block (istex 2023)', () => {
+    const text =
+      '# T\n\n* PPN : identifiant pérenne de la notice de la revue\n* exporter, de nombreux formats disponibles\n\n{% hint style="info" %}\n* La liste des titres dans _Revue de sommaire Istex_ correspond à la liste contractuelle\n* La couverture affichée pour une ressource\n{% endhint %}\n';
+    expect(reserialize(text)).toBe(text);
+    // Two lists side by side still switch bullets (else they would read as one).
+    const page = parsePageFile('# T\n\n* a\n\n- b\n');
+    expect(serializePageFile(page)).toBe('# T\n\n* a\n\n- b\n');
+  });
+  it('a space GitBook wrote `&#x20;` between delimiter runs stays a reference (Jarrettgohxz 2024)', () => {
+    const text = '# T\n\n_**The****&#x20;****`ffuf`****&#x20;****tool can be used to enumerate the directories too:**_\n';
+    expect(reserialize(text)).toBe(text);
+    // An edited text is written with the serializer's own choices.
+    const page = parsePageFile('# T\n\na&#x20;**b**\n');
+    expect(serializePageFile(page)).toBe('# T\n\na&#x20;**b**\n');
+    (page.document.children[0] as { children: Array<{ value: string }> }).children[0]!.value = 'c ';
+    expect(serializePageFile(page)).toBe('# T\n\nc **b**\n');
+  });
+  it('a bare destination written with character references keeps them while its URL is unchanged (jonasjohansson 2021)', () => {
+    const text =
+      '# T\n\n* 1x [E27 power base](https://www.clasohlson.com/se/Lamph&aring;llare-med-tygkl&auml;dd-sladd-Northlight/p/36-6234)\n* 1x [cable](https://x.org/a)\n';
+    expect(reserialize(text)).toBe(text);
+    // An edited URL is written as the serializer writes it.
+    const page = parsePageFile(text);
+    const link = (page.document.children[0] as never as { children: Array<{ children: Array<{ children: Array<{ url: string }> }> }> }).children[0]!
+      .children[0]!.children[1]!;
+    link.url = 'https://www.clasohlson.com/se/Lampå';
+    expect(serializePageFile(page)).toContain('](https://www.clasohlson.com/se/Lampå)');
+  });
 });

@@ -70,7 +70,8 @@ export function destinationHandler(style: Style, type: 'link' | 'image' | 'defin
     };
     return out.replace(/^!\[((?:\\.|[^\\\]])*)\]/, (_, label: string) => `![${encode(label)}]`);
   };
-  return (node: Link | Image | Definition, parent: Parents | undefined, state: State, info: Info) => withAlt(withAmp(outer(node, parent, state, info)));
+  return (node: Link | Image | Definition, parent: Parents | undefined, state: State, info: Info) =>
+    withRaw(node, withAlt(withAmp(outer(node, parent, state, info))));
   function outer(node: Link | Image | Definition, parent: Parents | undefined, state: State, info: Info): string {
     // Inside `<…>` parentheses need no escape and GitBook writes them plain (`<assets/image (53).png>`).
     const angle = (node.data as { angle?: boolean } | undefined)?.angle ?? (/[\0- \u007F]/.test(node.url) || (!node.url && 'title' in node && !!node.title));
@@ -84,6 +85,14 @@ export function destinationHandler(style: Style, type: 'link' | 'image' | 'defin
     chars.forEach((c, i) => (out = out.replaceAll(`&#x${(BASE + i).toString(16).toUpperCase()};`, `\\${c}`)));
     return out;
   }
+}
+
+/** A bare destination recorded as written with character references (style/spacing.ts), while its URL is unchanged. */
+function withRaw(node: Link | Image | Definition, out: string): string {
+  const data = node.data as { rawDestination?: string; rawDestinationOf?: string } | undefined;
+  if (!data?.rawDestination || data.rawDestinationOf !== node.url || node.title || /[()[\]<>\s\\]/.test(node.url)) return out;
+  const at = out.lastIndexOf('](');
+  return at < 0 || !out.endsWith(')') ? out : `${out.slice(0, at)}](${data.rawDestination})`;
 }
 
 /**

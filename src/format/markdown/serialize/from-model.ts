@@ -8,6 +8,7 @@ import type { Root, RootContent, Heading, PhrasingContent } from 'mdast';
 import type { PageFile } from '../types.js';
 import { toMarkdownOptions } from './handlers.js';
 import { applyLineEndings } from '../style/line-endings.js';
+import { restoreWhitespaceLines } from '../style/spacing.js';
 
 export function serializeFromModel(page: PageFile): string {
   const { style } = page;
@@ -31,7 +32,7 @@ export function serializeFromModel(page: PageFile): string {
       } else children.push(c);
     });
     const tree: Root = { type: 'root', children };
-    body = stringifier(style).stringify(tree) as string;
+    body = restoreWhitespaceLines(stringifier(style).stringify(tree) as string);
     body = body.replace(/\n+$/, '');
   }
   let out =
@@ -86,7 +87,7 @@ function stringifier(style: PageFile['style']) {
 export function serializeBlock(block: RootContent, style: PageFile['style']): string {
   const clean = { ...block, data: { ...(block.data ?? {}) } } as RootContent;
   delete (clean.data as Record<string, unknown>).blankBefore;
-  return (stringifier(style).stringify({ type: 'root', children: [clean] }) as string).replace(/\n+$/, '');
+  return restoreWhitespaceLines(stringifier(style).stringify({ type: 'root', children: [clean] }) as string).replace(/\n+$/, '');
 }
 
 /** The `# Title` line of a page. */

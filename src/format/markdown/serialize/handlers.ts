@@ -22,6 +22,8 @@ export const liquidBlockHandler: Handle = (node: LiquidBlock, _parent, state: St
   const close = formatLiquidTag(`end${node.name}`, [], data.closeSpacing ?? [' ', ' ']);
   if (node.children.length === 0) return `${open}\n${'\n'.repeat(data.blankAfterOpen ?? 0)}${close}`;
   const exit = state.enter('liquidBlock' as never);
+  // A list before the block is not next to a list inside it: that one keeps the file's bullet (istex 2023, a hint after a list).
+  state.bulletLastUsed = undefined;
   const inner = state.containerFlow(node as never, info as never);
   exit();
   return `${open}\n${'\n'.repeat(data.blankAfterOpen ?? 0)}${inner}\n${'\n'.repeat(data.blankBeforeClose ?? 0)}${data.closeIndent ?? ''}${close}`;
@@ -29,17 +31,16 @@ export const liquidBlockHandler: Handle = (node: LiquidBlock, _parent, state: St
 
 export const liquidTagHandler: Handle = (node: LiquidTag) => node.value;
 
-/** Leading indentation / trailing whitespace kept on a paragraph or heading line (legacy exports keep `text ` + newline), and whitespace-holding blank lines before it. */
+/** Leading indentation / trailing whitespace kept on a paragraph or heading line (legacy exports keep `text ` + newline). */
 function withWhitespace(base: Handle, style: Style): Handle {
   return (node, parent, state, info) => {
-    const data = (node.data ?? {}) as { indent?: string; trailingWhitespace?: string; blankLines?: string[]; markerGap?: string };
+    const data = (node.data ?? {}) as { indent?: string; trailingWhitespace?: string; markerGap?: string };
     let written = verifyPlainDelimiters(state, tree, () => base(node, parent, state, info));
     if (data.markerGap && node.type === 'heading') written = written.replace(/^(#{1,6}) (?=\S)/, (_, marks: string) => marks + data.markerGap);
     // A parsed page knows which delimiters its source wrote plain; only a page built from a model needs the heuristics.
     const relaxed = encodeAttentionAfterNaN(style.plainDelimitersRecorded ? relaxTildes(written, style) : relaxDelimiterEscapes(written, style));
     const out = style.escapeEquals && style.escapeDashes ? relaxed : relaxLineStart(relaxed, style);
-    const blank = data.blankLines?.map((l) => l + '\n').join('') ?? '';
-    return blank + (data.indent ?? '') + out + (data.trailingWhitespace ?? '');
+    return (data.indent ?? '') + out + (data.trailingWhitespace ?? '');
   };
 }
 
@@ -69,11 +70,13 @@ function withListIndent(base: Handle): Handle {
   };
 }
 
-/** An HTML block keeps the whitespace-holding blank lines before it (style/spacing.ts), like a paragraph. */
-const htmlHandler: Handle = (node, parent, state, info) => {
-  const blank = (node.data as { blankLines?: string[] } | undefined)?.blankLines?.map((l) => l + '\n').join('') ?? '';
-  return blank + (defaultHandlers.html as Handle)(node, parent, state, info);
-};
+/** A flow node keeps the whitespace-holding blank lines recorded before it (style/spacing.ts `BLANK_LINES_KEPT`). */
+function withBlankLines(base: Handle): Handle {
+  return (node, parent, state, info) => {
+    const blank = (node.data as { blankLines?: string[] } | undefined)?.blankLines?.map((l) => l + '\n').join('') ?? '';
+    return blank + base(node, parent, state, info);
+  };
+}
 
 /** A blockquote keeps the empty `>` lines that ended it (style/spacing.ts `recordQuoteEnds`). */
 const blockquoteHandler: Handle = (node, parent, state, info) => {
@@ -144,23 +147,24 @@ export function toMarkdownOptions(style: Style): ToMarkdownOptions {
     resourceLink: true,
     tightDefinitions: false,
     handlers: {
-      liquidBlock: liquidBlockHandler,
+      liquidBlock: withBlankLines(liquidBlockHandler),
       liquidTag: liquidTagHandler,
       break: hardBreakHandler(style),
-      listItem: listItemHandler(style),
+      listItem: withBlankLines(listItemHandler(style)),
       text: textHandler(style),
       link: destinationHandler(style, 'link'),
       image: destinationHandler(style, 'image'),
       definition: destinationHandler(style, 'definition'),
-      table: tableHandler(style),
-      code: codeHandler,
+      table: withBlankLines(tableHandler(style)),
+      code: withBlankLines(codeHandler),
       strong: strongHandler(),
-      blockquote: blockquoteHandler,
-      html: htmlHandler,
+      blockquote: withBlankLines(blockquoteHandler),
+      html: withBlankLines(defaultHandlers.html as Handle),
+      thematicBreak: withBlankLines(defaultHandlers.thematicBreak as Handle),
       footnoteDefinition: footnoteDefinitionHandler,
-      list: withListIndent(defaultHandlers.list as Handle),
-      paragraph: withWhitespace(defaultHandlers.paragraph as Handle, style),
-      heading: withWhitespace(defaultHandlers.heading as Handle, style),
+      list: withBlankLines(withListIndent(defaultHandlers.list as Handle)),
+      paragraph: withBlankLines(withWhitespace(defaultHandlers.paragraph as Handle, style)),
+      heading: withBlankLines(withWhitespace(defaultHandlers.heading as Handle, style)),
     } as never,
     join: [spacingJoin],
     unsafe: styleUnsafe(style),

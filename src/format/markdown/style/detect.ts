@@ -407,8 +407,11 @@ function countEscapes(src: string, c: EscapeCounts, inTableCell = false, inLabel
     const ch = src[i]!;
     if (ch === '\\' && i + 1 < src.length) {
       const n = src[i + 1]!;
-      if (n === '(' || n === ')') c.parenEscaped++;
-      else if (n === ']') {
+      // `1\)` starting a line keeps an ordered list from forming: syntax, not evidence that the page escapes `)`.
+      if (n === '(' || n === ')') {
+        if (!(n === ')' && /^\d{1,9}$/.test(src.slice(0, i).split('\n').pop()!) && atLineStart(src, src.slice(0, i).search(/\d+$/), linePrefix)))
+          c.parenEscaped++;
+      } else if (n === ']') {
         if (!inLabel) c.bracketEscaped++;
       } else if (n === '<') c.ltEscaped++;
       else if (n === '|' && !inTableCell) c.pipeEscaped++;

@@ -23,6 +23,8 @@ import { gitbookSpellingAllowed } from '../serialize/plain-delimiters.js';
 export interface EscapedPunctuationData {
   escapedAt?: number[];
   plainAt?: number[];
+  /** Spaces the source wrote `&#x20;` where the serializer writes them plain (`**The****&#x20;****\`ffuf\`**`, between delimiter runs). */
+  spaceRefAt?: number[];
   /** FNV-1a hash of the value the indices were recorded for: an edited text is written with the default escapes. */
   escapedOf?: number;
 }
@@ -65,12 +67,13 @@ export function recordEscapedPunctuation(text: string, tree: Root, style: Style)
       const end = node.position?.end.offset;
       if (start === undefined || end === undefined || (parent && insideInlineHtml(parent, node))) return;
       const src = text.slice(start, end);
-      if (!src.includes('\\') && !AT_RISK.test(src) && !(style.escapeClosingBracket && src.includes(']'))) return;
+      if (!src.includes('\\') && !AT_RISK.test(src) && !(style.escapeClosingBracket && src.includes(']')) && !src.includes(SPACE_REF)) return;
       const found = sourceIndices(src, node.value, style, parent);
-      if (!found || found.escaped.length + found.plain.length === 0) return;
+      if (!found || found.escaped.length + found.plain.length + found.spaceRef.length === 0) return;
       const data = (node.data ??= {}) as EscapedPunctuationData;
       if (found.escaped.length > 0) data.escapedAt = found.escaped;
       if (found.plain.length > 0) data.plainAt = found.plain;
+      if (found.spaceRef.length > 0) data.spaceRefAt = found.spaceRef;
       data.escapedOf = hash(node.value);
       return;
     }
@@ -79,6 +82,7 @@ export function recordEscapedPunctuation(text: string, tree: Root, style: Style)
   walk(tree, null);
 }
 
+const SPACE_REF = '&#x20;';
 const AT_RISK = /\]\(|\{[{%]|%\}|\}\}/;
 
 /**
@@ -97,13 +101,17 @@ function atRisk(value: string, j: number, style: Style, parent: Nodes | null): b
  * source and value do not line up one to one (a character reference, a line prefix that is not only
  * indentation or `>`).
  */
-function sourceIndices(src: string, value: string, style: Style, parent: Nodes | null): { escaped: number[]; plain: number[] } | null {
+function sourceIndices(src: string, value: string, style: Style, parent: Nodes | null): { escaped: number[]; plain: number[]; spaceRef: number[] } | null {
   const at: number[] = [];
   const plain: number[] = [];
+  const spaceRef: number[] = [];
   let j = 0;
   for (let i = 0; i < src.length; i++) {
     const c = src[i]!;
-    if (c === '\\' && PUNCTUATION.test(src[i + 1] ?? '')) {
+    if (c === '&' && value[j] === ' ' && src.startsWith(SPACE_REF, i)) {
+      spaceRef.push(j++);
+      i += SPACE_REF.length - 1;
+    } else if (c === '\\' && PUNCTUATION.test(src[i + 1] ?? '')) {
       if (value[j] !== src[i + 1]) return null;
       if (recordable(value, j, style, parent)) at.push(j);
       j++;
@@ -117,7 +125,7 @@ function sourceIndices(src: string, value: string, style: Style, parent: Nodes |
     } else if ((c === ' ' || c === '\t') && /^[ \t]*\r?\n/.test(src.slice(i))) continue;
     else return null;
   }
-  return j === value.length ? { escaped: at, plain } : null;
+  return j === value.length ? { escaped: at, plain, spaceRef } : null;
 }
 
 /**
@@ -127,10 +135,11 @@ function sourceIndices(src: string, value: string, style: Style, parent: Nodes |
  */
 export function writeEscapedPunctuation(out: string, node: Text, state: State): string {
   const data = node.data as EscapedPunctuationData | undefined;
-  if (!(data?.escapedAt?.length || data?.plainAt?.length) || data.escapedOf !== hash(node.value)) return out;
+  if (!(data?.escapedAt?.length || data?.plainAt?.length || data?.spaceRefAt?.length) || data.escapedOf !== hash(node.value)) return out;
   const value = node.value;
   const want = new Set(data.escapedAt);
   const plain = new Set(data.plainAt);
+  const spaceRef = new Set(data.spaceRefAt);
   let res = '';
   let j = 0;
   for (let i = 0; i < out.length; i++) {
@@ -149,7 +158,7 @@ export function writeEscapedPunctuation(out: string, node: Text, state: State): 
       continue;
     }
     if (c !== value[j]) return out;
-    res += want.has(j) && PUNCTUATION.test(c) ? '\\' + c : c;
+    res += want.has(j) && PUNCTUATION.test(c) ? '\\' + c : c === ' ' && spaceRef.has(j) ? SPACE_REF : c;
     j++;
   }
   return j === value.length ? res : out;

@@ -2,6 +2,8 @@ import type { Root, Nodes, Parent } from 'mdast';
 import { insideInlineHtml } from '../serialize/html-context.js';
 
 const FLOW_PARENTS = new Set(['root', 'blockquote', 'list', 'listItem', 'liquidBlock', 'footnoteDefinition']);
+/** Flow nodes whose handlers write the whitespace-holding blank lines recorded before them (serialize/handlers.ts). */
+export const BLANK_LINES_KEPT = new Set(['paragraph', 'heading', 'html', 'list', 'listItem', 'code', 'table', 'blockquote', 'liquidBlock', 'thematicBreak']);
 
 /**
  * Record, on every flow node, the number of blank lines before it when that is not the single
@@ -13,11 +15,17 @@ export function recordSpacing(tree: Root, text: string): void {
     if ((node.type === 'link' || node.type === 'image') && node.position?.end.offset !== undefined) {
       // Destination written in `<…>` although not required (or bare although the default would bracket it).
       const src = text.slice(node.position.start.offset!, node.position.end.offset);
-      const m = /\]\(\s*(<)?[^]*\)$/.exec(src);
+      // A link's destination follows its text: an image inside that text has a `](` of its own (`[![](<a b.png>)](https://…)`).
+      const labelEnd = node.type === 'link' ? (node.children.at(-1)?.position?.end.offset ?? node.position.start.offset!) - node.position.start.offset! : 0;
+      const m = /\]\(\s*(<)?[^]*\)$/.exec(src.slice(labelEnd));
       if (m) {
         const angle = m[1] === '<';
         const byDefault = /[\0- \u007F]/.test(node.url) || (!node.url && !!node.title);
         if (angle !== byDefault) ((node.data ??= {}) as Record<string, unknown>).angle = angle;
+        // A bare destination written with character references (`Lamph&aring;llare`): kept as written while the URL is the same.
+        const raw = /^\]\(([^\s<>()\\]+)\)$/.exec(m[0])?.[1];
+        if (raw && /&(?:#x?[0-9a-f]+|[a-z][a-z0-9]*);/i.test(raw))
+          Object.assign((node.data ??= {}) as Record<string, unknown>, { rawDestination: raw, rawDestinationOf: node.url });
       }
       // An autolink (`<https://…>`), which GitBook keeps as written: the serializer's default is `[url](url)`.
       if (node.type === 'link' && src.startsWith('<') && src.endsWith('>')) ((node.data ??= {}) as Record<string, unknown>).autolink = true;
@@ -30,15 +38,9 @@ export function recordSpacing(tree: Root, text: string): void {
         const right = parent.children[i]!;
         if (!left.position || !right.position) continue;
         const blank = right.position.start.line - endLine(left, text) - 1;
-        if (
-          node.type === 'root' &&
-          (right.type === 'paragraph' || right.type === 'heading' || right.type === 'html') &&
-          blank > 0 &&
-          left.position.end.offset !== undefined
-        ) {
-          // Blank lines holding spaces (`  `, hand-edited legacy files): written back as they are.
-          const lines = text.slice(left.position.end.offset, right.position.start.offset).split('\n').slice(1, -1);
-          if (lines.length === blank && lines.some((l) => l !== '') && lines.every((l) => /^[ \t]*$/.test(l))) {
+        if (blank > 0 && BLANK_LINES_KEPT.has(right.type) && left.position.end.offset !== undefined && right.position.start.offset !== undefined) {
+          const lines = whitespaceLines(text, left.position.end.offset, right.position.start.offset, blank, node.type === 'root');
+          if (lines) {
             (right.data ??= {}) as Record<string, unknown>;
             Object.assign(right.data as Record<string, unknown>, { blankBefore: 0, blankLines: lines });
             continue;
@@ -81,6 +83,26 @@ export function recordSpacing(tree: Root, text: string): void {
   };
   walk(tree);
   recordHtmlContent(tree, text);
+}
+
+/** Marks a blank line written whole, whatever its containers prefix it with (removed by `restoreWhitespaceLines`). */
+export const WHOLE_LINE = '\uE0F0';
+
+/**
+ * Blank lines holding spaces between two blocks (`  `, hand-edited legacy files; GitBook 2020 keeps them in a
+ * hint, between the items of a list and between an item's blocks, `  ` at the item's indent): written back as
+ * they are. Inside a container each is marked to be written whole, since the container would prefix it.
+ */
+function whitespaceLines(text: string, from: number, to: number, blank: number, top: boolean): string[] | null {
+  const lines = text.slice(from, to).split('\n').slice(1, -1);
+  if (lines.length !== blank || !lines.some((l) => l !== '') || !lines.every((l) => /^[ \t]*$/.test(l))) return null;
+  if (top) return lines;
+  return text.includes(WHOLE_LINE) ? null : lines.map((l) => WHOLE_LINE + l);
+}
+
+/** Whitespace-holding blank lines marked `WHOLE_LINE` lose what their containers wrote before them. */
+export function restoreWhitespaceLines(out: string): string {
+  return out.includes(WHOLE_LINE) ? out.replace(/^[^\n\uE0F0]*\uE0F0/gm, '') : out;
 }
 
 /**
