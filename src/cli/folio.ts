@@ -55,6 +55,13 @@ async function main(argv: string[]): Promise<number> {
   return mod.run(rest);
 }
 
+// A reader that stopped reading (`folio check … | head`): end quietly with the status of a program killed by SIGPIPE
+// (128 + 13), as git or cat do, instead of an unhandled EPIPE error and its stack trace.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+  process.exit(141);
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
