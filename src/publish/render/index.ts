@@ -86,7 +86,8 @@ export async function renderPageWithGrammars(input: RenderPageInput): Promise<Re
 
 function renderWith(input: RenderPageInput, highlight: HighlightBudget): RenderedPage {
   const links = new LinkResolver(input);
-  const page = parsePageFile(input.markdown);
+  // The tree only: a render needs no writing style (what an export writes back).
+  const page = parsePageFile(input.markdown, { style: false });
   const mdast = page.document as Root;
   prepare(mdast);
   const include = includeBlock(input.includes ?? {}, prepare);
