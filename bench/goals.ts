@@ -127,14 +127,11 @@ function publishGoals(): void {
   else notMeasured('cold publish per page', '≤ 0.5× mkdocs build per page', mk);
   const one = p.json.medianMs.publishAfterOnePageChanged as number;
   measured('one-page re-publish (activity core)', one, typeof mk === 'number' ? mk : null, '≤ 300 ms', one <= 300, fmt, 'mkdocs full ');
-  const rss = p.json.peakRssMb?.duringColdPublish as number | undefined;
-  if (typeof rss === 'number')
-    notMeasured(
-      'process tree publishing 1,000 pages',
-      '≤ 600 MB',
-      `not the service's process tree: the publish benchmark's one process (embedded database in memory, the import's data, two parse threads) peaked at ${rss} MB during a ${pages}-page cold publish`,
-    );
-  else notMeasured('process tree publishing 1,000 pages', '≤ 600 MB', 'needs the running service publishing; not run');
+  // The publish benchmark's tree: the publishing process (the activity's core, its parse threads) and `folio db-server`.
+  const tree = p.json.peakRssMb?.coldPublish?.tree as number | undefined;
+  if (typeof tree === 'number')
+    measured(`process tree publishing ${pages} pages (publisher + db-server)`, tree, null, '≤ 600 MB', tree <= 600, (mb) => `${Math.round(mb)} MB`);
+  else notMeasured('process tree publishing 1,000 pages', '≤ 600 MB', 'the publish benchmark printed no process-tree peak');
 }
 
 function searchGoals(): void {

@@ -3,35 +3,106 @@
  * a cold publish (no earlier publication) and a re-publish after one page's body changed, beside rendering the
  * same markdown with bare remark-parse + remark-rehype + rehype-stringify in one thread and `mkdocs build` of the
  * same project directory (a copy; left out when mkdocs is not installed or `--no-mkdocs`), alternating in each run.
- * Publishing here is the activity's core (`publishSite`) on an in-memory store with the parse pool: the
- * Temporal round trip is left out. Prints one JSON object (medians of BENCH_RUNS runs, default 3), with the peak
- * resident memory of this process (its threads and the embedded database included) after the import and at the end.
- * On a loaded machine wall times follow the load; the CPU time each side used (this process's threads, mkdocs's
- * process) is printed too (`cpuMs`), as the figure least moved by the other processes, and the first run's cold
- * publish on its own (`firstRun`: threads that have highlighted nothing yet; later runs reuse highlighted blocks).
- *   npx tsx bench/publish.ts [--repo <name>]
+ * The process tree is the service's: the embedded database is a `folio db-server` child (PGlite in a temporary
+ * data directory, with the flags `folio start` gives it) and the publish runs in a child of its own, as a worker
+ * runs it: the activity's core (`publishSite`) with the parse pool configured as the worker configures it (the
+ * Temporal round trip is left out). This process imports the corpus and drives the runs; it is not counted.
+ * Prints one JSON object (medians of BENCH_RUNS runs, default 3): wall and CPU time (`cpuMs`: the publishing
+ * process with its threads plus the database process; mkdocs's process), and the peak resident memory
+ * (`peakRssMb`, sampled every 50 ms during each publish) of each process and of the tree (their sum at one instant).
+ * `firstRun` is the first run's cold publish on its own (threads that have highlighted nothing yet).
+ *   npm run build && node dist/bench/publish.js [--repo <name>] [--no-mkdocs]
  */
-import { spawnSync } from 'node:child_process';
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import rehypeStringify from 'rehype-stringify';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
+import { loadConfig } from '../src/config/config.js';
 import { documents, importTree, memoryEntry, readWorkingTree, type RevisionModel, type SourceTree } from '../src/format/index.js';
 import { modelToRevisionInput } from '../src/revision/records.js';
 import { createLogger } from '../src/log.js';
+import { parsePoolOptions } from '../src/parse-pool/from-config.js';
 import { ParsePool } from '../src/parse-threads/pool.js';
 import { corpusDir } from '../src/project-root.js';
-import { publishSite } from '../src/publish/build.js';
+import { publishSite, type PublishOutcome } from '../src/publish/build.js';
+import { EMBEDDED_DB_NODE_FLAGS } from '../src/store/pglite-memory.js';
 import { openStore, type Store } from '../src/store/index.js';
 import { arg, median, projectDirectoryOf } from './_helpers.js';
 
+const logger = createLogger('bench', { level: 'error', pretty: false });
+
+/** CPU time (user + system, ms) of a process (Linux `/proc/<pid>/stat`, 100 ticks a second); `children` counts its ended children instead. */
+function procCpuMs(pid: number | 'self', children = false): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (children ? Number(fields[13]) + Number(fields[14]) : Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** VmRSS of a process, in bytes (0 when it is gone or not on Linux). */
+function rssOf(pid: number): number {
+  try {
+    return Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+type PublishRequest = { organizationId: string; siteId: string; requestKey: string };
+type PublishReply = { outcome: PublishOutcome; cpuMs: number; heapMb: number };
+
+/** The publishing process (`--publisher <database url>`): publishes on each request of its parent, as a worker's activity does. */
+async function publisher(databaseUrl: string): Promise<void> {
+  const store = await openStore({ databaseUrl, logger });
+  const pool = new ParsePool({ ...parsePoolOptions(loadConfig()), timeBudgetMs: 60_000 });
+  process.on('message', (m: PublishRequest | 'close') => {
+    void (async () => {
+      if (m === 'close') {
+        await pool.close();
+        await store.close();
+        process.disconnect();
+        return;
+      }
+      const before = process.cpuUsage();
+      const outcome = (await publishSite({ store, render: (input) => pool.run('publish.render', input), logger, concurrency: pool.threads * 2 }, m))!;
+      const u = process.cpuUsage(before);
+      const reply: PublishReply = { outcome, cpuMs: (u.user + u.system) / 1000, heapMb: Math.round(process.memoryUsage().heapUsed / 2 ** 20) };
+      process.send!(reply);
+    })();
+  });
+  process.send!('ready');
+}
+
+/** A `folio db-server` on a temporary data directory, as `folio start` runs it; resolves with its address. */
+async function startDbServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const here = fileURLToPath(import.meta.url);
+  const cli = here.endsWith('.ts') ? ['--import', 'tsx', join(here, '../../src/cli/folio.ts')] : [join(here, '../../src/cli/folio.js')];
+  const child = spawn(process.execPath, [...EMBEDDED_DB_NODE_FLAGS, ...cli, 'db-server'], {
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /FOLIO_DB_URL=(\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`folio db-server exited ${code}`)));
+  });
+  return { child, url };
+}
+
 const repo = arg('repo', 'pgsql-tw+gitbook-docs');
-const runs = Number(process.env.BENCH_RUNS ?? 3);
 const dir = join(corpusDir(), repo);
-if (!existsSync(dir)) throw new Error(`corpus repository not found: ${dir}`);
+const ms = (t: bigint) => Number(process.hrtime.bigint() - t) / 1e6;
 
 async function importInto(store: Store, spaceId: string, tree: SourceTree, projectDirectory: string, previous?: { revision: RevisionModel; tree: SourceTree }) {
   const imported = await importTree(tree, { projectDirectory, ...(previous ? { previous } : {}) });
@@ -54,147 +125,214 @@ function mkdocsWork(projectDirectory: string): string | null {
   return work;
 }
 
-/** CPU time (user + system, ms) of this process's ended children (Linux `/proc/self/stat`, 100 ticks a second); 0 elsewhere. */
-function childrenCpuMs(): number {
-  if (!existsSync('/proc/self/stat')) return 0;
-  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[13]) + Number(fields[14])) * 10;
-}
-
 /** One `mkdocs build` of the copy: wall and CPU time, in ms. */
 function mkdocsBuild(work: string): { wall: number; cpu: number } {
   const t = performance.now();
-  const cpu = childrenCpuMs();
+  const cpu = procCpuMs('self', true);
   const r = spawnSync('mkdocs', ['build', '-q', '--clean'], { cwd: work, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`mkdocs build failed: ${(r.stderr ?? '').trim().split('\n').slice(-1)[0]}`);
-  return { wall: performance.now() - t, cpu: childrenCpuMs() - cpu };
+  return { wall: performance.now() - t, cpu: procCpuMs('self', true) - cpu };
 }
 
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
-
-const ms = (t: bigint) => Number(process.hrtime.bigint() - t) / 1e6;
-
-const logger = createLogger('bench', { level: 'error', pretty: false });
-const store = await openStore({ logger });
-const pool = new ParsePool({ timeBudgetMs: 60_000 });
-await store.orgs.ensure({ id: 'bench', title: 'Bench' });
-const projectDirectory = projectDirectoryOf(repo);
-const tree = await readWorkingTree(dir);
-const space = await store.spaces.create('bench', { title: repo });
-const revision = await importInto(store, space.id, tree, projectDirectory);
-const pages = [...documents(revision.pages)].filter((p) => p.markdown !== null);
-const markdowns = pages.map((p) => p.markdown!);
-const rssAfterImportMb = Math.round(process.resourceUsage().maxRSS / 1024);
-const changedPage = pages.find((p) => p.git?.path && p.path !== '')!;
-const changedPath = changedPage.git!.path;
-const changedText = new TextDecoder().decode(await tree.get(changedPath)!.read());
-
-const bare = unified().use(remarkParse).use(remarkRehype).use(rehypeStringify);
-const mkdocs = mkdocsWork(projectDirectory);
-const mkdocsRuns: number[] = [];
-const mkdocsCpu: number[] = [];
-const coldCpu: number[] = [];
-const baseline: number[] = [];
-const cold: number[] = [];
-const oneChanged: number[] = [];
-const oneChangedCpu: number[] = [];
-/** Peak resident memory of this process (sampled every 100 ms) during each cold publish, MB. */
-const coldRss: number[] = [];
-let frameBytes = 0;
-let counts = { cold: { rendered: 0, reused: 0, files: 0 }, oneChanged: { rendered: 0, reused: 0 } };
-for (let run = 0; run < runs; run++) {
-  let t = process.hrtime.bigint();
-  for (const md of markdowns) bare.processSync(md);
-  baseline.push(ms(t));
-  if (mkdocs !== null) {
-    const m = mkdocsBuild(mkdocs);
-    mkdocsRuns.push(m.wall);
-    mkdocsCpu.push(m.cpu);
-  }
-
-  // A fresh site each run: nothing to reuse. The content is reset to the corpus (page ids kept, as a git import keeps them).
-  await importInto(store, space.id, tree, projectDirectory, { revision, tree });
-  const site = await store.sites.create('bench', { title: `Bench ${run}`, spaces: [space.id] });
-  let rssPeak = 0;
-  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage.rss())), 100);
-  const cpuBefore = cpuMs();
-  t = process.hrtime.bigint();
-  const first = (await publishSite(
-    { store, render: (input) => pool.run('publish.render', input), logger, concurrency: pool.threads * 2 },
-    { organizationId: 'bench', siteId: site.id, requestKey: `cold-${run}` },
-  ))!;
-  cold.push(ms(t));
-  coldCpu.push(cpuMs() - cpuBefore);
-  clearInterval(sampler);
-  coldRss.push(rssPeak / 2 ** 20);
-
-  const edited: SourceTree = new Map(tree);
-  edited.set(changedPath, memoryEntry(new TextEncoder().encode(`${changedText}\nEdited in run ${run}.\n`)));
-  await importInto(store, space.id, edited, projectDirectory, { revision, tree });
-  const cpuBeforeSecond = cpuMs();
-  t = process.hrtime.bigint();
-  const second = (await publishSite(
-    { store, render: (input) => pool.run('publish.render', input), logger, concurrency: pool.threads * 2 },
-    { organizationId: 'bench', siteId: site.id, requestKey: `edit-${run}` },
-  ))!;
-  oneChanged.push(ms(t));
-  oneChangedCpu.push(cpuMs() - cpuBeforeSecond);
-  if (run === 0) {
-    // The frame of a page (everything but its article): what every page carries, navigation included.
-    const live = (await store.sites.get('bench', site.id))!.livePublicationId!;
-    const html = (await store.sites.publicationFiles(live)).filter((f) => f.path.endsWith('.html') && f.path !== '404.html').slice(0, 50);
-    const bytes = await store.blobs.getMany(html.map((f) => f.hash));
-    for (const f of html) {
-      const text = new TextDecoder().decode(bytes.get(f.hash)!);
-      const article = /<article>[\s\S]*<\/article>/.exec(text)?.[0] ?? '';
-      frameBytes = Math.max(frameBytes, Buffer.byteLength(text) - Buffer.byteLength(article));
-    }
-  }
-  counts = { cold: { rendered: first.rendered, reused: first.reused, files: first.files }, oneChanged: { rendered: second.rendered, reused: second.reused } };
+/** The database process, the publishing process, and how to ask the latter for a publish. */
+interface Processes {
+  db: { child: ChildProcess; url: string };
+  publisher: ChildProcess;
+  dataDir: string;
+  replies: Array<(r: PublishReply) => void>;
 }
-await pool.close();
-await store.close();
-if (mkdocs !== null) rmSync(mkdocs, { recursive: true, force: true });
-const perPage = (xs: number[]) => Number((median(xs) / markdowns.length).toFixed(2));
 
-const result = {
-  benchmark: 'publish',
-  repo,
-  pages: markdowns.length,
-  runs,
-  threads: pool.threads,
-  medianMs: {
-    bareRemarkRehype: Math.round(median(baseline)),
-    coldPublish: Math.round(median(cold)),
-    publishAfterOnePageChanged: Math.round(median(oneChanged)),
-    ...(mkdocsRuns.length > 0 ? { mkdocsBuild: Math.round(median(mkdocsRuns)) } : {}),
-  },
-  cpuMs: {
-    coldPublish: Math.round(median(coldCpu)),
-    publishAfterOnePageChanged: Math.round(median(oneChangedCpu)),
-    ...(mkdocsCpu.length > 0 ? { mkdocsBuild: Math.round(median(mkdocsCpu)) } : {}),
-  },
-  // The first run's cold publish: its render threads have highlighted nothing yet (the later runs' threads keep the
-  // blocks they highlighted, as a running worker does between publishes).
-  firstRun: {
-    coldPublishMs: Math.round(cold[0]!),
-    coldPublishCpuMs: Math.round(coldCpu[0]!),
-    ...(mkdocsCpu.length > 0 ? { mkdocsBuildCpuMs: Math.round(mkdocsCpu[0]!), coldVsMkdocsCpu: Number((coldCpu[0]! / mkdocsCpu[0]!).toFixed(2)) } : {}),
-  },
-  loadAverage: os.loadavg().map((l) => Number(l.toFixed(1))),
-  perPageMs: { coldPublish: perPage(cold), ...(mkdocsRuns.length > 0 ? { mkdocsBuild: perPage(mkdocsRuns) } : {}) },
-  ratio: {
-    coldPublishVsBare: Number((median(cold) / median(baseline)).toFixed(2)),
-    onePageChangedVsBare: Number((median(oneChanged) / median(baseline)).toFixed(2)),
-    onePageChangedVsCold: Number((median(oneChanged) / median(cold)).toFixed(3)),
-    ...(mkdocsRuns.length > 0 ? { coldPublishVsMkdocs: Number((median(cold) / median(mkdocsRuns)).toFixed(2)) } : {}),
-    ...(mkdocsCpu.length > 0 ? { coldPublishVsMkdocsCpu: Number((median(coldCpu) / median(mkdocsCpu)).toFixed(2)) } : {}),
-  },
-  counts,
-  largestPageFrameBytes: frameBytes,
-  peakRssMb: { duringColdPublish: Math.round(Math.max(...coldRss)), afterImport: rssAfterImportMb, end: Math.round(process.resourceUsage().maxRSS / 1024) },
-};
-process.stdout.write(`${JSON.stringify(result)}\n`);
+async function startProcesses(): Promise<Processes> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'folio-bench-publish-'));
+  const db = await startDbServer(dataDir);
+  const publisher = fork(fileURLToPath(import.meta.url), ['--publisher', db.url], { stdio: 'inherit' });
+  const replies: Array<(r: PublishReply) => void> = [];
+  await new Promise<void>((resolve) => publisher.once('message', () => resolve()));
+  publisher.on('message', (m: PublishReply) => replies.shift()?.(m));
+  return { db, publisher, dataDir, replies };
+}
+
+async function stopProcesses(p: Processes): Promise<void> {
+  p.publisher.send('close');
+  await new Promise((resolve) => p.publisher.once('exit', resolve));
+  p.db.child.kill('SIGTERM');
+  await new Promise((resolve) => p.db.child.once('exit', resolve));
+  rmSync(p.dataDir, { recursive: true, force: true });
+}
+
+type Peak = { publisher: number; database: number; tree: number };
+
+/** Peak RSS of the publishing process, of the database process and of their sum, sampled every 50 ms while `work` runs. */
+async function sampled<T>(p: Processes, work: () => Promise<T>): Promise<{ value: T; peak: Peak }> {
+  const peak = { publisher: 0, database: 0, tree: 0 };
+  const sample = () => {
+    const a = rssOf(p.publisher.pid!);
+    const d = rssOf(p.db.child.pid!);
+    peak.publisher = Math.max(peak.publisher, a);
+    peak.database = Math.max(peak.database, d);
+    peak.tree = Math.max(peak.tree, a + d);
+  };
+  const timer = setInterval(sample, 50);
+  try {
+    const value = await work();
+    sample();
+    return { value, peak };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** One publish in the publishing process: wall time, CPU time (publisher with its threads + database), peaks. */
+async function publish(p: Processes, request: PublishRequest) {
+  const dbCpu = procCpuMs(p.db.child.pid!);
+  const t = process.hrtime.bigint();
+  const { value, peak } = await sampled(
+    p,
+    () =>
+      new Promise<PublishReply>((resolve) => {
+        p.replies.push(resolve);
+        p.publisher.send(request);
+      }),
+  );
+  return { wall: ms(t), cpu: value.cpuMs + procCpuMs(p.db.child.pid!) - dbCpu, publisherCpu: value.cpuMs, outcome: value.outcome, heapMb: value.heapMb, peak };
+}
+type Published = Awaited<ReturnType<typeof publish>>;
+
+interface Runs {
+  pages: number;
+  baseline: number[];
+  mkdocs: Array<{ wall: number; cpu: number }>;
+  cold: Published[];
+  oneChanged: Published[];
+  frameBytes: number;
+  idle: { publisher: number; database: number };
+}
+
+/** Each run: bare remark, mkdocs, a cold publish of a fresh site, a re-publish after one page changed. */
+async function measure(p: Processes, store: Store, runs: number): Promise<Runs> {
+  await store.orgs.ensure({ id: 'bench', title: 'Bench' });
+  const projectDirectory = projectDirectoryOf(repo);
+  const tree = await readWorkingTree(dir);
+  const space = await store.spaces.create('bench', { title: repo });
+  const revision = await importInto(store, space.id, tree, projectDirectory);
+  const pages = [...documents(revision.pages)].filter((pg) => pg.markdown !== null);
+  const changedPath = pages.find((pg) => pg.git?.path && pg.path !== '')!.git!.path;
+  const changedText = new TextDecoder().decode(await tree.get(changedPath)!.read());
+  const out: Runs = {
+    pages: pages.length,
+    baseline: [],
+    mkdocs: [],
+    cold: [],
+    oneChanged: [],
+    frameBytes: 0,
+    idle: { publisher: rssOf(p.publisher.pid!), database: rssOf(p.db.child.pid!) },
+  };
+  const bare = unified().use(remarkParse).use(remarkRehype).use(rehypeStringify);
+  const mkdocs = mkdocsWork(projectDirectory);
+  for (let run = 0; run < runs; run++) {
+    const t = process.hrtime.bigint();
+    for (const pg of pages) bare.processSync(pg.markdown!);
+    out.baseline.push(ms(t));
+    if (mkdocs !== null) out.mkdocs.push(mkdocsBuild(mkdocs));
+    // A fresh site each run: nothing to reuse. The content is reset to the corpus (page ids kept, as a git import keeps them).
+    await importInto(store, space.id, tree, projectDirectory, { revision, tree });
+    const site = await store.sites.create('bench', { title: `Bench ${run}`, spaces: [space.id] });
+    out.cold.push(await publish(p, { organizationId: 'bench', siteId: site.id, requestKey: `cold-${run}` }));
+    const edited: SourceTree = new Map(tree);
+    edited.set(changedPath, memoryEntry(new TextEncoder().encode(`${changedText}\nEdited in run ${run}.\n`)));
+    await importInto(store, space.id, edited, projectDirectory, { revision, tree });
+    out.oneChanged.push(await publish(p, { organizationId: 'bench', siteId: site.id, requestKey: `edit-${run}` }));
+    if (run === 0) out.frameBytes = await largestFrame(store, site.id);
+  }
+  if (mkdocs !== null) rmSync(mkdocs, { recursive: true, force: true });
+  return out;
+}
+
+function report(r: Runs, runs: number) {
+  const perPage = (xs: number[]) => Number((median(xs) / r.pages).toFixed(2));
+  const mb = (b: number) => Math.round(b / 2 ** 20);
+  const coldMs = r.cold.map((c) => c.wall);
+  const coldCpu = r.cold.map((c) => c.cpu);
+  const oneMs = r.oneChanged.map((c) => c.wall);
+  const mkMs = r.mkdocs.map((m) => m.wall);
+  const mkCpu = r.mkdocs.map((m) => m.cpu);
+  const withMk = mkMs.length > 0;
+  return {
+    benchmark: 'publish',
+    repo,
+    pages: r.pages,
+    runs,
+    medianMs: {
+      bareRemarkRehype: Math.round(median(r.baseline)),
+      coldPublish: Math.round(median(coldMs)),
+      publishAfterOnePageChanged: Math.round(median(oneMs)),
+      ...(withMk ? { mkdocsBuild: Math.round(median(mkMs)) } : {}),
+    },
+    cpuMs: {
+      coldPublish: Math.round(median(coldCpu)),
+      coldPublishPublisherOnly: Math.round(median(r.cold.map((c) => c.publisherCpu))),
+      publishAfterOnePageChanged: Math.round(median(r.oneChanged.map((c) => c.cpu))),
+      ...(withMk ? { mkdocsBuild: Math.round(median(mkCpu)) } : {}),
+    },
+    // The first run's cold publish: its render threads have highlighted nothing yet (the later runs' threads keep the
+    // blocks they highlighted, as a running worker does between publishes).
+    firstRun: {
+      coldPublishMs: Math.round(coldMs[0]!),
+      coldPublishCpuMs: Math.round(coldCpu[0]!),
+      ...(withMk ? { mkdocsBuildCpuMs: Math.round(mkCpu[0]!), coldVsMkdocsCpu: Number((coldCpu[0]! / mkCpu[0]!).toFixed(2)) } : {}),
+    },
+    loadAverage: os.loadavg().map((l) => Number(l.toFixed(1))),
+    perPageMs: { coldPublish: perPage(coldMs), ...(withMk ? { mkdocsBuild: perPage(mkMs) } : {}) },
+    ratio: {
+      coldPublishVsBare: Number((median(coldMs) / median(r.baseline)).toFixed(2)),
+      onePageChangedVsCold: Number((median(oneMs) / median(coldMs)).toFixed(3)),
+      ...(withMk ? { coldPublishVsMkdocs: Number((median(coldMs) / median(mkMs)).toFixed(2)) } : {}),
+      ...(withMk ? { coldPublishVsMkdocsCpu: Number((median(coldCpu) / median(mkCpu)).toFixed(2)) } : {}),
+    },
+    counts: {
+      cold: { rendered: r.cold.at(-1)!.outcome.rendered, reused: r.cold.at(-1)!.outcome.reused, files: r.cold.at(-1)!.outcome.files },
+      oneChanged: { rendered: r.oneChanged.at(-1)!.outcome.rendered, reused: r.oneChanged.at(-1)!.outcome.reused },
+    },
+    largestPageFrameBytes: r.frameBytes,
+    // Resident memory in MB: before the first publish, and the peak of each process and of their sum during the publishes.
+    peakRssMb: {
+      idle: { publisher: mb(r.idle.publisher), database: mb(r.idle.database) },
+      coldPublish: {
+        publisher: mb(Math.max(...r.cold.map((c) => c.peak.publisher))),
+        database: mb(Math.max(...r.cold.map((c) => c.peak.database))),
+        tree: mb(Math.max(...r.cold.map((c) => c.peak.tree))),
+      },
+      firstColdPublishTree: mb(r.cold[0]!.peak.tree),
+      republishTree: mb(Math.max(...r.oneChanged.map((c) => c.peak.tree))),
+    },
+    publisherHeapUsedMbAfterCold: Math.max(...r.cold.map((c) => c.heapMb)),
+  };
+}
+
+async function main(): Promise<void> {
+  const runs = Number(process.env.BENCH_RUNS ?? 3);
+  if (!existsSync(dir)) throw new Error(`corpus repository not found: ${dir}`);
+  const p = await startProcesses();
+  const store = await openStore({ databaseUrl: p.db.url, logger, migrate: false });
+  const measured = await measure(p, store, runs);
+  await store.close();
+  await stopProcesses(p);
+  process.stdout.write(`${JSON.stringify(report(measured, runs))}\n`);
+}
+
+if (process.argv.includes('--publisher')) await publisher(arg('publisher', ''));
+else await main();
+
+/** The frame of a page (everything but its article): what every page carries, navigation included; the largest of 50 pages. */
+async function largestFrame(store: Store, siteId: string): Promise<number> {
+  let frameBytes = 0;
+  const live = (await store.sites.get('bench', siteId))!.livePublicationId!;
+  const html = (await store.sites.publicationFiles(live)).filter((f) => f.path.endsWith('.html') && f.path !== '404.html').slice(0, 50);
+  const bytes = await store.blobs.getMany(html.map((f) => f.hash));
+  for (const f of html) {
+    const text = new TextDecoder().decode(bytes.get(f.hash)!);
+    const article = /<article>[\s\S]*<\/article>/.exec(text)?.[0] ?? '';
+    frameBytes = Math.max(frameBytes, Buffer.byteLength(text) - Buffer.byteLength(article));
+  }
+  return frameBytes;
+}

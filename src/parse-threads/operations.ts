@@ -14,7 +14,7 @@ import type { searchSections } from '../search/sections.js';
 import type { detectLanguage } from '../search/languages.js';
 import type { analyzeHtmlPage, convertHtmlPage } from '../webimport/html-page.js';
 import type { parseSitemap } from '../webimport/sitemap.js';
-import type { renderPageBody } from '../publish/render/index.js';
+import type { renderPageWithGrammars } from '../publish/render/index.js';
 import type { convertInputFile } from '../fileimport/convert-file.js';
 import type { verifySamlResponse } from '../people/saml-verify.js';
 import type { mergePageText } from '../change-requests/block-merge.js';
@@ -69,10 +69,10 @@ export const parseOperations = {
   /** SSO: a SAML response posted to the assertion consumer service, its signature, issuer, audience and validity checked. */
   'saml.verify': lazy<typeof verifySamlResponse>(async () => (await import('../people/saml-verify.js')).verifySamlResponse),
   /** A page's article HTML for a published site (src/publish/). */
-  'publish.render': lazy<(input: Parameters<typeof renderPageBody>[0]) => Promise<ReturnType<typeof renderPageBody>>>(async () => {
-    const { renderPageBody: render, waitForHighlighter } = await import('../publish/render/index.js');
-    // The grammars and their WASM engine, once per thread (waited for a bounded time): highlighting then runs
-    // synchronously in each render.
+  'publish.render': lazy<typeof renderPageWithGrammars>(async () => {
+    const { renderPageWithGrammars: render, waitForHighlighter } = await import('../publish/render/index.js');
+    // The WASM engine once per thread (waited for a bounded time), each grammar when a page first names its language:
+    // highlighting then runs synchronously in each render.
     return async (input: Parameters<typeof render>[0]) => {
       await waitForHighlighter();
       return render(input);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadHighlighter, renderPageBody, type RenderPageInput } from '../../src/publish/render/index.js';
 import { highlightCounts, MAX_HIGHLIGHT_CHARS } from '../../src/publish/render/highlight.js';
 import { selectAll } from 'hast-util-select';
+import { parsePageFile } from '../../src/format/index.js';
 import { toString as toText } from 'hast-util-to-string';
 
 const SPEC = JSON.stringify({
@@ -306,5 +307,45 @@ describe('highlighted lines as GitBook writes them (issue 33)', () => {
       'SELECT 1',
       'FROM t',
     ]);
+  });
+});
+
+describe('the parse of a render', () => {
+  it('skips detecting and recording the writing style (style: false): the same nodes and values, fewer phases', () => {
+    const md = [
+      '---',
+      'description: Style',
+      '---',
+      '',
+      '# Title',
+      '',
+      '* one\\_two  ',
+      '* three',
+      '',
+      '| a |  b |',
+      '|---|---|',
+      '| 1 | 2 |',
+      '',
+      '> quote',
+      '',
+      '~~~js',
+      'x',
+      '~~~',
+      '',
+      '{% hint style="info" %}',
+      'Hint with *emphasis* and __strong__.',
+      '{% endhint %}',
+      '',
+    ].join('\n');
+    const phases: string[] = [];
+    const lean = parsePageFile(md, { style: false, onPhase: (p) => phases.push(p) });
+    const full = parsePageFile(md);
+    expect(phases).toEqual(['prepare', 'micromark', 'liquid', 'assemble']);
+    // Node types, values and attributes: everything but what the style recording adds to `data`.
+    const bare = (tree: unknown) => JSON.parse(JSON.stringify(tree, (k, v: unknown) => (k === 'data' || k === 'position' ? undefined : v))) as unknown;
+    expect(bare(lean.document)).toEqual(bare(full.document));
+    expect(lean.title).toEqual(full.title);
+    expect(lean.frontMatter?.fields).toEqual(full.frontMatter?.fields);
+    expect(render(md).html).toContain('<li>one_two</li>');
   });
 });

@@ -7,7 +7,7 @@ import { remarkGitbookMath } from './plugins/math.js';
 import remarkFrontmatter from 'remark-frontmatter';
 import type { Root, RootContent, Heading, Parent, Nodes } from 'mdast';
 import { toString } from 'mdast-util-to-string';
-import type { PageFile, ParseOptions, MarkdownWarning, PageTitle } from './types.js';
+import type { PageFile, ParseOptions, ParsePhase, MarkdownWarning, PageTitle, Style } from './types.js';
 import { FrontMatter } from './front-matter.js';
 import { remarkLiquid } from './liquid/remark-liquid.js';
 import { pairLiquidTags } from './liquid/pair.js';
@@ -19,7 +19,7 @@ import { recordBreakSpaces, recordQuoteEnds, recordSpacing } from './style/spaci
 import { recordListMarkers } from './style/list-markers.js';
 import { recordPlainDelimiters } from './style/plain-delimiters.js';
 import { recordEscapedPunctuation } from './style/escaped-punctuation.js';
-import { recordLineEndings } from './style/line-endings.js';
+import { recordLineEndings, type MixedLineEndings } from './style/line-endings.js';
 import { recordCellSpacing } from './style/table-cells.js';
 import { recordCodeSyntax } from './style/code-fences.js';
 
@@ -80,19 +80,7 @@ export function parsePageFile(input: string, options: ParseOptions = {}): PageFi
   for (const t of blockTransforms) t(tree, text);
   phase('liquid');
 
-  const detected = detectStyle(text, tree);
-  Object.assign(style, detected, { bom: style.bom, lineEnding: style.lineEnding, mixedLineEndings });
-  phase('styleDetect');
-  recordSpacing(tree, text);
-  recordQuoteEnds(tree, text);
-  recordBreakSpaces(tree, text);
-  recordListMarkers(text, tree, style);
-  recordPlainDelimiters(text, tree, style);
-  recordEscapedPunctuation(text, tree, style);
-  recordCellSpacing(text, tree, style);
-  recordCodeSyntax(text, tree, style);
-  style.plainDelimitersRecorded = true;
-  phase('styleRecord');
+  if (options.style !== false) recordStyle(text, tree, style, mixedLineEndings, phase);
 
   let frontMatter: FrontMatter | null = null;
   let index = 0;
@@ -123,6 +111,23 @@ export function parsePageFile(input: string, options: ParseOptions = {}): PageFi
 }
 
 function noPhase(): void {}
+
+/** The page's writing style: detected, then recorded on the tree's nodes (what the exporter writes back). */
+function recordStyle(text: string, tree: Root, style: Style, mixedLineEndings: MixedLineEndings | null, phase: (p: ParsePhase) => void): void {
+  const detected = detectStyle(text, tree);
+  Object.assign(style, detected, { bom: style.bom, lineEnding: style.lineEnding, mixedLineEndings });
+  phase('styleDetect');
+  recordSpacing(tree, text);
+  recordQuoteEnds(tree, text);
+  recordBreakSpaces(tree, text);
+  recordListMarkers(text, tree, style);
+  recordPlainDelimiters(text, tree, style);
+  recordEscapedPunctuation(text, tree, style);
+  recordCellSpacing(text, tree, style);
+  recordCodeSyntax(text, tree, style);
+  style.plainDelimitersRecorded = true;
+  phase('styleRecord');
+}
 
 function blankBefore(node: RootContent): number {
   const b = (node.data as { blankBefore?: number } | undefined)?.blankBefore;

@@ -182,6 +182,12 @@ export interface ParseOptions {
    * `assemble`): the per-phase benchmark (bench/format-markdown.ts) reads a clock there. Nothing else uses it.
    */
   onPhase?: (phase: ParsePhase) => void;
+  /**
+   * `false`: the tree is all the caller needs (a published page's render): the writing style is neither detected nor
+   * recorded on the tree (the `styleDetect` and `styleRecord` phases, ~15% of a parse), and `style` is the default
+   * one. The tree's nodes and values are the same; only what the exporter reads of their `data` is left out.
+   */
+  style?: boolean;
 }
 
 /** The phases of `parsePageFile`, in order (`prepare`: BOM, line endings and the size checks before micromark). */

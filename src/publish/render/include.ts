@@ -21,7 +21,7 @@ export function includeBlock(includes: Record<string, string>, prepare: (tree: R
         links.warn('PUBLISH_INCLUDE_MISSING', `${depth > 0 ? 'nested include not expanded' : 'reusable content not found'}: ${path.slice(0, 200)}`);
         return [];
       }
-      const tree = parsePageFile(markdown).document as Root;
+      const tree = parsePageFile(markdown, { style: false }).document as Root;
       prepare(tree);
       depth++;
       try {

@@ -27,7 +27,7 @@ import { stepBlock, stepperBlock } from './stepper.js';
 import { tabBlock, tabsBlock } from './tabs.js';
 import type { BlockContext, BlockRenderer, LiquidBlock } from './types.js';
 import { el, text } from './hast.js';
-import { HighlightBudget } from './highlight.js';
+import { HighlightBudget, loadGrammars, scopesNamedIn } from './highlight.js';
 
 export { loadHighlighter, waitForHighlighter } from './highlight.js';
 
@@ -67,9 +67,27 @@ function prepare(tree: Root): void {
  * `remark-rehype` with a handler for every GitBook block → `rehype-stringify`. Runs in a parse-pool thread.
  */
 export function renderPageBody(input: RenderPageInput): RenderedPage {
+  return renderWith(input, new HighlightBudget());
+}
+
+/**
+ * `renderPageBody` in a thread that loads grammars as pages name them (`publish.render`): the grammars the page's
+ * fences (its includes' too) may name are loaded first; a block whose language was not foreseen leaves the page to be
+ * rendered again once its grammar is loaded, so the output is the one every grammar loaded would give.
+ */
+export async function renderPageWithGrammars(input: RenderPageInput): Promise<RenderedPage> {
+  await loadGrammars(scopesNamedIn([input.markdown, ...Object.values(input.includes ?? {})]));
+  const budget = new HighlightBudget();
+  const page = renderWith(input, budget);
+  if (budget.needs.size === 0) return page;
+  await loadGrammars(budget.needs);
+  return renderWith(input, new HighlightBudget());
+}
+
+function renderWith(input: RenderPageInput, highlight: HighlightBudget): RenderedPage {
   const links = new LinkResolver(input);
-  const highlight = new HighlightBudget();
-  const page = parsePageFile(input.markdown);
+  // The tree only: a render needs no writing style (what an export writes back).
+  const page = parsePageFile(input.markdown, { style: false });
   const mdast = page.document as Root;
   prepare(mdast);
   const include = includeBlock(input.includes ?? {}, prepare);
