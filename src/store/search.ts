@@ -1,6 +1,7 @@
 import { ValidationError } from '../errors.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { searchConfigResolver } from './search-config.js';
+import { buildSnippet, candidateWords, queryLexemes } from './search-snippet.js';
 import type { SearchIndexApply, SearchPageHit, SearchQuery, SearchStore, Sql, SqlParam } from './types/index.js';
 
 /** Weights of D, C, B, A for `ts_rank_cd`: page title (A) far above headings (B) above body text (C). */
@@ -8,9 +9,6 @@ const WEIGHTS = '{0.05, 0.2, 0.5, 1.0}';
 const ROWS_PER_INSERT = 500;
 /** Sections whose words are compared with a misspelled word (the closest by word similarity). */
 const SIMILAR_CANDIDATES = 10;
-const START = '\u0001';
-const STOP = '\u0002';
-const HEADLINE_OPTIONS = `StartSel=${START}, StopSel=${STOP}, MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`;
 
 interface PageRow {
   space_id: string;
@@ -33,16 +31,6 @@ interface ResultRow extends PageRow {
   section_anchor: string | null;
   section_title: string | null;
   body: string | null;
-  headline: string | null;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
-}
-
-/** A headline with the sentinel marks: escaped, marks as `<mark>`. */
-function markup(headline: string): string {
-  return escapeHtml(headline).replaceAll(START, '<mark>').replaceAll(STOP, '</mark>');
 }
 
 function checkQuery(q: SearchQuery): { limit: number; offset: number; text: string } {
@@ -87,14 +75,13 @@ function scopeHits(scopes: Scope[], first: number, extra: (q: string, config: st
 
 /**
  * The ranked pages of the scopes (one more than `limit`, for the cursor), each with the count of all pages and of
- * their spaces, and, for the first `limit` of them, one row per matching section (best first) with its headline
- * (CJK: its text, see src/search/query.ts). One statement: the sections' scores come from the same matches that
- * ranked the pages (one index scan, one `ts_rank_cd` per matching section) and only the sections of the pages
- * shown are read again, by primary key, for their headlines.
+ * their spaces, and, for the first `limit` of them, one row per matching section (best first) with its text (its
+ * snippet is made from it: ./search-snippet.ts; CJK: src/search/query.ts). One statement: the sections' scores come
+ * from the same matches that ranked the pages (one index scan, one `ts_rank_cd` per matching section) and only the
+ * sections of the pages shown are read again, by primary key, for their text.
  */
-function pagesStatement(found: Scope[], limit: number, offset: number, cjk: boolean): { text: string; params: SqlParam[] } {
-  const hits = scopeHits(found, 4, (q) => `, ${q} AS q`);
-  const shown = cjk ? `x.body AS body, NULL AS headline` : `'' AS body, ts_headline(h.config, x.body, h.q, '${HEADLINE_OPTIONS}') AS headline`;
+function pagesStatement(found: Scope[], limit: number, offset: number): { text: string; params: SqlParam[] } {
+  const hits = scopeHits(found, 4, () => '');
   return {
     text: `WITH hits AS MATERIALIZED (
       ${hits.text}
@@ -113,7 +100,7 @@ function pagesStatement(found: Scope[], limit: number, offset: number, cjk: bool
       LIMIT $1 OFFSET $2
     )
     SELECT t.space_id, t.page_id, t.page_best, t.score, t.title, t.description, t.path, t.ancestors, t.total, t.spaces,
-           h.ord AS section_ord, h.score AS section_score, x.anchor AS section_anchor, x.title AS section_title, ${shown}
+           h.ord AS section_ord, h.score AS section_score, x.anchor AS section_anchor, x.title AS section_title, x.body
     FROM top t
     LEFT JOIN hits h ON t.n <= $3 AND h.space_id = t.space_id AND h.page_id = t.page_id
     LEFT JOIN search_sections x ON x.space_id = h.space_id AND x.page_id = h.page_id AND x.ord = h.ord
@@ -285,8 +272,47 @@ async function scopes(sql: Sql, query: SearchQuery, text: string): Promise<Scope
   return [...byQuery.values()];
 }
 
+/**
+ * The snippets of the sections of the result rows (CJK queries: none, src/search/ marks their bigrams): the words of
+ * their text that could match normalised by their space's configuration in one statement per configuration.
+ */
+async function snippets(sql: Sql, rows: ResultRow[], found: Scope[], cjk: boolean): Promise<Map<ResultRow, string>> {
+  const out = new Map<ResultRow, string>();
+  if (cjk) return out;
+  const scopeOf = new Map(found.flatMap((scope) => scope.spaceIds.map((id) => [id, scope] as const)));
+  const byConfig = new Map<string, { lexemes: Set<string>; rows: ResultRow[] }>();
+  for (const row of rows) {
+    const scope = scopeOf.get(row.space_id);
+    if (row.body === null || !scope) continue;
+    const group = byConfig.get(scope.config) ?? { lexemes: new Set<string>(), rows: [] };
+    for (const lexeme of queryLexemes(scope.query)) group.lexemes.add(lexeme);
+    group.rows.push(row);
+    byConfig.set(scope.config, group);
+  }
+  for (const [config, group] of byConfig) {
+    const lexemes = [...group.lexemes];
+    const words = candidateWords(
+      group.rows.map((r) => r.body!),
+      lexemes,
+    );
+    const normalised = words.length
+      ? await sql.query<{ w: string; lx: string[] }>(`SELECT w, tsvector_to_array(to_tsvector($1::regconfig, w)) AS lx FROM unnest($2::text[]) AS w`, [
+          config,
+          words,
+        ])
+      : [];
+    const matched = new Map(normalised.map((r) => [r.w, r.lx.find((l) => group.lexemes.has(l)) ?? null]));
+    for (const row of group.rows)
+      out.set(
+        row,
+        buildSnippet(row.body!, (w) => matched.get(w) ?? null),
+      );
+  }
+  return out;
+}
+
 /** The pages of the result rows (one per matching section of a page shown, in order), with their sections. */
-function pageHits(rows: ResultRow[], limit: number, offset: number): SearchPageHit[] {
+function pageHits(rows: ResultRow[], limit: number, offset: number, shown: Map<ResultRow, string>): SearchPageHit[] {
   const items: SearchPageHit[] = [];
   let last: SearchPageHit | undefined;
   for (const row of rows) {
@@ -310,8 +336,8 @@ function pageHits(rows: ResultRow[], limit: number, offset: number): SearchPageH
     last.sections.push({
       anchor: row.section_anchor!,
       title: row.section_title!,
-      snippet: row.headline !== null ? markup(row.headline) : null,
-      text: row.headline !== null ? null : row.body,
+      snippet: shown.get(row) ?? null,
+      text: shown.has(row) ? null : row.body,
       score: Number(row.section_score),
     });
   }
@@ -322,9 +348,9 @@ async function searchPages(sql: Sql, query: SearchQuery): ReturnType<SearchStore
   const { limit, offset, text } = checkQuery(query);
   const found = await scopes(sql, query, text);
   if (found.length === 0) return { items: [], total: 0, spaces: 0 };
-  const statement = pagesStatement(found, limit, offset, query.cjk === true);
+  const statement = pagesStatement(found, limit, offset);
   const rows = await sql.query<ResultRow>(statement.text, statement.params);
-  const items = pageHits(rows, limit, offset);
+  const items = pageHits(rows, limit, offset, await snippets(sql, rows, found, query.cjk === true));
   const more = new Set(rows.map((r) => `${r.space_id}\u0000${r.page_id}`)).size > limit;
   // Over every page (window and subquery run before LIMIT); a page past the end (the index changed) counts nothing.
   const total = Number(rows[0]?.total ?? 0);
@@ -341,7 +367,7 @@ function createSearchQueryStore(sql: Sql): Pick<SearchStore, 'pages' | 'explain'
       const { limit, offset, text } = checkQuery(query);
       const found = await scopes(sql, query, text);
       if (found.length === 0) return null;
-      const statement = pagesStatement(found, limit, offset, query.cjk === true);
+      const statement = pagesStatement(found, limit, offset);
       const rows = await sql.query<Record<string, string>>(`EXPLAIN ${statement.text}`, statement.params);
       return rows.map((row) => Object.values(row).join(' ')).join('\n');
     },
