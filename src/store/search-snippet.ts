@@ -20,6 +20,7 @@ const TAG = /<\/?[A-Za-z][^<>]*>/g;
 const ASCII = /^[\x00-\x7f]*$/;
 
 function escapeHtml(text: string): string {
+  if (!/[&<>"]/.test(text)) return text;
   return text.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
 }
 
@@ -35,23 +36,48 @@ export function queryLexemes(tsquery: string): string[] {
   return [...out];
 }
 
-/** The prefixes a word must start with (one of its parts) to possibly normalise to one of `lexemes`. */
-function prefixes(lexemes: string[]): string[] {
-  return [...new Set(lexemes.map((l) => fold(l).slice(0, 2)).filter((p) => p !== ''))];
+/** The lexemes of a `tsquery` a matching text holds: its operands, but for those negated one by one (`!'beta'`). */
+export function positiveLexemes(tsquery: string): string[] {
+  const out = new Set<string>();
+  for (const m of tsquery.matchAll(/(!?)'((?:[^'\\]|''|\\.)*)'/g)) if (m[1] === '') out.add(m[2]!.replace(/''/g, "'").replace(/\\(.)/g, '$1'));
+  return [...out];
 }
 
-/** The distinct words of `texts` that could match one of `lexemes` (to be normalised by the database). */
-export function candidateWords(texts: string[], lexemes: string[]): string[] {
-  const starts = prefixes(lexemes);
-  if (starts.length === 0) return [];
+/** A section's text without its HTML tags, and its words (start and end offsets, the word). */
+export interface Tokenized {
+  text: string;
+  starts: number[];
+  ends: number[];
+  words: string[];
+}
+
+/** The words of a text, once for both the candidate words and the snippet. */
+export function tokenize(body: string): Tokenized {
+  const text = body.replace(TAG, ' ');
+  const out: Tokenized = { text, starts: [], ends: [], words: [] };
+  for (const m of text.matchAll(WORD)) {
+    out.starts.push(m.index);
+    out.ends.push(m.index + m[0].length);
+    out.words.push(m[0]);
+  }
+  return out;
+}
+
+const SEPARATOR = /[.'’_-]/;
+
+/** The distinct words of `texts` that could match one of `lexemes` (a part of them starts as one does): to be normalised by the database. */
+export function candidateWords(texts: Array<string | Tokenized>, lexemes: string[]): string[] {
+  const starts = new Set(lexemes.map((l) => fold(l).slice(0, 2)).filter((p) => p !== ''));
+  if (starts.size === 0) return [];
   const seen = new Set<string>();
   const out: string[] = [];
   for (const text of texts)
-    for (const [word] of text.replace(TAG, ' ').matchAll(WORD)) {
+    for (const word of (typeof text === 'string' ? tokenize(text) : text).words) {
       if (seen.has(word)) continue;
       seen.add(word);
-      const parts = (ASCII.test(word) ? word.toLowerCase() : fold(word)).split(/[.'’_-]/);
-      if (parts.some((part) => starts.some((s) => part.startsWith(s)))) out.push(word);
+      const lower = ASCII.test(word) ? word.toLowerCase() : fold(word);
+      const parts = SEPARATOR.test(lower) ? lower.split(SEPARATOR) : [lower];
+      if (parts.some((part) => starts.has(part.slice(0, 2)))) out.push(word);
     }
   return out;
 }
@@ -59,6 +85,7 @@ export function candidateWords(texts: string[], lexemes: string[]): string[] {
 interface Token {
   start: number;
   end: number;
+  word: string;
   /** The query lexeme this word matched, or null. */
   lexeme: string | null;
 }
@@ -93,7 +120,7 @@ function render(text: string, tokens: Token[], first: number, last: number): str
   for (let i = first; i <= last; i++) {
     const t = tokens[i]!;
     if (i > first) out += escapeHtml(text.slice(tokens[i - 1]!.end, t.start).replace(/\s+/g, ' '));
-    const word = escapeHtml(text.slice(t.start, t.end));
+    const word = escapeHtml(t.word);
     out += t.lexeme !== null ? `<mark>${word}</mark>` : word;
   }
   return out;
@@ -103,10 +130,9 @@ function render(text: string, tokens: Token[], first: number, last: number): str
  * The snippet of a section's text: `lexemesOf(word)` gives the query lexemes a word of the text normalises to
  * (none: not a match).
  */
-export function buildSnippet(body: string, lexemesOf: (word: string) => string | null): string {
-  const text = body.replace(TAG, ' ');
-  const tokens: Token[] = [];
-  for (const m of text.matchAll(WORD)) tokens.push({ start: m.index, end: m.index + m[0].length, lexeme: lexemesOf(m[0]) });
+export function buildSnippet(body: string | Tokenized, lexemesOf: (word: string) => string | null): string {
+  const { text, starts, ends, words } = typeof body === 'string' ? tokenize(body) : body;
+  const tokens: Token[] = words.map((word, i) => ({ start: starts[i]!, end: ends[i]!, word, lexeme: lexemesOf(word) }));
   if (tokens.length === 0) return '';
   const matches = tokens.flatMap((t, i) => (t.lexeme !== null ? [i] : []));
   const windows: Array<[number, number]> = [];

@@ -1,7 +1,7 @@
 import { ValidationError } from '../errors.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { searchConfigResolver } from './search-config.js';
-import { buildSnippet, candidateWords, queryLexemes } from './search-snippet.js';
+import { buildSnippet, candidateWords, positiveLexemes, queryLexemes, tokenize } from './search-snippet.js';
 import type { SearchIndexApply, SearchPageHit, SearchQuery, SearchStore, Sql, SqlParam } from './types/index.js';
 
 /** Weights of D, C, B, A for `ts_rank_cd`: page title (A) far above headings (B) above body text (C). */
@@ -55,36 +55,74 @@ interface Scope {
   spaceIds: string[];
 }
 
-/**
- * The matching sections of the scopes as one `UNION ALL` (columns space_id, page_id, ord, score, config, plus `extra`), each
- * scope's query a parameter: with a constant query the planner estimates its selectivity from the statistics and
- * takes the GIN index (`search_sections_document`) when the words are rare, instead of filtering every section of
- * the spaces through the primary key. Parameters from `$first`, three per scope (the query, the space ids, the configuration).
- */
-function scopeHits(scopes: Scope[], first: number, extra: (q: string, config: string) => string, where = ''): { text: string; params: SqlParam[] } {
-  const params: SqlParam[] = [];
-  const parts = scopes.map((scope, i) => {
-    const n = first + 3 * i;
-    const q = `$${n}::tsquery`;
-    params.push(scope.query, scope.spaceIds, scope.config);
-    return `SELECT x.space_id, x.page_id, x.ord, ts_rank_cd('${WEIGHTS}', x.document, ${q}) AS score, $${n + 2}::regconfig AS config${extra(q, `$${n + 2}::regconfig`)}
-     FROM search_sections x WHERE x.document @@ ${q} AND x.space_id = ANY($${n + 1}::text[])${where}`;
-  });
-  return { text: parts.join('\n     UNION ALL\n     '), params };
+/** A `tsquery` finding any of `lexemes` (with `suffix`) in a section's prominent words (`dense`, migration 031); null when there is none. */
+function anyOf(lexemes: string[], suffix: string): string | null {
+  if (lexemes.length === 0) return null;
+  return lexemes.map((l) => `'${(l + suffix).replace(/\\/g, '\\\\').replace(/'/g, "''")}'`).join(' | ');
 }
+
+/**
+ * The matching sections of the scopes as one `UNION ALL` (columns space_id, page_id, ord, q: the scope's query),
+ * and the sections of the scopes where a word of the query is prominent (columns space_id, page_id, ord, top: it is
+ * very prominent). Each scope's query is a parameter: with a constant query the planner estimates its selectivity
+ * from the statistics and takes the GIN indexes (`search_sections_document`, `search_sections_prominent`) when
+ * the words are rare, instead of filtering every section of the spaces through the primary key. Parameters from
+ * `$first`, four per scope. No section's `document` is read here (a query of words needs no recheck of the index's
+ * matches) and no function runs on every match.
+ */
+function scopeMatches(scopes: Scope[], first: number): { matches: string; prominent: string; params: SqlParam[] } {
+  const params: SqlParam[] = [];
+  const matches: string[] = [];
+  const prominent: string[] = [];
+  scopes.forEach((scope, i) => {
+    const n = first + 4 * i;
+    const lexemes = positiveLexemes(scope.query);
+    params.push(scope.query, scope.spaceIds, anyOf(lexemes, ''), anyOf(lexemes, ' 2'));
+    matches.push(`SELECT x.space_id, x.page_id, x.ord, $${n}::tsquery AS q
+     FROM search_sections x WHERE x.document @@ $${n}::tsquery AND x.space_id = ANY($${n + 1}::text[])`);
+    // No word to look for (only negated ones): a null query, no prominent section.
+    prominent.push(`SELECT x.space_id, x.page_id, x.ord, x.dense @@ $${n + 3}::tsquery AS top
+     FROM search_sections x WHERE x.dense @@ $${n + 2}::tsquery AND x.space_id = ANY($${n + 1}::text[])`);
+  });
+  const union = (parts: string[]) => parts.join('\n     UNION ALL\n     ');
+  return { matches: union(matches), prominent: union(prominent), params };
+}
+
+/** Pages ranked exactly (by `ts_rank_cd` over every matching section's `document`): at least this many, or all the pages up to the one asked. */
+const RANKED_PAGES = 200;
 
 /**
  * The ranked pages of the scopes (one more than `limit`, for the cursor), each with the count of all pages and of
  * their spaces, and, for the first `limit` of them, one row per matching section (best first) with its text (its
- * snippet is made from it: ./search-snippet.ts; CJK: src/search/query.ts). One statement: the sections' scores come
- * from the same matches that ranked the pages (one index scan, one `ts_rank_cd` per matching section) and only the
- * sections of the pages shown are read again, by primary key, for their text.
+ * snippet is made from it: ./search-snippet.ts; CJK: src/search/query.ts). One statement, in two stages: the
+ * matching sections and those where a word of the query is prominent come from the indexes alone; the pages with
+ * the most very prominent, then prominent, then matching sections (`RANKED_PAGES` of them, or up to the page
+ * asked) are ranked exactly, by `ts_rank_cd` over their matching sections' whole `document`, as every page was
+ * before: the same order whenever fewer pages match; when more do, only a page whose words are nowhere prominent
+ * can be left out of the ranking among many where they are (it is still counted). Only the sections of the pages
+ * shown are read again, by primary key, for their text.
  */
 function pagesStatement(found: Scope[], limit: number, offset: number): { text: string; params: SqlParam[] } {
-  const hits = scopeHits(found, 4, () => '');
+  const stage = scopeMatches(found, 5);
   return {
-    text: `WITH hits AS MATERIALIZED (
-      ${hits.text}
+    text: `WITH matches AS MATERIALIZED (
+      ${stage.matches}
+    ),
+    prominent AS MATERIALIZED (
+      ${stage.prominent}
+    ),
+    pages AS MATERIALIZED (
+      SELECT m.space_id, m.page_id, count(*) AS n, count(p.ord) AS prominent, count(*) FILTER (WHERE p.top) AS top
+      FROM matches m LEFT JOIN prominent p ON p.space_id = m.space_id AND p.page_id = m.page_id AND p.ord = m.ord
+      GROUP BY m.space_id, m.page_id
+    ),
+    candidates AS (
+      SELECT space_id, page_id FROM pages ORDER BY top DESC, prominent DESC, n DESC, space_id, page_id LIMIT $4
+    ),
+    hits AS MATERIALIZED (
+      SELECT m.space_id, m.page_id, m.ord, ts_rank_cd('${WEIGHTS}', x.document, m.q) AS score
+      FROM candidates c JOIN matches m ON m.space_id = c.space_id AND m.page_id = c.page_id
+      JOIN search_sections x ON x.space_id = m.space_id AND x.page_id = m.page_id AND x.ord = m.ord
     ),
     ranked AS (
       SELECT space_id, page_id, bool_or(ord = 0) AS page_best,
@@ -93,7 +131,7 @@ function pagesStatement(found: Scope[], limit: number, offset: number): { text: 
     ),
     top AS (
       SELECT r.space_id, r.page_id, r.page_best, r.score, p.title, p.description, p.path, p.ancestors, p.ord AS page_ord,
-             count(*) OVER () AS total, (SELECT count(DISTINCT space_id) FROM ranked) AS spaces,
+             (SELECT count(*) FROM pages) AS total, (SELECT count(DISTINCT space_id) FROM pages) AS spaces,
              row_number() OVER (ORDER BY r.score DESC, r.space_id, p.ord) AS n
       FROM ranked r JOIN search_pages p ON p.space_id = r.space_id AND p.page_id = r.page_id
       ORDER BY n
@@ -105,11 +143,11 @@ function pagesStatement(found: Scope[], limit: number, offset: number): { text: 
     LEFT JOIN hits h ON t.n <= $3 AND h.space_id = t.space_id AND h.page_id = t.page_id
     LEFT JOIN search_sections x ON x.space_id = h.space_id AND x.page_id = h.page_id AND x.ord = h.ord
     ORDER BY t.n, h.score DESC, h.ord`,
-    params: [limit + 1, offset, offset + limit, ...hits.params],
+    params: [limit + 1, offset, offset + limit, Math.max(RANKED_PAGES, offset + limit + 1), ...stage.params],
   };
 }
 
-const GIN_INDEXES = ['search_sections_document', 'search_sections_body_trgm', 'search_sections_title_trgm'];
+const GIN_INDEXES = ['search_sections_document', 'search_sections_prominent', 'search_sections_body_trgm', 'search_sections_title_trgm'];
 
 /** Rows written or removed since the last `ANALYZE` after which the next one runs: at least this, or a tenth of the table. */
 const ANALYZE_AFTER_ROWS = 500;
@@ -184,10 +222,10 @@ async function insertSections(tx: Sql, spaceId: string, config: string, chunk: S
     const slice = (a: string[]) => a.slice(j, j + ROWS_PER_INSERT);
     const params: SqlParam[] = [spaceId, config, ...rows.slice(0, 7).map(slice), ords.slice(j, j + ROWS_PER_INSERT)];
     await tx.query(
-      `INSERT INTO search_sections (space_id, page_id, ord, anchor, title, body, document)
-       SELECT $1, u.page_id, u.ord, u.anchor, u.title, u.body,
-              setweight(to_tsvector($2::regconfig, u.wa), 'A') || setweight(to_tsvector($2::regconfig, u.wb), 'B') || setweight(to_tsvector($2::regconfig, u.wc), 'C')
-       FROM unnest($3::text[], $10::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[]) AS u(page_id, ord, anchor, title, body, wa, wb, wc)`,
+      `INSERT INTO search_sections (space_id, page_id, ord, anchor, title, body, document, dense)
+       SELECT $1, u.page_id, u.ord, u.anchor, u.title, u.body, d.doc, search_prominent(d.doc)
+       FROM unnest($3::text[], $10::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[]) AS u(page_id, ord, anchor, title, body, wa, wb, wc),
+            LATERAL (SELECT setweight(to_tsvector($2::regconfig, u.wa), 'A') || setweight(to_tsvector($2::regconfig, u.wb), 'B') || setweight(to_tsvector($2::regconfig, u.wc), 'C') AS doc) d`,
       params,
     );
   }
@@ -291,10 +329,8 @@ async function snippets(sql: Sql, rows: ResultRow[], found: Scope[], cjk: boolea
   }
   for (const [config, group] of byConfig) {
     const lexemes = [...group.lexemes];
-    const words = candidateWords(
-      group.rows.map((r) => r.body!),
-      lexemes,
-    );
+    const texts = group.rows.map((r) => tokenize(r.body!));
+    const words = candidateWords(texts, lexemes);
     const normalised = words.length
       ? await sql.query<{ w: string; lx: string[] }>(`SELECT w, tsvector_to_array(to_tsvector($1::regconfig, w)) AS lx FROM unnest($2::text[]) AS w`, [
           config,
@@ -302,11 +338,12 @@ async function snippets(sql: Sql, rows: ResultRow[], found: Scope[], cjk: boolea
         ])
       : [];
     const matched = new Map(normalised.map((r) => [r.w, r.lx.find((l) => group.lexemes.has(l)) ?? null]));
-    for (const row of group.rows)
+    group.rows.forEach((row, i) =>
       out.set(
         row,
-        buildSnippet(row.body!, (w) => matched.get(w) ?? null),
-      );
+        buildSnippet(texts[i]!, (w) => matched.get(w) ?? null),
+      ),
+    );
   }
   return out;
 }

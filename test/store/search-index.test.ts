@@ -249,6 +249,44 @@ function defineSearchSuite(name: string, open: () => Promise<Store>) {
       expect(await store.search.explain({ ...org, query: 'the' })).toBeNull();
     });
 
+    it('ranks exactly the pages where the words are prominent when more pages match than are ranked, and counts them all', async () => {
+      const { spaceId, revisionId } = await spaceWithRevision(store, org, 'en');
+      const filler = (i: number) => `Notes about item ${i} and the weather in general. `.repeat(3);
+      // 260 pages name the lantern once in their text; two (sorted last by id) name it again and again.
+      const upsert = Array.from({ length: 260 }, (_, i) =>
+        page(`a${String(i).padStart(3, '0')}`, i, `Page ${i}`, [
+          ['', '', filler(i)],
+          ['more', 'More', `${filler(i)} A lantern was seen.`],
+        ]),
+      );
+      upsert.push(
+        page('z1', 300, 'Z one', [
+          ['', '', filler(1)],
+          ['lamps', 'Lamps', 'The lantern, the lantern and the lantern. '.repeat(4)],
+        ]),
+      );
+      upsert.push(
+        page('z2', 301, 'Z two', [
+          ['', '', filler(2)],
+          ['lamps', 'Lamps', 'One lantern and another lantern. '.repeat(3)],
+        ]),
+      );
+      await store.search.apply({ spaceId, organizationId: org, revisionId, config: 'english', keep: [], upsert });
+      const scope = { organizationId: org, spaceIds: [spaceId], query: 'lantern', limit: 10 };
+      const first = await searchPages(store, scope);
+      expect(first.total).toBe(262);
+      expect(first.items.slice(0, 2).map((p) => [p.pageId, p.rank])).toEqual([
+        ['z1', 1],
+        ['z2', 2],
+      ]);
+      expect(first.items[0]!.score).toBeGreaterThan(first.items[1]!.score);
+      expect(first.items[1]!.score).toBeGreaterThan(first.items[2]!.score);
+      // The next page goes on where the first stopped.
+      const second = await searchPages(store, { ...scope, page: first.next!.page });
+      expect(second.items[0]!.rank).toBe(11);
+      expect(second.items.filter((p) => first.items.some((f) => f.pageId === p.pageId))).toEqual([]);
+    });
+
     it('stems a space without a language in the language detected from its pages', async () => {
       const prose = (n: number) =>
         `# Security ${n}\n\nThis guide explains how an attacker could try the exploitation of a weakness in the server, and how ` +
