@@ -51,9 +51,30 @@ export interface Tokenized {
   words: string[];
 }
 
-/** The words of a text, once for both the candidate words and the snippet. */
-export function tokenize(body: string): Tokenized {
-  const text = body.replace(TAG, ' ');
+/** Characters of a long section looked at for its snippet: from a little before the first word that could match. */
+const WINDOW_CHARS = 6000;
+const WINDOW_LEAD = 1000;
+
+/** Where in a long text the words that could match one of `lexemes` begin (0: none found, or a short text). */
+function windowStart(body: string, lexemes: string[]): number {
+  if (body.length <= WINDOW_CHARS) return 0;
+  const starts = [...new Set(lexemes.map((l) => l.slice(0, 2)).filter((p) => p !== ''))];
+  if (starts.length === 0) return 0;
+  const first = new RegExp(`(?<![\\p{L}\\p{N}_])(?:${starts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`, 'iu').exec(body);
+  if (!first || first.index < WINDOW_CHARS - WINDOW_LEAD) return 0;
+  const from = first.index - WINDOW_LEAD;
+  const space = body.indexOf(' ', from);
+  return space >= 0 && space < first.index ? space + 1 : from;
+}
+
+/**
+ * The words of a section's text, once for both the candidate words and the snippet; of a long text, only
+ * `WINDOW_CHARS` characters from a little before the first word that could match one of `lexemes` (the work
+ * of a search stays bounded whatever its sections' length; PostgreSQL's headline read them whole).
+ */
+export function tokenize(body: string, lexemes: string[] = []): Tokenized {
+  const start = windowStart(body, lexemes);
+  const text = (body.length > WINDOW_CHARS ? body.slice(start, start + WINDOW_CHARS) : body).replace(TAG, ' ');
   const out: Tokenized = { text, starts: [], ends: [], words: [] };
   for (const m of text.matchAll(WORD)) {
     out.starts.push(m.index);

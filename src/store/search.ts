@@ -329,7 +329,7 @@ async function snippets(sql: Sql, rows: ResultRow[], found: Scope[], cjk: boolea
   }
   for (const [config, group] of byConfig) {
     const lexemes = [...group.lexemes];
-    const texts = group.rows.map((r) => tokenize(r.body!));
+    const texts = group.rows.map((r) => tokenize(r.body!, lexemes));
     const words = candidateWords(texts, lexemes);
     const normalised = words.length
       ? await sql.query<{ w: string; lx: string[] }>(`SELECT w, tsvector_to_array(to_tsvector($1::regconfig, w)) AS lx FROM unnest($2::text[]) AS w`, [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSnippet, candidateWords, queryLexemes } from '../../src/store/search-snippet.js';
+import { buildSnippet, candidateWords, queryLexemes, tokenize } from '../../src/store/search-snippet.js';
 
 /** Words of the text normalised as PostgreSQL's english configuration would for these tests. */
 const stems: Record<string, string> = { api: 'api', apis: 'api', api_key: 'api', running: 'run', run: 'run', token: 'token', tokens: 'token' };
@@ -42,6 +42,17 @@ describe('search snippets from stored section text', () => {
     // The second window: the first single match in the text (the lone "api" after the a-words is left out).
     expect(snippet).toMatch(/^<mark>token<\/mark> a0 /);
     expect(snippet).not.toContain('a49 <mark>api</mark> b0');
+  });
+
+  it('reads a bounded window of a long section, from a little before the first word that could match', () => {
+    const long = `${words(30000, 'x')} the running dog ${words(5000, 'y')}`;
+    const tokens = tokenize(long, ['run']);
+    expect(tokens.text.length).toBeLessThanOrEqual(6000);
+    expect(tokens.words).toContain('running');
+    expect(buildSnippet(tokens, matcher(['run']))).toContain('the <mark>running</mark> dog');
+    // A short text, or no word that could match: from its start.
+    expect(tokenize('a short running text', ['run']).text).toBe('a short running text');
+    expect(tokenize(long, ['zzz']).words[0]).toBe('x0');
   });
 
   it('shows the first 12 words when no word matches (the section matched by its title), an empty text as empty', () => {
