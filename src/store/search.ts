@@ -88,6 +88,22 @@ function scopeMatches(scopes: Scope[], first: number): { matches: string; promin
   return { matches: union(matches), prominent: union(prominent), params };
 }
 
+/** Characters of a long section's text read for its snippet, from a little before its first word that could match (./search-snippet.ts). */
+const SNIPPET_CHARS = 6000;
+const SNIPPET_LEAD = 1000;
+
+/**
+ * A regular expression (PostgreSQL's, case-insensitive) finding the first word that could match the query in a
+ * section's text (CJK: the first of its bigrams, anywhere); null when none can.
+ */
+function firstWordPattern(found: Scope[], cjk: boolean): string | null {
+  const lexemes = found.flatMap((scope) => positiveLexemes(scope.query));
+  const parts = new Set((cjk ? lexemes : lexemes.map((l) => l.slice(0, 2))).filter((p) => p !== ''));
+  if (parts.size === 0) return null;
+  const alternatives = [...parts].map((p) => p.replace(/[^\p{L}\p{N}]/gu, (c) => `\\${c}`)).join('|');
+  return cjk ? `(${alternatives})` : `(^|[^[:alnum:]_])(${alternatives})`;
+}
+
 /** Pages ranked exactly (by `ts_rank_cd` over every matching section's `document`): at least this many, or all the pages up to the one asked. */
 const RANKED_PAGES = 200;
 
@@ -102,8 +118,8 @@ const RANKED_PAGES = 200;
  * can be left out of the ranking among many where they are (it is still counted). Only the sections of the pages
  * shown are read again, by primary key, for their text.
  */
-function pagesStatement(found: Scope[], limit: number, offset: number): { text: string; params: SqlParam[] } {
-  const stage = scopeMatches(found, 5);
+function pagesStatement(found: Scope[], limit: number, offset: number, cjk: boolean): { text: string; params: SqlParam[] } {
+  const stage = scopeMatches(found, 6);
   return {
     text: `WITH matches AS MATERIALIZED (
       ${stage.matches}
@@ -138,12 +154,14 @@ function pagesStatement(found: Scope[], limit: number, offset: number): { text: 
       LIMIT $1 OFFSET $2
     )
     SELECT t.space_id, t.page_id, t.page_best, t.score, t.title, t.description, t.path, t.ancestors, t.total, t.spaces,
-           h.ord AS section_ord, h.score AS section_score, x.anchor AS section_anchor, x.title AS section_title, x.body
+           h.ord AS section_ord, h.score AS section_score, x.anchor AS section_anchor, x.title AS section_title,
+           CASE WHEN length(x.body) <= ${SNIPPET_CHARS} THEN x.body
+                ELSE substr(x.body, greatest(1, regexp_instr(x.body, $5, 1, 1, 0, 'i') - ${SNIPPET_LEAD}), ${SNIPPET_CHARS}) END AS body
     FROM top t
     LEFT JOIN hits h ON t.n <= $3 AND h.space_id = t.space_id AND h.page_id = t.page_id
     LEFT JOIN search_sections x ON x.space_id = h.space_id AND x.page_id = h.page_id AND x.ord = h.ord
     ORDER BY t.n, h.score DESC, h.ord`,
-    params: [limit + 1, offset, offset + limit, Math.max(RANKED_PAGES, offset + limit + 1), ...stage.params],
+    params: [limit + 1, offset, offset + limit, Math.max(RANKED_PAGES, offset + limit + 1), firstWordPattern(found, cjk), ...stage.params],
   };
 }
 
@@ -385,7 +403,7 @@ async function searchPages(sql: Sql, query: SearchQuery): ReturnType<SearchStore
   const { limit, offset, text } = checkQuery(query);
   const found = await scopes(sql, query, text);
   if (found.length === 0) return { items: [], total: 0, spaces: 0 };
-  const statement = pagesStatement(found, limit, offset);
+  const statement = pagesStatement(found, limit, offset, query.cjk === true);
   const rows = await sql.query<ResultRow>(statement.text, statement.params);
   const items = pageHits(rows, limit, offset, await snippets(sql, rows, found, query.cjk === true));
   const more = new Set(rows.map((r) => `${r.space_id}\u0000${r.page_id}`)).size > limit;
@@ -404,7 +422,7 @@ function createSearchQueryStore(sql: Sql): Pick<SearchStore, 'pages' | 'explain'
       const { limit, offset, text } = checkQuery(query);
       const found = await scopes(sql, query, text);
       if (found.length === 0) return null;
-      const statement = pagesStatement(found, limit, offset);
+      const statement = pagesStatement(found, limit, offset, query.cjk === true);
       const rows = await sql.query<Record<string, string>>(`EXPLAIN ${statement.text}`, statement.params);
       return rows.map((row) => Object.values(row).join(' ')).join('\n');
     },

@@ -6,6 +6,7 @@ import { searchSections } from '../../src/search/sections.js';
 import { testLogger } from '../helpers/logger.js';
 import { searchPages, searchPagesTolerant } from '../../src/search/query.js';
 import { storedPage } from '../../src/search/stored-page.js';
+import { queryText } from '../../src/search/text.js';
 import { rawSql } from '../../src/store/raw-sql.js';
 import { pgliteTemplate } from '../helpers/store.js';
 import { postgresUnavailableReason, startPostgres, type TestPostgres } from '../helpers/postgres.js';
@@ -133,6 +134,32 @@ function defineSearchSuite(name: string, open: () => Promise<Store>) {
       const heading = await searchPages(store, { organizationId: org, spaceIds: [spaceId], query: '邏輯備份', limit: 10 });
       expect(heading.items[0]!.sections.map((s) => s.anchor)).toEqual(['備份']);
       expect((await searchPages(store, { organizationId: org, spaceIds: [spaceId], query: '還備', limit: 10 })).items).toEqual([]);
+    });
+
+    it('reads a long section from a little before its first match for the snippet, not whole', async () => {
+      const { spaceId, revisionId } = await spaceWithRevision(store, org, 'zh-TW');
+      const config = await store.search.configFor(searchConfigName('zh-TW'));
+      const filler = '本章介紹如何管理資料庫。'.repeat(2000);
+      await store.search.apply({
+        spaceId,
+        organizationId: org,
+        revisionId,
+        config,
+        keep: [],
+        upsert: [page('long', 0, '長頁', [['', '', `${filler}最後還原資料。`]])],
+      });
+      const scope = { organizationId: org, spaceIds: [spaceId], limit: 10 };
+      const raw = await store.search.pages({ ...scope, query: queryText('還原'), cjk: true });
+      const text = raw.items[0]!.sections[0]!.text!;
+      expect(text.length).toBeLessThanOrEqual(6000);
+      expect(text).toContain('還原');
+      expect((await searchPages(store, { ...scope, query: '還原' })).items[0]!.sections[0]!.snippet).toContain('<mark>還原</mark>');
+      // A long English section: its snippet marks a word 164,000 characters in.
+      const en = await spaceWithRevision(store, org, 'en');
+      const body = `${'Plain words about nothing in particular. '.repeat(4000)}The lantern is lit.`;
+      await store.search.apply({ ...en, organizationId: org, config: 'english', keep: [], upsert: [page('lamp', 0, 'Lamp', [['', '', body]])] });
+      const hit = await searchPages(store, { organizationId: org, spaceIds: [en.spaceId], query: 'lanterns', limit: 10 });
+      expect(hit.items[0]!.sections[0]!.snippet).toContain('The <mark>lantern</mark> is lit');
     });
 
     it('keeps unchanged pages, removes missing ones, refuses a revision that is no longer primary, forgets deleted and purged spaces', async () => {
