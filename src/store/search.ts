@@ -1,6 +1,7 @@
 import { ValidationError } from '../errors.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { searchConfigResolver } from './search-config.js';
+import { buildSnippet, candidateWords, positiveLexemes, queryLexemes, tokenize } from './search-snippet.js';
 import type { SearchIndexApply, SearchPageHit, SearchQuery, SearchStore, Sql, SqlParam } from './types/index.js';
 
 /** Weights of D, C, B, A for `ts_rank_cd`: page title (A) far above headings (B) above body text (C). */
@@ -8,9 +9,6 @@ const WEIGHTS = '{0.05, 0.2, 0.5, 1.0}';
 const ROWS_PER_INSERT = 500;
 /** Sections whose words are compared with a misspelled word (the closest by word similarity). */
 const SIMILAR_CANDIDATES = 10;
-const START = '\u0001';
-const STOP = '\u0002';
-const HEADLINE_OPTIONS = `StartSel=${START}, StopSel=${STOP}, MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`;
 
 interface PageRow {
   space_id: string;
@@ -33,16 +31,6 @@ interface ResultRow extends PageRow {
   section_anchor: string | null;
   section_title: string | null;
   body: string | null;
-  headline: string | null;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
-}
-
-/** A headline with the sentinel marks: escaped, marks as `<mark>`. */
-function markup(headline: string): string {
-  return escapeHtml(headline).replaceAll(START, '<mark>').replaceAll(STOP, '</mark>');
 }
 
 function checkQuery(q: SearchQuery): { limit: number; offset: number; text: string } {
@@ -67,37 +55,90 @@ interface Scope {
   spaceIds: string[];
 }
 
-/**
- * The matching sections of the scopes as one `UNION ALL` (columns space_id, page_id, ord, score, config, plus `extra`), each
- * scope's query a parameter: with a constant query the planner estimates its selectivity from the statistics and
- * takes the GIN index (`search_sections_document`) when the words are rare, instead of filtering every section of
- * the spaces through the primary key. Parameters from `$first`, three per scope (the query, the space ids, the configuration).
- */
-function scopeHits(scopes: Scope[], first: number, extra: (q: string, config: string) => string, where = ''): { text: string; params: SqlParam[] } {
-  const params: SqlParam[] = [];
-  const parts = scopes.map((scope, i) => {
-    const n = first + 3 * i;
-    const q = `$${n}::tsquery`;
-    params.push(scope.query, scope.spaceIds, scope.config);
-    return `SELECT x.space_id, x.page_id, x.ord, ts_rank_cd('${WEIGHTS}', x.document, ${q}) AS score, $${n + 2}::regconfig AS config${extra(q, `$${n + 2}::regconfig`)}
-     FROM search_sections x WHERE x.document @@ ${q} AND x.space_id = ANY($${n + 1}::text[])${where}`;
-  });
-  return { text: parts.join('\n     UNION ALL\n     '), params };
+/** A `tsquery` finding any of `lexemes` (with `suffix`) in a section's prominent words (`dense`, migration 031); null when there is none. */
+function anyOf(lexemes: string[], suffix: string): string | null {
+  if (lexemes.length === 0) return null;
+  return lexemes.map((l) => `'${(l + suffix).replace(/\\/g, '\\\\').replace(/'/g, "''")}'`).join(' | ');
 }
 
 /**
+ * The matching sections of the scopes as one `UNION ALL` (columns space_id, page_id, ord, q: the scope's query),
+ * and the sections of the scopes where a word of the query is prominent (columns space_id, page_id, ord, top: it is
+ * very prominent). Each scope's query is a parameter: with a constant query the planner estimates its selectivity
+ * from the statistics and takes the GIN indexes (`search_sections_document`, `search_sections_prominent`) when
+ * the words are rare, instead of filtering every section of the spaces through the primary key. Parameters from
+ * `$first`, four per scope. No section's `document` is read here (a query of words needs no recheck of the index's
+ * matches) and no function runs on every match.
+ */
+function scopeMatches(scopes: Scope[], first: number): { matches: string; prominent: string; params: SqlParam[] } {
+  const params: SqlParam[] = [];
+  const matches: string[] = [];
+  const prominent: string[] = [];
+  scopes.forEach((scope, i) => {
+    const n = first + 4 * i;
+    const lexemes = positiveLexemes(scope.query);
+    params.push(scope.query, scope.spaceIds, anyOf(lexemes, ''), anyOf(lexemes, ' 2'));
+    matches.push(`SELECT x.space_id, x.page_id, x.ord, $${n}::tsquery AS q
+     FROM search_sections x WHERE x.document @@ $${n}::tsquery AND x.space_id = ANY($${n + 1}::text[])`);
+    // No word to look for (only negated ones): a null query, no prominent section.
+    prominent.push(`SELECT x.space_id, x.page_id, x.ord, x.dense @@ $${n + 3}::tsquery AS top
+     FROM search_sections x WHERE x.dense @@ $${n + 2}::tsquery AND x.space_id = ANY($${n + 1}::text[])`);
+  });
+  const union = (parts: string[]) => parts.join('\n     UNION ALL\n     ');
+  return { matches: union(matches), prominent: union(prominent), params };
+}
+
+/** Characters of a long section's text read for its snippet, from a little before its first word that could match (./search-snippet.ts). */
+const SNIPPET_CHARS = 6000;
+const SNIPPET_LEAD = 1000;
+
+/**
+ * A regular expression (PostgreSQL's, case-insensitive) finding the first word that could match the query in a
+ * section's text (CJK: the first of its bigrams, anywhere); null when none can.
+ */
+function firstWordPattern(found: Scope[], cjk: boolean): string | null {
+  const lexemes = found.flatMap((scope) => positiveLexemes(scope.query));
+  const parts = new Set((cjk ? lexemes : lexemes.map((l) => l.slice(0, 2))).filter((p) => p !== ''));
+  if (parts.size === 0) return null;
+  const alternatives = [...parts].map((p) => p.replace(/[^\p{L}\p{N}]/gu, (c) => `\\${c}`)).join('|');
+  return cjk ? `(${alternatives})` : `(^|[^[:alnum:]_])(${alternatives})`;
+}
+
+/** Pages ranked exactly (by `ts_rank_cd` over every matching section's `document`): at least this many, or all the pages up to the one asked. */
+const RANKED_PAGES = 200;
+
+/**
  * The ranked pages of the scopes (one more than `limit`, for the cursor), each with the count of all pages and of
- * their spaces, and, for the first `limit` of them, one row per matching section (best first) with its headline
- * (CJK: its text, see src/search/query.ts). One statement: the sections' scores come from the same matches that
- * ranked the pages (one index scan, one `ts_rank_cd` per matching section) and only the sections of the pages
- * shown are read again, by primary key, for their headlines.
+ * their spaces, and, for the first `limit` of them, one row per matching section (best first) with its text (its
+ * snippet is made from it: ./search-snippet.ts; CJK: src/search/query.ts). One statement, in two stages: the
+ * matching sections and those where a word of the query is prominent come from the indexes alone; the pages with
+ * the most very prominent, then prominent, then matching sections (`RANKED_PAGES` of them, or up to the page
+ * asked) are ranked exactly, by `ts_rank_cd` over their matching sections' whole `document`, as every page was
+ * before: the same order whenever fewer pages match; when more do, only a page whose words are nowhere prominent
+ * can be left out of the ranking among many where they are (it is still counted). Only the sections of the pages
+ * shown are read again, by primary key, for their text.
  */
 function pagesStatement(found: Scope[], limit: number, offset: number, cjk: boolean): { text: string; params: SqlParam[] } {
-  const hits = scopeHits(found, 4, (q) => `, ${q} AS q`);
-  const shown = cjk ? `x.body AS body, NULL AS headline` : `'' AS body, ts_headline(h.config, x.body, h.q, '${HEADLINE_OPTIONS}') AS headline`;
+  const stage = scopeMatches(found, 6);
   return {
-    text: `WITH hits AS MATERIALIZED (
-      ${hits.text}
+    text: `WITH matches AS MATERIALIZED (
+      ${stage.matches}
+    ),
+    prominent AS MATERIALIZED (
+      ${stage.prominent}
+    ),
+    pages AS MATERIALIZED (
+      SELECT m.space_id, m.page_id, count(*) AS n, count(p.ord) AS prominent, count(*) FILTER (WHERE p.top) AS top
+      FROM matches m LEFT JOIN prominent p ON p.space_id = m.space_id AND p.page_id = m.page_id AND p.ord = m.ord
+      GROUP BY m.space_id, m.page_id
+    ),
+    candidates AS (
+      SELECT space_id, page_id FROM pages ORDER BY top DESC, prominent DESC, n DESC, space_id, page_id LIMIT $4
+    ),
+    hits AS MATERIALIZED (
+      SELECT m.space_id, m.page_id, m.ord, ts_rank_cd('${WEIGHTS}', x.document, m.q) AS score
+      FROM candidates c JOIN matches m ON m.space_id = c.space_id AND m.page_id = c.page_id
+      JOIN search_sections x ON x.space_id = m.space_id AND x.page_id = m.page_id AND x.ord = m.ord
     ),
     ranked AS (
       SELECT space_id, page_id, bool_or(ord = 0) AS page_best,
@@ -106,23 +147,25 @@ function pagesStatement(found: Scope[], limit: number, offset: number, cjk: bool
     ),
     top AS (
       SELECT r.space_id, r.page_id, r.page_best, r.score, p.title, p.description, p.path, p.ancestors, p.ord AS page_ord,
-             count(*) OVER () AS total, (SELECT count(DISTINCT space_id) FROM ranked) AS spaces,
+             (SELECT count(*) FROM pages) AS total, (SELECT count(DISTINCT space_id) FROM pages) AS spaces,
              row_number() OVER (ORDER BY r.score DESC, r.space_id, p.ord) AS n
       FROM ranked r JOIN search_pages p ON p.space_id = r.space_id AND p.page_id = r.page_id
       ORDER BY n
       LIMIT $1 OFFSET $2
     )
     SELECT t.space_id, t.page_id, t.page_best, t.score, t.title, t.description, t.path, t.ancestors, t.total, t.spaces,
-           h.ord AS section_ord, h.score AS section_score, x.anchor AS section_anchor, x.title AS section_title, ${shown}
+           h.ord AS section_ord, h.score AS section_score, x.anchor AS section_anchor, x.title AS section_title,
+           CASE WHEN length(x.body) <= ${SNIPPET_CHARS} THEN x.body
+                ELSE substr(x.body, greatest(1, regexp_instr(x.body, $5, 1, 1, 0, 'i') - ${SNIPPET_LEAD}), ${SNIPPET_CHARS}) END AS body
     FROM top t
     LEFT JOIN hits h ON t.n <= $3 AND h.space_id = t.space_id AND h.page_id = t.page_id
     LEFT JOIN search_sections x ON x.space_id = h.space_id AND x.page_id = h.page_id AND x.ord = h.ord
     ORDER BY t.n, h.score DESC, h.ord`,
-    params: [limit + 1, offset, offset + limit, ...hits.params],
+    params: [limit + 1, offset, offset + limit, Math.max(RANKED_PAGES, offset + limit + 1), firstWordPattern(found, cjk), ...stage.params],
   };
 }
 
-const GIN_INDEXES = ['search_sections_document', 'search_sections_body_trgm', 'search_sections_title_trgm'];
+const GIN_INDEXES = ['search_sections_document', 'search_sections_prominent', 'search_sections_body_trgm', 'search_sections_title_trgm'];
 
 /** Rows written or removed since the last `ANALYZE` after which the next one runs: at least this, or a tenth of the table. */
 const ANALYZE_AFTER_ROWS = 500;
@@ -197,10 +240,10 @@ async function insertSections(tx: Sql, spaceId: string, config: string, chunk: S
     const slice = (a: string[]) => a.slice(j, j + ROWS_PER_INSERT);
     const params: SqlParam[] = [spaceId, config, ...rows.slice(0, 7).map(slice), ords.slice(j, j + ROWS_PER_INSERT)];
     await tx.query(
-      `INSERT INTO search_sections (space_id, page_id, ord, anchor, title, body, document)
-       SELECT $1, u.page_id, u.ord, u.anchor, u.title, u.body,
-              setweight(to_tsvector($2::regconfig, u.wa), 'A') || setweight(to_tsvector($2::regconfig, u.wb), 'B') || setweight(to_tsvector($2::regconfig, u.wc), 'C')
-       FROM unnest($3::text[], $10::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[]) AS u(page_id, ord, anchor, title, body, wa, wb, wc)`,
+      `INSERT INTO search_sections (space_id, page_id, ord, anchor, title, body, document, dense)
+       SELECT $1, u.page_id, u.ord, u.anchor, u.title, u.body, d.doc, search_prominent(d.doc)
+       FROM unnest($3::text[], $10::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[]) AS u(page_id, ord, anchor, title, body, wa, wb, wc),
+            LATERAL (SELECT setweight(to_tsvector($2::regconfig, u.wa), 'A') || setweight(to_tsvector($2::regconfig, u.wb), 'B') || setweight(to_tsvector($2::regconfig, u.wc), 'C') AS doc) d`,
       params,
     );
   }
@@ -285,8 +328,46 @@ async function scopes(sql: Sql, query: SearchQuery, text: string): Promise<Scope
   return [...byQuery.values()];
 }
 
+/**
+ * The snippets of the sections of the result rows (CJK queries: none, src/search/ marks their bigrams): the words of
+ * their text that could match normalised by their space's configuration in one statement per configuration.
+ */
+async function snippets(sql: Sql, rows: ResultRow[], found: Scope[], cjk: boolean): Promise<Map<ResultRow, string>> {
+  const out = new Map<ResultRow, string>();
+  if (cjk) return out;
+  const scopeOf = new Map(found.flatMap((scope) => scope.spaceIds.map((id) => [id, scope] as const)));
+  const byConfig = new Map<string, { lexemes: Set<string>; rows: ResultRow[] }>();
+  for (const row of rows) {
+    const scope = scopeOf.get(row.space_id);
+    if (row.body === null || !scope) continue;
+    const group = byConfig.get(scope.config) ?? { lexemes: new Set<string>(), rows: [] };
+    for (const lexeme of queryLexemes(scope.query)) group.lexemes.add(lexeme);
+    group.rows.push(row);
+    byConfig.set(scope.config, group);
+  }
+  for (const [config, group] of byConfig) {
+    const lexemes = [...group.lexemes];
+    const texts = group.rows.map((r) => tokenize(r.body!, lexemes));
+    const words = candidateWords(texts, lexemes);
+    const normalised = words.length
+      ? await sql.query<{ w: string; lx: string[] }>(`SELECT w, tsvector_to_array(to_tsvector($1::regconfig, w)) AS lx FROM unnest($2::text[]) AS w`, [
+          config,
+          words,
+        ])
+      : [];
+    const matched = new Map(normalised.map((r) => [r.w, r.lx.find((l) => group.lexemes.has(l)) ?? null]));
+    group.rows.forEach((row, i) =>
+      out.set(
+        row,
+        buildSnippet(texts[i]!, (w) => matched.get(w) ?? null),
+      ),
+    );
+  }
+  return out;
+}
+
 /** The pages of the result rows (one per matching section of a page shown, in order), with their sections. */
-function pageHits(rows: ResultRow[], limit: number, offset: number): SearchPageHit[] {
+function pageHits(rows: ResultRow[], limit: number, offset: number, shown: Map<ResultRow, string>): SearchPageHit[] {
   const items: SearchPageHit[] = [];
   let last: SearchPageHit | undefined;
   for (const row of rows) {
@@ -310,8 +391,8 @@ function pageHits(rows: ResultRow[], limit: number, offset: number): SearchPageH
     last.sections.push({
       anchor: row.section_anchor!,
       title: row.section_title!,
-      snippet: row.headline !== null ? markup(row.headline) : null,
-      text: row.headline !== null ? null : row.body,
+      snippet: shown.get(row) ?? null,
+      text: shown.has(row) ? null : row.body,
       score: Number(row.section_score),
     });
   }
@@ -324,7 +405,7 @@ async function searchPages(sql: Sql, query: SearchQuery): ReturnType<SearchStore
   if (found.length === 0) return { items: [], total: 0, spaces: 0 };
   const statement = pagesStatement(found, limit, offset, query.cjk === true);
   const rows = await sql.query<ResultRow>(statement.text, statement.params);
-  const items = pageHits(rows, limit, offset);
+  const items = pageHits(rows, limit, offset, await snippets(sql, rows, found, query.cjk === true));
   const more = new Set(rows.map((r) => `${r.space_id}\u0000${r.page_id}`)).size > limit;
   // Over every page (window and subquery run before LIMIT); a page past the end (the index changed) counts nothing.
   const total = Number(rows[0]?.total ?? 0);

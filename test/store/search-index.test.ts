@@ -6,6 +6,7 @@ import { searchSections } from '../../src/search/sections.js';
 import { testLogger } from '../helpers/logger.js';
 import { searchPages, searchPagesTolerant } from '../../src/search/query.js';
 import { storedPage } from '../../src/search/stored-page.js';
+import { queryText } from '../../src/search/text.js';
 import { rawSql } from '../../src/store/raw-sql.js';
 import { pgliteTemplate } from '../helpers/store.js';
 import { postgresUnavailableReason, startPostgres, type TestPostgres } from '../helpers/postgres.js';
@@ -135,6 +136,32 @@ function defineSearchSuite(name: string, open: () => Promise<Store>) {
       expect((await searchPages(store, { organizationId: org, spaceIds: [spaceId], query: '還備', limit: 10 })).items).toEqual([]);
     });
 
+    it('reads a long section from a little before its first match for the snippet, not whole', async () => {
+      const { spaceId, revisionId } = await spaceWithRevision(store, org, 'zh-TW');
+      const config = await store.search.configFor(searchConfigName('zh-TW'));
+      const filler = '本章介紹如何管理資料庫。'.repeat(2000);
+      await store.search.apply({
+        spaceId,
+        organizationId: org,
+        revisionId,
+        config,
+        keep: [],
+        upsert: [page('long', 0, '長頁', [['', '', `${filler}最後還原資料。`]])],
+      });
+      const scope = { organizationId: org, spaceIds: [spaceId], limit: 10 };
+      const raw = await store.search.pages({ ...scope, query: queryText('還原'), cjk: true });
+      const text = raw.items[0]!.sections[0]!.text!;
+      expect(text.length).toBeLessThanOrEqual(6000);
+      expect(text).toContain('還原');
+      expect((await searchPages(store, { ...scope, query: '還原' })).items[0]!.sections[0]!.snippet).toContain('<mark>還原</mark>');
+      // A long English section: its snippet marks a word 164,000 characters in.
+      const en = await spaceWithRevision(store, org, 'en');
+      const body = `${'Plain words about nothing in particular. '.repeat(4000)}The lantern is lit.`;
+      await store.search.apply({ ...en, organizationId: org, config: 'english', keep: [], upsert: [page('lamp', 0, 'Lamp', [['', '', body]])] });
+      const hit = await searchPages(store, { organizationId: org, spaceIds: [en.spaceId], query: 'lanterns', limit: 10 });
+      expect(hit.items[0]!.sections[0]!.snippet).toContain('The <mark>lantern</mark> is lit');
+    });
+
     it('keeps unchanged pages, removes missing ones, refuses a revision that is no longer primary, forgets deleted and purged spaces', async () => {
       const { spaceId, revisionId } = await spaceWithRevision(store, org);
       const base = { spaceId, organizationId: org, config: 'simple' };
@@ -247,6 +274,44 @@ function defineSearchSuite(name: string, open: () => Promise<Store>) {
       expect((await searchPages(store, { ...org, spaceIds: [spaces[1]!] })).items.map((p) => p.spaceId)).toEqual([spaces[1]]);
       // Only stop words: nothing can match, nothing to plan.
       expect(await store.search.explain({ ...org, query: 'the' })).toBeNull();
+    });
+
+    it('ranks exactly the pages where the words are prominent when more pages match than are ranked, and counts them all', async () => {
+      const { spaceId, revisionId } = await spaceWithRevision(store, org, 'en');
+      const filler = (i: number) => `Notes about item ${i} and the weather in general. `.repeat(3);
+      // 260 pages name the lantern once in their text; two (sorted last by id) name it again and again.
+      const upsert = Array.from({ length: 260 }, (_, i) =>
+        page(`a${String(i).padStart(3, '0')}`, i, `Page ${i}`, [
+          ['', '', filler(i)],
+          ['more', 'More', `${filler(i)} A lantern was seen.`],
+        ]),
+      );
+      upsert.push(
+        page('z1', 300, 'Z one', [
+          ['', '', filler(1)],
+          ['lamps', 'Lamps', 'The lantern, the lantern and the lantern. '.repeat(4)],
+        ]),
+      );
+      upsert.push(
+        page('z2', 301, 'Z two', [
+          ['', '', filler(2)],
+          ['lamps', 'Lamps', 'One lantern and another lantern. '.repeat(3)],
+        ]),
+      );
+      await store.search.apply({ spaceId, organizationId: org, revisionId, config: 'english', keep: [], upsert });
+      const scope = { organizationId: org, spaceIds: [spaceId], query: 'lantern', limit: 10 };
+      const first = await searchPages(store, scope);
+      expect(first.total).toBe(262);
+      expect(first.items.slice(0, 2).map((p) => [p.pageId, p.rank])).toEqual([
+        ['z1', 1],
+        ['z2', 2],
+      ]);
+      expect(first.items[0]!.score).toBeGreaterThan(first.items[1]!.score);
+      expect(first.items[1]!.score).toBeGreaterThan(first.items[2]!.score);
+      // The next page goes on where the first stopped.
+      const second = await searchPages(store, { ...scope, page: first.next!.page });
+      expect(second.items[0]!.rank).toBe(11);
+      expect(second.items.filter((p) => first.items.some((f) => f.pageId === p.pageId))).toEqual([]);
     });
 
     it('stems a space without a language in the language detected from its pages', async () => {

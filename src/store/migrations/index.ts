@@ -28,6 +28,7 @@ import { migration as translationRunInput } from './027_translation_run_input.js
 import { migration as siteSections } from './028_site_sections.js';
 import { migration as siteSettings } from './029_site_settings.js';
 import { migration as publicationLayers } from './030_publication_layers.js';
+import { migration as searchProminentWords } from './031_search_section_prominent_words.js';
 
 /**
  * Every migration, in order. To add one: create `NNN_name.ts` exporting `migration: Migration`
@@ -63,4 +64,5 @@ export const migrations: readonly Migration[] = [
   siteSections,
   siteSettings,
   publicationLayers,
+  searchProminentWords,
 ];
