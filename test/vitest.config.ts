@@ -65,7 +65,10 @@ export default defineConfig({
   test: {
     root: new URL('..', import.meta.url).pathname,
     pool: 'forks',
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    // Forks are reused from one file to the next (Vitest has one forks pool for every project, so this is set here):
+    // a project with `isolate: true` still loads its modules anew for each file, one with `isolate: false` keeps
+    // them. Native state of a process (the Temporal SDK's runtime) is made once per process: ./helpers/sdk-runtime.ts.
+    poolOptions: { forks: { maxForks: 2, minForks: 1, isolate: false } },
     globalSetup: ['test/setup/global.ts'],
     setupFiles: ['test/setup/compiled-thread.ts'],
     testTimeout: 120_000,
@@ -77,10 +80,15 @@ export default defineConfig({
       // The unit files share their forks' module cache (isolate: false): each file no longer imports Folio's modules
       // anew, a third less CPU for the project. Its files keep no state between them (nothing mocked or stubbed).
       { extends: true, test: { name: 'unit', include: UNIT, isolate: false } },
-      { extends: true, test: { name: 'corpus', include: CORPUS } },
-      { extends: true, test: { name: 'workflow', include: WORKFLOW } },
-      { extends: true, test: { name: 'e2e', include: ['test/**/*.test.ts'], exclude: [...UNIT, ...CORPUS, ...WORKFLOW, ...STRESS, '**/node_modules/**'] } },
-      { extends: true, test: { name: 'stress', include: STRESS, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'corpus', include: CORPUS, isolate: true } },
+      { extends: true, test: { name: 'workflow', include: WORKFLOW, isolate: true } },
+      // The e2e files share their forks' modules too: importing Folio's modules took each file about 4 s of CPU.
+      // A file that changes the process (its environment, the SDK's log route) puts it back in its afterAll.
+      {
+        extends: true,
+        test: { name: 'e2e', include: ['test/**/*.test.ts'], exclude: [...UNIT, ...CORPUS, ...WORKFLOW, ...STRESS, '**/node_modules/**'], isolate: false },
+      },
+      { extends: true, test: { name: 'stress', include: STRESS, isolate: true, sequence: { groupOrder: 1 } } },
     ],
   },
 });
