@@ -13,6 +13,7 @@
  * - `e2e`: everything else: Folio started (API, worker, the shared Temporal dev server), real git over
  *   `git http-backend`, PostgreSQL, the compiled CLI, external programs. A new test file lands here unless a
  *   project above lists it.
+ * - `e2e-fresh`: the e2e files that measure their own process's event loop (E2E_FRESH), each in a new fork.
  * - `stress`: the tests that load the machine themselves (`stress-ng`), alone, after every other project is done
  *   (`sequence.groupOrder`): a test beside them would run on a machine they starve on purpose.
  *
@@ -58,6 +59,13 @@ const CORPUS = [
 /** They start `stress-ng --cpu 2` (test/helpers/hostile-scenario.ts): run alone, last. */
 const STRESS = ['test/e2e/hostile-repository.test.ts'];
 
+/**
+ * e2e files that measure this process's event loop while Folio works off it: each starts in a fork of its own (a
+ * project's files get new forks), not after other files whose leftovers (a larger heap to collect, a shared Folio
+ * still polling) would count in the delay they measure.
+ */
+const E2E_FRESH = ['test/openapi-e2e/spec-budgets.e2e.test.ts', 'test/parse-pool/pathological-pages.e2e.test.ts'];
+
 /** The time-skipping test server, stub activities, MockActivityEnvironment. */
 const WORKFLOW = ['test/workflows/**/*.test.ts', 'test/api/purge-time-skipping.test.ts', 'test/gitsync/replay.test.ts'];
 
@@ -86,8 +94,14 @@ export default defineConfig({
       // A file that changes the process (its environment, the SDK's log route) puts it back in its afterAll.
       {
         extends: true,
-        test: { name: 'e2e', include: ['test/**/*.test.ts'], exclude: [...UNIT, ...CORPUS, ...WORKFLOW, ...STRESS, '**/node_modules/**'], isolate: false },
+        test: {
+          name: 'e2e',
+          include: ['test/**/*.test.ts'],
+          exclude: [...UNIT, ...CORPUS, ...WORKFLOW, ...STRESS, ...E2E_FRESH, '**/node_modules/**'],
+          isolate: false,
+        },
       },
+      { extends: true, test: { name: 'e2e-fresh', include: E2E_FRESH, isolate: true } },
       { extends: true, test: { name: 'stress', include: STRESS, isolate: true, sequence: { groupOrder: 1 } } },
     ],
   },

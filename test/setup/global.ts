@@ -149,7 +149,7 @@ async function startTemporal(cli: string): Promise<{ address: string; stop(): Pr
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const s = shared();
   s.users++;
-  const temporalToo = project.name === 'e2e' || project.name === 'stress';
+  const temporalToo = project.name === 'e2e' || project.name === 'e2e-fresh' || project.name === 'stress';
   const workflowsToo = temporalToo || project.name === 'workflow';
   const build = compiledBuild();
   if (!build.fresh && !s.warned) {
