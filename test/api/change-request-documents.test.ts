@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { sharedFolio, type TestFolio } from '../helpers/folio.js';
 import { assertContract } from '../helpers/openapi-contract.js';
 import { documentErrors } from '../helpers/document-schema.js';
 
@@ -8,7 +8,7 @@ describe('change requests with JSON documents', () => {
   let folio: TestFolio;
 
   beforeAll(async () => {
-    folio = await startFolio();
+    folio = await sharedFolio();
   });
   afterAll(async () => {
     await folio?.stop();

@@ -1,6 +1,6 @@
 import { GitBookAPI } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { sharedFolio, type TestFolio } from '../helpers/folio.js';
 import { assertContract } from '../helpers/openapi-contract.js';
 
 /** Change requests: edits in batches, content reads, merges (three-way when behind), update, lock. */
@@ -8,7 +8,7 @@ describe('change requests', () => {
   let folio: TestFolio;
 
   beforeAll(async () => {
-    folio = await startFolio();
+    folio = await sharedFolio();
   });
   afterAll(async () => {
     await folio?.stop();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { sharedFolio, type TestFolio } from '../helpers/folio.js';
 import { assertContract, contractErrors } from '../helpers/openapi-contract.js';
 
 /** Content reads of the primary revision and of any revision, checked against the official spec's schemas. */
@@ -20,7 +20,7 @@ describe('content reads', () => {
   }
 
   beforeAll(async () => {
-    folio = await startFolio();
+    folio = await sharedFolio();
     const created = await folio.request('POST', `/v1/orgs/${folio.organizationId}/spaces`, { title: 'Docs' });
     spaceId = created.body.id;
     first = created.body.revision;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { sharedFolio, type TestFolio } from '../helpers/folio.js';
 
 /**
  * NUL characters, lone surrogates and invalid UTF-8 anywhere in a request (path, query string, JSON body) are
@@ -10,7 +10,7 @@ describe('request text: NUL, lone surrogates and invalid UTF-8 answer 400 and st
   let spaceId: string;
 
   beforeAll(async () => {
-    folio = await startFolio();
+    folio = await sharedFolio();
     const created = await folio.request('POST', `/v1/orgs/${folio.organizationId}/spaces`, { title: 'Clean' });
     expect(created.status).toBe(201);
     spaceId = created.body.id;

@@ -6,7 +6,7 @@
  * expired, wrong-audience, tampered, unsolicited and replayed responses are all refused, and none makes a member.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { sharedFolio, type TestFolio } from '../helpers/folio.js';
 import { SamlIdp, type LoginRequest, type ResponseOptions } from '../helpers/saml-idp.js';
 
 let folio: TestFolio;
@@ -15,7 +15,7 @@ let provider: { id: string; service: { acsURL: string; startURL: string; entityI
 let teamId: string;
 
 beforeAll(async () => {
-  folio = await startFolio();
+  folio = await sharedFolio();
   idp = new SamlIdp();
   await idp.start();
   const team = await folio.request('PUT', `/v1/orgs/${folio.organizationId}/teams`, { title: 'Newcomers' });

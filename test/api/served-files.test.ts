@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { servedFileHeaders } from '../../src/api/served-file-headers.js';
-import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { sharedFolio, type TestFolio } from '../helpers/folio.js';
 
 /**
  * Files served at downloadURL are untrusted bytes: every response has `nosniff` and a `sandbox` CSP; HTML, SVG,
@@ -24,7 +24,7 @@ let spaceId: string;
 let revisionId: string;
 
 beforeAll(async () => {
-  folio = await startFolio();
+  folio = await sharedFolio();
   const created = await folio.request('POST', `/v1/orgs/${folio.organizationId}/spaces`, { title: 'Files' });
   spaceId = created.body.id;
   const revision = await folio.store.revisions.create({

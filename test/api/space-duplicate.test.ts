@@ -7,12 +7,12 @@
 import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workflowIds } from '../../src/temporal/contract/index.js';
-import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { sharedFolio, type TestFolio } from '../helpers/folio.js';
 import { assertContract } from '../helpers/openapi-contract.js';
 
 let folio: TestFolio;
 beforeAll(async () => {
-  folio = await startFolio();
+  folio = await sharedFolio();
 });
 afterAll(async () => {
   await folio?.stop();

@@ -8,9 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { GitBookAPI } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { sharedFolio, type TestFolio } from '../helpers/folio.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
-import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 import { corpusDir } from '../../src/project-root.js';
 
 const CORPUS = path.join(corpusDir(), 'GitbookIO+git-sync-normalization');
@@ -22,7 +21,7 @@ let work: string;
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'folio-client-'));
-  folio = await startFolio({ env: { DATA_DIR: path.join(work, 'data'), FOLIO_VAULT_KEY: 'client-test-key', FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS } });
+  folio = await sharedFolio({ loopback: true });
   server = await startGitServer({ auth: { username: 'writer', password: 'client-pw-123' } });
   const src = path.join(work, 'src');
   await cp(CORPUS, src, { recursive: true });

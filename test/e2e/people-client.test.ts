@@ -11,9 +11,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { sharedFolio, type TestFolio } from '../helpers/folio.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
-import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 import { sha256Hex } from '../../src/store/hash.js';
 import { workflowIds } from '../../src/temporal/contract/index.js';
 
@@ -23,7 +22,7 @@ let work: string;
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'folio-people-client-'));
-  folio = await startFolio({ env: { DATA_DIR: path.join(work, 'data'), FOLIO_VAULT_KEY: 'people-client-key', FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS } });
+  folio = await sharedFolio({ loopback: true });
   server = await startGitServer({ auth: { username: 'writer', password: 'people-pw-123' } });
 });
 afterAll(async () => {

@@ -7,7 +7,7 @@
  */
 import { GitBookAPI } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { sharedFolio, type TestFolio } from '../helpers/folio.js';
 import { assertContract } from '../helpers/openapi-contract.js';
 
 let folio: TestFolio;
@@ -55,7 +55,7 @@ async function seededSpace(admin: GitBookAPI, title: string, extra = 0): Promise
 }
 
 beforeAll(async () => {
-  folio = await startFolio();
+  folio = await sharedFolio();
 });
 afterAll(async () => {
   await folio?.stop();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workflowIds } from '../../src/temporal/contract/index.js';
-import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { sharedFolio, type TestFolio } from '../helpers/folio.js';
 
 /**
  * The first end-to-end chain: HTTP request → Temporal workflow (real dev server) → activity → content store
@@ -9,7 +9,7 @@ import { startFolio, type TestFolio } from '../helpers/folio.js';
 describe('end to end: create a space through the API', () => {
   let folio: TestFolio;
   beforeAll(async () => {
-    folio = await startFolio();
+    folio = await sharedFolio();
   });
   afterAll(async () => {
     await folio?.stop();

@@ -76,7 +76,11 @@ async function stop(started: Started): Promise<{ code: number | null; ms: number
 describe.runIf(existsSync(entry))('folio start (the embedded default)', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'folio-start-'));
   const running: Started[] = [];
+  // The test removes these from this process's environment (the children inherit it): put back afterwards, since
+  // the next files of this test process share it (test/vitest.config.ts).
+  const saved = { DATABASE_URL: process.env.DATABASE_URL, TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS };
   afterAll(async () => {
+    for (const [k, v] of Object.entries(saved)) if (v !== undefined) process.env[k] = v;
     for (const s of running) {
       if (s.child.exitCode !== null) continue;
       s.child.kill('SIGTERM');

@@ -7,9 +7,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { sharedFolio, type TestFolio } from '../helpers/folio.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
-import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 import { waitGitIdle } from '../helpers/git-idle.js';
 import { assertContract } from '../helpers/openapi-contract.js';
 
@@ -99,7 +98,7 @@ async function cloneBranch(repo: string, branch: string): Promise<string> {
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'folio-new-branch-'));
-  folio = await startFolio({ env: { DATA_DIR: path.join(work, 'data'), FOLIO_VAULT_KEY: 'test-vault-key', FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS } });
+  folio = await sharedFolio({ loopback: true });
   server = await startGitServer({ auth: { username: 'folio', password: PASSWORD } });
 });
 

@@ -14,9 +14,9 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
-import { installRuntime } from '../../src/temporal/worker/runtime.js';
 import { workflowIds } from '../../src/temporal/contract/index.js';
 import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { routeSdkLogs } from '../helpers/sdk-runtime.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 import { startHoldingProxy, type HoldingProxy } from './holding-proxy.js';
@@ -36,6 +36,7 @@ let server: GitServer;
 let proxy: HoldingProxy;
 let work: string;
 const logLines: string[] = [];
+let unrouteSdkLogs: (() => void) | undefined;
 let tick = Date.UTC(2025, 6, 1);
 const nextTimestamp = () => new Date((tick += 60_000)).toISOString();
 
@@ -106,9 +107,9 @@ beforeAll(async () => {
     },
   });
   const logger = createLogger('folio', { level: 'debug', pretty: false, destination: sink });
-  // The Temporal SDK's own logs (worker, activity and workflow loggers) into the same sink: installed before any
-  // worker of this process starts, so the test helpers' quieter runtime logger is not the one in place.
-  installRuntime(logger);
+  // The Temporal SDK's own logs (worker, activity and workflow loggers, from warnings up) into the same capture
+  // while this file runs (the SDK's runtime is installed once per test process: ../helpers/sdk-runtime.ts).
+  unrouteSdkLogs = routeSdkLogs((line) => logLines.push(line));
   folio = await startFolio({
     env: {
       DATA_DIR: path.join(work, 'data'),
@@ -145,6 +146,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await folio?.stop();
+  unrouteSdkLogs?.();
   await proxy?.stop();
   await server?.stop();
   if (work) await rm(work, { recursive: true, force: true });

@@ -10,9 +10,8 @@ import { OperationAttribute, OrganizationIdAttribute, SpaceIdAttribute, workflow
 import { gitProgressQuery } from '../../workflows/git-definitions.js';
 import { corpusDir } from '../../src/project-root.js';
 import { rawSql } from '../../src/store/raw-sql.js';
-import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { sharedFolio, type TestFolio } from '../helpers/folio.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
-import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 import { startHoldingProxy, type HoldingProxy } from './holding-proxy.js';
 import { waitGitIdle } from '../helpers/git-idle.js';
 
@@ -123,7 +122,7 @@ async function roundTrip(corpus: string): Promise<{ spaceId: string; dir: string
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'folio-gitsync-'));
-  folio = await startFolio({ env: { DATA_DIR: path.join(work, 'data'), FOLIO_VAULT_KEY: 'test-vault-key', FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS } });
+  folio = await sharedFolio({ loopback: true });
   server = await startGitServer({ auth: { username: 'folio', password: PASSWORD } });
   proxy = await startHoldingProxy(server.port);
   const src = path.join(work, 'src');

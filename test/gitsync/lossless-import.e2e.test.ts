@@ -12,8 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workflowIds } from '../../src/temporal/contract/index.js';
 import type { GitOperationResult } from '../../src/temporal/contract/index.js';
-import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
-import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { sharedFolio, type TestFolio } from '../helpers/folio.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
 import { waitGitIdle } from '../helpers/git-idle.js';
 
@@ -70,7 +69,7 @@ async function sync(direction: 'import' | 'export', spaceId: string, repo: strin
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'folio-lossless-'));
-  folio = await startFolio({ env: { DATA_DIR: path.join(work, 'data'), FOLIO_VAULT_KEY: 'test-vault-key', FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS } });
+  folio = await sharedFolio({ loopback: true });
   server = await startGitServer({ auth: { username: 'folio', password: PASSWORD } });
 });
 

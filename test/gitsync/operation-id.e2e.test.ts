@@ -7,9 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { sharedFolio, type TestFolio } from '../helpers/folio.js';
 import { startGitServer, type GitServer } from '../helpers/git-server.js';
-import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 import { serveDirectory, type StaticSite } from '../helpers/static-site.js';
 
 describe('a git import request names the operation it queued', () => {
@@ -27,7 +26,7 @@ describe('a git import request names the operation it queued', () => {
       '<!doctype html><html><head><title>Home</title></head><body><main><h1>Home</h1><p>A page.</p></main></body></html>',
     );
     site = await serveDirectory(work);
-    folio = await startFolio({ env: { FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS } });
+    folio = await sharedFolio({ loopback: true });
   });
 
   afterAll(async () => {

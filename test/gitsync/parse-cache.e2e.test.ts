@@ -2,8 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
-import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { sharedFolio, type TestFolio } from '../helpers/folio.js';
 import { startGitServer, type GitServer } from '../helpers/git-server.js';
 
 /**
@@ -20,7 +19,7 @@ describe('the parse cache across spaces', () => {
 
   beforeAll(async () => {
     work = await mkdtemp(path.join(tmpdir(), 'folio-parse-cache-'));
-    folio = await startFolio({ env: { DATA_DIR: path.join(work, 'data'), FOLIO_VAULT_KEY: 'parse-cache-test-key', FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS } });
+    folio = await sharedFolio({ loopback: true });
     await folio.store.orgs.ensure({ id: ORG_B, title: 'Org B' });
     tokenB = (await folio.store.tokens.create(ORG_B, { label: 'b' })).token;
     server = await startGitServer();

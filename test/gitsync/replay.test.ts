@@ -12,14 +12,13 @@ import path from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, inject, it } from 'vitest';
-import { createLogger } from '../../src/log.js';
-import { installRuntime } from '../../src/temporal/worker/runtime.js';
+import { installTestRuntime } from '../helpers/sdk-runtime.js';
 
 const dir = path.join(import.meta.dirname, 'fixtures', 'histories');
 
 describe('workflow replay', () => {
   it('replays every recorded history with the current workflow code', async () => {
-    installRuntime(createLogger('temporal', { level: process.env.LOG_LEVEL ?? 'error', pretty: false }));
+    installTestRuntime();
     const files = readdirSync(dir).flatMap((version) => readdirSync(path.join(dir, version)).map((f) => path.join(version, f)));
     expect(files.filter((f) => f.endsWith('.json')).length).toBeGreaterThanOrEqual(22);
     const histories = files.map((f) => ({

@@ -3,9 +3,8 @@ import { Client, Connection } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
 import { inject } from 'vitest';
 import type { ActivityDeps } from '../../activities/index.js';
-import { installRuntime } from '../../src/temporal/worker/runtime.js';
 import { createWorker } from '../../src/temporal/worker/worker.js';
-import { createLogger } from '../../src/log.js';
+import { installTestRuntime } from './sdk-runtime.js';
 
 /** A task queue of this test file's own, so files running in parallel never take each other's tasks. */
 export function uniqueTaskQueue(prefix = 'test'): string {
@@ -31,8 +30,8 @@ export interface RunningWorker {
 
 /** Starts a Folio worker (real activities built from `deps`) on the shared dev server with the shared bundle. */
 export async function startTestWorker(deps: ActivityDeps, options: { taskQueue?: string; activities?: Record<string, unknown> } = {}): Promise<RunningWorker> {
-  // The SDK logs every expected activity failure as a warning: tests keep only errors (LOG_LEVEL overrides).
-  installRuntime(createLogger('temporal', { level: process.env.LOG_LEVEL ?? 'error', pretty: false }));
+  // Once per process; the SDK logs every expected activity failure as a warning: tests keep only errors (LOG_LEVEL).
+  installTestRuntime();
   const taskQueue = options.taskQueue ?? deps.config.taskQueue;
   const { worker, connection } = await createWorker({
     deps,

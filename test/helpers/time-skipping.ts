@@ -1,13 +1,12 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { inject } from 'vitest';
-import { installRuntime } from '../../src/temporal/worker/runtime.js';
-import { createLogger } from '../../src/log.js';
 import { SEARCH_ATTRIBUTES } from '../../src/temporal/contract/search-attributes.js';
 
 /** temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD (@temporalio/proto is CommonJS). */
 const KEYWORD = 2;
 import { uniqueTaskQueue } from './temporal.js';
+import { installTestRuntime } from './sdk-runtime.js';
 
 /**
  * A time-skipping test environment on the official test server binary installed under .tools/ (never
@@ -18,8 +17,8 @@ import { uniqueTaskQueue } from './temporal.js';
 export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
   const path = inject('testServerPath');
   if (!path) throw new Error('the Temporal test server binary is missing; run node dist/src/temporal/install-binaries.js');
-  // The SDK logs every expected activity failure as a warning: tests keep only errors (LOG_LEVEL overrides).
-  installRuntime(createLogger('temporal', { level: process.env.LOG_LEVEL ?? 'error', pretty: false }));
+  // Once per process; the SDK logs every expected activity failure as a warning: tests keep only errors (LOG_LEVEL).
+  installTestRuntime();
   const env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path } } });
   try {
     // The test server has no ListSearchAttributes: registered as they are.

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planSections } from '../../src/pdf/sections.js';
 import { ensurePackages } from '../../src/system-packages.js';
 import { pdfExportWorkflowId } from '../../src/temporal/contract/index.js';
-import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { sharedFolio, startFolio, type TestFolio } from '../helpers/folio.js';
 import { contractErrors } from '../helpers/openapi-contract.js';
 import { corpusTree, importIntoSpace, type ImportedSpace } from '../publish/corpus-space.js';
 
@@ -21,7 +21,7 @@ let imported: ImportedSpace;
 
 beforeAll(async () => {
   ensurePackages(['chromium', 'poppler']);
-  folio = await startFolio();
+  folio = await sharedFolio();
   spaceId = (await folio.store.spaces.create(folio.organizationId, { title: 'Normalization' })).id;
   const { tree, projectDirectory } = await corpusTree(REPO);
   imported = await importIntoSpace(folio.store, spaceId, tree, projectDirectory);

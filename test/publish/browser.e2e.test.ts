@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DocumentPage, PageModel } from '../../src/format/index.js';
 import { projectRoot } from '../../src/project-root.js';
 import { publishWorkflowId, type PublishSiteResult } from '../../src/temporal/contract/index.js';
-import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { sharedFolio, type TestFolio } from '../helpers/folio.js';
 import { corpusTree, importIntoSpace, type ImportedSpace } from './corpus-space.js';
 import { indexSpace } from '../../src/search/index-space.js';
 import { searchSections } from '../../src/search/sections.js';
@@ -31,7 +31,7 @@ let imported: ImportedSpace;
 let spaceId: string;
 
 beforeAll(async () => {
-  folio = await startFolio();
+  folio = await sharedFolio();
   api = new GitBookAPI({ authToken: folio.token, endpoint: folio.baseUrl });
   spaceId = (await folio.store.spaces.create(folio.organizationId, { title: 'Normalization' })).id;
   const { tree, projectDirectory } = await corpusTree(REPO);

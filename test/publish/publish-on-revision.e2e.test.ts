@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishWorkflowId, searchIndexWorkflowId } from '../../src/temporal/contract/index.js';
-import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { sharedFolio, type TestFolio } from '../helpers/folio.js';
 import { contractErrors } from '../helpers/openapi-contract.js';
 import { corpusTree, importIntoSpace, type ImportedSpace } from './corpus-space.js';
 
@@ -15,7 +15,7 @@ let spaceId: string;
 let imported: ImportedSpace;
 
 beforeAll(async () => {
-  folio = await startFolio();
+  folio = await sharedFolio();
   spaceId = (await folio.store.spaces.create(folio.organizationId, { title: 'Normalization' })).id;
   const { tree, projectDirectory } = await corpusTree(REPO);
   imported = await importIntoSpace(folio.store, spaceId, tree, projectDirectory);

@@ -11,7 +11,7 @@ import { GitBookAPI } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeSiteToDirectory } from '../../src/publish/write-directory.js';
 import { publishWorkflowId, type PublishSiteResult } from '../../src/temporal/contract/index.js';
-import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { sharedFolio, type TestFolio } from '../helpers/folio.js';
 import { contractErrors } from '../helpers/openapi-contract.js';
 import { corpusTree, importIntoSpace, withFile, type ImportedSpace } from './corpus-space.js';
 import { crawlSite } from './crawl.js';
@@ -24,7 +24,7 @@ let spaceId: string;
 let imported: ImportedSpace;
 
 beforeAll(async () => {
-  folio = await startFolio();
+  folio = await sharedFolio();
   api = new GitBookAPI({ authToken: folio.token, endpoint: folio.baseUrl });
   spaceId = (await folio.store.spaces.create(folio.organizationId, { title: 'Normalization' })).id;
   const { tree, projectDirectory } = await corpusTree(REPO);

@@ -20,7 +20,7 @@ import { projectRoot } from '../../src/project-root.js';
 import { indexSpace } from '../../src/search/index-space.js';
 import { searchSections } from '../../src/search/sections.js';
 import { publishWorkflowId, type PublishSiteResult } from '../../src/temporal/contract/index.js';
-import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { sharedFolio, type TestFolio } from '../helpers/folio.js';
 import { testLogger } from '../helpers/logger.js';
 import { corpusTree, importIntoSpace, type ImportedSpace } from './corpus-space.js';
 
@@ -55,7 +55,7 @@ async function publishSpace(repo: string, title: string) {
 }
 
 beforeAll(async () => {
-  folio = await startFolio();
+  folio = await sharedFolio();
   for (const s of SPACES) sites.push(await publishSpace(s.repo, s.title));
   profile = await mkdtemp(path.join(tmpdir(), 'folio-chromium-'));
   await mkdir(SHOTS, { recursive: true });

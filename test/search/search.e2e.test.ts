@@ -10,9 +10,8 @@ import path from 'node:path';
 import { GitBookAPI } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusDir } from '../../src/project-root.js';
-import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { sharedFolio, type TestFolio } from '../helpers/folio.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
-import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 import { waitGitIdle } from '../helpers/git-idle.js';
 import { assertContract } from '../helpers/openapi-contract.js';
 
@@ -55,7 +54,7 @@ async function searchUntil(spaceId: string, query: string, check: (items: any[])
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'folio-search-'));
-  folio = await startFolio({ env: { DATA_DIR: path.join(work, 'data'), FOLIO_VAULT_KEY: 'test-vault-key', FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS } });
+  folio = await sharedFolio({ loopback: true });
   server = await startGitServer();
   src = path.join(work, 'src');
   await cp(CORPUS, src, { recursive: true });

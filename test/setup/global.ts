@@ -36,6 +36,8 @@ declare module 'vitest' {
     compiledParseThread: string;
     /** `e2e` and `stress`: test/gitsync/worker-process.ts compiled against an up-to-date dist/ (./worker-process-build.ts), else ''. */
     compiledWorkerProcess: string;
+    /** A directory of this run, removed after the last project's teardown (e.g. the shared Folios' DATA_DIRs). */
+    runTmpDir: string;
   }
 }
 
@@ -147,7 +149,7 @@ async function startTemporal(cli: string): Promise<{ address: string; stop(): Pr
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const s = shared();
   s.users++;
-  const temporalToo = project.name === 'e2e' || project.name === 'stress';
+  const temporalToo = project.name === 'e2e' || project.name === 'e2e-fresh' || project.name === 'stress';
   const workflowsToo = temporalToo || project.name === 'workflow';
   const build = compiledBuild();
   if (!build.fresh && !s.warned) {
@@ -168,6 +170,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     if (temporalToo) s.temporal ??= startTemporal(binaries!.cli);
     const [template, bundle, temporal] = await Promise.all([s.template, s.bundle, temporalToo ? s.temporal : undefined]);
     project.provide('pgliteTemplatePath', template);
+    project.provide('runTmpDir', s.tmp);
     project.provide('compiledParseThread', build.fresh ? build.parseThread : '');
     if (temporalToo && build.fresh) s.workerProcess ??= compileWorkerProcess(s.tmp);
     project.provide('compiledWorkerProcess', (temporalToo && s.workerProcess) || '');

@@ -6,10 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as check from '../../src/cli/commands/check.js';
 import { projectRoot } from '../../src/project-root.js';
 import { lastJson, runCommand } from '../cli/run-command.js';
-import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { sharedFolio, type TestFolio } from '../helpers/folio.js';
 import { waitGitIdle } from '../helpers/git-idle.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
-import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 import { assertContract, assertSchema } from '../helpers/openapi-contract.js';
 
 /**
@@ -110,7 +109,7 @@ async function exportAndCheck(spaceId: string, repo: string): Promise<string> {
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'folio-templates-'));
-  folio = await startFolio({ env: { DATA_DIR: path.join(work, 'data'), FOLIO_VAULT_KEY: 'test-vault-key', FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS } });
+  folio = await sharedFolio({ loopback: true });
   server = await startGitServer({ auth: { username: 'folio', password: PASSWORD } });
 });
 

@@ -11,7 +11,7 @@ import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContentImportRun } from '@gitbook/api';
 import type { PageRecord } from '../../src/store/index.js';
-import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { sharedFolio, type TestFolio } from '../helpers/folio.js';
 import { manyEntriesZip, nestedTablesDocx, zerosZip } from '../helpers/hostile-archives.js';
 import { assertContract } from '../helpers/openapi-contract.js';
 
@@ -22,7 +22,7 @@ let api: GitBookAPI;
 const PNG = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'));
 
 beforeAll(async () => {
-  folio = await startFolio();
+  folio = await sharedFolio();
   api = new GitBookAPI({ authToken: folio.token, endpoint: folio.baseUrl });
 });
 

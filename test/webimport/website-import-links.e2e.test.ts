@@ -6,8 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePageFile } from '../../src/format/index.js';
-import { startFolio, type TestFolio } from '../helpers/folio.js';
-import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
+import { sharedFolio, type TestFolio } from '../helpers/folio.js';
 import { PNG, startDocSite, type DocSite, type SitePage } from './doc-site.js';
 
 let folio: TestFolio;
@@ -38,7 +37,7 @@ const PAGES: SitePage[] = [
 
 beforeAll(async () => {
   site = await startDocSite({ x1: PAGES });
-  folio = await startFolio({ env: { FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS, WEBIMPORT_DELAY_MS: '0' } });
+  folio = await sharedFolio({ loopback: true });
 });
 
 afterAll(async () => {
