@@ -1,10 +1,20 @@
 import { common } from '@wooorm/starry-night';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { COMMON_GRAMMARS } from '../../src/publish/render/grammar-index.js';
-import { loadedGrammarScopes, loadEngine, scopeOfFlag } from '../../src/publish/render/highlight.js';
-import { loadHighlighter, renderPageBody, renderPageWithGrammars, type RenderPageInput } from '../../src/publish/render/index.js';
+import { scopeOfFlag } from '../../src/publish/render/highlight.js';
+import type { RenderPageInput } from '../../src/publish/render/index.js';
 
-// Module state matters here (the grammars this "thread" loaded): this file runs isolated (not in the unit project).
+/**
+ * Module state matters here (the grammars this "thread" loaded), and a test process runs file after file with its
+ * modules kept (test/vitest.config.ts): another file may have loaded every grammar already. The renderer is imported
+ * anew, as a render thread starts it.
+ */
+async function freshRenderer() {
+  vi.resetModules();
+  const highlight = await import('../../src/publish/render/highlight.js');
+  const render = await import('../../src/publish/render/index.js');
+  return { ...highlight, ...render };
+}
 const input = (markdown: string): RenderPageInput => ({ markdown, rootPrefix: '', links: {}, specs: {} });
 const SQL_PAGE = '# Queries\n\n```sql\nSELECT name FROM pets WHERE id = 1; -- one\n```\n\n```text\nplain\n```\n';
 // A tilde fence's info may hold a backtick: the fence scan before the render sees `a`, the renderer `a`b.js` (→ .js).
@@ -45,6 +55,8 @@ describe('grammars loaded as pages name their languages', () => {
   });
 
   it('a page loads the grammars of its languages only, and renders as with every grammar loaded', async () => {
+    const { loadEngine, loadedGrammarScopes, renderPageWithGrammars, loadHighlighter, renderPageBody } = await freshRenderer();
+    expect(loadedGrammarScopes()).toEqual([]);
     await loadEngine();
     const lazySql = await renderPageWithGrammars(input(SQL_PAGE));
     expect(loadedGrammarScopes()).toEqual(['source.sql']);
