@@ -10,22 +10,15 @@ import { isStoreTrouble, statusOf, STORE_RETRY_AFTER_SECONDS } from './http-erro
  */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
-    if (!err.validation && isStoreTrouble(err)) {
-      request.log.warn({ error: { message: redact(err.message), code: (err as { code?: string }).code } }, 'request refused: the database is unavailable');
-      const message = 'the database is unavailable or overloaded; retry later';
+    // Passing trouble of a dependency: 503 with Retry-After, the request can be sent again as is.
+    const unavailable = err.validation ? null : isStoreTrouble(err) ? 'the database' : isTemporalUnavailable(err) ? 'the workflow service' : null;
+    if (unavailable) {
+      const part = unavailable === 'the database' ? 'the database' : 'Temporal';
+      request.log.warn({ error: { message: redact(err.message), code: (err as { code?: unknown }).code } }, `request refused: ${part} is unavailable`);
       void reply
         .status(503)
         .header('retry-after', String(STORE_RETRY_AFTER_SECONDS))
-        .send({ error: { code: 503, message } });
-      return;
-    }
-    if (!err.validation && isTemporalUnavailable(err)) {
-      request.log.warn({ error: { message: redact(err.message), code: (err as { code?: unknown }).code } }, 'request refused: Temporal is unavailable');
-      const message = 'the workflow service is unavailable or overloaded; retry later';
-      void reply
-        .status(503)
-        .header('retry-after', String(STORE_RETRY_AFTER_SECONDS))
-        .send({ error: { code: 503, message } });
+        .send({ error: { code: 503, message: `${unavailable} is unavailable or overloaded; retry later` } });
       return;
     }
     const status = err.validation ? 400 : statusOf(err);
