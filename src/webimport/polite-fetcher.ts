@@ -9,6 +9,7 @@
  * WebImportDeadlineError, and the guard's refusals (FETCH_*). Each failing error says in `data.attempts` how many
  * requests it took.
  */
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { guardedFetch, type GuardedResponse } from '../net/guarded-fetch.js';
 import { FetchAddressDeniedError, FetchBodyTooLargeError, FetchEncodingRefusedError, FetchRedirectError, FetchUrlRefusedError } from '../net/errors.js';
@@ -129,7 +130,22 @@ export class PoliteFetcher {
   /** A robots.txt `Crawl-delay`, raising `delayMs` for its host. */
   private readonly hostDelay = new Map<string, number>();
 
-  constructor(private readonly options: PoliteFetcherOptions) {}
+  /**
+   * The run's signal relayed through one listener: every request in flight and every wait listens here, not on the
+   * run's signal (`concurrency` requests per host would each add one there and pass Node's 10-listener warning).
+   * Each listener is removed when its request or wait ends, so their number stays bounded by the requests in flight.
+   */
+  private readonly stop: AbortSignal | undefined;
+
+  constructor(private readonly options: PoliteFetcherOptions) {
+    const outer = options.signal;
+    if (!outer) return;
+    const relay = new AbortController();
+    setMaxListeners(0, relay.signal);
+    if (outer.aborted) relay.abort(outer.reason);
+    else outer.addEventListener('abort', () => relay.abort(outer.reason), { once: true });
+    this.stop = relay.signal;
+  }
 
   setCrawlDelay(host: string, ms: number): void {
     this.hostDelay.set(host, ms);
@@ -161,7 +177,7 @@ export class PoliteFetcher {
       const deadline = this.options.deadline;
       if (deadline && Date.now() + wait >= deadline.at) throw attempts(new WebImportDeadlineError(deadline.ms, `while ${url} was retried`), attempt);
       this.retried++;
-      await sleep(wait, undefined, this.options.signal ? { signal: this.options.signal } : undefined);
+      await sleep(wait, undefined, this.stop ? { signal: this.stop } : undefined);
     }
   }
 
@@ -174,9 +190,11 @@ export class PoliteFetcher {
     const release = await this.acquire(host);
     const controller = new AbortController();
     const left = deadline ? deadline.at - Date.now() : Infinity;
-    const outer = this.options.signal;
+    const outer = this.stop;
     const onAbort = () => controller.abort(outer!.reason);
-    outer?.addEventListener('abort', onAbort, { once: true });
+    // A run stopped while this request waited for its turn: it is not sent.
+    if (outer?.aborted) onAbort();
+    else outer?.addEventListener('abort', onAbort, { once: true });
     // The timeout of this request, or the run's deadline when it comes first.
     const timer =
       left < this.options.timeoutMs
@@ -253,7 +271,7 @@ export class PoliteFetcher {
     const start = Math.max(now, s.nextStart);
     s.nextStart = start + delay;
     if (start > now)
-      await sleep(start - now, undefined, this.options.signal ? { signal: this.options.signal } : undefined).catch((err: unknown) => {
+      await sleep(start - now, undefined, this.stop ? { signal: this.stop } : undefined).catch((err: unknown) => {
         this.releaseSlot(s);
         throw err;
       });

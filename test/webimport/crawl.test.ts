@@ -196,6 +196,46 @@ describe('crawlSite', () => {
     }
   });
 
+  it("many requests at once under one run's signal add one listener to it, not one each (no MaxListenersExceededWarning)", async () => {
+    // Twelve pages held open until all twelve have arrived: twelve requests in flight at once on one host.
+    const held: http.ServerResponse[] = [];
+    const server = http.createServer((_req, res) => {
+      held.push(res);
+      if (held.length === 12) for (const r of held) r.writeHead(200, { 'content-type': 'text/html' }).end('<p>x</p>');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    const run = new AbortController();
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const fetcher = new PoliteFetcher({
+        policy: loopbackPolicy,
+        concurrency: 12,
+        delayMs: 0,
+        timeoutMs: 60_000,
+        retries: 0,
+        maxResponseBytes: 1 << 20,
+        signal: run.signal,
+      });
+      const pages = await Promise.all(Array.from({ length: 12 }, (_, i) => fetcher.get(`${base}/p${i}.html`)));
+      expect(pages.map((p) => p.status)).toEqual(Array(12).fill(200));
+      // A warning is emitted on the next tick after the listener that crossed the limit was added.
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning').map((w) => w.message)).toEqual([]);
+      // The run's signal still stops a request in flight.
+      const pending = fetcher.get(`${base}/late.html`);
+      run.abort(new Error('worker stopped'));
+      await expect(pending).rejects.toThrow('worker stopped');
+    } finally {
+      process.off('warning', onWarning);
+      for (const r of held) r.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+
   it('reads Retry-After as seconds or an HTTP date', () => {
     expect(retryAfterMs('3')).toBe(3000);
     expect(retryAfterMs(new Date(Date.UTC(2030, 0, 1, 0, 0, 10)).toUTCString(), Date.UTC(2030, 0, 1))).toBe(10_000);
