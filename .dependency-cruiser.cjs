@@ -9,6 +9,7 @@
  */
 const LAYERS = [
   [
+    'src/abort-relay.ts',
     'src/errors.ts',
     'src/ids.ts',
     'src/project-root.ts',

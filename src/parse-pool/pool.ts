@@ -11,6 +11,7 @@
  */
 import { availableParallelism, getPriority, setPriority } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { abortRelay } from '../abort-relay.js';
 import { ParseBudgetExceededError, ParsePoolBusyError, ParsePoolClosedError, ParseTaskFailedError } from './errors.js';
 import { FairQueue } from './fair-queue.js';
 import type { OperationBudget, ThreadClock } from './operation-budget.js';
@@ -133,8 +134,10 @@ function onAnyAbort(signals: AbortSignal[], then: (reason: unknown) => void): ()
       remove();
       then(signal.reason);
     };
-    signal.addEventListener('abort', listener, { once: true });
-    return () => signal.removeEventListener('abort', listener);
+    // Through the signal's relay: many tasks of one caller (a website import's conversions) share its signal.
+    const relay = abortRelay(signal);
+    relay.addEventListener('abort', listener, { once: true });
+    return () => relay.removeEventListener('abort', listener);
   });
   const remove = () => listeners.forEach((r) => r());
   return remove;

@@ -9,8 +9,8 @@
  * WebImportDeadlineError, and the guard's refusals (FETCH_*). Each failing error says in `data.attempts` how many
  * requests it took.
  */
-import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { abortRelay } from '../abort-relay.js';
 import { guardedFetch, type GuardedResponse } from '../net/guarded-fetch.js';
 import { FetchAddressDeniedError, FetchBodyTooLargeError, FetchEncodingRefusedError, FetchRedirectError, FetchUrlRefusedError } from '../net/errors.js';
 import type { FetchPolicy } from '../net/policy.js';
@@ -130,21 +130,11 @@ export class PoliteFetcher {
   /** A robots.txt `Crawl-delay`, raising `delayMs` for its host. */
   private readonly hostDelay = new Map<string, number>();
 
-  /**
-   * The run's signal relayed through one listener: every request in flight and every wait listens here, not on the
-   * run's signal (`concurrency` requests per host would each add one there and pass Node's 10-listener warning).
-   * Each listener is removed when its request or wait ends, so their number stays bounded by the requests in flight.
-   */
+  /** The run's signal through one listener on it (../abort-relay.ts): every request and wait listens here. */
   private readonly stop: AbortSignal | undefined;
 
   constructor(private readonly options: PoliteFetcherOptions) {
-    const outer = options.signal;
-    if (!outer) return;
-    const relay = new AbortController();
-    setMaxListeners(0, relay.signal);
-    if (outer.aborted) relay.abort(outer.reason);
-    else outer.addEventListener('abort', () => relay.abort(outer.reason), { once: true });
-    this.stop = relay.signal;
+    this.stop = options.signal ? abortRelay(options.signal) : undefined;
   }
 
   setCrawlDelay(host: string, ms: number): void {

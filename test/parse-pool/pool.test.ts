@@ -43,6 +43,25 @@ describe('parse pool', () => {
     expect(await p.run('page.encode', PAGE, null, rewrites)).toEqual(await inlinePageCodec.encode(PAGE, null, rewrites));
   });
 
+  it("many tasks under one caller's signal add one listener to it (no MaxListenersExceededWarning), and it still cancels them", async () => {
+    const p = pool({ threads: 1, timeBudgetMs: 20_000 });
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const run = new AbortController();
+      const pages = await Promise.all(Array.from({ length: 16 }, (_, i) => p.runWith({ signal: run.signal }, 'page.decode', `# Page ${i}\n`)));
+      expect(pages.map((d) => d.fields.title)).toEqual(Array.from({ length: 16 }, (_, i) => `Page ${i}`));
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning').map((w) => w.message)).toEqual([]);
+      const queued = Array.from({ length: 4 }, () => p.runWith({ signal: run.signal }, 'page.decode', SLOW).catch((err: unknown) => err));
+      run.abort(new Error('caller stopped'));
+      for (const err of await Promise.all(queued)) expect(String((err as Error).message ?? err)).toMatch(/stopped|cancel|abort/i);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('time budget: the task fails typed, the thread is terminated and replaced, the next task runs', async () => {
     const p = pool({ threads: 1, timeBudgetMs: 1000 });
     await p.run('page.decode', '# warm\n'); // the thread is started (loading the parsers is not part of a task's budget)
