@@ -5,6 +5,7 @@ import { documents, exportRevision, importTree, readWorkingTree, applyChanges, t
 import { compareTrees } from '../../../src/format/roundtrip.js';
 import { corpusDir } from '../../../src/project-root.js';
 import { cachedResult } from '../../helpers/result-cache.js';
+import type { Hash } from 'node:crypto';
 
 export const CORPUS = corpusDir();
 
@@ -28,8 +29,40 @@ export async function loadRepo(name: string): Promise<CorpusRepo> {
   return { name, tree: await readWorkingTree(join(CORPUS, name)), projectDirectory, written };
 }
 
+/** What the tests keep of a repository's import: the revision (what the store keeps of it) and its figures. */
+export type Imported = Pick<ImportResult, 'revision' | 'stats'>;
+
+/** What a repository's import and fidelity read besides Folio's sources: each file's path, mode and blob oid, the project directory, the GitBook-written list. */
+function repoInput(repo: CorpusRepo): (hash: Hash) => void {
+  return (hash) => {
+    hash.update(JSON.stringify([repo.projectDirectory, repo.written])).update('\0');
+    for (const [path, e] of [...repo.tree].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) hash.update(`${path}\0${e.mode ?? ''}\0${e.oid}\0`);
+  };
+}
+
+const imports = new Map<string, Promise<Imported>>();
+
+/**
+ * The import of a corpus repository (`importTree` of its tree), computed once per run and kept in the result cache
+ * (../../helpers/result-cache.ts) under Folio's sources, this file and the repository: the files that assert on the
+ * same repository's import (corpus-fidelity, revision-roundtrip, export-edits) share one computation, the first file
+ * to need it computes it and the others read it back. A revision read back from JSON is what an export gets from the
+ * store; the tests that re-import compare with it field by field.
+ */
+export function importedRepo(repo: CorpusRepo): Promise<Imported> {
+  let known = imports.get(repo.name);
+  if (!known) {
+    known = cachedResult(`tree-import-${repo.name}`, ['test/format/tree/corpus.ts'], repoInput(repo), async () => {
+      const { revision, stats } = await importTree(repo.tree, { projectDirectory: repo.projectDirectory });
+      return { revision, stats };
+    });
+    imports.set(repo.name, known);
+  }
+  return known;
+}
+
 export interface Fidelity {
-  imported: ImportResult;
+  imported: Imported;
   plain: ReturnType<typeof compareTrees>;
   reserialized: ReturnType<typeof compareTrees>;
   figure: {
@@ -48,8 +81,9 @@ export interface Fidelity {
   };
 }
 
-export async function fidelity(repo: CorpusRepo): Promise<Fidelity> {
-  const imported = await importTree(repo.tree, { projectDirectory: repo.projectDirectory });
+/** The round trips of `repo` from its import (`importedRepo(repo)` unless given). */
+export async function fidelity(repo: CorpusRepo, given?: Imported): Promise<Fidelity> {
+  const imported = given ?? (await importedRepo(repo));
   const plainOut = applyChanges(repo.tree, (await exportRevision(imported.revision, repo.tree, { base: imported.revision })).changes);
   const plain = compareTrees(repo.tree, plainOut);
   const reOut = applyChanges(repo.tree, (await exportRevision(imported.revision, repo.tree, { base: imported.revision, reserialize: true })).changes);
@@ -88,16 +122,8 @@ export async function fidelity(repo: CorpusRepo): Promise<Fidelity> {
  * GitBook-written list) are those of a run that stored it.
  */
 export async function cachedFidelity(repo: CorpusRepo): Promise<Omit<Fidelity, 'imported'>> {
-  return cachedResult(
-    `tree-fidelity-${repo.name}`,
-    ['test/format/tree/corpus.ts'],
-    (hash) => {
-      hash.update(JSON.stringify([repo.projectDirectory, repo.written])).update('\0');
-      for (const [path, e] of [...repo.tree].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) hash.update(`${path}\0${e.mode ?? ''}\0${e.oid}\0`);
-    },
-    async () => {
-      const { plain, reserialized, figure } = await fidelity(repo);
-      return { plain, reserialized, figure };
-    },
-  );
+  return cachedResult(`tree-fidelity-${repo.name}`, ['test/format/tree/corpus.ts'], repoInput(repo), async () => {
+    const { plain, reserialized, figure } = await fidelity(repo);
+    return { plain, reserialized, figure };
+  });
 }
