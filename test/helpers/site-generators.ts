@@ -2,7 +2,8 @@
  * Real static-site generators over a corpus repository: HonKit (npm devDependency), MkDocs and Sphinx with MyST
  * (Debian packages). The GitBook source pages are first written as plain markdown each generator understands
  * (`{% hint %}` → that generator's admonition, tabs → titled sections, …) and the site is built into a temporary
- * directory cached by generator + repository + a hash of this harness, so a second run reuses it.
+ * directory cached by generator + repository + a hash of this harness, the source files and the generators' versions,
+ * so a second run reuses it.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -56,11 +57,32 @@ const harnessHash = createHash('sha256')
   .digest('hex')
   .slice(0, 12);
 
+/**
+ * What a built site is made from besides this harness: the source files (paths and bytes) and the generators'
+ * versions (HonKit's in package-lock.json, the Debian Python packages' from their metadata directories), so that a
+ * site is built anew when any of them changes (a site is kept between runs in the temporary directory).
+ */
+async function inputsHash(source: string): Promise<string> {
+  const hash = createHash('sha256');
+  const lock = JSON.parse(await readFile(fileURLToPath(new URL('../../package-lock.json', import.meta.url)), 'utf8')) as {
+    packages: Record<string, { version?: string }>;
+  };
+  hash.update(`honkit ${lock.packages['node_modules/honkit']?.version ?? ''}\0`);
+  const python = await readdir('/usr/lib/python3/dist-packages').catch(() => [] as string[]);
+  for (const name of python.filter((n) => /^(mkdocs|sphinx|myst_parser|markdown|pygments|docutils)[-_][\d.]+.*info$/i.test(n)).sort()) hash.update(`${name}\0`);
+  for (const file of (await listFiles(source)).sort())
+    hash
+      .update(`${file}\0`)
+      .update(await readFile(join(source, file)))
+      .update('\0');
+  return hash.digest('hex').slice(0, 12);
+}
+
 /** Build (or reuse) the site of corpus repository `repo` (`owner+name`) with `generator`. */
 export async function buildSite(generator: Generator, repo: string): Promise<BuiltSite> {
-  const root = join(tmpdir(), 'folio-site-generators', `${generator}-${repo}-${harnessHash}`);
   const docsRoot = /^root:\s*(.*)$/m.exec(await readFile(join(CORPUS, `${repo}.source`), 'utf8'))?.[1]?.trim() ?? '.';
   const source = join(CORPUS, repo, docsRoot);
+  const root = join(tmpdir(), 'folio-site-generators', `${generator}-${repo}-${harnessHash}-${await inputsHash(source)}`);
   const summary = parseSummary(await readFile(join(source, 'SUMMARY.md'), 'utf8'));
   const pages = summary.map((entry) => ({ source: entry.path, ...outputOf(generator, entry.path) }));
   const outDir = join(root, 'site');

@@ -5,6 +5,7 @@ import { documents, exportRevision, importTree, readWorkingTree, applyChanges, t
 import { compareTrees } from '../../../src/format/roundtrip.js';
 import { corpusDir } from '../../../src/project-root.js';
 import { cachedResult } from '../../helpers/result-cache.js';
+import type { Hash } from 'node:crypto';
 
 export const CORPUS = corpusDir();
 
@@ -28,8 +29,40 @@ export async function loadRepo(name: string): Promise<CorpusRepo> {
   return { name, tree: await readWorkingTree(join(CORPUS, name)), projectDirectory, written };
 }
 
+/** What the tests keep of a repository's import: the revision (what the store keeps of it) and its figures. */
+export type Imported = Pick<ImportResult, 'revision' | 'stats'>;
+
+/** What a repository's import and fidelity read besides Folio's sources: each file's path, mode and blob oid, the project directory, the GitBook-written list. */
+function repoInput(repo: CorpusRepo): (hash: Hash) => void {
+  return (hash) => {
+    hash.update(JSON.stringify([repo.projectDirectory, repo.written])).update('\0');
+    for (const [path, e] of [...repo.tree].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) hash.update(`${path}\0${e.mode ?? ''}\0${e.oid}\0`);
+  };
+}
+
+const imports = new Map<string, Promise<Imported>>();
+
+/**
+ * The import of a corpus repository (`importTree` of its tree), computed once per run and kept in the result cache
+ * (../../helpers/result-cache.ts) under Folio's sources, this file and the repository: the files that assert on the
+ * same repository's import (corpus-fidelity, revision-roundtrip, export-edits) share one computation, the first file
+ * to need it computes it and the others read it back. A revision read back from JSON is what an export gets from the
+ * store; the tests that re-import compare with it field by field.
+ */
+export function importedRepo(repo: CorpusRepo): Promise<Imported> {
+  let known = imports.get(repo.name);
+  if (!known) {
+    known = cachedResult(`tree-import-${repo.name}`, ['test/format/tree/corpus.ts'], repoInput(repo), async () => {
+      const { revision, stats } = await importTree(repo.tree, { projectDirectory: repo.projectDirectory });
+      return { revision, stats };
+    });
+    imports.set(repo.name, known);
+  }
+  return known;
+}
+
 export interface Fidelity {
-  imported: ImportResult;
+  imported: Imported;
   plain: ReturnType<typeof compareTrees>;
   reserialized: ReturnType<typeof compareTrees>;
   figure: {
@@ -48,11 +81,32 @@ export interface Fidelity {
   };
 }
 
+const reserializations = new Map<string, Promise<Map<string, Uint8Array | null>>>();
+
+/**
+ * The changes of the export of a repository's import (`importedRepo`) onto its own tree with every page written from
+ * its model (`reserialize: true`, the CLI's `--reserialize`), computed once per run like the import and kept in the
+ * result cache under the same key: corpus-fidelity scores them, revision-roundtrip imports the tree they make.
+ */
+export function reserializedChanges(repo: CorpusRepo): Promise<Map<string, Uint8Array | null>> {
+  let known = reserializations.get(repo.name);
+  if (!known) {
+    known = cachedResult(`tree-reserialized-${repo.name}`, ['test/format/tree/corpus.ts'], repoInput(repo), async () => {
+      const imported = await importedRepo(repo);
+      const { changes } = await exportRevision(imported.revision, repo.tree, { base: imported.revision, reserialize: true });
+      return [...changes].map(([path, bytes]) => [path, bytes === null ? null : Buffer.from(bytes).toString('base64')] as const);
+    }).then((changes) => new Map(changes.map(([path, bytes]) => [path, bytes === null ? null : new Uint8Array(Buffer.from(bytes, 'base64'))])));
+    reserializations.set(repo.name, known);
+  }
+  return known;
+}
+
+/** The round trips of `repo` from its import (`importedRepo`). */
 export async function fidelity(repo: CorpusRepo): Promise<Fidelity> {
-  const imported = await importTree(repo.tree, { projectDirectory: repo.projectDirectory });
+  const imported = await importedRepo(repo);
   const plainOut = applyChanges(repo.tree, (await exportRevision(imported.revision, repo.tree, { base: imported.revision })).changes);
   const plain = compareTrees(repo.tree, plainOut);
-  const reOut = applyChanges(repo.tree, (await exportRevision(imported.revision, repo.tree, { base: imported.revision, reserialize: true })).changes);
+  const reOut = applyChanges(repo.tree, await reserializedChanges(repo));
   const reserialized = compareTrees(repo.tree, reOut);
   const summaryPath = imported.revision.config.summary;
   const same = (p: string) => repo.tree.get(p)?.oid === reOut.get(p)?.oid;
@@ -88,16 +142,8 @@ export async function fidelity(repo: CorpusRepo): Promise<Fidelity> {
  * GitBook-written list) are those of a run that stored it.
  */
 export async function cachedFidelity(repo: CorpusRepo): Promise<Omit<Fidelity, 'imported'>> {
-  return cachedResult(
-    `tree-fidelity-${repo.name}`,
-    ['test/format/tree/corpus.ts'],
-    (hash) => {
-      hash.update(JSON.stringify([repo.projectDirectory, repo.written])).update('\0');
-      for (const [path, e] of [...repo.tree].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) hash.update(`${path}\0${e.mode ?? ''}\0${e.oid}\0`);
-    },
-    async () => {
-      const { plain, reserialized, figure } = await fidelity(repo);
-      return { plain, reserialized, figure };
-    },
-  );
+  return cachedResult(`tree-fidelity-${repo.name}`, ['test/format/tree/corpus.ts'], repoInput(repo), async () => {
+    const { plain, reserialized, figure } = await fidelity(repo);
+    return { plain, reserialized, figure };
+  });
 }

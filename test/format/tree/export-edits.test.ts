@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Paragraph } from 'mdast';
 import { documents, exportRevision, importTree, treeFromFiles, type DocumentPage, type RevisionModel } from '../../../src/format/index.js';
 import { parsePageFile } from '../../../src/format/markdown/index.js';
-import { CORPUS, loadRepo } from './corpus.js';
+import { CORPUS, importedRepo, loadRepo } from './corpus.js';
 import { existsSync } from 'node:fs';
 import { changedLines } from '../changed-lines.js';
 
@@ -147,7 +147,8 @@ describe('export of an edited page: minimal diff, changed blocks in GitBook curr
       let checked = 0;
       for (const name of CORPUS_REPOS) {
         const repo = await loadRepo(name);
-        const { revision } = await importTree(repo.tree, { projectDirectory: repo.projectDirectory });
+        // The repository's import of this run (computed by the first file that needs it, see importedRepo).
+        const { revision } = await importedRepo(repo);
         const base = structuredClone(revision);
         // hand-written pages first (not in the GitBook-written list), then the others
         const pages = [...documents(revision.pages)].filter((p) => p.markdown !== null && !p.markdown.includes('\r') && !p.markdown.startsWith('\uFEFF'));

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyChanges, documents, exportRevision, importTree, type PageModel, type ReferenceTarget, type RevisionModel } from '../../../src/format/index.js';
-import { CORPUS, loadRepo } from './corpus.js';
+import { applyChanges, documents, importTree, type PageModel, type ReferenceTarget, type RevisionModel } from '../../../src/format/index.js';
+import { CORPUS, importedRepo, loadRepo, reserializedChanges } from './corpus.js';
 
 const REPOS = ['GitbookIO+git-sync-normalization', 'wandb+gitbook', 'FlowiseAI+FlowiseDocs', 'BlockRazorinc+docs_en'].filter((n) =>
   existsSync(join(CORPUS, n)),
@@ -58,9 +58,10 @@ function projection(revision: RevisionModel) {
 describe.each(REPOS)('revision round trip on %s', (name) => {
   it('export with --reserialize, then re-import: the same revision (ids, titles, TOC labels, references, page tree)', async () => {
     const repo = await loadRepo(name);
-    const first = await importTree(repo.tree, { projectDirectory: repo.projectDirectory });
-    const exported = await exportRevision(first.revision, repo.tree, { base: first.revision, reserialize: true });
-    const out = applyChanges(repo.tree, exported.changes);
+    // The repository's import of this run (computed by the first file that needs it, see importedRepo).
+    const first = await importedRepo(repo);
+    // Its export with every page written from its model (shared with corpus-fidelity, see reserializedChanges).
+    const out = applyChanges(repo.tree, await reserializedChanges(repo));
     // A fresh import of the written tree: every field re-derived from the files.
     const fresh = await importTree(out, { projectDirectory: repo.projectDirectory });
     expect(fresh.stats.pages).toBe(first.stats.pages);
