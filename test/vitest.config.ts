@@ -69,7 +69,24 @@ const E2E_FRESH = ['test/openapi-e2e/spec-budgets.e2e.test.ts', 'test/parse-pool
 /** The time-skipping test server, stub activities, MockActivityEnvironment. */
 const WORKFLOW = ['test/workflows/**/*.test.ts', 'test/api/purge-time-skipping.test.ts', 'test/gitsync/replay.test.ts'];
 
+/**
+ * Vite's server-side conditions without `development|production`: Vitest passes them to its forks as
+ * `--conditions development`, and Node then loads the development builds of dependencies, in the forks and in the
+ * parse threads they start (micromark's, with its assertions and `debug` calls, parses about a third slower). The
+ * tests run the builds production runs. (Setting `ssr.resolve.conditions` is not enough: Vitest's defaults are merged
+ * into it, so the condition is taken out once the configuration is resolved.)
+ */
+const productionBuilds = {
+  name: 'folio:no-development-condition',
+  enforce: 'post' as const,
+  configResolved(config: { ssr: { resolve?: { conditions?: string[] } } }) {
+    const resolve = config.ssr.resolve;
+    if (resolve?.conditions) resolve.conditions = resolve.conditions.filter((c) => c !== 'development|production' && c !== 'development');
+  },
+};
+
 export default defineConfig({
+  plugins: [productionBuilds],
   test: {
     root: new URL('..', import.meta.url).pathname,
     pool: 'forks',
