@@ -68,6 +68,8 @@ export interface WorkflowStarter {
   taskQueue: string;
   /** FOLIO_GIT_RETRY_INITIAL_MS: put in each queued git request (`retryInitialIntervalMs`) when set. */
   gitRetryInitialMs?: number;
+  /** FOLIO_GIT_HEARTBEAT_TIMEOUT_MS: put in each queued git request (`heartbeatTimeoutMs`) when set. */
+  gitHeartbeatTimeoutMs?: number;
 }
 
 /**
@@ -98,7 +100,13 @@ export async function enqueueGitRequest(starter: WorkflowStarter, { spaceId, org
     taskQueue: starter.taskQueue,
     args: [initialGitQueueState(spaceId, organizationId)],
     signal: gitSignals.enqueue,
-    signalArgs: [starter.gitRetryInitialMs === undefined ? request : { ...request, retryInitialIntervalMs: starter.gitRetryInitialMs }],
+    signalArgs: [
+      {
+        ...request,
+        ...(starter.gitRetryInitialMs !== undefined ? { retryInitialIntervalMs: starter.gitRetryInitialMs } : {}),
+        ...(starter.gitHeartbeatTimeoutMs !== undefined ? { heartbeatTimeoutMs: starter.gitHeartbeatTimeoutMs } : {}),
+      },
+    ],
     ...runOptions({ spaceId, organizationId, operation: 'git-queue' }),
     staticSummary: `Git sync queue of space ${spaceId}: imports and exports one at a time, in timestamp order`,
   });
