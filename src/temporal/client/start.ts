@@ -112,10 +112,17 @@ export async function enqueueGitRequest(starter: WorkflowStarter, { spaceId, org
   });
 }
 
-/** The state of the space's git queue; null when no queue workflow runs. */
-export async function queryGitQueue(client: Client, spaceId: string): Promise<GitQueueView | null> {
+/**
+ * How long a query of a git queue may take: a worker answers it, and when none does (the one that ran the workflow was
+ * killed) the server alone waited 30 s and more, and `git/info` with it.
+ */
+export const GIT_QUEUE_QUERY_DEADLINE_MS = 10_000;
+
+/** The state of the space's git queue; null when no queue workflow runs; fails when no worker answers within `deadlineMs`. */
+export async function queryGitQueue(client: Client, spaceId: string, deadlineMs = GIT_QUEUE_QUERY_DEADLINE_MS): Promise<GitQueueView | null> {
   try {
-    return await client.workflow.getHandle(workflowIds.gitQueue(spaceId)).query<GitQueueView>(gitQueries.queueState);
+    const handle = client.workflow.getHandle(workflowIds.gitQueue(spaceId));
+    return await client.connection.withDeadline(Date.now() + deadlineMs, () => handle.query<GitQueueView>(gitQueries.queueState));
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return null;
     throw err;
