@@ -25,5 +25,6 @@ export function workflowStarter(deps: ApiDeps): WorkflowStarter {
     client: deps.temporal,
     taskQueue: deps.config.taskQueue,
     ...(deps.config.gitRetryInitialMs !== undefined ? { gitRetryInitialMs: deps.config.gitRetryInitialMs } : {}),
+    ...(deps.config.gitHeartbeatTimeoutMs !== undefined ? { gitHeartbeatTimeoutMs: deps.config.gitHeartbeatTimeoutMs } : {}),
   };
 }

@@ -57,6 +57,7 @@ function contentEnv(config: Config) {
     FOLIO_GIT_MAX_PAGES: String(config.gitMaxPages),
     FOLIO_GIT_MAX_FILE_BYTES: String(config.gitMaxFileBytes),
     FOLIO_GIT_RETRY_INITIAL_MS: config.gitRetryInitialMs === undefined ? undefined : String(config.gitRetryInitialMs),
+    FOLIO_GIT_HEARTBEAT_TIMEOUT_MS: config.gitHeartbeatTimeoutMs === undefined ? undefined : String(config.gitHeartbeatTimeoutMs),
     FOLIO_GIT_AUTHOR_NAME: config.gitAuthor.name,
     FOLIO_GIT_AUTHOR_EMAIL: config.gitAuthor.email,
     FOLIO_PARSE_THREADS: String(config.parseThreads),

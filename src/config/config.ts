@@ -43,6 +43,11 @@ export interface Config {
    * the workflow's default of 2 s. The API puts it in each git request it queues.
    */
   gitRetryInitialMs: number | undefined;
+  /**
+   * Heartbeat timeout (ms) of a git import or export activity: how long the attempt of a dead worker goes unnoticed
+   * before it is retried; undefined: the workflow's default of 60 s. The API puts it in each git request it queues.
+   */
+  gitHeartbeatTimeoutMs: number | undefined;
   openapiFetchTimeoutMs: number;
   openapiRefreshInterval: string;
   /** Refuse non-public destinations on every outbound request (default true; see src/net). */
@@ -227,6 +232,8 @@ export function loadConfig(env: Env = process.env): Config {
     gitMaxFileBytes: int(env, 'FOLIO_GIT_MAX_FILE_BYTES', 100 * 1024 * 1024),
     gitRetryInitialMs:
       get(env, 'FOLIO_GIT_RETRY_INITIAL_MS') === undefined ? undefined : int(env, 'FOLIO_GIT_RETRY_INITIAL_MS', 2000, { min: 10, max: 60_000 }),
+    gitHeartbeatTimeoutMs:
+      get(env, 'FOLIO_GIT_HEARTBEAT_TIMEOUT_MS') === undefined ? undefined : int(env, 'FOLIO_GIT_HEARTBEAT_TIMEOUT_MS', 60_000, { min: 1000, max: 3_600_000 }),
     openapiFetchTimeoutMs: int(env, 'OPENAPI_FETCH_TIMEOUT_MS', 30000),
     openapiRefreshInterval: checkRefreshInterval(get(env, 'OPENAPI_REFRESH_INTERVAL') ?? '6h'),
     fetchDenyPrivateNetworks: bool(env, 'FETCH_DENY_PRIVATE_NETWORKS', true),

@@ -21,6 +21,8 @@ describe.runIf(existsSync(folioEntry))('production shape, embedded defaults: one
       organizations: 2,
       lanes: 3,
       operationTimeoutMs: 300_000,
+      // A git import or export whose worker was killed is retried after 10 s without a heartbeat, not 60 s.
+      settings: { FOLIO_GIT_HEARTBEAT_TIMEOUT_MS: '10000' },
       log: (line) => process.stderr.write(`production-shape (embedded): ${line}\n`),
     });
     process.stderr.write(`${JSON.stringify(result)}\n`);

@@ -9,10 +9,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFolio, type TestFolio } from '../helpers/folio.js';
+import { sharedFolio, type TestFolio } from '../helpers/folio.js';
 import { waitGitIdle } from '../helpers/git-idle.js';
 import { runGit, startGitServer, type GitServer } from '../helpers/git-server.js';
-import { LOOPBACK_ALLOW_HOSTS } from '../helpers/loopback-policy.js';
 
 const SECRET = 'gitlab-token-of-the-space';
 let folio: TestFolio;
@@ -95,7 +94,8 @@ async function exportSpace(spaceId: string): Promise<{ commit: string; message: 
 }
 
 beforeAll(async () => {
-  folio = await startFolio({ env: { FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS, FOLIO_VAULT_KEY: 'git-push-gitlab' } });
+  // The fork's Folio of the loopback files (a vault key, loopback servers allowed), in an organization of this file's own.
+  folio = await sharedFolio({ loopback: true });
   git = await startGitServer();
   work = await mkdtemp(path.join(tmpdir(), 'folio-git-push-gitlab-'));
   const src = path.join(work, 'src');

@@ -24,8 +24,11 @@ import { testClient, uniqueTaskQueue } from '../helpers/temporal.js';
 import { startHoldingProxy, type HoldingProxy } from './holding-proxy.js';
 
 const PAGES = 12;
-/** The import activity's heartbeat timeout in this file: how long a killed worker's attempt stays unnoticed. */
-const HEARTBEAT_TIMEOUT_MS = 10_000;
+/**
+ * The import activity's heartbeat timeout in this file: how long a killed worker's attempt stays unnoticed (three such
+ * waits). An attempt held at the proxy does not heartbeat: the test kills its worker within this time (one query).
+ */
+const HEARTBEAT_TIMEOUT_MS = 5000;
 const pg: TestPostgres | null = await startPostgres();
 let store: Store;
 let server: GitServer;

@@ -1,12 +1,16 @@
 /**
  * A throwaway PostgreSQL server for tests. `FOLIO_TEST_DATABASE_URL` when set (a fresh database is
  * created in it and dropped at stop); else a temporary cluster from Debian's binaries
- * (/usr/lib/postgresql/<v>/bin) on a free loopback port; else null (the caller skips, saying why).
+ * (/usr/lib/postgresql/<v>/bin) on a free loopback port; else null (the caller skips, saying why). The cluster's data
+ * directory is a copy of one `initdb` made once per machine and PostgreSQL binary, kept in the tests' cache directory
+ * (`folio-test-cache-<uid>/`, as docs/testing.md describes): initdb took 5 s of a loaded machine for each file.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
-import { chown, mkdtemp, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { chown, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -105,7 +109,7 @@ export async function startPostgres(): Promise<TestPostgres | null> {
     return run(c, a, { cwd: dir, timeout: 120_000 });
   };
   try {
-    await exec('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);
+    await copyTemplate(bin, data, exec);
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
     throw new Error(`initdb failed: ${(err as { stderr?: string }).stderr ?? String(err)}`);
@@ -131,4 +135,30 @@ export async function startPostgres(): Promise<TestPostgres | null> {
   }
   await rm(dir, { recursive: true, force: true });
   throw new Error(`could not start PostgreSQL: ${(lastError as { stderr?: string })?.stderr ?? String(lastError)}`);
+}
+
+const INITDB_ARGS = ['-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C'];
+
+/**
+ * Puts a fresh cluster's data directory at `data`: a copy (`cp -a`: owner and modes kept) of the one `initdb` made for
+ * this PostgreSQL binary and these arguments, made first when missing (by `exec`, as the user that runs PostgreSQL,
+ * next to `data`; two processes that make it at once each keep their own, the first renamed in place wins).
+ */
+async function copyTemplate(bin: string, data: string, exec: (cmd: string, args: string[]) => Promise<unknown>): Promise<void> {
+  const initdb = path.join(bin, 'initdb');
+  const key = createHash('sha256')
+    .update(JSON.stringify([initdb, statSync(initdb).mtimeMs, INITDB_ARGS]))
+    .digest('hex')
+    .slice(0, 16);
+  const cache = path.join(os.tmpdir(), `folio-test-cache-${os.userInfo().uid}`);
+  const template = path.join(cache, `postgres-initdb-${key}`);
+  if (!existsSync(path.join(template, 'PG_VERSION'))) {
+    await exec('initdb', ['-D', data, ...INITDB_ARGS]);
+    await mkdir(cache, { recursive: true, mode: 0o700 });
+    const staged = `${template}.${process.pid}-${Math.random().toString(36).slice(2)}`;
+    await run('cp', ['-a', data, staged]);
+    await rename(staged, template).catch(() => rm(staged, { recursive: true, force: true }));
+    return;
+  }
+  await run('cp', ['-a', template, data]);
 }

@@ -9,6 +9,10 @@ import {
   SEARCH_ATTRIBUTES,
 } from '../../src/temporal/contract/index.js';
 import { devServerArgs } from '../../src/temporal/dev-server.js';
+import { enqueueGitRequest } from '../../src/temporal/client/start.js';
+import { workflowStarter, type ApiDeps } from '../../src/api/deps.js';
+import { loadConfig } from '../../src/config/config.js';
+import type { GitSyncRequest } from '../../src/temporal/contract/index.js';
 import { runOptions } from '../../src/temporal/client/run-options.js';
 import { enqueueGitRequestSignal, gitProgressQuery, gitProgressSignal, gitQueueStateQuery } from '../../workflows/git-definitions.js';
 import { purgeDeletionQuery, restoreSpaceSignal } from '../../workflows/purge-definitions.js';
@@ -69,5 +73,33 @@ describe('the Temporal contract', () => {
       dropped: 0,
       runs: 1,
     });
+  });
+
+  it('puts FOLIO_GIT_HEARTBEAT_TIMEOUT_MS and FOLIO_GIT_RETRY_INITIAL_MS in each git request the API queues, and nothing when unset', async () => {
+    const request: GitSyncRequest = {
+      requestId: 'r1',
+      direction: 'import',
+      spaceId: 's1',
+      organizationId: 'o1',
+      url: 'http://127.0.0.1/repo.git',
+      ref: 'refs/heads/main',
+      timestamp: '2026-01-01T00:00:00.000Z',
+      force: false,
+      standalone: false,
+      projectDirectory: '',
+      receivedAt: '2026-01-01T00:00:00.000Z',
+    };
+    const queued = async (env: Record<string, string>) => {
+      const sent: unknown[] = [];
+      const temporal = { workflow: { signalWithStart: async (_type: string, options: { signalArgs: unknown[] }) => void sent.push(...options.signalArgs) } };
+      const starter = workflowStarter({ config: loadConfig(env), temporal } as unknown as ApiDeps);
+      await enqueueGitRequest(starter, { spaceId: 's1', organizationId: 'o1', request });
+      return sent;
+    };
+    expect(await queued({})).toEqual([request]);
+    expect(await queued({ FOLIO_GIT_HEARTBEAT_TIMEOUT_MS: '10000', FOLIO_GIT_RETRY_INITIAL_MS: '100' })).toEqual([
+      { ...request, heartbeatTimeoutMs: 10_000, retryInitialIntervalMs: 100 },
+    ]);
+    expect(() => loadConfig({ FOLIO_GIT_HEARTBEAT_TIMEOUT_MS: '10' })).toThrow(/FOLIO_GIT_HEARTBEAT_TIMEOUT_MS/);
   });
 });

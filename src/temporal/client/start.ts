@@ -68,6 +68,8 @@ export interface WorkflowStarter {
   taskQueue: string;
   /** FOLIO_GIT_RETRY_INITIAL_MS: put in each queued git request (`retryInitialIntervalMs`) when set. */
   gitRetryInitialMs?: number;
+  /** FOLIO_GIT_HEARTBEAT_TIMEOUT_MS: put in each queued git request (`heartbeatTimeoutMs`) when set. */
+  gitHeartbeatTimeoutMs?: number;
 }
 
 /**
@@ -98,16 +100,29 @@ export async function enqueueGitRequest(starter: WorkflowStarter, { spaceId, org
     taskQueue: starter.taskQueue,
     args: [initialGitQueueState(spaceId, organizationId)],
     signal: gitSignals.enqueue,
-    signalArgs: [starter.gitRetryInitialMs === undefined ? request : { ...request, retryInitialIntervalMs: starter.gitRetryInitialMs }],
+    signalArgs: [
+      {
+        ...request,
+        ...(starter.gitRetryInitialMs !== undefined ? { retryInitialIntervalMs: starter.gitRetryInitialMs } : {}),
+        ...(starter.gitHeartbeatTimeoutMs !== undefined ? { heartbeatTimeoutMs: starter.gitHeartbeatTimeoutMs } : {}),
+      },
+    ],
     ...runOptions({ spaceId, organizationId, operation: 'git-queue' }),
     staticSummary: `Git sync queue of space ${spaceId}: imports and exports one at a time, in timestamp order`,
   });
 }
 
-/** The state of the space's git queue; null when no queue workflow runs. */
-export async function queryGitQueue(client: Client, spaceId: string): Promise<GitQueueView | null> {
+/**
+ * How long a query of a git queue may take: a worker answers it, and when none does (the one that ran the workflow was
+ * killed) the server alone waited 30 s and more, and `git/info` with it.
+ */
+export const GIT_QUEUE_QUERY_DEADLINE_MS = 10_000;
+
+/** The state of the space's git queue; null when no queue workflow runs; fails when no worker answers within `deadlineMs`. */
+export async function queryGitQueue(client: Client, spaceId: string, deadlineMs = GIT_QUEUE_QUERY_DEADLINE_MS): Promise<GitQueueView | null> {
   try {
-    return await client.workflow.getHandle(workflowIds.gitQueue(spaceId)).query<GitQueueView>(gitQueries.queueState);
+    const handle = client.workflow.getHandle(workflowIds.gitQueue(spaceId));
+    return await client.connection.withDeadline(Date.now() + deadlineMs, () => handle.query<GitQueueView>(gitQueries.queueState));
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return null;
     throw err;

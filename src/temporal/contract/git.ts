@@ -38,7 +38,8 @@ export interface GitSyncRequest {
   actorId?: string;
   /**
    * Heartbeat timeout (ms) of the operation's activity, default 60 s: how long the attempt of a dead worker goes
-   * unnoticed before it is retried. The API never sets it; tests that kill workers shorten it.
+   * unnoticed before it is retried: FOLIO_GIT_HEARTBEAT_TIMEOUT_MS when the API has it (tests that kill workers
+   * shorten it).
    */
   heartbeatTimeoutMs?: number;
   /** First retry interval (ms) of the operation's activity, default 2 s: FOLIO_GIT_RETRY_INITIAL_MS when the API has it. */

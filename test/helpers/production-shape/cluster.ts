@@ -239,12 +239,12 @@ async function startServers(work: string): Promise<Servers> {
 }
 
 /** Starts the servers (PostgreSQL, Temporal, S3, Prometheus, git) and migrates the database; Folio's processes start on demand. */
-export async function startCluster(work: string): Promise<Cluster> {
+export async function startCluster(work: string, settings: Record<string, string> = {}): Promise<Cluster> {
   const servers = await startServers(work);
   const { pg, temporal, temporalAddress, s3, git, prometheus } = servers;
   const bootstrapOrg = 'shape-main';
   const bootstrapToken = `folio_shape_${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
-  const env = sharedEnv({ databaseUrl: pg.url, temporalAddress, s3, org: bootstrapOrg, token: bootstrapToken });
+  const env = { ...sharedEnv({ databaseUrl: pg.url, temporalAddress, s3, org: bootstrapOrg, token: bootstrapToken }), ...settings };
   const cliRun = async (args: string[]) =>
     (await execFileP(process.execPath, [folioEntry, ...args], { env: { ...env, DATA_DIR: path.join(work, 'cli') }, maxBuffer: 16 * 1024 * 1024 })).stdout;
   const stopServers = async () => {

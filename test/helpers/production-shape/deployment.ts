@@ -64,8 +64,9 @@ function openPool(url: string): pg.Pool {
   return pool;
 }
 
-export async function clusterDeployment(work: string): Promise<Deployment> {
-  const cluster: Cluster = await startCluster(work);
+/** `settings`: variables every Folio process of the deployment gets (ShapeOptions `settings`). */
+export async function clusterDeployment(work: string, settings: Record<string, string> = {}): Promise<Deployment> {
+  const cluster: Cluster = await startCluster(work, settings);
   const pool = openPool(cluster.databaseUrl);
   // Sent once the first workers run (creating a space runs a workflow).
   let refused: { spaceId: string; timestamp: string } | undefined;
@@ -199,7 +200,7 @@ async function waitGone(pids: number[], timeoutMs: number): Promise<void> {
   }
 }
 
-export async function embeddedDeployment(work: string): Promise<Deployment> {
+export async function embeddedDeployment(work: string, settings: Record<string, string> = {}): Promise<Deployment> {
   const git = await startGitServer({ root: path.join(work, 'git') });
   const dataDir = path.join(work, 'data');
   // prettier-ignore
@@ -207,7 +208,7 @@ export async function embeddedDeployment(work: string): Promise<Deployment> {
     FOLIO_WORKER_METRICS_PORT: String(await freePort()), FOLIO_TEMPORAL_METRICS_PORT: String(await freePort()) };
   const token = `folio_shape_${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
   // The same bootstrap organization and token on the restart (the organizations of the run are made with the CLI).
-  const env = { ...ports, FOLIO_BOOTSTRAP_ORG: 'shape-main', FOLIO_BOOTSTRAP_TOKEN: token, LOG_LEVEL: 'warn' };
+  const env = { ...settings, ...ports, FOLIO_BOOTSTRAP_ORG: 'shape-main', FOLIO_BOOTSTRAP_TOKEN: token, LOG_LEVEL: 'warn' };
   let service: FolioService;
   let prometheus: Prometheus | undefined;
   try {

@@ -33,6 +33,11 @@ export interface ShapeOptions {
   operationTimeoutMs: number;
   /** Progress lines (stderr in the benchmark). */
   log?: (line: string) => void;
+  /**
+   * Variables every Folio process of the deployment gets besides its own (default none: production's): the tests
+   * shorten there the waits of an operation whose worker was killed (FOLIO_GIT_HEARTBEAT_TIMEOUT_MS, …).
+   */
+  settings?: Record<string, string>;
 }
 
 export interface PhaseResult {
@@ -262,7 +267,7 @@ export async function runProductionShape(o: ShapeOptions): Promise<ShapeResult> 
   let cluster: Deployment | undefined;
   const [specs, site] = await Promise.all([startSpecServer(), startSiteServer()]);
   try {
-    cluster = mode === 'embedded' ? await embeddedDeployment(work) : await clusterDeployment(work);
+    cluster = mode === 'embedded' ? await embeddedDeployment(work, o.settings) : await clusterDeployment(work, o.settings);
     const db = cluster.query;
     log(`deployment up: ${cluster.describe}`);
     const apis = new Apis(cluster.apiBases, cluster.patienceMs);

@@ -1,0 +1,46 @@
+/**
+ * `git/info` asks the space's git queue workflow for its queue with a Temporal query, which a worker answers. When no
+ * worker answers (the one that ran the workflow was killed, the others are busy or down), the query used to wait for
+ * the server's own timeout (30 s and more were measured in the production-shape run) and `git/info` with it: the
+ * query is bounded (GIT_QUEUE_QUERY_DEADLINE_MS, 10 s; 2 s here), after which `queryGitQueue` fails and `git/info`
+ * answers without the queue, as it does for any failed query.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@temporalio/client';
+import { queryGitQueue } from '../../src/temporal/client/start.js';
+import { initialGitQueueState, workflowIds, workflowTypes } from '../../src/temporal/contract/index.js';
+import { testClient, uniqueTaskQueue } from '../helpers/temporal.js';
+
+let client: Client;
+beforeAll(async () => {
+  client = await testClient();
+});
+afterAll(async () => {
+  await client?.connection.close();
+});
+
+describe('the git queue query', () => {
+  it('fails within its deadline when no worker answers, instead of waiting for the server', { timeout: 120_000 }, async () => {
+    const spaceId = `query-deadline-${Math.random().toString(36).slice(2)}`;
+    // A queue workflow on a task queue no worker polls: nothing can answer its queries.
+    const handle = await client.workflow.start(workflowTypes.gitQueue, {
+      workflowId: workflowIds.gitQueue(spaceId),
+      taskQueue: uniqueTaskQueue('no-worker'),
+      args: [initialGitQueueState(spaceId, 'org')],
+    });
+    try {
+      const started = Date.now();
+      const outcome = await queryGitQueue(client, spaceId, 2000).then(
+        () => 'answered',
+        (err: Error) => err.name,
+      );
+      const waited = Date.now() - started;
+      expect(outcome).not.toBe('answered');
+      // Bounded by the deadline (2 s here, plus what a loaded machine takes to notice it), not by the server's own
+      // timeout (30 s on the dev server; without the deadline this waited 30,061 ms).
+      expect(waited).toBeLessThan(20_000);
+    } finally {
+      await handle.terminate('test over');
+    }
+  });
+});
