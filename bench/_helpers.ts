@@ -1,6 +1,7 @@
 /** What the benchmarks share: the median, command-line options, the corpus's project directories and its markdown files. (Not a benchmark: run.ts skips `_` files.) */
 import { existsSync, readFileSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import { corpusDir } from '../src/project-root.js';
 
@@ -35,4 +36,20 @@ export async function markdownFiles(dir: string, pattern = /\.mdx?$/i): Promise<
     else if (pattern.test(e.name)) out.push(p);
   }
   return out;
+}
+
+/** BENCH_CPU_PROF: starts the profiler; the returned function stops it and writes the profile. */
+export async function startProfile(): Promise<() => Promise<void>> {
+  const profile = process.env.BENCH_CPU_PROF;
+  if (!profile) return async () => undefined;
+  const inspector = new Session();
+  inspector.connect();
+  await inspector.post('Profiler.enable');
+  await inspector.post('Profiler.setSamplingInterval', { interval: 200 });
+  await inspector.post('Profiler.start');
+  return async () => {
+    const { profile: cpu } = await inspector.post('Profiler.stop');
+    await writeFile(profile, JSON.stringify(cpu));
+    inspector.disconnect();
+  };
 }

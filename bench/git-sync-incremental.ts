@@ -11,7 +11,6 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Session } from 'node:inspector/promises';
 import { createGitSyncActivities } from '../activities/git-sync.js';
 import { loadConfig } from '../src/config/config.js';
 import { createLogger } from '../src/log.js';
@@ -20,7 +19,7 @@ import type { GitSyncRequest } from '../src/temporal/contract/index.js';
 import { runGit, startGitServer } from '../test/helpers/git-server.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../test/helpers/loopback-policy.js';
 import { corpusDir } from '../src/project-root.js';
-import { markdownFiles, median } from './_helpers.js';
+import { markdownFiles, median, startProfile } from './_helpers.js';
 
 const REPO = process.argv[2] ?? 'pgsql-tw+gitbook-docs';
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 7));
@@ -115,22 +114,6 @@ async function measureRun(b: Bench, p: Prepared, i: number): Promise<void> {
     b.pull.push(performance.now() - t);
   };
   for (const step of i % 2 === 0 ? [folio, nativePull] : [nativePull, folio]) await step();
-}
-
-/** BENCH_CPU_PROF: starts the profiler; the returned function stops it and writes the profile. */
-async function startProfile(): Promise<() => Promise<void>> {
-  const profile = process.env.BENCH_CPU_PROF;
-  if (!profile) return async () => undefined;
-  const inspector = new Session();
-  inspector.connect();
-  await inspector.post('Profiler.enable');
-  await inspector.post('Profiler.setSamplingInterval', { interval: 200 });
-  await inspector.post('Profiler.start');
-  return async () => {
-    const { profile: cpu } = await inspector.post('Profiler.stop');
-    await writeFile(profile, JSON.stringify(cpu));
-    inspector.disconnect();
-  };
 }
 
 /** Report: one JSON object with the medians. */

@@ -4,8 +4,9 @@
  * beside the baselines of the same run: native `git clone --depth 1` plus a bare remark parse (remark-parse +
  * remark-gfm + remark-frontmatter) of the same markdown files for the cold import, and a native edit + commit +
  * push of the same one-page change for the export. Also an incremental import of a one-file change pushed
- * with the git CLI. Medians over BENCH_RUNS (default 3). Goals of the issue: cold import < 3× baseline,
- * incremental import < 2 s, one-page export < 2 s. Prints one JSON object (with the import's phase timings).
+ * with the git CLI, beside its native side (`pullParseNative`): `git pull` into a clone that had the previous commit
+ * plus the bare remark parse of the markdown file the pull changed. Medians over BENCH_RUNS (default 3). Goals of
+ * the issue: cold import < 3× baseline, incremental import < 2 s, one-page export < 2 s. Prints one JSON object (with the import's phase timings).
  * Run: npx tsx bench/git-sync.ts [FlowiseAI+FlowiseDocs]
  */
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -47,7 +48,7 @@ const time = async (fn: () => Promise<unknown>) => {
   return performance.now() - t;
 };
 
-type Timings = Record<'importFolio' | 'cloneNative' | 'remarkParse' | 'incrementalImport' | 'exportFolio' | 'pushNative', number[]>;
+type Timings = Record<'importFolio' | 'cloneNative' | 'remarkParse' | 'incrementalImport' | 'pullParseNative' | 'exportFolio' | 'pushNative', number[]>;
 
 interface Bench {
   work: string;
@@ -72,7 +73,7 @@ async function setup(): Promise<Bench> {
   const logger = createLogger('bench', { level: 'error', pretty: false });
   const store = await openStore({ dataDir: 'memory://', migrate: true, logger });
   await store.orgs.ensure({ id: 'bench', title: 'bench' });
-  const t: Timings = { importFolio: [], cloneNative: [], remarkParse: [], incrementalImport: [], exportFolio: [], pushNative: [] };
+  const t: Timings = { importFolio: [], cloneNative: [], remarkParse: [], incrementalImport: [], pullParseNative: [], exportFolio: [], pushNative: [] };
   return { work, server, src, projectDirectory, logger, store, result: { repository: REPO, runs: RUNS }, t, phases: [] };
 }
 
@@ -83,6 +84,8 @@ interface Run {
   acts: ReturnType<typeof createGitSyncActivities>;
   base: Omit<GitSyncRequest, 'requestId' | 'direction' | 'timestamp'>;
   cloneDir: string;
+  /** A second native clone, left at the imported commit: the native side of the incremental import pulls into it. */
+  pullDir: string;
 }
 
 /** Cold import: Folio's import activity, then the native clone and the remark parse of the same files. */
@@ -109,10 +112,26 @@ async function measureCold(b: Bench, i: number): Promise<Run> {
   let parsed = 0;
   b.t.remarkParse.push(await time(async () => (parsed = await remarkParseAll(path.join(cloneDir, b.projectDirectory)))));
   b.result.markdownFiles = parsed;
-  return { i, name, space, acts, base, cloneDir };
+  const pullDir = path.join(b.work, `pull-${i}`);
+  await runGit(['clone', '-q', '--branch', 'main', b.server.url(name), pullDir]);
+  return { i, name, space, acts, base, cloneDir, pullDir };
 }
 
-/** Incremental import: one markdown file changed and pushed with the git CLI. */
+/**
+ * The native side of an incremental import: `git pull` (fetch + fast-forward) into a clone that had the previous
+ * commit, then the bare remark parse of the markdown files the pull changed (as git names them). Returns the count.
+ */
+async function pullAndParse(b: Bench, dir: string): Promise<number> {
+  const processor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']);
+  await runGit(['pull', '-q', '--ff-only', 'origin', 'main'], { cwd: dir });
+  const changed = (await runGit(['diff', '--name-only', '--diff-filter=AM', 'ORIG_HEAD', 'HEAD'], { cwd: dir }))
+    .split('\n')
+    .filter((f) => /\.mdx?$/i.test(f) && f.startsWith(b.projectDirectory));
+  for (const f of changed) processor.parse(await readFile(path.join(dir, f), 'utf8'));
+  return changed.length;
+}
+
+/** Incremental import: one markdown file changed and pushed with the git CLI; then the native pull + parse of the same change. */
 async function measureIncremental(b: Bench, r: Run): Promise<void> {
   const { i, cloneDir } = r;
   const mdFiles = await markdownFiles(path.join(cloneDir, b.projectDirectory));
@@ -122,6 +141,9 @@ async function measureIncremental(b: Bench, r: Run): Promise<void> {
   await runGit(['push', '-q', 'origin', 'HEAD:main'], { cwd: cloneDir });
   const inc: GitSyncRequest = { ...r.base, requestId: `n${i}`, direction: 'import', timestamp: new Date(Date.UTC(2025, 0, 1, 0, 30 + i)).toISOString() };
   b.t.incrementalImport.push(await time(async () => b.phases.push({ incremental: 1, ...((await r.acts.gitImportActivity(inc)).timingsMs ?? {}) })));
+  let parsed = 0;
+  b.t.pullParseNative.push(await time(async () => (parsed = await pullAndParse(b, r.pullDir))));
+  if (parsed !== 1) throw new Error(`the native pull changed ${parsed} markdown files, expected 1`);
 }
 
 /** The same one-page change on both sides, appended to the first document page: Folio's export, then the native push. */
@@ -162,8 +184,12 @@ function report(b: Bench): void {
   const coldBaseline = m.cloneNative! + m.remarkParse!;
   Object.assign(b.result, {
     medianMs: m,
-    baselinesMs: { coldImport: coldBaseline, export: m.pushNative },
-    ratios: { coldImport: +(m.importFolio! / coldBaseline).toFixed(2), export: +(m.exportFolio! / m.pushNative!).toFixed(2) },
+    baselinesMs: { coldImport: coldBaseline, incrementalImport: m.pullParseNative, export: m.pushNative },
+    ratios: {
+      coldImport: +(m.importFolio! / coldBaseline).toFixed(2),
+      incrementalImport: +(m.incrementalImport! / m.pullParseNative!).toFixed(2),
+      export: +(m.exportFolio! / m.pushNative!).toFixed(2),
+    },
     goals: {
       coldImportUnder3x: m.importFolio! < 3 * coldBaseline,
       incrementalImportUnder2s: m.incrementalImport! < 2000,

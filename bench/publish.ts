@@ -13,7 +13,7 @@
  * `firstRun` is the first run's cold publish on its own (threads that have highlighted nothing yet).
  *   npm run build && node dist/bench/publish.js [--repo <name>] [--no-mkdocs]
  */
-import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,9 +30,9 @@ import { parsePoolOptions } from '../src/parse-pool/from-config.js';
 import { ParsePool } from '../src/parse-threads/pool.js';
 import { corpusDir } from '../src/project-root.js';
 import { publishSite, type PublishOutcome } from '../src/publish/build.js';
-import { EMBEDDED_DB_NODE_FLAGS } from '../src/store/pglite-memory.js';
 import { openStore, type Store } from '../src/store/index.js';
 import { arg, median, projectDirectoryOf } from './_helpers.js';
+import { rssOf, startDbServer } from './_db-server.js';
 
 const logger = createLogger('bench', { level: 'error', pretty: false });
 
@@ -41,15 +41,6 @@ function procCpuMs(pid: number | 'self', children = false): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return (children ? Number(fields[13]) + Number(fields[14]) : Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return 0;
-  }
-}
-
-/** VmRSS of a process, in bytes (0 when it is gone or not on Linux). */
-function rssOf(pid: number): number {
-  try {
-    return Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
   } catch {
     return 0;
   }
@@ -78,26 +69,6 @@ async function publisher(databaseUrl: string): Promise<void> {
     })();
   });
   process.send!('ready');
-}
-
-/** A `folio db-server` on a temporary data directory, as `folio start` runs it; resolves with its address. */
-async function startDbServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const here = fileURLToPath(import.meta.url);
-  const cli = here.endsWith('.ts') ? ['--import', 'tsx', join(here, '../../src/cli/folio.ts')] : [join(here, '../../src/cli/folio.js')];
-  const child = spawn(process.execPath, [...EMBEDDED_DB_NODE_FLAGS, ...cli, 'db-server'], {
-    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /FOLIO_DB_URL=(\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`folio db-server exited ${code}`)));
-  });
-  return { child, url };
 }
 
 const repo = arg('repo', 'pgsql-tw+gitbook-docs');

@@ -2,7 +2,7 @@
  * `npm run bench`: runs every benchmark in bench/ one after the other (each in its own process, so one's memory
  * does not weigh on the next) and prints one JSON object with their results. Each benchmark prints its own JSON:
  * medians of several runs and a ratio against a baseline measured in the same run.
- * `npm run bench -- format-markdown git-sync` runs only those.
+ * `npm run bench -- format-markdown git-sync` runs only those. db-growth (30 minutes) runs only when named: goals runs it.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -15,7 +15,7 @@ const all = readdirSync(here)
   .map((f) => f.slice(0, -3))
   .sort();
 const wanted = process.argv.slice(2);
-const selected = wanted.length ? all.filter((b) => wanted.includes(b)) : all;
+const selected = wanted.length ? all.filter((b) => wanted.includes(b)) : all.filter((b) => b !== 'db-growth');
 for (const name of wanted) if (!all.includes(name)) process.stderr.write(`bench: no benchmark named ${name} (have: ${all.join(', ')})\n`);
 
 const results: Record<string, unknown> = {};

@@ -4,6 +4,7 @@
  * workflow calls them (begin → the batches unless the run keeps the previous result → finish), on the embedded store
  * with the parse pool. The first run's engine returns each segment unchanged (what is measured never calls an engine:
  * the one given to the timed runs throws if called). Prints one JSON object: medians and whether the result was kept.
+ * BENCH_CPU_PROF=<file.cpuprofile> profiles the timed runs only (this thread).
  *   npm run build && node dist/bench/translation-noop.js [--repo BlockRazorinc+docs_en]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,7 +22,7 @@ import { beginRun } from '../src/translate/run/begin.js';
 import type { TranslationRunDeps } from '../src/translate/run/context.js';
 import { finishRun } from '../src/translate/run/finish.js';
 import { translatePages } from '../src/translate/run/translate-pages.js';
-import { arg, median, projectDirectoryOf } from './_helpers.js';
+import { arg, median, projectDirectoryOf, startProfile } from './_helpers.js';
 
 const repo = arg('repo', 'BlockRazorinc+docs_en');
 const runs = Number(process.env.BENCH_RUNS ?? 3);
@@ -67,6 +68,7 @@ try {
   const run = async (n: number) => {
     const ref = { translationId: t.id, organizationId: 'org', run: n };
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     const begun = await beginRun(deps, ref);
     if (!begun.reuse)
       for (let i = 0; i < begun.pageIds.length; i += 25)
@@ -76,12 +78,15 @@ try {
           { update: () => undefined, signal: undefined },
         );
     await finishRun(deps, { ...ref, sourceRevisionId: begun.sourceRevisionId });
-    return { ms: performance.now() - t0, reuse: begun.reuse === true, pages: begun.pageIds.length };
+    const cpu = process.cpuUsage(cpu0);
+    return { ms: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, reuse: begun.reuse === true, pages: begun.pageIds.length };
   };
   const first = await run(1);
   engine = refusing;
   const timed = [];
+  const stopProfile = await startProfile();
   for (let i = 0; i < runs; i++) timed.push(await run(2 + i));
+  await stopProfile();
   console.log(
     JSON.stringify({
       benchmark: 'translation-noop',
@@ -89,6 +94,9 @@ try {
       pages: first.pages,
       runs,
       medianMs: { first: Math.round(first.ms), noop: Math.round(median(timed.map((r) => r.ms))) },
+      samplesMs: timed.map((r) => Math.round(r.ms)),
+      // This process's CPU time (every thread) during each timed run: the embedded database runs in this process.
+      cpuMs: timed.map((r) => Math.round(r.cpuMs)),
       resultKept: timed.every((r) => r.reuse),
     }),
   );

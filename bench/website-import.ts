@@ -6,7 +6,13 @@
  * downloads). `--wait <ms>` gives both the same politeness: Folio's WEBIMPORT_DELAY_MS and wget's `--wait` (default 0:
  * neither waits). Time and peak memory (Folio: the growth of this process's resident set over its level before the
  * import, sampled every 20 ms; wget: its max RSS) as medians over `--runs` runs (default 3). Prints one JSON object.
- * Run: npx tsx bench/website-import.ts [pages] [--runs 3] [--wait 100]
+ * `--corpus <repo>`: instead of the generated site, a site built from a real corpus repository (`mkdocs build` of
+ * its project directory, bench/_corpus-site.ts) whose robots.txt asks for `Crawl-delay: --wait`; Folio then gets no
+ * WEBIMPORT_DELAY_MS of its own (its pacing comes from robots.txt, which the benchmark checks: the shortest gap
+ * between two of its requests), wget gets `--wait` (it does not read Crawl-delay) and leaves out the theme's
+ * scripts, styles and fonts (Folio fetches none). Folio and wget alternate in each run; the requests each made are
+ * counted from the server's log.
+ * Run: npx tsx bench/website-import.ts [pages] [--runs 3] [--wait 100] [--corpus BlockRazorinc+docs_en]
  */
 import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
@@ -22,15 +28,26 @@ import { ParsePool } from '../src/parse-threads/pool.js';
 import { openStore } from '../src/store/index.js';
 import { LOOPBACK_ALLOW_HOSTS } from '../test/helpers/loopback-policy.js';
 import { arg, median } from './_helpers.js';
+import { pacing, startCorpusSite, type SiteRequest } from './_corpus-site.js';
 
-const PAGES = Math.max(10, Number(process.argv.slice(2).find((a, i, all) => /^\d+$/.test(a) && all[i - 1] !== '--runs' && all[i - 1] !== '--wait') ?? 1000));
+const PAGES = Math.max(10, Number(process.argv.slice(2).find((a, i, all) => /^\d+$/.test(a) && !all[i - 1]?.startsWith('--')) ?? 1000));
 const RUNS = Math.max(1, Number(arg('runs', '3')));
 const WAIT_MS = Math.max(0, Number(arg('wait', '0')));
+const CORPUS = arg('corpus', '');
 const SECTION = 50;
 const PNG = Buffer.from(
   '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
   'hex',
 );
+
+/** The site both sides import: the generated one, or a corpus repository's (with its request log). */
+interface Site {
+  base: string;
+  startUrl: string;
+  pages: number;
+  requests: SiteRequest[] | null;
+  stop(): Promise<void>;
+}
 
 function pageHtml(i: number): string {
   const section = Math.floor(i / SECTION);
@@ -44,7 +61,7 @@ function pageHtml(i: number): string {
 <p><img src="../img/s${section}.png" alt="Section ${section}"> ${prev} ${next} <a href="../index.html">Index</a></p></main></body></html>`;
 }
 
-async function startSite(): Promise<{ base: string; stop(): Promise<void> }> {
+async function startSite(): Promise<Site> {
   let base = '';
   const server = http.createServer((req, res) => {
     const p = new URL(req.url ?? '/', 'http://x').pathname;
@@ -69,7 +86,7 @@ async function startSite(): Promise<{ base: string; stop(): Promise<void> }> {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { base, stop: () => new Promise<void>((r) => server.close(() => r())) };
+  return { base, startUrl: `${base}/docs/`, pages: PAGES, requests: null, stop: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
 /** Runs `fn` while sampling this process's RSS; returns the time, the peak RSS and its growth over the level before. */
@@ -87,14 +104,15 @@ async function measured(fn: () => Promise<unknown>): Promise<{ ms: number; peakM
 }
 
 /** wget in a child process (asynchronously: the site is served by this process's event loop). */
-async function wgetMirror(base: string, dir: string): Promise<{ ms: number; peakMb: number; files: number }> {
+async function wgetMirror(site: Site, dir: string): Promise<{ ms: number; peakMb: number; files: number }> {
   // python's RUSAGE_CHILDREN gives wget's max RSS (kB on Linux).
   const script =
     'import resource,subprocess,sys,time;t=time.time();subprocess.run(sys.argv[1:]);print(time.time()-t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)';
   const wait = WAIT_MS > 0 ? [`--wait=${WAIT_MS / 1000}`] : [];
-  const child = spawn('python3', ['-c', script, 'wget', '--mirror', '--no-parent', '--page-requisites', ...wait, '-q', '-P', dir, `${base}/docs/`], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  // On a corpus site, the theme's scripts, styles and fonts are left out: Folio fetches pages and images only.
+  const reject = CORPUS ? ['--reject', '*.js,*.css,*.woff,*.woff2,*.ttf,*.eot,*.map'] : [];
+  const args = ['wget', '--mirror', '--no-parent', '--page-requisites', ...reject, ...wait, '-q', '-P', dir, site.startUrl];
+  const child = spawn('python3', ['-c', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += String(c)));
   await new Promise((r) => child.once('exit', r));
@@ -103,71 +121,92 @@ async function wgetMirror(base: string, dir: string): Promise<{ ms: number; peak
   return { ms: seconds! * 1000, peakMb: maxRssKb! / 1024, files };
 }
 
-async function main() {
-  if (spawnSync('wget', ['--version']).status !== 0) throw new Error('wget is required (apt-get install wget)');
-  const site = await startSite();
-  const work = await mkdtemp(path.join(tmpdir(), 'folio-bench-webimport-'));
+interface Deps {
+  store: Awaited<ReturnType<typeof openStore>>;
+  activities: ReturnType<typeof createContentImportActivities>;
+  parsePool: ParsePool;
+}
+
+async function openDeps(site: Site): Promise<Deps> {
   const logger = createLogger('bench', { level: 'error', pretty: false });
-  const config = { ...loadConfig({ FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS, WEBIMPORT_DELAY_MS: String(WAIT_MS), WEBIMPORT_MAX_PAGES: String(PAGES + 10) }) };
+  const delay = CORPUS ? '0' : String(WAIT_MS);
+  const config = { ...loadConfig({ FETCH_ALLOW_HOSTS: LOOPBACK_ALLOW_HOSTS, WEBIMPORT_DELAY_MS: delay, WEBIMPORT_MAX_PAGES: String(site.pages + 10) }) };
   const store = await openStore({ dataDir: 'memory://', migrate: true, logger });
   const parsePool = new ParsePool({ threads: config.parseThreads, timeBudgetMs: config.parseTimeBudgetMs, memoryBudgetMb: config.parseMemoryBudgetMb });
-  const activities = createContentImportActivities({ store, config, logger, parsePool });
   await store.orgs.ensure({ id: 'bench', title: 'bench' });
-  const folio = { ms: [] as number[], peakMb: [] as number[], growthMb: [] as number[] };
-  const wget = { ms: [] as number[], peakMb: [] as number[] };
-  const phases = { crawlMs: [] as number[], buildMs: [] as number[] };
-  let pages = 0;
-  let files = 0;
-  let wgetFiles = 0;
+  return { store, parsePool, activities: createContentImportActivities({ store, config, logger, parsePool }) };
+}
+
+const samples = {
+  folio: { ms: [] as number[], peakMb: [] as number[], growthMb: [] as number[], crawlMs: [] as number[], buildMs: [] as number[] },
+  wget: { ms: [] as number[], peakMb: [] as number[] },
+  counts: { pages: 0, files: 0, wgetFiles: 0 },
+  pacing: [] as Array<{ folio: ReturnType<typeof pacing>; wget: ReturnType<typeof pacing> }>,
+};
+
+/** One run: Folio's whole import (crawl + conversion + revision), then wget's mirror of the same site. */
+async function oneRun(site: Site, d: Deps, work: string, i: number): Promise<void> {
+  const space = await d.store.spaces.create('bench', { title: `bench ${i}` });
+  const run = await d.store.imports.create({ organizationId: 'bench', spaceId: space.id, source: { type: 'website', url: site.startUrl } });
+  const ref = { runId: run.id, organizationId: 'bench' };
+  const from = site.requests?.length ?? 0;
+  const m = await measured(async () => {
+    await d.activities.importMarkStarted(ref);
+    const t0 = performance.now();
+    await d.activities.importCrawl(ref);
+    const t1 = performance.now();
+    const built = await d.activities.importBuild(ref);
+    samples.folio.crawlMs.push(t1 - t0);
+    samples.folio.buildMs.push(performance.now() - t1);
+    samples.counts.pages = built.pages;
+    samples.counts.files = built.files;
+  });
+  samples.folio.ms.push(m.ms);
+  samples.folio.peakMb.push(m.peakMb);
+  samples.folio.growthMb.push(m.growthMb);
+  const w = await wgetMirror(site, path.join(work, `wget-${i}`));
+  samples.wget.ms.push(w.ms);
+  samples.wget.peakMb.push(w.peakMb);
+  samples.counts.wgetFiles = w.files;
+  if (site.requests) samples.pacing.push({ folio: pacing(site.requests, from, /FolioImporter/), wget: pacing(site.requests, from, /wget/i) });
+}
+
+function report(site: Site): Record<string, unknown> {
+  const r = (x: number) => Math.round(x * 10) / 10;
+  const { folio, wget, counts } = samples;
+  return {
+    benchmark: 'website-import',
+    site: CORPUS ? `mkdocs build of ${CORPUS}` : 'generated',
+    sitePages: site.pages,
+    runs: RUNS,
+    waitMs: WAIT_MS,
+    importedPages: counts.pages,
+    importedFiles: counts.files,
+    wgetFiles: counts.wgetFiles,
+    folio: { medianMs: r(median(folio.ms)), medianPeakMb: r(median(folio.peakMb)), ms: folio.ms.map(r), firstRunGrowthMb: r(folio.growthMb[0]!) },
+    wgetMirror: { medianMs: r(median(wget.ms)), medianPeakMb: r(median(wget.peakMb)), ms: wget.ms.map(r) },
+    folioPhases: { crawlMedianMs: r(median(folio.crawlMs)), buildMedianMs: r(median(folio.buildMs)) },
+    timeRatio: Math.round((median(folio.ms) / median(wget.ms)) * 100) / 100,
+    memoryRatio: r(median(folio.peakMb) / median(wget.peakMb)),
+    ...(site.requests ? { requests: samples.pacing, crawlDelayHonoured: samples.pacing.every((p) => (p.folio.minGapMs ?? Infinity) >= WAIT_MS) } : {}),
+    note: 'folio: crawl + conversion + revision, in-memory store, parse pool of FOLIO_PARSE_THREADS threads; memory = peak RSS of the whole process (Node, the site server, the in-memory database holding every run, the parse threads). wget: download only.',
+  };
+}
+
+async function main() {
+  if (spawnSync('wget', ['--version']).status !== 0) throw new Error('wget is required (apt-get install wget)');
+  const site: Site = CORPUS ? await startCorpusSite(CORPUS, WAIT_MS) : await startSite();
+  const work = await mkdtemp(path.join(tmpdir(), 'folio-bench-webimport-'));
+  const d = await openDeps(site);
   try {
-    for (let i = 0; i < RUNS; i++) {
-      const space = await store.spaces.create('bench', { title: `bench ${i}` });
-      const run = await store.imports.create({ organizationId: 'bench', spaceId: space.id, source: { type: 'website', url: `${site.base}/docs/` } });
-      const ref = { runId: run.id, organizationId: 'bench' };
-      const m = await measured(async () => {
-        await activities.importMarkStarted(ref);
-        const t0 = performance.now();
-        await activities.importCrawl(ref);
-        const t1 = performance.now();
-        const built = await activities.importBuild(ref);
-        phases.crawlMs.push(t1 - t0);
-        phases.buildMs.push(performance.now() - t1);
-        pages = built.pages;
-        files = built.files;
-      });
-      folio.ms.push(m.ms);
-      folio.peakMb.push(m.peakMb);
-      folio.growthMb.push(m.growthMb);
-      const dir = path.join(work, `wget-${i}`);
-      const w = await wgetMirror(site.base, dir);
-      wget.ms.push(w.ms);
-      wget.peakMb.push(w.peakMb);
-      wgetFiles = w.files;
-    }
+    for (let i = 0; i < RUNS; i++) await oneRun(site, d, work, i);
   } finally {
-    await parsePool.close();
-    await store.close();
+    await d.parsePool.close();
+    await d.store.close();
     await site.stop();
     await rm(work, { recursive: true, force: true });
   }
-  const r = (x: number) => Math.round(x * 10) / 10;
-  process.stdout.write(
-    JSON.stringify({
-      benchmark: 'website-import',
-      sitePages: PAGES,
-      runs: RUNS,
-      waitMs: WAIT_MS,
-      importedPages: pages,
-      importedFiles: files,
-      wgetFiles,
-      folio: { medianMs: r(median(folio.ms)), medianPeakMb: r(median(folio.peakMb)), ms: folio.ms.map(r), firstRunGrowthMb: r(folio.growthMb[0]!) },
-      wgetMirror: { medianMs: r(median(wget.ms)), medianPeakMb: r(median(wget.peakMb)), ms: wget.ms.map(r) },
-      folioPhases: { crawlMedianMs: r(median(phases.crawlMs)), buildMedianMs: r(median(phases.buildMs)) },
-      timeRatio: r(median(folio.ms) / median(wget.ms)),
-      memoryRatio: r(median(folio.peakMb) / median(wget.peakMb)),
-      note: 'folio: crawl + conversion + revision, in-memory store, parse pool of FOLIO_PARSE_THREADS threads; memory = peak RSS of the whole process (Node, the site server, the in-memory database holding every run, the parse threads). wget: download only.',
-    }) + '\n',
-  );
+  process.stdout.write(JSON.stringify(report(site)) + '\n');
 }
 
 await main();
