@@ -15,11 +15,12 @@ import { defaultRegistry } from './plugins/index.js';
 import { detectStyle, currentStyle } from './style/detect.js';
 import { BinaryContentError, PageTooLargeError } from './errors.js';
 import { blockTransforms } from './plugins/transforms.js';
+import { joinTableCodeRows } from './plugins/table-code-rows.js';
 import { recordBreakSpaces, recordQuoteEnds, recordSpacing } from './style/spacing.js';
 import { recordListMarkers } from './style/list-markers.js';
 import { recordPlainDelimiters } from './style/plain-delimiters.js';
 import { recordEscapedPunctuation } from './style/escaped-punctuation.js';
-import { recordLineEndings, type MixedLineEndings } from './style/line-endings.js';
+import { normalizeCodeLineEndings, recordLineEndings, type MixedLineEndings } from './style/line-endings.js';
 import { recordCellSpacing } from './style/table-cells.js';
 import { recordCodeSyntax } from './style/code-fences.js';
 
@@ -77,6 +78,8 @@ export function parsePageFile(input: string, options: ParseOptions = {}): PageFi
   const tree = parseTree(text);
   phase('micromark');
   pairLiquidTags(tree, registry, warnings);
+  if (text.includes('<pre')) joinTableCodeRows(tree, text, parseTree);
+  if (mixedLineEndings) normalizeCodeLineEndings(tree);
   for (const t of blockTransforms) t(tree, text);
   phase('liquid');
 

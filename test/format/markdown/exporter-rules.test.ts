@@ -466,4 +466,77 @@ describe('GitBook exporter syntax the tree does not keep, recorded in the model'
     link.url = 'https://www.clasohlson.com/se/Lampå';
     expect(serializePageFile(page)).toContain('](https://www.clasohlson.com/se/Lampå)');
   });
+  it('`-` and `+` starting a line before a letter or digit keep the backslash GitBook wrote (Onurbolatogluu, asserts, DevinNorgarb 2021–2023)', () => {
+    for (const text of [
+      '# T\n\n* \\-K, --ask-become-pass : Hangi kullanıcı ile işlem yapılacaksa kullanılır.\n* \\-T : Timeout değerini vermek için kullanılır.\n',
+      '# T\n\n> docker run -d\\\n> \\-p 9104:9104\\\n> \\--network my-mysql-network\\\n> \\-e DATA\\_SOURCE\\_NAME="user:password@(hostname:3306)/"\\\n> prom/mysqld-exporter\n',
+      '# T\n\n\\-000000\\\n\\+301\\\n\\+308\n\nEntering -000000 turns off all packets.\n',
+      '# T\n\n\\-İşlemler manuel ve zahmetli\\\n\\-Singleton podların fail durumunu kontrol eden bir mekanizma yok.\n',
+    ]) {
+      expect(reserialize(text)).toBe(text);
+    }
+    // Written plain, it stays plain; a text built from a model is written with the defaults.
+    expect(reserialize('# T\n\n-Dumb-easy api.\n')).toBe('# T\n\n-Dumb-easy api.\n');
+    const page = parsePageFile('# T\n\n\\-a BSSID: la dirección MAC\n');
+    (page.document.children[0] as { children: Array<{ value: string }> }).children[0]!.value = '-b BSSID';
+    expect(serializePageFile(page)).toBe('# T\n\n-b BSSID\n');
+  });
+
+  it('`&#xNAN;` before an emphasis stays plain in a page that escapes `&` elsewhere (DevinNorgarb 2022: `C\\&C`)', () => {
+    const text =
+      '# T\n\nThe second port was used for command and control (C\\&C).\n\n![](https://argus-sec.com/figure1-300x150.jpg)\\\n&#xNAN;_&#x46;igure 1: The network setup: The hacker uses the compromised ECU._\n';
+    expect(reserialize(text)).toBe(text);
+    // The later export of that literal text still escapes its `&`.
+    const later = '# T\n\nC\\&C port.\n\nA\\\n\\&#xNAN;_With a laugh, we always win._\n';
+    expect(reserialize(later)).toBe(later);
+  });
+
+  it('`&#xNAN;` is not counted as an `&` the page writes plain (yanisAlb00 2024: one `\\&`, two `&#xNAN;`)', () => {
+    const counted = '# T\n\nxfreerdp /u:"cybervaca" /p:"\\&aue%C)}6g-d{w"\n\n&#xNAN;_**/ , / ( ) // /**_\n\n&#xNAN;_**/ / /**_\n';
+    expect(reserialize(counted)).toBe(counted);
+  });
+
+  it('a number and `.` starting a line after a hard break stay plain where GitBook wrote them so (seicoll 2020: not a list, it cannot interrupt a paragraph)', () => {
+    const text =
+      '# T\n\nUneix el client Windows al domini creat. 1. Primer de tot comprovarem la connectivitat.  \n2. Si el ping funciona, anirem a “Mi PC”. 3. Ens demanarà el compte d’_**Administrador**_.  \n4. Reiniciem la màquina.\n';
+    expect(reserialize(text)).toBe(text);
+    // A `1.` there would start a list: it stays escaped.
+    const one = '# T\n\nText.\\\n1\\. Not a list.\n';
+    expect(reserialize(one)).toBe(one);
+  });
+
+  it('`=` after a task item’s checkbox starts its line: plain where the page writes `=` plain (winf-hsos 2020, a file ending in a blank line)', () => {
+    const text =
+      '# T\n\n## \\#2 - Which operator do we use to assign a value to a variable?\n\n* [ ] !=\n* [ ] =&gt;\n* [ ] =\n* [ ] ==\n* [ ] none of the above\n\n';
+    expect(reserialize(text)).toBe(text);
+  });
+
+  it('a thematic break keeps the spaces GitBook wrote before it (tin-cat 2020: ` ****`, an empty bold after a space)', () => {
+    const text = '# T\n\n* **`TEMPERATURE_UNITS_CELSIUS`**\n\n ****\n\n* **`CURRENCY_USD`**\n';
+    expect(reserialize(text)).toBe(text);
+  });
+
+  it('a code block in a table cell keeps its line breaks inside the row, padded as one string (asserts 2023)', () => {
+    const text =
+      '# T\n\n| Metric                                                                                               | Key Performance Indicator                                                                                                                             |\n| ---------------------------------------------------------------------------------------------------- | ----------------------------------------------------------------------------------------------------------------------------------------------------- |\n| <pre><code>mongodb_op_counters_total\n</code></pre>                                                   | <p>Request Rate</p><p><code>rate(mongodb_op_counters_total[5m])</code></p>                                                                            |\n| <p></p><pre><code>mongodb_op_counters_repl_total\nmongodb_mongod_op_counters_repl_total\n</code></pre> | <p>Request Rate </p><p><code>rate(...[5m])</code></p>                                                                                                 |\n| <p></p><pre><code>mongodb_mongod_op_latencies_ops/latencies_total\n</code></pre>                      | <p>Latency Average </p><pre><code>rate(mongodb_mongod_op_latencies_latency_total[5m])\n/\nrate(mongodb_mongod_op_latencies_ops_total[5m])\n</code></pre> |\n\n## Next\n';
+    expect(reserialize(text)).toBe(text);
+    // The model holds one row per GitBook row, its code with the line breaks.
+    const table = parsePageFile(text).document.children[0] as never as { children: Array<{ children: Array<{ children: Array<{ value: string }> }> }> };
+    expect(table.children).toHaveLength(4);
+    expect(table.children[2]!.children[0]!.children.at(-1)!.value).toBe(
+      '<pre><code>mongodb_op_counters_repl_total\nmongodb_mongod_op_counters_repl_total\n</code></pre>',
+    );
+  });
+
+  it('a code line ending `\\r\\r\\n` in a file of `\\n` keeps both endings (farukerdem34 2023: a pasted HTTP request)', () => {
+    const text =
+      '# T\n\n{% code overflow="wrap" %}\n```http\nGET /admin HTTP/1.1\r\nConnection: close\r\nUpgrade-Insecure-Requests: 1\r\r\n```\n{% endcode %}\n\nNext.\n';
+    expect(reserialize(text)).toBe(text);
+  });
+
+  it('a list item written right of its list’s marker column keeps that indentation (tin-cat 2020: items after ` **App modules**`)', () => {
+    const text =
+      '# T\n\n* \\*\\*\\*\\*[**Core modules**](../reference/core-modules/)\\*\\*\\*\\*\n  * Ready-made modules provided by Cherrycake.\n  * Cherrycake comes with a bunch of [Core modules](../reference/core-modules/).\n*  **App modules**\n  * Modules created by the developer when creating a new application.\n  * A really simple example of an App module would be the `HelloWorld` module.\n\n## Loading modules\n';
+    expect(reserialize(text)).toBe(text);
+  });
 });

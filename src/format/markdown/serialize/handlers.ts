@@ -44,6 +44,11 @@ function withWhitespace(base: Handle, style: Style): Handle {
   };
 }
 
+/** The indentation recorded on a block written right of its container (style/spacing.ts). */
+function withIndent(base: Handle): Handle {
+  return (node, parent, state, info) => ((node.data as { indent?: string } | undefined)?.indent ?? '') + base(node, parent, state, info);
+}
+
 /**
  * `\=` and `\--` starting a line written plain (2020 exporter), except where the line is only `=` or `-`
  * (a heading underline or a thematic break). A line of `=` alone underlines only a line before it in the
@@ -160,7 +165,7 @@ export function toMarkdownOptions(style: Style): ToMarkdownOptions {
       strong: strongHandler(),
       blockquote: withBlankLines(blockquoteHandler),
       html: withBlankLines(defaultHandlers.html as Handle),
-      thematicBreak: withBlankLines(defaultHandlers.thematicBreak as Handle),
+      thematicBreak: withBlankLines(withIndent(defaultHandlers.thematicBreak as Handle)),
       footnoteDefinition: footnoteDefinitionHandler,
       list: withBlankLines(withListIndent(defaultHandlers.list as Handle)),
       paragraph: withBlankLines(withWhitespace(defaultHandlers.paragraph as Handle, style)),

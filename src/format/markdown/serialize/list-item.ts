@@ -5,7 +5,17 @@ import { ruleMarkerWidth } from '../style/list-markers.js';
 
 /** List items with GitBook's marker-width rule and per-item overrides recorded in the model. */
 export function listItemHandler(style: Style): Handle {
+  const item = itemHandler(style);
   return (node: ListItem, parent: Parents | undefined, state: State, info: Info) => {
+    const value = item(node, parent, state, info);
+    // An item GitBook wrote right of its list's marker column keeps that indentation (style/list-markers.ts).
+    const indent = (node.data as { itemIndent?: string } | undefined)?.itemIndent;
+    return indent ? value.replace(/^(?=.)/gm, indent) : value;
+  };
+}
+
+function itemHandler(style: Style) {
+  return (node: ListItem, parent: Parents | undefined, state: State, info: Info): string => {
     const data = (node.data ?? {}) as { markerWidth?: number; number?: string; contentIndent?: number; listOnMarkerLine?: boolean };
     const listData = (parent?.data ?? {}) as { marker?: string };
     let bullet = state.bulletCurrent ?? style.bullet;

@@ -395,7 +395,8 @@ function atLineStart(src: string, i: number, linePrefix: string): boolean {
   const before = src.slice(0, i);
   const nl = before.lastIndexOf('\n');
   const line = nl >= 0 ? before.slice(nl + 1) : linePrefix + before;
-  return /^[ \t>]*(?:(?:[*+-]|\d{1,9}[.)])[ \t]+)?$/.test(line);
+  // A task item's text starts its line after the checkbox (`* [ ] =&gt;`).
+  return /^[ \t>]*(?:(?:[*+-]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?)?$/.test(line);
 }
 
 /** Count escaped vs. literal `(`/`)`, `]` and intra-word `_` in the source of a text node. */
@@ -445,7 +446,7 @@ function countEscapes(src: string, c: EscapeCounts, inTableCell = false, inLabel
     if (ch === '(' || ch === ')') c.parenPlain++;
     else if (ch === ']') {
       if (!inLabel) c.bracketPlain++;
-    } else if (ch === '&' && /[A-Za-z#]/.test(src[i + 1] ?? '') && !/^&(#x?[0-9a-f]+|[a-z][a-z0-9]*);/i.test(src.slice(i, i + 12))) c.ampPlain++;
+    } else if (ch === '&' && /[A-Za-z#]/.test(src[i + 1] ?? '') && !/^&(#x?[0-9a-f]+|[a-z][a-z0-9]*|#xNAN);/i.test(src.slice(i, i + 12))) c.ampPlain++;
     else if (ch === '_' && !brokenMarkers && /[\p{L}\p{N}]/u.test(src[i - 1] ?? '') && /[\p{L}\p{N}]/u.test(src[i + 1] ?? '')) c.underscorePlain++;
   }
 }

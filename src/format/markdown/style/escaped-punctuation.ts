@@ -56,8 +56,19 @@ function recordable(value: string, j: number, style: Style, parent: Nodes | null
   if (c === '\\') return !PUNCTUATION.test(value[j + 1] ?? '');
   if (c === '_') return style.escapeUnderscore === 'boundary' && /[\p{L}\p{N}]/u.test(value[j - 1] ?? '') && /[\p{L}\p{N}]/u.test(value[j + 1] ?? '');
   if (c === '.') return !/^[ \t]*\d*$/.test(before);
-  if (c === '=' || c === '+' || c === '-') return j > 0 && !/^[ \t]*$/.test(before);
+  if (c === '=' || c === '+' || c === '-') return (j > 0 && !/^[ \t]*$/.test(before)) || lineStartSign(c, value[j + 1]);
   return /[/:;,?@$%^'"]/.test(c);
+}
+
+/**
+ * A `-` or `+` starting a line where the serializer writes it plain (`-` before anything but whitespace, a digit,
+ * `>` or `-`; `+` before anything but whitespace): GitBook's exporter escapes it there (`\\-K, --ask-become-pass`,
+ * `\\-İşlemler`, `\\+301`), pages written plain stay plain (`-Dumb-easy`). No default writes that escape, so the
+ * record is the same on a second parse.
+ */
+function lineStartSign(c: string, next: string | undefined): boolean {
+  if (next === undefined || /\s/.test(next)) return false;
+  return c === '+' || (c === '-' && !/[\d>-]/.test(next));
 }
 
 export function recordEscapedPunctuation(text: string, tree: Root, style: Style): void {
@@ -83,7 +94,8 @@ export function recordEscapedPunctuation(text: string, tree: Root, style: Style)
 }
 
 const SPACE_REF = '&#x20;';
-const AT_RISK = /\]\(|\{[{%]|%\}|\}\}/;
+const NAN = '&#xNAN;';
+const AT_RISK = /\]\(|\{[{%]|%\}|\}\}|&#xNAN;|(?:^|\n)[ \t]*\d{1,9}[.)]/;
 
 /**
  * Whether `value[j]` is one the serializer escapes to keep a construct from forming (`(` after `]`, `{`
@@ -93,6 +105,10 @@ const AT_RISK = /\]\(|\{[{%]|%\}|\}\}/;
 function atRisk(value: string, j: number, style: Style, parent: Nodes | null): boolean {
   const [prev, c, next] = [value[j - 1], value[j], value[j + 1]];
   if (c === ']') return style.escapeClosingBracket && parent?.type !== 'link' && parent?.type !== 'linkReference';
+  // GitBook's `&#xNAN;` before an emphasis (serialize/nan-reference.ts) is written by its attention encoder, not its text escaper.
+  if (c === '&') return value.startsWith(NAN, j);
+  // A number starting a line written plain (`2. Si el ping…` after a hard break): no list, as only `1.` may interrupt a paragraph.
+  if (c === '.' || c === ')') return /^[ \t]*\d{1,9}$/.test(value.slice(value.lastIndexOf('\n', j - 1) + 1, j));
   return (c === '(' && prev === ']') || (c === '{' && (next === '{' || next === '%')) || (c === '}' && (prev === '%' || next === '}'));
 }
 

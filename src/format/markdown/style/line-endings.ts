@@ -1,3 +1,5 @@
+import type { Root, Nodes } from 'mdast';
+
 /**
  * GitBook writes carriage returns inside a text as they are (a pasted `\r` before a paragraph, a list
  * item line ending `\r\n` in a file of `\n`): CommonMark reads each as a line ending, so the tree does
@@ -12,6 +14,19 @@ export interface MixedLineEndings {
 }
 
 const ENDING = /\r\n|\r|\n/g;
+
+/**
+ * A code block's value with its line endings as `\n`: a parser keeps them as written in a file mixing
+ * them (`Upgrade-Insecure-Requests: 1\r` before an empty last line ending `\r\n`), and a `\r` written
+ * back before the serializer's own `\n` would read as one ending fewer. The endings are recorded by line.
+ */
+export function normalizeCodeLineEndings(tree: Root): void {
+  const walk = (node: Nodes): void => {
+    if (node.type === 'code' && node.value.includes('\r')) node.value = node.value.replace(ENDING, '\n');
+    else if ('children' in node) for (const c of node.children as Nodes[]) walk(c);
+  };
+  walk(tree);
+}
 
 /** The non-`\n` line endings of `text`, or null when it has none. */
 export function recordLineEndings(text: string): MixedLineEndings | null {

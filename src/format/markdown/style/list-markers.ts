@@ -27,6 +27,10 @@ export function recordListMarkers(text: string, tree: Root, style: Style): void 
       if (!m) return;
       const marker = m[1] ?? m[3]!;
       firstMarker ??= marker;
+      // An item whose marker GitBook wrote right of the list's first one (`  * Modules…` after `*  **App modules**`:
+      // a list nested under a text starting with a space, which a parser reads as items of the outer list).
+      const shift = (item.position?.start.column ?? 0) - (list.position?.start.column ?? 0);
+      if (index > 0 && shift >= 1 && shift <= 3) ((item.data ??= {}) as Record<string, unknown>).itemIndent = ' '.repeat(shift);
       const bulletText = m[1] ?? m[2]! + m[3]!;
       if (list.ordered) {
         const expected = (list.start ?? 1) + (style.incrementListMarker ? index : 0);

@@ -73,6 +73,12 @@ export function recordSpacing(tree: Root, text: string): void {
         const extra = base === null ? 0 : c.position.start.column - base;
         if (extra >= 1 && extra <= 3) ((c.data ??= {}) as Record<string, unknown>).indent = ' '.repeat(extra);
       }
+      // A thematic break written 1–3 columns right of its container's text (` ****`, GitBook's empty bold after a space).
+      if (c.type === 'thematicBreak' && c.position) {
+        const base = contentColumn(node, c);
+        const extra = base === null ? 0 : c.position.start.column - base;
+        if (extra >= 1 && extra <= 3) ((c.data ??= {}) as Record<string, unknown>).indent = ' '.repeat(extra);
+      }
       // A top-level list written indented (`  - Next State` after an ordered item it is not nested in): every item at that column.
       if (c.type === 'list' && node.type === 'root' && c.position && c.position.start.column > 1 && c.position.start.column <= 4) {
         const column = c.position.start.column;
