@@ -260,7 +260,7 @@ function dbGoal(): void {
   if ('error' in d) return notMeasured(`embedded database over ${minutes} minutes`, 'flat ± 10%', d.error);
   const { firstWindowMedian, lastWindowMedian, peak } = d.json.rssMb as Record<string, number>;
   measured(
-    `embedded database RSS over ${minutes} min, ${d.json.cycles} cycles (last ${d.json.windowS / 60}-min median; peak ${peak} MB; data dir ${d.json.dataDirMb.firstWindowMedian}→${d.json.dataDirMb.end} MB)`,
+    `embedded database RSS over ${minutes} min, ${d.json.cycles} cycles (last ${+(d.json.windowS / 60).toFixed(1)}-min median; peak ${peak} MB; data dir ${d.json.dataDirMb.firstWindowMedian}→${d.json.dataDirMb.end} MB)`,
     lastWindowMedian!,
     firstWindowMedian!,
     '≤ ±10% of the first window',
