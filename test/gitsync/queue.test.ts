@@ -104,13 +104,19 @@ describe('git queue workflow', () => {
     let release!: () => void;
     gates.set(`${spaceId}/r-5`, new Promise<void>((r) => (release = r)));
     await send(spaceId, req(spaceId, 5));
+    const handle = client.workflow.getHandle(workflowIds.gitQueue(spaceId));
+    // r-5 runs (held by its gate) before the others are sent: had they all arrived before the workflow's first task,
+    // it would rightly have run them all in timestamp order from r-1 (as a whole run at load once did).
+    await waitFor(
+      () => handle.query(gitQueueStateQuery),
+      (v) => v.running?.requestId === 'r-5',
+    );
     // While r-5 runs: nine more in shuffled order, one duplicate, one forced old one.
     for (const n of [9, 2, 7, 1, 10, 3, 8, 6, 4]) await send(spaceId, req(spaceId, n));
     await send(spaceId, req(spaceId, 9));
     await send(spaceId, req(spaceId, 1, { force: true }));
     await send(spaceId, req(spaceId, 3, { direction: 'export', requestId: 'e-3' }));
     release();
-    const handle = client.workflow.getHandle(workflowIds.gitQueue(spaceId));
     const view = await waitFor(
       () => handle.query(gitQueueStateQuery),
       (v) => v.pending.length === 0 && v.running === null && v.processed === 12,
