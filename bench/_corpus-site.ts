@@ -12,21 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { corpusDir } from '../src/project-root.js';
+import { CONTENT_TYPES } from '../test/helpers/static-site.js';
 import { projectDirectoryOf } from './_helpers.js';
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.css': 'text/css',
-  '.js': 'text/javascript',
-  '.xml': 'application/xml',
-  '.json': 'application/json',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.svg': 'image/svg+xml',
-  '.ico': 'image/x-icon',
-};
 
 export interface SiteRequest {
   at: number;
@@ -46,10 +33,9 @@ export interface CorpusSite {
 
 /** The file of the built site answering `p` (a path below /docs/), or null. */
 function fileFor(siteDir: string, p: string): string | null {
-  const rel = decodeURIComponent(p.slice('/docs/'.length));
-  const full = path.join(siteDir, rel);
-  if (!full.startsWith(siteDir)) return null;
   try {
+    const full = path.resolve(siteDir, decodeURIComponent(p.slice('/docs/'.length)));
+    if (full !== siteDir && !full.startsWith(siteDir + path.sep)) return null;
     const st = statSync(full);
     if (st.isDirectory()) return statSync(path.join(full, 'index.html')).isFile() ? path.join(full, 'index.html') : null;
     return st.isFile() ? full : null;
@@ -83,7 +69,7 @@ export async function startCorpusSite(repo: string, crawlDelayMs: number): Promi
       return answer(200, 'text/plain', `User-agent: *\nAllow: /\nCrawl-delay: ${crawlDelayMs / 1000}\nSitemap: ${base}/docs/sitemap.xml\n`);
     const file = p.startsWith('/docs/') ? fileFor(siteDir, p) : null;
     if (!file) return answer(404, 'text/plain', 'not found');
-    answer(200, TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream', readFileSync(file));
+    answer(200, CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream', readFileSync(file));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -9,7 +9,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
 
-const TYPES: Record<string, string> = {
+/** Content types by extension, as a static web host sends them (also the benchmarks' corpus site). */
+export const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.htm': 'text/html; charset=utf-8',
   '.css': 'text/css',
@@ -68,7 +69,7 @@ export async function serveDirectory(dir: string): Promise<StaticSite> {
         res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
         return;
       }
-      res.writeHead(200, { 'content-type': TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream', 'content-length': info.size });
+      res.writeHead(200, { 'content-type': CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream', 'content-length': info.size });
       if (req.method === 'HEAD') res.end();
       else createReadStream(path).pipe(res);
     })();
